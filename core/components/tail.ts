@@ -1,0 +1,154 @@
+/**
+ * Tail components (bitECS 0.4: plain objects of typed arrays, indexed by entity id).
+ *
+ * One tail chain entity holds up to {@link MAX_LINKS} links (stride {@link LINK_STRIDE} = 9
+ * slots: 8 links + end). Link `i` runs from bone `i`'s head to its tip (the next bone's
+ * head, the `Tail_End` helper, or a virtual end continuing the incoming tangent). All
+ * particle state is in world space, engine units; rotations are unit quaternions x,y,z,w.
+ *
+ * Every field of every entity is written by `addTailChain` (eids are recycled).
+ */
+
+/** Most links a chain can have (the rig pass grows 3…8). */
+export const MAX_LINKS = 8;
+/** Per-entity stride of per-link arrays: 8 links + end. */
+export const LINK_STRIDE = 9;
+
+/** Rest source of a chain: bind pose (grown chains) or the clip's own tail pose. */
+export const REST_BIND = 0;
+/** The spring rides on the clip's own tail keys and adds follow-through. */
+export const REST_ANIMATION = 1;
+
+/** Chain topology, options and clock (scalars per entity unless noted). */
+export interface TailChainComponent {
+  /** Pose-store character id. */
+  char: Int32Array;
+  /** Number of links N (1…8). */
+  links: Uint8Array;
+  /** Slot of the bone the chain hangs from (parent of link 0). */
+  anchorSlot: Int32Array;
+  /** Slot of the hips (frame of carry axis and forward plane); usually the anchor. */
+  hipsSlot: Int32Array;
+  /** Bone slot of each link, stride 9. */
+  slot: Int32Array;
+  /** Slot of the `Tail_End` helper, or -1. */
+  endSlot: Int32Array;
+  /** Root spring frequency f (Hz). */
+  frequency: Float64Array;
+  /** Tip frequency as a fraction of the root's (0.5 = half). */
+  tipRatio: Float64Array;
+  /** Damping ratio ζ. */
+  damping: Float64Array;
+  /** Gravity (m/s², downward, world −Y). */
+  gravity: Float64Array;
+  /** Carry angle C (radians), the raise of the whole tail. */
+  carry: Float64Array;
+  /** Centred rest arc β ∈ [0,1]. */
+  restCurve: Float64Array;
+  /** Elastic bend limit θmax (radians). */
+  bendLimit: Float64Array;
+  /** Bend coupling rate k (1/s). */
+  couplingRate: Float64Array;
+  /** Floor height g0 (world Y, engine units). */
+  floorY: Float64Array;
+  /** 1 when floor contact is on. */
+  floorEnabled: Uint8Array;
+  /** Centre-line clearance ρ (metres). */
+  floorClearance: Float64Array;
+  /** Contact damping γ (1/s). */
+  contactDamping: Float64Array;
+  /** REST_BIND or REST_ANIMATION. */
+  restSource: Uint8Array;
+  /** World units per metre (100 for a centimetre rig). */
+  unitScale: Float64Array;
+  /** Fixed internal step (seconds). */
+  fixedStep: Float64Array;
+  /** Most internal steps per frame. */
+  maxSteps: Uint8Array;
+  /** Anchor jump (metres) per frame that resets the chain instead of whipping. */
+  teleportDistance: Float64Array;
+  /** Seconds not yet simulated (accumulator). */
+  accumulator: Float64Array;
+  /** 0 until the first frame places the particles at rest. */
+  initialised: Uint8Array;
+  /** Anchor world matrix at the previous frame, 16 per entity. */
+  anchorPrevWs: Float64Array;
+  /** Anchor world matrix this frame, 16 per entity. */
+  anchorCurWs: Float64Array;
+  /** Anchor world matrix at the current internal step (interpolated), 16 per entity. */
+  anchorStepWs: Float64Array;
+  /** Hips axes in the anchor's local frame: forward (3), lateral (3), up (3); 9 per entity. */
+  axesLs: Float64Array;
+  /** Internal steps run during the last frame (diagnostic). */
+  stepsLastFrame: Uint8Array;
+  /** 1 when the last frame reset the chain (teleport or bad input). */
+  resetLastFrame: Uint8Array;
+}
+
+/** Particle per link tip: position, velocity, previous-step position (world). */
+export interface TailParticleComponent {
+  /** Tip position per link, 3 × stride per entity. */
+  pos: Float64Array;
+  /** Tip velocity per link (units/s), 3 × stride per entity. */
+  vel: Float64Array;
+  /** Tip position at the previous internal step (render interpolation). */
+  prev: Float64Array;
+  /** 1 when the link's tip is in floor contact this step. */
+  contact: Uint8Array;
+}
+
+/** Rest frames and bend state per link. */
+export interface BendStateComponent {
+  /** Rest local rotation per link (parent frame), after carry and rest arc; 4 × stride. */
+  restR: Float64Array;
+  /** Bind local translation of each link's bone (parent frame, engine units); 3 × stride. */
+  headLs: Float64Array;
+  /** Tip offset in each link's own frame (engine units); 3 × stride. */
+  tipLs: Float64Array;
+  /** A_i: rotation from link i's parent rest frame into the hips frame; 4 × stride. */
+  toHips: Float64Array;
+  /** Bend snapshot q^old (hips frame) from the previous step; 4 × stride. */
+  bendOld: Float64Array;
+  /** Bend this step before snapshotting; 4 × stride. */
+  bendNew: Float64Array;
+  /** Current world rotation of each link's bone during a step; 4 × stride. */
+  rotWs: Float64Array;
+  /** Current head position of each link during a step; 3 × stride. */
+  headWs: Float64Array;
+  /** Uniform world scale at each link's bone; 1 × stride. */
+  scaleWs: Float64Array;
+  /** Largest bend angle (radians) seen at the last step, per link; 1 × stride. */
+  bendAngle: Float64Array;
+}
+
+function f64(n: number): Float64Array {
+  return new Float64Array(n);
+}
+
+/** Create the tail components for `cap` entities. */
+export function createTailComponents(cap: number): {
+  TailChain: TailChainComponent;
+  TailParticle: TailParticleComponent;
+  BendState: BendStateComponent;
+} {
+  const L = LINK_STRIDE;
+  return {
+    TailChain: {
+      char: new Int32Array(cap), links: new Uint8Array(cap), anchorSlot: new Int32Array(cap),
+      hipsSlot: new Int32Array(cap), slot: new Int32Array(cap * L), endSlot: new Int32Array(cap),
+      frequency: f64(cap), tipRatio: f64(cap), damping: f64(cap), gravity: f64(cap), carry: f64(cap),
+      restCurve: f64(cap), bendLimit: f64(cap), couplingRate: f64(cap), floorY: f64(cap),
+      floorEnabled: new Uint8Array(cap), floorClearance: f64(cap), contactDamping: f64(cap),
+      restSource: new Uint8Array(cap), unitScale: f64(cap), fixedStep: f64(cap), maxSteps: new Uint8Array(cap),
+      teleportDistance: f64(cap), accumulator: f64(cap), initialised: new Uint8Array(cap),
+      anchorPrevWs: f64(cap * 16), anchorCurWs: f64(cap * 16), anchorStepWs: f64(cap * 16), axesLs: f64(cap * 9),
+      stepsLastFrame: new Uint8Array(cap), resetLastFrame: new Uint8Array(cap),
+    },
+    TailParticle: { pos: f64(cap * L * 3), vel: f64(cap * L * 3), prev: f64(cap * L * 3), contact: new Uint8Array(cap * L) },
+    BendState: {
+      restR: f64(cap * L * 4), headLs: f64(cap * L * 3), tipLs: f64(cap * L * 3), toHips: f64(cap * L * 4),
+      bendOld: f64(cap * L * 4), bendNew: f64(cap * L * 4), rotWs: f64(cap * L * 4), headWs: f64(cap * L * 3),
+      scaleWs: f64(cap * L), bendAngle: f64(cap * L),
+    },
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * The bitrig world: a bitECS 0.4 world whose context carries the pose store, the
+ * per-world components (plain objects of typed arrays) and their registered queries.
+ *
+ * Components are per world (not module globals) so that several worlds — a game's and a
+ * bake's private copy — never share state. Systems read `world.components.X.field[eid]`
+ * afresh on every call: arrays are replaced (grown) at setup when entities outgrow them.
+ */
+import { addEntity, createWorld, registerQuery, removeEntity, commitRemovals, type Query, type World } from 'bitecs';
+import { createPoseStore, type PoseStore } from './pose';
+import { createTailComponents } from './components/tail';
+
+/** Options of {@link createBitrigWorld}. */
+export interface BitrigWorldOptions {
+  /** Initial entity capacity (grows at setup). */
+  entities?: number;
+  /** Initial bone slots in the pose store (grows at setup). */
+  bones?: number;
+}
+
+/** Defaults of {@link BitrigWorldOptions}. */
+export const BITRIG_WORLD_DEFAULTS: Required<BitrigWorldOptions> = { entities: 256, bones: 1024 };
+
+function makeComponents(cap: number) {
+  return { ...createTailComponents(cap) };
+}
+
+/** All components of a world. */
+export type BitrigComponents = ReturnType<typeof makeComponents>;
+
+/** What a bitrig world carries besides bitECS's own state. */
+export interface BitrigContext {
+  /** Every bound skeleton's bones. */
+  pose: PoseStore;
+  /** Per-world components. */
+  components: BitrigComponents;
+  /** Registered queries (iterate `q.dense`, no allocation). */
+  queries: { tails: Query };
+  /** Entity capacity of every component array. */
+  capacity: number;
+  /** Seconds simulated so far (sum of valid frame dts). */
+  time: number;
+}
+
+/** A bitECS world with the bitrig context. */
+export type BitrigWorld = World<BitrigContext>;
+
+/**
+ * Create a world with an empty pose store and every bitrig component registered.
+ *
+ * @example
+ * const world = createBitrigWorld();
+ * // bind characters with an adapter, then every frame: update(world, dt)
+ */
+export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld {
+  const o = { ...BITRIG_WORLD_DEFAULTS, ...options };
+  const cap = Math.max(2, o.entities | 0);
+  const components = makeComponents(cap);
+  const ctx = {
+    pose: createPoseStore(Math.max(1, o.bones | 0)),
+    components,
+    queries: {} as BitrigContext['queries'],
+    capacity: cap,
+    time: 0,
+  };
+  const world = createWorld(ctx) as BitrigWorld;
+  world.queries.tails = registerQuery(world, [components.TailChain]);
+  return world;
+}
+
+function growComponent(comp: Record<string, unknown>, oldCap: number, newCap: number): void {
+  for (const key of Object.keys(comp)) {
+    const a = comp[key];
+    if (ArrayBuffer.isView(a) && !(a instanceof DataView)) {
+      const arr = a as unknown as { length: number; constructor: new (n: number) => Float64Array };
+      const stride = arr.length / oldCap;
+      const b = new arr.constructor(newCap * stride);
+      b.set(a as unknown as Float64Array);
+      comp[key] = b;
+    }
+  }
+}
+
+/**
+ * Add an entity, growing every component so that its id fits. Setup-time.
+ *
+ * @example
+ * const eid = addBitrigEntity(world);
+ */
+export function addBitrigEntity(world: BitrigWorld): number {
+  const eid = addEntity(world);
+  if (eid >= world.capacity) {
+    let cap = world.capacity;
+    while (cap <= eid) cap *= 2;
+    for (const c of Object.values(world.components)) growComponent(c as unknown as Record<string, unknown>, world.capacity, cap);
+    world.capacity = cap;
+  }
+  return eid;
+}
+
+/** Remove an entity and commit the removal from every query. Setup-time. */
+export function removeBitrigEntity(world: BitrigWorld, eid: number): void {
+  removeEntity(world, eid);
+  commitRemovals(world);
+}
