@@ -16,10 +16,14 @@ export interface BitrigWorldOptions {
   entities?: number;
   /** Initial bone slots in the pose store (grows at setup). */
   bones?: number;
+  /** Tail fixed internal step (seconds). */
+  fixedStep?: number;
+  /** Most tail steps per frame (a 10 s tab switch runs at most this many). */
+  maxStepsPerFrame?: number;
 }
 
 /** Defaults of {@link BitrigWorldOptions}. */
-export const BITRIG_WORLD_DEFAULTS: Required<BitrigWorldOptions> = { entities: 256, bones: 1024 };
+export const BITRIG_WORLD_DEFAULTS: Required<BitrigWorldOptions> = { entities: 256, bones: 1024, fixedStep: 1 / 60, maxStepsPerFrame: 8 };
 
 function makeComponents(cap: number) {
   return { ...createTailComponents(cap) };
@@ -40,6 +44,28 @@ export interface BitrigContext {
   capacity: number;
   /** Seconds simulated so far (sum of valid frame dts). */
   time: number;
+  /** The tail's fixed internal clock, shared by every chain of the world. */
+  tailClock: TailClock;
+}
+
+/** The tail systems' fixed-step clock (world-wide, so all chains step together). */
+export interface TailClock {
+  /** Fixed internal step (seconds). */
+  fixedStep: number;
+  /** Most internal steps per frame; a longer frame drops the excess time. */
+  maxStepsPerFrame: number;
+  /** Seconds not yet simulated. */
+  accumulator: number;
+  /** Accumulator at the start of this frame (for anchor interpolation). */
+  accumulatorAtFrameStart: number;
+  /** Length of this frame (seconds, 0 when the frame's dt was invalid). */
+  frameDt: number;
+  /** Internal steps to run this frame. */
+  steps: number;
+  /** 1 when this frame hit the step cap (time was dropped). */
+  capped: number;
+  /** Fraction of a step left in the accumulator after this frame's steps, for display interpolation. */
+  alpha: number;
 }
 
 /** A bitECS world with the bitrig context. */
@@ -55,6 +81,10 @@ export type BitrigWorld = World<BitrigContext>;
 export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld {
   const o = { ...BITRIG_WORLD_DEFAULTS, ...options };
   const cap = Math.max(2, o.entities | 0);
+  if (!(o.fixedStep > 0 && o.fixedStep <= 0.1)) throw new Error(`bitrig/world: fixedStep must be in (0, 0.1] seconds, got ${String(o.fixedStep)}`);
+  if (!(Number.isInteger(o.maxStepsPerFrame) && o.maxStepsPerFrame >= 1 && o.maxStepsPerFrame <= 64)) {
+    throw new Error(`bitrig/world: maxStepsPerFrame must be an integer in [1, 64], got ${String(o.maxStepsPerFrame)}`);
+  }
   const components = makeComponents(cap);
   const ctx = {
     pose: createPoseStore(Math.max(1, o.bones | 0)),
@@ -62,6 +92,10 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
     queries: {} as BitrigContext['queries'],
     capacity: cap,
     time: 0,
+    tailClock: {
+      fixedStep: o.fixedStep, maxStepsPerFrame: o.maxStepsPerFrame, accumulator: 0, accumulatorAtFrameStart: 0,
+      frameDt: 0, steps: 0, capped: 0, alpha: 0,
+    } as TailClock,
   };
   const world = createWorld(ctx) as BitrigWorld;
   world.queries.tails = registerQuery(world, [components.TailChain]);

@@ -1,24 +1,47 @@
 /**
- * The fixed pipeline order (DESIGN.md). Every system is `(world, dt) => void`; a game with
- * its own ECS schedule may call them itself in this order.
+ * The fixed pipeline order (DESIGN.md). Every system is a plain function of the world; a
+ * game with its own ECS schedule may call them itself, in this order.
  *
- *   game: move character → engine evaluates animation → adapter.read
- *   bitrig:
- *     1. FootLock      (scene IK; issue "scene contacts")
+ *   game: move character → engine evaluates animation → adapter.read (pose store filled)
+ *   bitrig, {@link update}:
+ *     1. FootLock      (scene IK)
  *     2. PelvisHeight  (scene IK)
  *     3. TwoBoneIK     (scene IK)
- *     4. TailSpring    ┐ stepped together on the tail's fixed internal clock
- *     5. BendCouple    │ (accumulator, capped steps per frame, anchor interpolated per step)
- *     6. FloorContact  ┘
- *     7. TailWrite     (rotation readback into the pose store, every frame)
+ *     4. TailClock     fixed internal step: accumulator, capped steps, anchors, resets
+ *        for each internal step:
+ *     5.   TailSpring    springs, rope, forward plane
+ *     6.   BendCouple    coupling between neighbours, elastic bend limit
+ *     7.   FloorContact  floor plane
+ *     8. TailWrite     rotation readback into the pose store, every frame
  *   game: adapter.write → render
+ *
+ * Contacts come before secondary motion (seed 002's order): the pelvis height is settled
+ * before the legs are solved from it, and the tail's rest targets read the final hips.
  */
 import type { BitrigWorld } from '../core/world';
-import { tailStep } from './tailClock';
+import { tailClockBegin, tailClockStep } from './tailClock';
+import { tailSpring } from './tailSpring';
+import { bendCouple } from './bendCouple';
+import { floorContact } from './floorContact';
+import { tailWrite } from './tailWrite';
 
-/** Run every bitrig system once for a frame of `dt` seconds (bad dt is ignored safely). */
+/**
+ * Run every bitrig system for one frame of `dt` seconds. Never throws; a bad dt
+ * (≤ 0, NaN, Inf) simulates nothing and still writes a valid pose.
+ *
+ * @example
+ * mixer.update(dt); animator.read(); update(world, dt); animator.write();
+ */
 export function update(world: BitrigWorld, dt: number): void {
-  // 1–3: scene contacts (added by the scene-IK systems).
-  // 4–7: tail secondary motion.
-  tailStep(world, dt);
+  // 1–3: scene contacts.
+  // 4–8: tail secondary motion.
+  const steps = tailClockBegin(world, dt);
+  const h = world.tailClock.fixedStep;
+  for (let s = 0; s < steps; s++) {
+    tailClockStep(world, s);
+    tailSpring(world, h);
+    bendCouple(world, h);
+    floorContact(world, h);
+  }
+  tailWrite(world);
 }

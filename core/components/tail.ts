@@ -61,22 +61,16 @@ export interface TailChainComponent {
   restSource: Uint8Array;
   /** World units per metre (100 for a centimetre rig). */
   unitScale: Float64Array;
-  /** Fixed internal step (seconds). */
-  fixedStep: Float64Array;
-  /** Most internal steps per frame. */
-  maxSteps: Uint8Array;
   /** Anchor jump (metres) per frame that resets the chain instead of whipping. */
   teleportDistance: Float64Array;
-  /** Seconds not yet simulated (accumulator). */
-  accumulator: Float64Array;
   /** 0 until the first frame places the particles at rest. */
   initialised: Uint8Array;
-  /** Anchor world matrix at the previous frame, 16 per entity. */
-  anchorPrevWs: Float64Array;
-  /** Anchor world matrix this frame, 16 per entity. */
-  anchorCurWs: Float64Array;
-  /** Anchor world matrix at the current internal step (interpolated), 16 per entity. */
-  anchorStepWs: Float64Array;
+  /** Anchor at the previous frame: position (3), rotation (4), uniform scale (1); 8 per entity. */
+  anchorPrev: Float64Array;
+  /** Anchor this frame, same layout; 8 per entity. */
+  anchorCur: Float64Array;
+  /** Anchor at the current internal step (interpolated), same layout; 8 per entity. */
+  anchorStep: Float64Array;
   /** Hips axes in the anchor's local frame: forward (3), lateral (3), up (3); 9 per entity. */
   axesLs: Float64Array;
   /** Internal steps run during the last frame (diagnostic). */
@@ -91,7 +85,7 @@ export interface TailParticleComponent {
   pos: Float64Array;
   /** Tip velocity per link (units/s), 3 × stride per entity. */
   vel: Float64Array;
-  /** Tip position at the previous internal step (render interpolation). */
+  /** Tip position at the previous internal step, in that step's anchor frame (render interpolation). */
   prev: Float64Array;
   /** 1 when the link's tip is in floor contact this step. */
   contact: Uint8Array;
@@ -115,8 +109,12 @@ export interface BendStateComponent {
   rotWs: Float64Array;
   /** Current head position of each link during a step; 3 × stride. */
   headWs: Float64Array;
-  /** Uniform world scale at each link's bone; 1 × stride. */
-  scaleWs: Float64Array;
+  /** Product of the uniform local scales from the anchor down to each link's bone; 1 × stride. */
+  scaleRel: Float64Array;
+  /** Unit rest direction of each link's tip in its own frame (normalised tipLs); 3 × stride. */
+  tipDirLs: Float64Array;
+  /** Length of each link in anchor-scale units (|tipLs| × scaleRel); 1 × stride. */
+  lenRel: Float64Array;
   /** Largest bend angle (radians) seen at the last step, per link; 1 × stride. */
   bendAngle: Float64Array;
 }
@@ -139,16 +137,15 @@ export function createTailComponents(cap: number): {
       frequency: f64(cap), tipRatio: f64(cap), damping: f64(cap), gravity: f64(cap), carry: f64(cap),
       restCurve: f64(cap), bendLimit: f64(cap), couplingRate: f64(cap), floorY: f64(cap),
       floorEnabled: new Uint8Array(cap), floorClearance: f64(cap), contactDamping: f64(cap),
-      restSource: new Uint8Array(cap), unitScale: f64(cap), fixedStep: f64(cap), maxSteps: new Uint8Array(cap),
-      teleportDistance: f64(cap), accumulator: f64(cap), initialised: new Uint8Array(cap),
-      anchorPrevWs: f64(cap * 16), anchorCurWs: f64(cap * 16), anchorStepWs: f64(cap * 16), axesLs: f64(cap * 9),
+      restSource: new Uint8Array(cap), unitScale: f64(cap), teleportDistance: f64(cap), initialised: new Uint8Array(cap),
+      anchorPrev: f64(cap * 8), anchorCur: f64(cap * 8), anchorStep: f64(cap * 8), axesLs: f64(cap * 9),
       stepsLastFrame: new Uint8Array(cap), resetLastFrame: new Uint8Array(cap),
     },
     TailParticle: { pos: f64(cap * L * 3), vel: f64(cap * L * 3), prev: f64(cap * L * 3), contact: new Uint8Array(cap * L) },
     BendState: {
       restR: f64(cap * L * 4), headLs: f64(cap * L * 3), tipLs: f64(cap * L * 3), toHips: f64(cap * L * 4),
       bendOld: f64(cap * L * 4), bendNew: f64(cap * L * 4), rotWs: f64(cap * L * 4), headWs: f64(cap * L * 3),
-      scaleWs: f64(cap * L), bendAngle: f64(cap * L),
+      scaleRel: f64(cap * L), tipDirLs: f64(cap * L * 3), lenRel: f64(cap * L), bendAngle: f64(cap * L),
     },
   };
 }

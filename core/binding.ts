@@ -1,0 +1,197 @@
+/**
+ * Engine-free character binding, shared by every adapter: a skeleton described as names,
+ * parents, inverse bind matrices and node rest TRS becomes a pose-store character plus
+ * tail chain entities. Adapters only copy engine bones into and out of the pose store.
+ *
+ * Setup functions throw `bitrig/bind: …`; {@link beginCharacterFrame} is per-frame.
+ */
+import type { BitrigWorld } from './world';
+import { removeBitrigEntity } from './world';
+import { bindLocalsFromInverseBind, poseAddCharacter, poseRemoveCharacter, poseUpdateWorld, type BoneDef } from './pose';
+import { findPelvis, findTailChains, type TailChainBones } from './boneMap';
+import { addTailChain, setTailRestSource } from './tailSetup';
+import { mergeTailOptions, type TailOptions } from './defaults';
+import { LINK_STRIDE, MAX_LINKS, REST_ANIMATION } from './components/tail';
+
+/** A skeleton as an adapter reads it from an engine or a file. */
+export interface SkeletonSource {
+  /** Bone names. */
+  names: readonly string[];
+  /** Parent index per bone (-1 when the parent is not a bone of this skeleton). */
+  parents: ArrayLike<number>;
+  /** Inverse bind matrix per bone (column-major 16), or null when the skin has none. */
+  inverseBind?: ReadonlyArray<ArrayLike<number> | null>;
+  /** The node's loaded local TRS per bone (used for roots and bones without an IBM). */
+  rest: ReadonlyArray<{ t: ArrayLike<number>; r: ArrayLike<number>; s: ArrayLike<number> }>;
+}
+
+/** Options of {@link bindSkeleton}. */
+export interface BindOptions {
+  /** Tail options for every chain (merged over TAIL_DEFAULTS). */
+  tail?: Partial<TailOptions>;
+  /** Per-chain overrides keyed by the chain's first bone name. */
+  tails?: Record<string, Partial<TailOptions>>;
+  /** Explicit tail chains as bone-name lists (root first); default: found by name. */
+  tailChains?: readonly (readonly string[])[];
+  /** Pelvis bone name; default: found by name or structure. */
+  pelvis?: string;
+}
+
+/** Defaults of {@link BindOptions}. */
+export const BIND_DEFAULTS: Readonly<BindOptions> = Object.freeze({});
+
+/** A bound tail chain. */
+export interface BoundTail {
+  /** Tail entity id. */
+  eid: number;
+  /** Bone indices (source order) of the links, root first. */
+  bones: number[];
+  /** Bone index of the end helper, or -1. */
+  end: number;
+  /** Rest source as requested ('auto' is resolved by the adapter). */
+  restSource: TailOptions['restSource'];
+}
+
+/** A skeleton bound into a world. */
+export interface CharacterBinding {
+  /** The world it lives in. */
+  world: BitrigWorld;
+  /** Pose-store character id. */
+  charId: number;
+  /** Pose slot of each source bone. */
+  slotOf: Int32Array;
+  /** Number of bones. */
+  boneCount: number;
+  /** Source index of the pelvis, or -1. */
+  pelvis: number;
+  /** Bound tail chains. */
+  tails: BoundTail[];
+  /** 1 for every bone whose local rotation bitrig writes (source order). */
+  drivenRotation: Uint8Array;
+  /** 1 for every bone whose local translation bitrig writes (source order). */
+  drivenTranslation: Uint8Array;
+  /** Non-fatal problems found at setup (e.g. a non-invertible inverse bind matrix). */
+  problems: string[];
+  /** False after {@link unbindSkeleton}. */
+  alive: boolean;
+}
+
+/**
+ * Bind a skeleton: bind locals from inverse bind matrices (the bind pose, not the loaded
+ * pose), a pose-store character, and one tail entity per chain found.
+ *
+ * @example
+ * const binding = bindSkeleton(world, { names, parents, inverseBind, rest }, { tail: { carry: 0.7 } });
+ */
+export function bindSkeleton(world: BitrigWorld, src: SkeletonSource, options: BindOptions = {}): CharacterBinding {
+  const n = src.names.length;
+  if (n === 0) throw new Error('bitrig/bind: the skeleton has no bones');
+  if (src.parents.length !== n || src.rest.length !== n) throw new Error('bitrig/bind: names, parents and rest must have one entry per bone');
+  const ibms = src.inverseBind ?? new Array<null>(n).fill(null);
+  if (ibms.length !== n) throw new Error('bitrig/bind: inverseBind must have one entry per bone');
+  const { bones, problems } = bindLocalsFromInverseBind(ibms, src.parents, src.names, src.rest);
+  const { id, slotOf } = poseAddCharacter(world.pose, bones as BoneDef[]);
+  const binding: CharacterBinding = {
+    world, charId: id, slotOf, boneCount: n, pelvis: -1, tails: [],
+    drivenRotation: new Uint8Array(n), drivenTranslation: new Uint8Array(n), problems, alive: true,
+  };
+  try {
+    const topo = { names: src.names, parents: src.parents };
+    if (options.pelvis !== undefined) {
+      binding.pelvis = src.names.indexOf(options.pelvis);
+      if (binding.pelvis < 0) throw new Error(`bitrig/bind: pelvis bone "${options.pelvis}" not found`);
+    } else binding.pelvis = findPelvis(topo);
+    let chains: TailChainBones[];
+    if (options.tailChains) {
+      chains = options.tailChains.map((names) => {
+        const idx = names.map((nm) => {
+          const i = src.names.indexOf(nm);
+          if (i < 0) throw new Error(`bitrig/bind: tail bone "${nm}" not found`);
+          return i;
+        });
+        return { bones: idx, end: -1, parent: idx.length ? (src.parents[idx[0]!] ?? -1) : -1 };
+      });
+    } else chains = findTailChains(topo);
+    const base = mergeTailOptions(options.tail ?? {});
+    for (const ch of chains) {
+      if (ch.bones.length === 0) continue;
+      if (ch.parent < 0) {
+        problems.push(`tail chain at "${src.names[ch.bones[0]!]}" has no parent bone; skipped`);
+        continue;
+      }
+      let bonesUsed = ch.bones;
+      let end = ch.end;
+      if (bonesUsed.length > MAX_LINKS) {
+        problems.push(`tail chain at "${src.names[ch.bones[0]!]}" has ${bonesUsed.length} bones; the last ${bonesUsed.length - MAX_LINKS} ride rigidly`);
+        end = bonesUsed[MAX_LINKS]!;
+        bonesUsed = bonesUsed.slice(0, MAX_LINKS);
+      }
+      const per = options.tails?.[src.names[ch.bones[0]!]!] ?? {};
+      const opts = mergeTailOptions(per, base);
+      const eid = addTailChain(world, {
+        char: id,
+        linkSlots: bonesUsed.map((b) => slotOf[b]!),
+        endSlot: end >= 0 ? slotOf[end]! : -1,
+        anchorSlot: slotOf[ch.parent]!,
+        hipsSlot: binding.pelvis >= 0 ? slotOf[binding.pelvis]! : slotOf[ch.parent]!,
+      }, opts);
+      for (const b of bonesUsed) binding.drivenRotation[b] = 1;
+      binding.tails.push({ eid, bones: bonesUsed, end, restSource: opts.restSource });
+    }
+  } catch (e) {
+    unbindSkeleton(binding);
+    throw e;
+  }
+  return binding;
+}
+
+/**
+ * Release a binding's tail entities and pose slots. Safe to call twice.
+ *
+ * @example
+ * unbindSkeleton(binding);
+ */
+export function unbindSkeleton(binding: CharacterBinding): void {
+  if (!binding.alive) return;
+  for (const t of binding.tails) removeBitrigEntity(binding.world, t.eid);
+  binding.tails.length = 0;
+  poseRemoveCharacter(binding.world.pose, binding.charId);
+  binding.alive = false;
+}
+
+/**
+ * After an adapter copied the engine's local TRS and root frame into the pose store:
+ * recompute the character's world matrices. Per-frame.
+ */
+export function beginCharacterFrame(binding: CharacterBinding): void {
+  poseUpdateWorld(binding.world.pose, binding.charId);
+}
+
+/**
+ * Resolve a chain's rest source: `'auto'` picks `'animation'` when the playing clip keys the
+ * chain's bones. Cheap when nothing changes; call when the playing clips change.
+ *
+ * @example
+ * resolveTailRestSource(binding, 0, clipAnimatesTail);
+ */
+export function resolveTailRestSource(binding: CharacterBinding, chainIndex: number, clipAnimatesTail: boolean): void {
+  const t = binding.tails[chainIndex];
+  if (!t) return;
+  const want = t.restSource === 'auto' ? (clipAnimatesTail ? 'animation' : 'bind') : t.restSource;
+  const C = binding.world.components.TailChain;
+  const cur = C.restSource[t.eid] === REST_ANIMATION ? 'animation' : 'bind';
+  if (want !== cur) {
+    setTailRestSource(binding.world, t.eid, want);
+    C.initialised[t.eid] = 0; // re-seat the particles on the new rest pose
+  }
+}
+
+/** Slots of a chain's link bones (for diagnostics and tests). */
+export function tailLinkSlots(binding: CharacterBinding, chainIndex: number): number[] {
+  const t = binding.tails[chainIndex];
+  if (!t) return [];
+  const C = binding.world.components.TailChain;
+  const out: number[] = [];
+  for (let i = 0; i < C.links[t.eid]!; i++) out.push(C.slot[t.eid * LINK_STRIDE + i]!);
+  return out;
+}

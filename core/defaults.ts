@@ -1,0 +1,101 @@
+/**
+ * Options and defaults of the tail runtime (SPEC §2). One interface, one defaults object,
+ * one merge ({@link mergeTailOptions}). Angles in radians, frequencies in Hz, lengths in
+ * metres (scaled by `unitScale` into world units), times in seconds.
+ */
+
+/** Where a chain's rest pose comes from. */
+export type TailRestSource = 'bind' | 'animation' | 'auto';
+
+/** Per-chain tail options. */
+export interface TailOptions {
+  /** Root spring frequency f (Hz); ω = 2πf. */
+  frequency: number;
+  /** Tip frequency as a fraction of the root's (the tip runs at frequency × tipRatio). */
+  tipRatio: number;
+  /** Damping ratio ζ (1 = critical). */
+  damping: number;
+  /** Gravity on the particles (m/s², world −Y). A tail has muscle: 1, not 9.8. */
+  gravity: number;
+  /** Carry angle C (radians): backward-and-up raise of the whole tail, shared across joints. */
+  carry: number;
+  /** Centred rest arc β ∈ [0,1]: 0 removes the modelled sideways curl, 1 keeps it. */
+  restCurve: number;
+  /** Elastic bend limit θmax (radians) of each link's bend beyond rest. */
+  bendLimit: number;
+  /** Bend coupling rate k (1/s); α = 1 − exp(−k·Δt). 0 disables coupling. */
+  couplingRate: number;
+  /** Floor height g0 (world Y, world units). */
+  floorHeight: number;
+  /** Floor contact on or off. */
+  floorEnabled: boolean;
+  /** Centre-line clearance ρ above the floor (metres). */
+  floorClearance: number;
+  /** Contact damping γ (1/s) on a particle touching the floor. */
+  contactDamping: number;
+  /** `'bind'` (grown chains no clip mentions), `'animation'` (ride the clip's tail keys) or `'auto'`. */
+  restSource: TailRestSource;
+  /** World units per metre (100 for a centimetre rig left unscaled). */
+  unitScale: number;
+  /** An anchor jump larger than this (metres) in one frame resets the chain to rest. */
+  teleportDistance: number;
+}
+
+/** SPEC §2 defaults (11 September update). */
+export const TAIL_DEFAULTS: Readonly<TailOptions> = Object.freeze({
+  frequency: 0.9,
+  tipRatio: 0.5,
+  damping: 0.65,
+  gravity: 1,
+  carry: (50 * Math.PI) / 180,
+  restCurve: 0,
+  bendLimit: Math.PI / 6,
+  couplingRate: 12,
+  floorHeight: 0,
+  floorEnabled: true,
+  floorClearance: 0.025,
+  contactDamping: 8,
+  restSource: 'auto',
+  unitScale: 1,
+  teleportDistance: 2,
+});
+
+/**
+ * Merge user options over the defaults, validating each. Throws `bitrig/tail: …` naming
+ * the bad field (setup-time).
+ *
+ * @example
+ * const o = mergeTailOptions({ frequency: 1.2, carry: 0 });
+ */
+export function mergeTailOptions(user: Partial<TailOptions> = {}, base: Readonly<TailOptions> = TAIL_DEFAULTS): TailOptions {
+  const o: TailOptions = { ...base };
+  for (const k of Object.keys(user) as (keyof TailOptions)[]) {
+    const v = user[k];
+    if (v === undefined) continue;
+    (o as unknown as Record<string, unknown>)[k] = v;
+  }
+  const pos = (k: keyof TailOptions, allowZero = false): void => {
+    const v = o[k] as number;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (!allowZero && v === 0)) {
+      throw new Error(`bitrig/tail: option ${k} must be a ${allowZero ? 'non-negative' : 'positive'} finite number, got ${String(v)}`);
+    }
+  };
+  pos('frequency');
+  pos('tipRatio');
+  pos('damping', true);
+  pos('bendLimit');
+  pos('couplingRate', true);
+  pos('floorClearance', true);
+  pos('contactDamping', true);
+  pos('unitScale');
+  pos('teleportDistance');
+  for (const k of ['gravity', 'carry', 'floorHeight'] as const) {
+    if (!Number.isFinite(o[k])) throw new Error(`bitrig/tail: option ${k} must be a finite number, got ${String(o[k])}`);
+  }
+  if (!(o.restCurve >= 0 && o.restCurve <= 1)) throw new Error(`bitrig/tail: option restCurve must be in [0, 1], got ${String(o.restCurve)}`);
+  if (o.restSource !== 'bind' && o.restSource !== 'animation' && o.restSource !== 'auto') {
+    throw new Error(`bitrig/tail: option restSource must be 'bind', 'animation' or 'auto', got ${String(o.restSource)}`);
+  }
+  o.floorEnabled = !!o.floorEnabled;
+  return o;
+}

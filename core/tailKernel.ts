@@ -1,0 +1,105 @@
+/**
+ * Shared per-link kernels of the tail systems (per-frame path: no allocation, no throw).
+ *
+ * Every tail system walks a chain from the hips outward; for link i it needs the parent's
+ * current world frame (the anchor for link 0, else link i−1 as already corrected by this
+ * system), the head position, the rest rotation in world space and the rest direction.
+ * {@link linkFrame} computes them into the module-scope {@link LF} scratch.
+ */
+import type { BitrigWorld } from './world';
+import { LINK_STRIDE } from './components/tail';
+import { qMul, qRotate, qSwing } from './qmath';
+
+/**
+ * Scratch written by {@link linkFrame} (world space, engine units):
+ * [0..2] head h_i, [3..6] parent world rotation, [7..10] rest world rotation of the link
+ * (parent · restR_i), [11..13] unit rest direction r_i, [14] link length ℓ_i,
+ * [15] anchor uniform scale.
+ */
+export const LF = new Float64Array(16);
+const _s = new Float64Array(8);
+
+/**
+ * Fill {@link LF} for link `i` of chain `eid`. `anchor` holds the anchor frame used for
+ * this pass (8 floats at `ao`: position, rotation, uniform scale). Also writes `headWs[i]`.
+ */
+export function linkFrame(world: BitrigWorld, eid: number, i: number, anchor: Float64Array, ao: number): void {
+  const B = world.components.BendState;
+  const k = eid * LINK_STRIDE + i;
+  const s = anchor[ao + 7]!;
+  if (i === 0) {
+    LF[3] = anchor[ao + 3]!; LF[4] = anchor[ao + 4]!; LF[5] = anchor[ao + 5]!; LF[6] = anchor[ao + 6]!;
+    qRotate(_s, 0, anchor, ao + 3, B.headLs, k * 3);
+    LF[0] = anchor[ao]! + s * _s[0]!;
+    LF[1] = anchor[ao + 1]! + s * _s[1]!;
+    LF[2] = anchor[ao + 2]! + s * _s[2]!;
+  } else {
+    const pk = k - 1;
+    LF[3] = B.rotWs[pk * 4]!; LF[4] = B.rotWs[pk * 4 + 1]!; LF[5] = B.rotWs[pk * 4 + 2]!; LF[6] = B.rotWs[pk * 4 + 3]!;
+    qRotate(_s, 0, B.rotWs, pk * 4, B.headLs, k * 3);
+    const ps = s * B.scaleRel[pk]!;
+    LF[0] = B.headWs[pk * 3]! + ps * _s[0]!;
+    LF[1] = B.headWs[pk * 3 + 1]! + ps * _s[1]!;
+    LF[2] = B.headWs[pk * 3 + 2]! + ps * _s[2]!;
+  }
+  B.headWs[k * 3] = LF[0]!; B.headWs[k * 3 + 1] = LF[1]!; B.headWs[k * 3 + 2] = LF[2]!;
+  qMul(LF, 7, LF, 3, B.restR, k * 4);
+  qRotate(LF, 11, LF, 7, B.tipDirLs, k * 3);
+  LF[14] = s * B.lenRel[k]!;
+  LF[15] = s;
+}
+
+/**
+ * Set link `i`'s world rotation so that it points along unit direction (dx, dy, dz) with the
+ * least twist from rest: rotWs_i = swing(r_i, d) · (parent · restR_i). Needs {@link LF}
+ * filled for the same link.
+ */
+export function linkAim(world: BitrigWorld, eid: number, i: number, dx: number, dy: number, dz: number): void {
+  const B = world.components.BendState;
+  const k = eid * LINK_STRIDE + i;
+  _s[0] = dx; _s[1] = dy; _s[2] = dz;
+  qSwing(_s, 4, LF, 11, _s, 0);
+  qMul(B.rotWs, k * 4, _s, 4, LF, 7);
+}
+
+/**
+ * Decompose a column-major affine matrix (16 floats at `mo`) into position, rotation and
+ * uniform scale (8 floats at `oo`). Returns false (and writes nothing) when the matrix is
+ * not finite or degenerate.
+ */
+export function anchorFromMatrix(m: Float64Array, mo: number, out: Float64Array, oo: number): boolean {
+  const m00 = m[mo]!, m01 = m[mo + 1]!, m02 = m[mo + 2]!;
+  const m10 = m[mo + 4]!, m11 = m[mo + 5]!, m12 = m[mo + 6]!;
+  const m20 = m[mo + 8]!, m21 = m[mo + 9]!, m22 = m[mo + 10]!;
+  let sx = Math.sqrt(m00 * m00 + m01 * m01 + m02 * m02);
+  const sy = Math.sqrt(m10 * m10 + m11 * m11 + m12 * m12);
+  const sz = Math.sqrt(m20 * m20 + m21 * m21 + m22 * m22);
+  const det = m00 * (m11 * m22 - m12 * m21) - m10 * (m01 * m22 - m02 * m21) + m20 * (m01 * m12 - m02 * m11);
+  if (!Number.isFinite(det) || !Number.isFinite(m[mo + 12]! + m[mo + 13]! + m[mo + 14]!)) return false;
+  if (!(sx > 1e-12 && sy > 1e-12 && sz > 1e-12)) return false;
+  if (det < 0) sx = -sx; // mirrored: put the sign on x
+  const r00 = m00 / sx, r01 = m01 / sx, r02 = m02 / sx;
+  const r10 = m10 / sy, r11 = m11 / sy, r12 = m12 / sy;
+  const r20 = m20 / sz, r21 = m21 / sz, r22 = m22 / sz;
+  // Rotation matrix (columns r0, r1, r2) → quaternion.
+  const tr = r00 + r11 + r22;
+  let x: number, y: number, z: number, w: number;
+  if (tr > 0) {
+    const S = Math.sqrt(tr + 1) * 2;
+    w = 0.25 * S; x = (r12 - r21) / S; y = (r20 - r02) / S; z = (r01 - r10) / S;
+  } else if (r00 > r11 && r00 > r22) {
+    const S = Math.sqrt(1 + r00 - r11 - r22) * 2;
+    w = (r12 - r21) / S; x = 0.25 * S; y = (r10 + r01) / S; z = (r20 + r02) / S;
+  } else if (r11 > r22) {
+    const S = Math.sqrt(1 + r11 - r00 - r22) * 2;
+    w = (r20 - r02) / S; x = (r10 + r01) / S; y = 0.25 * S; z = (r21 + r12) / S;
+  } else {
+    const S = Math.sqrt(1 + r22 - r00 - r11) * 2;
+    w = (r01 - r10) / S; x = (r20 + r02) / S; y = (r21 + r12) / S; z = 0.25 * S;
+  }
+  const l = Math.sqrt(x * x + y * y + z * z + w * w);
+  out[oo] = m[mo + 12]!; out[oo + 1] = m[mo + 13]!; out[oo + 2] = m[mo + 14]!;
+  out[oo + 3] = x / l; out[oo + 4] = y / l; out[oo + 5] = z / l; out[oo + 6] = w / l;
+  out[oo + 7] = Math.cbrt(Math.abs(det));
+  return true;
+}

@@ -1,0 +1,351 @@
+/**
+ * Tail chain setup (setup-time; may allocate and throw `bitrig/tail: …`).
+ *
+ * Reads the bind pose from the pose store (which the adapters fill from inverse bind
+ * matrices, SPEC §2 "bind pose, not loaded pose") and writes every field of the tail
+ * components for a new chain entity: link topology, tip offsets (with a virtual end that
+ * continues the incoming tangent in the last bone's own frame when there is no `Tail_End`),
+ * hips axes, and the rest rotations with the carry and centred rest arc applied.
+ */
+import { addComponent } from 'bitecs';
+import type { BitrigWorld } from './world';
+import { addBitrigEntity } from './world';
+import { LINK_STRIDE, MAX_LINKS, REST_ANIMATION, REST_BIND } from './components/tail';
+import { mergeTailOptions, type TailOptions } from './defaults';
+import { composeTRS, mulAffine } from './pose';
+import { qAxisAngle, qMul, qNormalize, qRotate, qRotateInv, qSlerp, qSwing } from './qmath';
+
+/** Which bones form a chain. Slots are pose-store slots. */
+export interface TailChainSpec {
+  /** Pose-store character id. */
+  char: number;
+  /** Bone slot of each link, root first (1…8); each the child of the previous. */
+  linkSlots: readonly number[];
+  /** Slot of a `Tail_End` helper under the last link, or -1. */
+  endSlot: number;
+  /** Slot of the bone the chain hangs from (the parent of the first link). */
+  anchorSlot: number;
+  /** Slot of the pelvis (defaults to the anchor). */
+  hipsSlot?: number;
+}
+
+const _q = new Float64Array(16);
+const _v = new Float64Array(16);
+
+function uniformScale(s: ArrayLike<number>, o: number): number {
+  return (Math.abs(s[o]!) + Math.abs(s[o + 1]!) + Math.abs(s[o + 2]!)) / 3;
+}
+
+/** Bind world matrices of a character (root frame = identity). Setup-time. */
+export function bindWorldMatrices(world: BitrigWorld, char: number): Float64Array {
+  const pose = world.pose;
+  const start = pose.charStart[char]!;
+  const count = pose.charCount[char]!;
+  const out = new Float64Array(count * 16);
+  const local = new Float64Array(16);
+  for (let k = 0; k < count; k++) {
+    const slot = start + k;
+    composeTRS(local, 0, pose.bindT, slot * 3, pose.bindR, slot * 4, pose.bindS, slot * 3);
+    const p = pose.parent[slot]!;
+    if (p >= 0) mulAffine(out, k * 16, out, (p - start) * 16, local, 0);
+    else out.set(local, k * 16);
+  }
+  return out;
+}
+
+/** Bind world rotation of a slot (product of bind local rotations from the root). */
+function bindWorldRotation(world: BitrigWorld, slot: number, out: Float64Array, o: number): void {
+  const pose = world.pose;
+  out[o] = 0; out[o + 1] = 0; out[o + 2] = 0; out[o + 3] = 1;
+  const chain: number[] = [];
+  for (let s = slot; s >= 0; s = pose.parent[s]!) chain.push(s);
+  for (let k = chain.length - 1; k >= 0; k--) qMul(out, o, out, o, pose.bindR, chain[k]! * 4);
+}
+
+/**
+ * Add a tail chain entity. Options are merged over {@link TAIL_DEFAULTS}; `restSource`
+ * `'auto'` starts as `'bind'` (an adapter switches it when the playing clip keys the tail).
+ *
+ * @example
+ * const eid = addTailChain(world, { char, linkSlots: [s1, s2, s3], endSlot: -1, anchorSlot: hips }, { carry: 0.6 });
+ */
+export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: Partial<TailOptions> = {}): number {
+  const pose = world.pose;
+  const o = mergeTailOptions(options);
+  const n = spec.linkSlots.length;
+  if (n < 1 || n > MAX_LINKS) throw new Error(`bitrig/tail: a chain needs 1…${MAX_LINKS} links, got ${n}`);
+  const char = spec.char;
+  if (!(char >= 0 && char < pose.charCapacity) || pose.charStart[char]! < 0) throw new Error(`bitrig/tail: character ${char} is not bound`);
+  const owns = (s: number): boolean => s >= 0 && s < pose.capacity && pose.owner[s] === char;
+  if (!owns(spec.anchorSlot)) throw new Error('bitrig/tail: the anchor bone does not belong to the character');
+  for (let i = 0; i < n; i++) {
+    const s = spec.linkSlots[i]!;
+    if (!owns(s)) throw new Error(`bitrig/tail: link ${i} bone does not belong to the character`);
+    const expectedParent = i === 0 ? spec.anchorSlot : spec.linkSlots[i - 1]!;
+    if (pose.parent[s] !== expectedParent) {
+      throw new Error(`bitrig/tail: link ${i} ("${pose.names[s]}") is not the child of "${pose.names[expectedParent]}"`);
+    }
+  }
+  const endSlot = spec.endSlot >= 0 && owns(spec.endSlot) && pose.parent[spec.endSlot] === spec.linkSlots[n - 1] ? spec.endSlot : -1;
+
+  const eid = addBitrigEntity(world);
+  const { TailChain: C, TailParticle: P, BendState: B } = world.components;
+  addComponent(world, eid, C);
+  addComponent(world, eid, P);
+  addComponent(world, eid, B);
+
+  C.char[eid] = char;
+  C.links[eid] = n;
+  C.anchorSlot[eid] = spec.anchorSlot;
+  C.hipsSlot[eid] = spec.hipsSlot ?? spec.anchorSlot;
+  C.endSlot[eid] = endSlot;
+  for (let i = 0; i < LINK_STRIDE; i++) C.slot[eid * LINK_STRIDE + i] = i < n ? spec.linkSlots[i]! : -1;
+  C.frequency[eid] = o.frequency;
+  C.tipRatio[eid] = o.tipRatio;
+  C.damping[eid] = o.damping;
+  C.gravity[eid] = o.gravity;
+  C.carry[eid] = o.carry;
+  C.restCurve[eid] = o.restCurve;
+  C.bendLimit[eid] = o.bendLimit;
+  C.couplingRate[eid] = o.couplingRate;
+  C.floorY[eid] = o.floorHeight;
+  C.floorEnabled[eid] = o.floorEnabled ? 1 : 0;
+  C.floorClearance[eid] = o.floorClearance;
+  C.contactDamping[eid] = o.contactDamping;
+  C.restSource[eid] = o.restSource === 'animation' ? REST_ANIMATION : REST_BIND;
+  C.unitScale[eid] = o.unitScale;
+  C.teleportDistance[eid] = o.teleportDistance;
+  C.initialised[eid] = 0;
+  C.stepsLastFrame[eid] = 0;
+  C.resetLastFrame[eid] = 0;
+  C.anchorPrev.fill(0, eid * 8, eid * 8 + 8);
+  C.anchorCur.fill(0, eid * 8, eid * 8 + 8);
+  C.anchorStep.fill(0, eid * 8, eid * 8 + 8);
+  const L = LINK_STRIDE;
+  P.pos.fill(0, eid * L * 3, (eid + 1) * L * 3);
+  P.vel.fill(0, eid * L * 3, (eid + 1) * L * 3);
+  P.prev.fill(0, eid * L * 3, (eid + 1) * L * 3);
+  P.contact.fill(0, eid * L, (eid + 1) * L);
+  for (const a of [B.restR, B.toHips, B.bendOld, B.bendNew, B.rotWs]) {
+    for (let i = 0; i < L; i++) {
+      const k = (eid * L + i) * 4;
+      a[k] = 0; a[k + 1] = 0; a[k + 2] = 0; a[k + 3] = 1;
+    }
+  }
+  B.headLs.fill(0, eid * L * 3, (eid + 1) * L * 3);
+  B.tipLs.fill(0, eid * L * 3, (eid + 1) * L * 3);
+  B.tipDirLs.fill(0, eid * L * 3, (eid + 1) * L * 3);
+  B.headWs.fill(0, eid * L * 3, (eid + 1) * L * 3);
+  B.scaleRel.fill(0, eid * L, (eid + 1) * L);
+  B.lenRel.fill(0, eid * L, (eid + 1) * L);
+  B.bendAngle.fill(0, eid * L, (eid + 1) * L);
+
+  // Link geometry from the bind pose.
+  const bindW = bindWorldMatrices(world, char);
+  const start = pose.charStart[char]!;
+  let cum = 1;
+  for (let i = 0; i < n; i++) {
+    const s = spec.linkSlots[i]!;
+    const k = eid * L + i;
+    for (let j = 0; j < 3; j++) B.headLs[k * 3 + j] = pose.bindT[s * 3 + j]!;
+    cum *= uniformScale(pose.bindS, s * 3);
+    B.scaleRel[k] = cum;
+    let tx = 0, ty = 0, tz = 0;
+    if (i < n - 1) {
+      const c = spec.linkSlots[i + 1]!;
+      tx = pose.bindT[c * 3]!; ty = pose.bindT[c * 3 + 1]!; tz = pose.bindT[c * 3 + 2]!;
+    } else if (endSlot >= 0) {
+      tx = pose.bindT[endSlot * 3]!; ty = pose.bindT[endSlot * 3 + 1]!; tz = pose.bindT[endSlot * 3 + 2]!;
+    } else {
+      // Virtual end: continue the incoming tangent, expressed in the last bone's own frame.
+      const par = pose.parent[s]!;
+      const hw = (s - start) * 16, pw = (par - start) * 16;
+      _v[0] = bindW[hw + 12]! - bindW[pw + 12]!;
+      _v[1] = bindW[hw + 13]! - bindW[pw + 13]!;
+      _v[2] = bindW[hw + 14]! - bindW[pw + 14]!;
+      bindWorldRotation(world, s, _q, 0);
+      qRotateInv(_v, 0, _q, 0, _v, 0);
+      // World length → the bone's own units.
+      const worldScale = Math.cbrt(Math.abs(
+        bindW[hw]! * (bindW[hw + 5]! * bindW[hw + 10]! - bindW[hw + 6]! * bindW[hw + 9]!)
+        - bindW[hw + 4]! * (bindW[hw + 1]! * bindW[hw + 10]! - bindW[hw + 2]! * bindW[hw + 9]!)
+        + bindW[hw + 8]! * (bindW[hw + 1]! * bindW[hw + 6]! - bindW[hw + 2]! * bindW[hw + 5]!))) || 1;
+      tx = _v[0]! / worldScale; ty = _v[1]! / worldScale; tz = _v[2]! / worldScale;
+    }
+    let len = Math.sqrt(tx * tx + ty * ty + tz * tz);
+    if (!(len > 1e-9)) {
+      // Zero-length link: keep a defined direction (+Y, glTF's bone axis) and zero length.
+      B.tipLs[k * 3] = 0; B.tipLs[k * 3 + 1] = 0; B.tipLs[k * 3 + 2] = 0;
+      B.tipDirLs[k * 3] = 0; B.tipDirLs[k * 3 + 1] = 1; B.tipDirLs[k * 3 + 2] = 0;
+      len = 0;
+    } else {
+      B.tipLs[k * 3] = tx; B.tipLs[k * 3 + 1] = ty; B.tipLs[k * 3 + 2] = tz;
+      B.tipDirLs[k * 3] = tx / len; B.tipDirLs[k * 3 + 1] = ty / len; B.tipDirLs[k * 3 + 2] = tz / len;
+    }
+    B.lenRel[k] = len * cum;
+  }
+
+  // Hips axes (model space → anchor frame): up = model +Y; forward = away from the tail root.
+  const a0 = spec.anchorSlot;
+  bindWorldRotation(world, a0, _q, 4); // anchor bind world rotation at _q[4..7]
+  const first = (spec.linkSlots[0]! - start) * 16;
+  // Tail root direction in model space: link 0 bind world rotation × tipDir.
+  bindWorldRotation(world, spec.linkSlots[0]!, _q, 8);
+  qRotate(_v, 0, _q, 8, B.tipDirLs, (eid * L) * 3);
+  let hx = _v[0]!, hz = _v[2]!;
+  let hl = Math.sqrt(hx * hx + hz * hz);
+  if (hl < 0.2) {
+    // The root points (nearly) straight down or up: use the chain's overall reach instead.
+    const lastSlot = spec.linkSlots[n - 1]!;
+    const lw = (lastSlot - start) * 16;
+    hx = bindW[lw + 12]! - bindW[first + 12]!;
+    hz = bindW[lw + 14]! - bindW[first + 14]!;
+    hl = Math.sqrt(hx * hx + hz * hz);
+  }
+  let fx = 0, fz = 1;
+  if (hl > 1e-9) { fx = -hx / hl; fz = -hz / hl; }
+  // forward (fx, 0, fz), up (0, 1, 0), lateral = up × forward = (fz, 0, -fx)
+  const ax = eid * 9;
+  _v[0] = fx; _v[1] = 0; _v[2] = fz;
+  qRotateInv(C.axesLs, ax, _q, 4, _v, 0);
+  _v[0] = fz; _v[1] = 0; _v[2] = -fx;
+  qRotateInv(C.axesLs, ax + 3, _q, 4, _v, 0);
+  _v[0] = 0; _v[1] = 1; _v[2] = 0;
+  qRotateInv(C.axesLs, ax + 6, _q, 4, _v, 0);
+
+  for (let i = 0; i < n; i++) {
+    const s = spec.linkSlots[i]!;
+    for (let j = 0; j < 4; j++) B.restR[(eid * L + i) * 4 + j] = pose.bindR[s * 4 + j]!;
+  }
+  if (C.restSource[eid] === REST_BIND) applyCarryAndArc(world, eid);
+  else computeToHips(world, eid);
+  return eid;
+}
+
+const _a = new Float64Array(LINK_STRIDE * 3);
+const _t = new Float64Array(24);
+
+/**
+ * Rest rotations for the `'bind'` source (SPEC §2 carry + centred rest arc): with `a_i` the
+ * authored direction of segment i in the hips frame, `c` its sagittal projection of `a_0`,
+ * `u_i = R_lat(C·(i+1)/N) · rot(slerp(I, swing(c, a_i), β), c)` and `r_i = A_i⁻¹ u_i`, where
+ * `A_i` (parent rest frame → hips) includes the corrections of earlier joints. Writes
+ * `restR` and `toHips`. Setup-time (also used when options change).
+ */
+export function applyCarryAndArc(world: BitrigWorld, eid: number): void {
+  const { TailChain: C, BendState: B } = world.components;
+  const L = LINK_STRIDE;
+  const n = C.links[eid]!;
+  const ax = eid * 9;
+  const latX = C.axesLs[ax + 3]!, latY = C.axesLs[ax + 4]!, latZ = C.axesLs[ax + 5]!;
+  const upX = C.axesLs[ax + 6]!, upY = C.axesLs[ax + 7]!, upZ = C.axesLs[ax + 8]!;
+  // Authored directions a_i in the hips (anchor) frame from the bind rest chain.
+  _t[0] = 0; _t[1] = 0; _t[2] = 0; _t[3] = 1; // running product R_0 … R_i
+  for (let i = 0; i < n; i++) {
+    qMul(_t, 0, _t, 0, B.restR, (eid * L + i) * 4);
+    qRotate(_a, i * 3, _t, 0, B.tipDirLs, (eid * L + i) * 3);
+  }
+  // c = a_0 without its lateral part; fallback: down.
+  const d = _a[0]! * latX + _a[1]! * latY + _a[2]! * latZ;
+  let cx = _a[0]! - d * latX, cy = _a[1]! - d * latY, cz = _a[2]! - d * latZ;
+  let cl = Math.sqrt(cx * cx + cy * cy + cz * cz);
+  if (cl < 1e-6) { cx = -upX; cy = -upY; cz = -upZ; cl = 1; }
+  _t[4] = cx / cl; _t[5] = cy / cl; _t[6] = cz / cl; // c
+  const beta = C.restCurve[eid]!;
+  const carry = C.carry[eid]!;
+  _t[8] = 0; _t[9] = 0; _t[10] = 0; _t[11] = 1; // A_i (corrected rest frames product)
+  for (let i = 0; i < n; i++) {
+    const k = (eid * L + i) * 4;
+    for (let j = 0; j < 4; j++) B.toHips[k + j] = _t[8 + j]!;
+    if (B.lenRel[eid * L + i]! > 0) {
+      // Q_i(β) = slerp(I, swing(c, a_i), β); u_i = R_lat(C(i+1)/N) · Q_i c
+      qSwing(_t, 12, _t, 4, _a, i * 3);
+      _t[16] = 0; _t[17] = 0; _t[18] = 0; _t[19] = 1;
+      qSlerp(_t, 12, _t, 16, _t, 12, beta);
+      qRotate(_v, 0, _t, 12, _t, 4);
+      qAxisAngle(_t, 16, latX, latY, latZ, (carry * (i + 1)) / n);
+      qRotate(_v, 0, _t, 16, _v, 0);
+      // r_i = A_i⁻¹ u_i (parent frame); current rest dir rb = restR_i · tipDir_i
+      qRotateInv(_v, 3, _t, 8, _v, 0);
+      qRotate(_v, 6, B.restR, k, B.tipDirLs, (eid * L + i) * 3);
+      qSwing(_t, 20, _v, 6, _v, 3);
+      qMul(B.restR, k, _t, 20, B.restR, k);
+      qNormalize(B.restR, k);
+    }
+    qMul(_t, 8, _t, 8, B.restR, k);
+  }
+}
+
+/** `toHips` (A_i) from the current rest rotations, without changing them. Per-frame safe. */
+export function computeToHips(world: BitrigWorld, eid: number): void {
+  const { TailChain: C, BendState: B } = world.components;
+  const L = LINK_STRIDE;
+  const n = C.links[eid]!;
+  let k = eid * L * 4;
+  B.toHips[k] = 0; B.toHips[k + 1] = 0; B.toHips[k + 2] = 0; B.toHips[k + 3] = 1;
+  for (let i = 1; i < n; i++) {
+    k = (eid * L + i) * 4;
+    qMul(B.toHips, k, B.toHips, k - 4, B.restR, k - 4);
+  }
+}
+
+/**
+ * Switch a chain's rest source at runtime (`'bind'` re-applies carry and rest arc from the
+ * bind pose; `'animation'` takes the rest from the clip every frame). Setup-time.
+ *
+ * @example
+ * setTailRestSource(world, eid, 'animation');
+ */
+export function setTailRestSource(world: BitrigWorld, eid: number, source: 'bind' | 'animation'): void {
+  const { TailChain: C, BendState: B } = world.components;
+  const pose = world.pose;
+  const n = C.links[eid]!;
+  C.restSource[eid] = source === 'animation' ? REST_ANIMATION : REST_BIND;
+  for (let i = 0; i < n; i++) {
+    const s = C.slot[eid * LINK_STRIDE + i]!;
+    for (let j = 0; j < 4; j++) B.restR[(eid * LINK_STRIDE + i) * 4 + j] = pose.bindR[s * 4 + j]!;
+  }
+  if (source === 'bind') applyCarryAndArc(world, eid);
+  else computeToHips(world, eid);
+}
+
+/**
+ * Change a chain's options after setup (re-derives the rest pose when carry or restCurve
+ * change). Throws on invalid values. Setup-time.
+ *
+ * @example
+ * setTailOptions(world, eid, { frequency: 1.4, floorEnabled: false });
+ */
+export function setTailOptions(world: BitrigWorld, eid: number, options: Partial<TailOptions>): void {
+  const C = world.components.TailChain;
+  const cur = getTailOptions(world, eid);
+  const o = mergeTailOptions(options, cur);
+  C.frequency[eid] = o.frequency;
+  C.tipRatio[eid] = o.tipRatio;
+  C.damping[eid] = o.damping;
+  C.gravity[eid] = o.gravity;
+  C.carry[eid] = o.carry;
+  C.restCurve[eid] = o.restCurve;
+  C.bendLimit[eid] = o.bendLimit;
+  C.couplingRate[eid] = o.couplingRate;
+  C.floorY[eid] = o.floorHeight;
+  C.floorEnabled[eid] = o.floorEnabled ? 1 : 0;
+  C.floorClearance[eid] = o.floorClearance;
+  C.contactDamping[eid] = o.contactDamping;
+  C.unitScale[eid] = o.unitScale;
+  C.teleportDistance[eid] = o.teleportDistance;
+  const wantAnim = o.restSource === 'animation' || (o.restSource === 'auto' && C.restSource[eid] === REST_ANIMATION);
+  setTailRestSource(world, eid, wantAnim ? 'animation' : 'bind');
+}
+
+/** Read a chain's current options back. */
+export function getTailOptions(world: BitrigWorld, eid: number): TailOptions {
+  const C = world.components.TailChain;
+  return {
+    frequency: C.frequency[eid]!, tipRatio: C.tipRatio[eid]!, damping: C.damping[eid]!, gravity: C.gravity[eid]!,
+    carry: C.carry[eid]!, restCurve: C.restCurve[eid]!, bendLimit: C.bendLimit[eid]!, couplingRate: C.couplingRate[eid]!,
+    floorHeight: C.floorY[eid]!, floorEnabled: C.floorEnabled[eid] === 1, floorClearance: C.floorClearance[eid]!,
+    contactDamping: C.contactDamping[eid]!, restSource: C.restSource[eid] === REST_ANIMATION ? 'animation' : 'bind',
+    unitScale: C.unitScale[eid]!, teleportDistance: C.teleportDistance[eid]!,
+  };
+}

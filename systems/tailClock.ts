@@ -1,0 +1,182 @@
+/**
+ * TailClock — the tail's fixed internal clock and per-frame preparation.
+ *
+ * Reads: `world.tailClock`, the pose store's world matrix of each chain's anchor and, for the
+ * `'animation'` rest source, the clip's local rotations/translations of the tail bones.
+ * Writes: the accumulator and step count; per chain `anchorCur` (world position, rotation,
+ * uniform scale), `stepsLastFrame`, `resetLastFrame`, the rest rotations in animation mode,
+ * and — on the first frame, a teleport or a non-finite state — the particles placed at rest.
+ * Per step ({@link tailClockStep}): `prev` = the particles before the step in the frame of the
+ * anchor they were computed with, then `anchorStep` interpolated between last frame's anchor
+ * and this frame's at the new step's time.
+ *
+ * dt ≤ 0, NaN or Inf simulate nothing; a long frame (tab switch) runs at most
+ * `maxStepsPerFrame` steps and drops the rest. Units: seconds; world units.
+ */
+import type { BitrigWorld } from '../core/world';
+import { LINK_STRIDE, REST_ANIMATION } from '../core/components/tail';
+import { computeToHips } from '../core/tailSetup';
+import { anchorFromMatrix, linkAim, linkFrame, LF } from '../core/tailKernel';
+import { qNormalize, qRotateInv, qSlerp } from '../core/qmath';
+
+/**
+ * Advance the clock by a frame of `dt` seconds and prepare every chain. Returns the number
+ * of internal steps to run this frame.
+ *
+ * @example
+ * const steps = tailClockBegin(world, 1 / 60);
+ */
+export function tailClockBegin(world: BitrigWorld, dt: number): number {
+  const clock = world.tailClock;
+  const h = clock.fixedStep;
+  const valid = Number.isFinite(dt) && dt > 0;
+  clock.frameDt = valid ? dt : 0;
+  clock.accumulatorAtFrameStart = clock.accumulator;
+  clock.capped = 0;
+  if (valid) {
+    world.time += dt;
+    clock.accumulator += dt;
+  }
+  let steps = Math.floor(clock.accumulator / h + 1e-9);
+  if (steps > clock.maxStepsPerFrame) {
+    steps = clock.maxStepsPerFrame;
+    clock.capped = 1;
+    clock.accumulator = 0;
+  } else {
+    clock.accumulator -= steps * h;
+    if (clock.accumulator < 0) clock.accumulator = 0;
+  }
+  clock.steps = steps;
+  clock.alpha = clock.accumulator / h;
+  if (clock.alpha > 1) clock.alpha = 1;
+
+  const C = world.components.TailChain;
+  const ents = world.queries.tails.dense;
+  for (let e = 0; e < ents.length; e++) prepareChain(world, ents[e]!, steps);
+  return steps;
+}
+
+function prepareChain(world: BitrigWorld, eid: number, steps: number): void {
+  const C = world.components.TailChain;
+  const B = world.components.BendState;
+  const pose = world.pose;
+  C.resetLastFrame[eid] = 0;
+  const ok = anchorFromMatrix(pose.worldM, C.anchorSlot[eid]! * 16, C.anchorCur, eid * 8);
+  if (!ok) {
+    // Non-finite or degenerate anchor: simulate nothing, write nothing this frame.
+    C.stepsLastFrame[eid] = 0;
+    C.initialised[eid] = 0;
+    return;
+  }
+  C.stepsLastFrame[eid] = steps;
+  const n = C.links[eid]!;
+  if (C.restSource[eid] === REST_ANIMATION) {
+    const L = LINK_STRIDE;
+    for (let i = 0; i < n; i++) {
+      const s = C.slot[eid * L + i]!;
+      const k = eid * L + i;
+      for (let j = 0; j < 4; j++) B.restR[k * 4 + j] = pose.localR[s * 4 + j]!;
+      qNormalize(B.restR, k * 4);
+      for (let j = 0; j < 3; j++) {
+        const v = pose.localT[s * 3 + j]!;
+        B.headLs[k * 3 + j] = Number.isFinite(v) ? v : pose.bindT[s * 3 + j]!;
+      }
+    }
+    computeToHips(world, eid);
+  }
+  const a = eid * 8;
+  if (C.initialised[eid] === 0) {
+    resetChainToRest(world, eid);
+    C.initialised[eid] = 1;
+    C.resetLastFrame[eid] = 1;
+    return;
+  }
+  const dx = C.anchorCur[a]! - C.anchorPrev[a]!;
+  const dy = C.anchorCur[a + 1]! - C.anchorPrev[a + 1]!;
+  const dz = C.anchorCur[a + 2]! - C.anchorPrev[a + 2]!;
+  const lim = C.teleportDistance[eid]! * C.unitScale[eid]!;
+  if (dx * dx + dy * dy + dz * dz > lim * lim) {
+    resetChainToRest(world, eid);
+    C.resetLastFrame[eid] = 1;
+  }
+}
+
+/**
+ * Place a chain at its rest pose from this frame's anchor: particles on the rest targets,
+ * zero velocity, bend snapshots at identity, no contact. Per-frame safe.
+ */
+export function resetChainToRest(world: BitrigWorld, eid: number): void {
+  const C = world.components.TailChain;
+  const P = world.components.TailParticle;
+  const B = world.components.BendState;
+  const n = C.links[eid]!;
+  const a = eid * 8;
+  for (let j = 0; j < 8; j++) {
+    C.anchorPrev[a + j] = C.anchorCur[a + j]!;
+    C.anchorStep[a + j] = C.anchorCur[a + j]!;
+  }
+  for (let i = 0; i < n; i++) {
+    const k = eid * LINK_STRIDE + i;
+    linkFrame(world, eid, i, C.anchorCur, a);
+    const px = LF[0]! + LF[14]! * LF[11]!, py = LF[1]! + LF[14]! * LF[12]!, pz = LF[2]! + LF[14]! * LF[13]!;
+    P.pos[k * 3] = px; P.pos[k * 3 + 1] = py; P.pos[k * 3 + 2] = pz;
+    P.vel[k * 3] = 0; P.vel[k * 3 + 1] = 0; P.vel[k * 3 + 2] = 0;
+    P.contact[k] = 0;
+    B.bendOld[k * 4] = 0; B.bendOld[k * 4 + 1] = 0; B.bendOld[k * 4 + 2] = 0; B.bendOld[k * 4 + 3] = 1;
+    B.bendAngle[k] = 0;
+    linkAim(world, eid, i, LF[11]!, LF[12]!, LF[13]!);
+  }
+  particlesToAnchorLocal(world, eid, C.anchorCur, a, P.prev);
+}
+
+const _l = new Float64Array(3);
+
+/**
+ * Write a chain's particles in the anchor's local frame (position, rotation, uniform scale
+ * at `anchor[ao..ao+7]`) into `out` (same layout as `pos`). Per-frame safe.
+ */
+export function particlesToAnchorLocal(world: BitrigWorld, eid: number, anchor: Float64Array, ao: number, out: Float64Array): void {
+  const C = world.components.TailChain;
+  const pos = world.components.TailParticle.pos;
+  const n = C.links[eid]!;
+  const inv = 1 / anchor[ao + 7]!;
+  for (let i = 0; i < n; i++) {
+    const k = (eid * LINK_STRIDE + i) * 3;
+    _l[0] = (pos[k]! - anchor[ao]!) * inv;
+    _l[1] = (pos[k + 1]! - anchor[ao + 1]!) * inv;
+    _l[2] = (pos[k + 2]! - anchor[ao + 2]!) * inv;
+    qRotateInv(out, k, anchor, ao + 3, _l, 0);
+  }
+}
+
+/**
+ * Prepare internal step `s` (0-based) of this frame: interpolate each chain's anchor at the
+ * step's time and remember the particles before the step (for display interpolation).
+ *
+ * @example
+ * for (let s = 0; s < steps; s++) { tailClockStep(world, s); tailSpring(world, h); … }
+ */
+export function tailClockStep(world: BitrigWorld, s: number): void {
+  const clock = world.tailClock;
+  const C = world.components.TailChain;
+  const P = world.components.TailParticle;
+  let t: number;
+  if (clock.capped === 1 || !(clock.frameDt > 0)) t = (s + 1) / clock.steps;
+  else t = ((s + 1) * clock.fixedStep - clock.accumulatorAtFrameStart) / clock.frameDt;
+  if (!(t >= 0)) t = 0;
+  if (t > 1) t = 1;
+  const ents = world.queries.tails.dense;
+  for (let e = 0; e < ents.length; e++) {
+    const eid = ents[e]!;
+    if (C.stepsLastFrame[eid] === 0) continue;
+    const a = eid * 8;
+    // The state before this step, in the frame of the anchor it was computed with.
+    particlesToAnchorLocal(world, eid, C.anchorStep, a, P.prev);
+    const u = 1 - t;
+    C.anchorStep[a] = u * C.anchorPrev[a]! + t * C.anchorCur[a]!;
+    C.anchorStep[a + 1] = u * C.anchorPrev[a + 1]! + t * C.anchorCur[a + 1]!;
+    C.anchorStep[a + 2] = u * C.anchorPrev[a + 2]! + t * C.anchorCur[a + 2]!;
+    qSlerp(C.anchorStep, a + 3, C.anchorPrev, a + 3, C.anchorCur, a + 3, t);
+    C.anchorStep[a + 7] = u * C.anchorPrev[a + 7]! + t * C.anchorCur[a + 7]!;
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * TailWrite — rotation readback into the pose store, every frame (SPEC §2 "rotation
+ * readback").
+ *
+ * Reads: particles `pos` and `prev` (world) with the clock's display fraction (the state is
+ * drawn between the last two internal steps, so every render rate shows the same path),
+ * this frame's anchor `anchorCur`, rest rotations.
+ * Writes: the pose store's local rotation of every link bone (parent frame), the world
+ * matrices of the tail bones and their descendants, `headWs`/`rotWs`, `anchorPrev`.
+ *
+ * Each bone's rotation is the shortest arc taking its rest direction onto the direction to
+ * its particle, expressed in the parent's frame. A non-finite result writes the rest
+ * rotation and re-initialises the chain next frame: no NaN ever reaches a bone.
+ */
+import type { BitrigWorld } from '../core/world';
+import { LINK_STRIDE } from '../core/components/tail';
+import { linkAim, linkFrame, LF } from '../core/tailKernel';
+import { qConjMul, qRotate, qRotateInv } from '../core/qmath';
+
+const _c = new Float64Array(3);
+import { poseUpdateSubtree } from '../core/pose';
+
+/**
+ * Write every chain's bone rotations for this frame.
+ *
+ * @example
+ * tailWrite(world);
+ */
+export function tailWrite(world: BitrigWorld): void {
+  const C = world.components.TailChain;
+  const P = world.components.TailParticle;
+  const B = world.components.BendState;
+  const pose = world.pose;
+  const al = world.tailClock.alpha;
+  const ents = world.queries.tails.dense;
+  for (let e = 0; e < ents.length; e++) {
+    const eid = ents[e]!;
+    if (C.initialised[eid] === 0) continue; // no valid anchor this frame: leave the bones
+    const n = C.links[eid]!;
+    const a = eid * 8;
+    let bad = false;
+    for (let i = 0; i < n; i++) {
+      const k = eid * LINK_STRIDE + i;
+      linkFrame(world, eid, i, C.anchorCur, a);
+      const len = LF[14]!;
+      let dx = LF[11]!, dy = LF[12]!, dz = LF[13]!;
+      if (len > 0) {
+        // Display state: between the last two steps, in anchor-local terms, placed with this
+        // frame's anchor (so the tail never lags the body by a step).
+        // The newest state in the frame of the anchor it was computed with.
+        const inv = 1 / C.anchorStep[a + 7]!;
+        _c[0] = (P.pos[k * 3]! - C.anchorStep[a]!) * inv;
+        _c[1] = (P.pos[k * 3 + 1]! - C.anchorStep[a + 1]!) * inv;
+        _c[2] = (P.pos[k * 3 + 2]! - C.anchorStep[a + 2]!) * inv;
+        qRotateInv(_c, 0, C.anchorStep, a + 3, _c, 0);
+        _c[0] = P.prev[k * 3]! + (_c[0]! - P.prev[k * 3]!) * al;
+        _c[1] = P.prev[k * 3 + 1]! + (_c[1]! - P.prev[k * 3 + 1]!) * al;
+        _c[2] = P.prev[k * 3 + 2]! + (_c[2]! - P.prev[k * 3 + 2]!) * al;
+        qRotate(_c, 0, C.anchorCur, a + 3, _c, 0);
+        const s0 = C.anchorCur[a + 7]!;
+        const ex = C.anchorCur[a]! + s0 * _c[0]! - LF[0]!;
+        const ey = C.anchorCur[a + 1]! + s0 * _c[1]! - LF[1]!;
+        const ez = C.anchorCur[a + 2]! + s0 * _c[2]! - LF[2]!;
+        const el = Math.sqrt(ex * ex + ey * ey + ez * ez);
+        if (el > 1e-12 * len && Number.isFinite(el)) { dx = ex / el; dy = ey / el; dz = ez / el; }
+        else if (!Number.isFinite(el)) bad = true;
+      }
+      linkAim(world, eid, i, dx, dy, dz);
+      // local = parent⁻¹ · world
+      const s = C.slot[k]!;
+      qConjMul(pose.localR, s * 4, LF, 3, B.rotWs, k * 4);
+      const x = pose.localR[s * 4]!, y = pose.localR[s * 4 + 1]!, z = pose.localR[s * 4 + 2]!, w = pose.localR[s * 4 + 3]!;
+      const l = Math.sqrt(x * x + y * y + z * z + w * w);
+      if (!(l > 1e-9) || !Number.isFinite(l)) bad = true;
+      else { pose.localR[s * 4] = x / l; pose.localR[s * 4 + 1] = y / l; pose.localR[s * 4 + 2] = z / l; pose.localR[s * 4 + 3] = w / l; }
+    }
+    if (bad) {
+      for (let i = 0; i < n; i++) {
+        const k = eid * LINK_STRIDE + i;
+        const s = C.slot[k]!;
+        for (let j = 0; j < 4; j++) pose.localR[s * 4 + j] = B.restR[k * 4 + j]!;
+      }
+      C.initialised[eid] = 0;
+    }
+    for (let j = 0; j < 8; j++) C.anchorPrev[a + j] = C.anchorCur[a + j]!;
+    poseUpdateSubtree(pose, C.slot[eid * LINK_STRIDE]!);
+  }
+}
