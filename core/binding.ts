@@ -195,3 +195,47 @@ export function tailLinkSlots(binding: CharacterBinding, chainIndex: number): nu
   for (let i = 0; i < C.links[t.eid]!; i++) out.push(C.slot[t.eid * LINK_STRIDE + i]!);
   return out;
 }
+
+/**
+ * Does the engine's animation overwrite this chain's bones? Call right after an adapter
+ * copied the engine pose into the pose store: if any link's local rotation differs from what
+ * bitrig wrote last frame (beyond `tolerance`), something — the playing clip — keys the
+ * tail. Engine-agnostic: works for any mixer that writes bones before the adapter reads.
+ * Per-frame; no allocation.
+ */
+export function tailOverwrittenByClip(binding: CharacterBinding, chainIndex: number, tolerance = 1e-6): boolean {
+  const t = binding.tails[chainIndex];
+  if (!t) return false;
+  const { TailChain: C, BendState: B } = binding.world.components;
+  if (C.initialised[t.eid] === 0) return false;
+  const pose = binding.world.pose;
+  const n = C.links[t.eid]!;
+  for (let i = 0; i < n; i++) {
+    const k = t.eid * LINK_STRIDE + i;
+    const s = C.slot[k]!;
+    const d = Math.abs(pose.localR[s * 4]! * B.writtenR[k * 4]! + pose.localR[s * 4 + 1]! * B.writtenR[k * 4 + 1]!
+      + pose.localR[s * 4 + 2]! * B.writtenR[k * 4 + 2]! + pose.localR[s * 4 + 3]! * B.writtenR[k * 4 + 3]!);
+    if (1 - d > tolerance) return true;
+  }
+  return false;
+}
+
+/**
+ * Show the carried rest pose (tail physics off): every link's local rotation becomes its
+ * rest rotation. Call after the adapter read the engine pose. Per-frame; no allocation.
+ */
+export function writeTailRest(binding: CharacterBinding): void {
+  const { TailChain: C, BendState: B } = binding.world.components;
+  const pose = binding.world.pose;
+  for (const t of binding.tails) {
+    const n = C.links[t.eid]!;
+    for (let i = 0; i < n; i++) {
+      const k = t.eid * LINK_STRIDE + i;
+      const s = C.slot[k]!;
+      for (let j = 0; j < 4; j++) {
+        pose.localR[s * 4 + j] = B.restR[k * 4 + j]!;
+        B.writtenR[k * 4 + j] = B.restR[k * 4 + j]!;
+      }
+    }
+  }
+}

@@ -5,7 +5,7 @@
  * Reads: particles `pos` and `prev` (world) with the clock's display fraction (the state is
  * drawn between the last two internal steps, so every render rate shows the same path),
  * this frame's anchor `anchorCur`, rest rotations.
- * Writes: the pose store's local rotation of every link bone (parent frame), the world
+ * Writes: the pose store's local rotation of every link bone (parent frame) and `writtenR`, the world
  * matrices of the tail bones and their descendants, `headWs`/`rotWs`, `anchorPrev`.
  *
  * Each bone's rotation is the shortest arc taking its rest direction onto the direction to
@@ -81,6 +81,11 @@ export function tailWrite(world: BitrigWorld): void {
         for (let j = 0; j < 4; j++) pose.localR[s * 4 + j] = B.restR[k * 4 + j]!;
       }
       C.initialised[eid] = 0;
+    }
+    for (let i = 0; i < n; i++) {
+      const k = eid * LINK_STRIDE + i;
+      const s = C.slot[k]!;
+      for (let j = 0; j < 4; j++) B.writtenR[k * 4 + j] = pose.localR[s * 4 + j]!;
     }
     for (let j = 0; j < 8; j++) C.anchorPrev[a + j] = C.anchorCur[a + j]!;
     poseUpdateSubtree(pose, C.slot[eid * LINK_STRIDE]!);

@@ -117,6 +117,8 @@ export interface BendStateComponent {
   lenRel: Float64Array;
   /** Largest bend angle (radians) seen at the last step, per link; 1 × stride. */
   bendAngle: Float64Array;
+  /** Local rotation last written to each link's bone (to tell whether a clip overwrites it); 4 × stride. */
+  writtenR: Float64Array;
 }
 
 function f64(n: number): Float64Array {
@@ -146,6 +148,7 @@ export function createTailComponents(cap: number): {
       restR: f64(cap * L * 4), headLs: f64(cap * L * 3), tipLs: f64(cap * L * 3), toHips: f64(cap * L * 4),
       bendOld: f64(cap * L * 4), bendNew: f64(cap * L * 4), rotWs: f64(cap * L * 4), headWs: f64(cap * L * 3),
       scaleRel: f64(cap * L), tipDirLs: f64(cap * L * 3), lenRel: f64(cap * L), bendAngle: f64(cap * L),
+      writtenR: f64(cap * L * 4),
     },
   };
 }

@@ -1,0 +1,40 @@
+/**
+ * `bitrig` — the engine-free runtime: pose store, bitECS world and components, bone-name map,
+ * tail setup and the systems in their fixed pipeline order.
+ *
+ * @example
+ * import { createBitrigWorld, bindSkeleton, beginCharacterFrame, update } from 'bitrig';
+ * const world = createBitrigWorld();
+ * const binding = bindSkeleton(world, { names, parents, inverseBind, rest });
+ * // every frame: copy the engine pose into world.pose, then
+ * beginCharacterFrame(binding);
+ * update(world, dt);
+ * // and copy the bones flagged in binding.drivenRotation back to the engine.
+ */
+export { createBitrigWorld, addBitrigEntity, removeBitrigEntity, BITRIG_WORLD_DEFAULTS } from './world';
+export type { BitrigWorld, BitrigWorldOptions, BitrigContext, BitrigComponents, TailClock } from './world';
+export {
+  createPoseStore, poseAddCharacter, poseRemoveCharacter, poseResetToBind, poseUpdateWorld, poseUpdateSubtree,
+  poseUpdateSlot, poseFindSlot, poseCharacterRange, bindLocalsFromInverseBind, composeTRS, mulAffine, decomposeAffine,
+} from './pose';
+export type { PoseStore, BoneDef, PoseCharacter } from './pose';
+export {
+  bindSkeleton, unbindSkeleton, beginCharacterFrame, resolveTailRestSource, tailOverwrittenByClip, tailLinkSlots,
+  writeTailRest, BIND_DEFAULTS,
+} from './binding';
+export type { SkeletonSource, BindOptions, BoundTail, CharacterBinding } from './binding';
+export { parseBoneName, findPelvis, findTailChains, isTailName, isSpineName, boneIsAncestor } from './boneMap';
+export type { SkeletonTopology, ParsedBoneName, BoneSide, TailChainBones } from './boneMap';
+export { TAIL_DEFAULTS, mergeTailOptions } from './defaults';
+export type { TailOptions, TailRestSource } from './defaults';
+export { addTailChain, setTailOptions, getTailOptions, setTailRestSource, applyCarryAndArc, bindWorldMatrices } from './tailSetup';
+export type { TailChainSpec } from './tailSetup';
+export { MAX_LINKS, LINK_STRIDE, REST_BIND, REST_ANIMATION, createTailComponents } from './components/tail';
+export type { TailChainComponent, TailParticleComponent, BendStateComponent } from './components/tail';
+export { autoUnitScale } from './units';
+export { update } from '../systems/pipeline';
+export { tailClockBegin, tailClockStep, resetChainToRest } from '../systems/tailClock';
+export { tailSpring } from '../systems/tailSpring';
+export { bendCouple } from '../systems/bendCouple';
+export { floorContact } from '../systems/floorContact';
+export { tailWrite } from '../systems/tailWrite';
