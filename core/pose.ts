@@ -234,7 +234,7 @@ export function poseAddCharacter(s: PoseStore, bones: readonly BoneDef[]): PoseC
       s.bindT[slot * 3 + j] = b.bindT[j]!;
       s.bindS[slot * 3 + j] = b.bindS[j]!;
     }
-    const q = quat.fromValues(b.bindR[0]!, b.bindR[1]!, b.bindR[2]!, b.bindR[3]!);
+    const q = Float64Array.from([b.bindR[0]!, b.bindR[1]!, b.bindR[2]!, b.bindR[3]!]) as unknown as quat;
     const len = quat.length(q);
     if (!(len > 1e-12)) quat.identity(q);
     else quat.scale(q, q, 1 / len);
@@ -377,12 +377,13 @@ export function poseUpdateSubtree(s: PoseStore, slot: number): void {
   for (let k = slot; k < end; k++) dirty[k] = 0;
 }
 
-const _inv = mat4.create();
-const _w = mat4.create();
-const _pw = mat4.create();
-const _t = vec3.create();
-const _s = vec3.create();
-const _r = quat.create();
+// Float64 scratch (gl-matrix's create() gives Float32Array, too coarse for bind recovery).
+const _inv = new Float64Array(16) as unknown as mat4;
+const _w = new Float64Array(16) as unknown as mat4;
+const _pw = new Float64Array(16) as unknown as mat4;
+const _t = new Float64Array(3) as unknown as vec3;
+const _s = new Float64Array(3) as unknown as vec3;
+const _r = new Float64Array(4) as unknown as quat;
 
 /**
  * Decompose an affine matrix into T, R, S. Mirrored matrices (negative determinant) put the

@@ -103,3 +103,23 @@ export function anchorFromMatrix(m: Float64Array, mo: number, out: Float64Array,
   out[oo + 7] = Math.cbrt(Math.abs(det));
   return true;
 }
+
+/**
+ * Floor circle (SPEC §2 floor contact): the unit direction from a head at height `hy` of a
+ * link of length `len` whose tip sits at height F: u = (F − hy)/len clamped to [−1, 1],
+ * d = √(1−u²)·t + u·e_y with t the unit horizontal part of (dx, dz), falling back to
+ * (fx, fz) and then (bx, bz). Writes `out[o..o+2]`.
+ */
+export function floorDirection(
+  out: Float64Array, o: number, hy: number, len: number, F: number,
+  dx: number, dz: number, fx: number, fz: number, bx: number, bz: number,
+): void {
+  let u = (F - hy) / len;
+  if (u > 1) u = 1; else if (u < -1) u = -1;
+  let tx = dx, tz = dz;
+  let tl = Math.sqrt(tx * tx + tz * tz);
+  if (tl < 1e-9) { tx = fx; tz = fz; tl = Math.sqrt(tx * tx + tz * tz); }
+  if (tl < 1e-9) { tx = bx; tz = bz; tl = Math.sqrt(tx * tx + tz * tz) || 1; }
+  const c = Math.sqrt(1 - u * u);
+  out[o] = (c * tx) / tl; out[o + 1] = u; out[o + 2] = (c * tz) / tl;
+}

@@ -5,8 +5,8 @@
  * Reads: predicted tips `pos` (world), `restR`, `toHips` (A_i: parent rest frame → hips
  * frame), bend snapshots `bendOld` from the previous step, chain options.
  * Writes: `pos` (tips moved onto the coupled, limited bend), `vel` (radial part and the part
- * pushing against the limit removed), `bendNew`/`bendOld`, `bendAngle` (radians), `headWs`,
- * `rotWs`.
+ * pushing against the limit removed), `bendNew` (this step's bends; FloorContact finalises
+ * them and snapshots them into `bendOld`), `bendAngle` (radians), `headWs`, `rotWs`.
  *
  * Per link i (root to tip, heads from the already-corrected parents): bend in the parent
  * frame q = swing(r_i, d̃_i), compared in the hips frame as q_i = A_i q A_i⁻¹. Target q̄_i from
@@ -93,21 +93,23 @@ export function bendCouple(world: BitrigWorld, h: number): void {
       let vx = vel[k * 3]!, vy = vel[k * 3 + 1]!, vz = vel[k * 3 + 2]!;
       const vr = vx * nx + vy * ny + vz * nz;
       vx -= vr * nx; vy -= vr * ny; vz -= vr * nz;
-      if (limited) {
-        // Remove the velocity that keeps pushing past the limit (toward the unlimited dir).
-        const c = dx * nx + dy * ny + dz * nz;
-        let ex = dx - c * nx, ey = dy - c * ny, ez = dz - c * nz;
-        const el = Math.sqrt(ex * ex + ey * ey + ez * ez);
-        if (el > 1e-12) {
-          ex /= el; ey /= el; ez /= el;
-          const ve = vx * ex + vy * ey + vz * ez;
-          if (ve > 0) { vx -= ve * ex; vy -= ve * ey; vz -= ve * ez; }
+      // Remove the velocity that keeps pushing back against the correction (the limit, or the
+      // coupling), at most as much as the correction undid this step: left in place it builds
+      // up every step and releases as a snap (limit) or a jitter (coupling against a resting
+      // neighbour). Velocity is only ever taken away here, never added.
+      const c = dx * nx + dy * ny + dz * nz;
+      let ex = nx - c * dx, ey = ny - c * dy, ez = nz - c * dz; // candidate → result, tangential
+      const el = Math.sqrt(ex * ex + ey * ey + ez * ez);
+      if (el > 1e-12) {
+        ex /= el; ey /= el; ez /= el;
+        const ve = vx * ex + vy * ey + vz * ez;
+        if (ve < 0) {
+          const cut = limited ? ve : Math.max(ve, -(el * len) / h);
+          vx -= cut * ex; vy -= cut * ey; vz -= cut * ez;
         }
       }
       vel[k * 3] = vx; vel[k * 3 + 1] = vy; vel[k * 3 + 2] = vz;
       linkAim(world, eid, i, nx, ny, nz);
     }
-    // Snapshot for the next step (never half-updated neighbours within a step).
-    for (let j = L * 4; j < (L + n) * 4; j++) B.bendOld[j] = B.bendNew[j]!;
   }
 }

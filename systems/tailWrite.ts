@@ -14,7 +14,7 @@
  */
 import type { BitrigWorld } from '../core/world';
 import { LINK_STRIDE } from '../core/components/tail';
-import { linkAim, linkFrame, LF } from '../core/tailKernel';
+import { floorDirection, linkAim, linkFrame, LF } from '../core/tailKernel';
 import { qConjMul, qRotate, qRotateInv } from '../core/qmath';
 
 const _c = new Float64Array(3);
@@ -38,6 +38,8 @@ export function tailWrite(world: BitrigWorld): void {
     if (C.initialised[eid] === 0) continue; // no valid anchor this frame: leave the bones
     const n = C.links[eid]!;
     const a = eid * 8;
+    const floorOn = C.floorEnabled[eid] === 1;
+    const F = C.floorY[eid]! + C.floorClearance[eid]! * C.unitScale[eid]!;
     let bad = false;
     for (let i = 0; i < n; i++) {
       const k = eid * LINK_STRIDE + i;
@@ -64,6 +66,12 @@ export function tailWrite(world: BitrigWorld): void {
         const el = Math.sqrt(ex * ex + ey * ey + ez * ez);
         if (el > 1e-12 * len && Number.isFinite(el)) { dx = ex / el; dy = ey / el; dz = ez / el; }
         else if (!Number.isFinite(el)) bad = true;
+        // Interpolating between two floor-circle states can dip under the floor by the chord's
+        // sagitta: put the drawn tip back on the circle.
+        if (floorOn && LF[1]! + len * dy < F) {
+          floorDirection(_c, 0, LF[1]!, len, F, dx, dz, LF[11]!, LF[13]!, 0, -1);
+          dx = _c[0]!; dy = _c[1]!; dz = _c[2]!;
+        }
       }
       linkAim(world, eid, i, dx, dy, dz);
       // local = parent⁻¹ · world

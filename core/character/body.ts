@@ -4,7 +4,7 @@
  * or more parametric patches; weights blend smoothly along the bones they follow.
  * Setup-time only.
  */
-import { type V3, add, cross, dot, norm, scale, smoothstep, sub } from './math';
+import { type V3, add, cross, dot, len, norm, scale, smoothstep, sub } from './math';
 import { type Influence, type MeshBuilder, addPatch } from './surface';
 import { LEFT_HAND_DIR, type TailCurve } from './skeleton';
 
@@ -34,7 +34,7 @@ export function chainWeights(tau: number, owner: readonly number[], h: number): 
   return [[owner[i]!, 1]];
 }
 
-/** Uniform Catmull-Rom through knots (ends extrapolated); τ ∈ [0, n−1]. */
+/** Centripetal Catmull-Rom through knots (no overshoot on uneven spacing; ends extrapolated); τ ∈ [0, n−1]. */
 function catmull(knots: V3[]): (tau: number) => V3 {
   const n = knots.length;
   const K = (i: number): V3 => {
@@ -42,19 +42,24 @@ function catmull(knots: V3[]): (tau: number) => V3 {
     if (i > n - 1) return sub(scale(knots[n - 1]!, 2), knots[n - 2]!);
     return knots[i]!;
   };
+  const mix = (a: V3, b: V3, ta: number, tb: number, t: number): V3 => {
+    const d = tb - ta;
+    return add(scale(a, (tb - t) / d), scale(b, (t - ta) / d));
+  };
   return (tau: number): V3 => {
     const i = Math.min(n - 2, Math.max(0, Math.floor(tau)));
-    const t = tau - i;
-    if (t === 0) return knots[i]!;
-    if (t === 1) return knots[i + 1]!;
+    const f = tau - i;
+    if (f === 0) return knots[i]!;
+    if (f === 1) return knots[i + 1]!;
     const p0 = K(i - 1), p1 = K(i), p2 = K(i + 1), p3 = K(i + 2);
-    const t2 = t * t, t3 = t2 * t;
-    const out: V3 = [0, 0, 0];
-    for (let c = 0; c < 3; c++) {
-      out[c] = 0.5 * (2 * p1[c] + (-p0[c] + p2[c]) * t + (2 * p0[c] - 5 * p1[c] + 4 * p2[c] - p3[c]) * t2 +
-        (-p0[c] + 3 * p1[c] - 3 * p2[c] + p3[c]) * t3);
-    }
-    return out;
+    const t0 = 0;
+    const t1 = t0 + Math.sqrt(len(sub(p1, p0)));
+    const t2 = t1 + Math.sqrt(len(sub(p2, p1)));
+    const t3 = t2 + Math.sqrt(len(sub(p3, p2)));
+    const t = t1 + f * (t2 - t1);
+    const A1 = mix(p0, p1, t0, t1, t), A2 = mix(p1, p2, t1, t2, t), A3 = mix(p2, p3, t2, t3, t);
+    const B1 = mix(A1, A2, t0, t2, t), B2 = mix(A2, A3, t1, t3, t);
+    return mix(B1, B2, t1, t2, t);
   };
 }
 
@@ -74,17 +79,29 @@ interface LimbSpec {
   shell: number;
 }
 
-/** A rounded tube along a Catmull-Rom centreline through the knots (one closed shell, smooth normals). */
+/** A rounded tube along a Catmull-Rom centreline through the knots (one closed shell, smooth normals); rings spaced by chord length. */
 function addLimb(b: MeshBuilder, L: LimbSpec): void {
   const n = L.knots.length - 1;
   const C = catmull(L.knots);
-  const cap = 0.35; // τ units of rounding at each end
-  const rad = (tau: number): number => {
+  const cum: number[] = [0];
+  for (let i = 0; i < n; i++) cum.push(cum[i]! + len(sub(L.knots[i + 1]!, L.knots[i]!)));
+  const total = cum[n]!;
+  const tauOf = (u: number): number => {
+    const s = u * total;
+    let i = 0;
+    while (i < n - 1 && s > cum[i + 1]!) i++;
+    return Math.min(n, i + (s - cum[i]!) / (cum[i + 1]! - cum[i]!));
+  };
+  const cap0 = Math.min(L.radii[0]!, 0.9 * cum[1]!);
+  const cap1 = Math.min(L.radii[n]!, 0.9 * (total - cum[n - 1]!));
+  const rad = (u: number): number => {
+    const tau = tauOf(u);
     const i = Math.min(n - 1, Math.max(0, Math.floor(tau)));
     const t = tau - i;
     let r = (1 - t) * L.radii[i]! + t * L.radii[i + 1]!;
-    if (tau < cap) r *= Math.sqrt(Math.max(0, 1 - ((cap - tau) / cap) ** 2));
-    if (tau > n - cap) r *= Math.sqrt(Math.max(0, 1 - ((tau - (n - cap)) / cap) ** 2));
+    const s = u * total;
+    if (s < cap0) r *= Math.sqrt(Math.max(0, 1 - ((cap0 - s) / cap0) ** 2));
+    if (s > total - cap1) r *= Math.sqrt(Math.max(0, 1 - ((s - (total - cap1)) / cap1) ** 2));
     return r;
   };
   const tangent = (tau: number): V3 => {
@@ -92,18 +109,18 @@ function addLimb(b: MeshBuilder, L: LimbSpec): void {
     return norm(sub(C(c), C(a)));
   };
   const f = (u: number, v: number): V3 => {
-    const tau = u * n;
+    const tau = tauOf(u);
     const T = tangent(tau);
     const [N, B] = ringFrame(T, L.ref);
     const [c, s] = cs(v);
-    const r = rad(tau);
+    const r = rad(u);
     return add(C(tau), add(scale(N, r * c), scale(B, r * s)));
   };
   addPatch(b, {
     nu: L.nu, nv: L.nv, u0: 0, u1: 1, v0: 0, v1: 1, f,
-    inside: (u) => C(u * n),
+    inside: (u) => C(tauOf(u)),
     poleU0: true, poleU1: true, normals: 'surface',
-    weight: (u) => L.weight(u * n),
+    weight: (u) => L.weight(tauOf(u)),
     shell: L.shell,
   });
 }

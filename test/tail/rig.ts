@@ -3,7 +3,10 @@
  * with its own transform) and an N-link tail hanging back and down, with exact inverse bind
  * matrices. Helpers drive the hips and read the tail back.
  */
-import { mat4, quat, vec3 } from 'gl-matrix';
+import { glMatrix, mat4, quat, vec3 } from 'gl-matrix';
+
+// Float64 everywhere in the fixtures: the assertions go to 1e-9.
+glMatrix.setMatrixArrayType(Float64Array as unknown as Float32ArrayConstructor);
 import { createBitrigWorld, type BitrigWorld, type BitrigWorldOptions } from '../../core/world';
 import { bindSkeleton, beginCharacterFrame, type CharacterBinding, type BindOptions } from '../../core/binding';
 import { update } from '../../systems/pipeline';
