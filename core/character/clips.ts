@@ -162,7 +162,13 @@ function crouch(c: Ctx): CharacterClip {
   return { name: 'crouch', duration: T, tracks };
 }
 
-/** Hips x offset of `hipSweep` at time t (metres): 0 → 0.5 over 2/3 s (cosine ease), hold, back over 2/3 s from 1 s. */
+/**
+ * Hips x offset of `hipSweep` at time t (metres): 0 → 0.5 over 2/3 s (cosine ease), hold,
+ * back over 2/3 s from 1 s, hold to 2 s.
+ *
+ * @example
+ * hipSweepOffset(2 / 3); // 0.5
+ */
 export function hipSweepOffset(t: number): number {
   const ease = (u: number) => (1 - Math.cos(Math.PI * Math.min(1, Math.max(0, u)))) / 2;
   if (t <= 2 / 3) return 0.5 * ease(t / (2 / 3));
@@ -188,7 +194,7 @@ export function buildClips(sk: SkeletonBuild, P: Record<string, V3>): CharacterC
       thigh: 25, kneeBase: 8, kneeSwing: 35, arm: 20, elbow: 15, elbowSwing: 8, spineTwist: 4,
     }),
     gait(c, 'sprint', {
-      duration: 0.6, bob: 0.03, drop: 0.04, sway: 0.015, yaw: 8, roll: 3, lean: 14,
+      duration: 0.6, bob: 0.02, drop: 0.005, sway: 0.015, yaw: 8, roll: 3, lean: 14,
       thigh: 45, kneeBase: 12, kneeSwing: 85, arm: 40, elbow: 70, elbowSwing: 15, spineTwist: 7,
     }),
     crouch(c),

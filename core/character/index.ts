@@ -22,14 +22,24 @@ export { characterBindPose, createCharacterClipSampler, sampleCharacterClip, typ
 export { hipSweepOffset } from './clips';
 export { BODY_BONE_NAMES } from './skeleton';
 
-/** Defaults of {@link createBuiltinCharacter}: chain variant, 6 links, 0.9 m tail. */
+/**
+ * Defaults of {@link createBuiltinCharacter}: chain variant, 6 links, 0.9 m tail.
+ *
+ * @example
+ * createBuiltinCharacter({ ...BUILTIN_CHARACTER_DEFAULTS, tailLinks: 4 });
+ */
 export const BUILTIN_CHARACTER_DEFAULTS: Required<BuiltinCharacterOptions> = {
   variant: 'chain',
   tailLinks: 6,
   tailLength: 0.9,
 };
 
-/** Model name of the built-in character. */
+/**
+ * Model name of the built-in character (also the mesh, skin and scene name in its GLB).
+ *
+ * @example
+ * createBuiltinCharacter().name === BUILTIN_CHARACTER_NAME; // true
+ */
 export const BUILTIN_CHARACTER_NAME = 'bitrig-critter';
 
 /**

@@ -9,7 +9,13 @@ import {
   type Q, type V3, add, len, mat4FromTRS, mat4Invert, mat4Mul, norm, qAlongY, qInv, qMul, qRot, rad, scale, sub,
 } from './math';
 
-/** Mixamo names of the body skeleton (no tail), parents before children. */
+/**
+ * Mixamo names of the body skeleton (no tail), parents before children; both variants
+ * start with exactly these bones in this order (the chain variant appends Tail_1…Tail_End).
+ *
+ * @example
+ * createBuiltinCharacter().bones.slice(0, BODY_BONE_NAMES.length).map((b) => b.name); // = BODY_BONE_NAMES
+ */
 export const BODY_BONE_NAMES = [
   'Hips', 'Spine', 'Spine1', 'Spine2', 'Neck', 'Head', 'HeadTop_End',
   'LeftShoulder', 'LeftArm', 'LeftForeArm', 'LeftHand',
