@@ -1,0 +1,575 @@
+/**
+ * Bake tails into keyframes (SPEC §5): simulate each clip with the runtime's own systems on a
+ * private copy of the skeleton, warm up until the tail's motion repeats from one cycle to the
+ * next (loop closure), then record real keyframes for every `Tail_*` link rotation.
+ *
+ * - **Private copy, stable calibration.** The simulation runs in its own bitECS world, bound
+ *   from a {@link BakeCalibration}: a snapshot of the node tree's rest TRS and the inverse
+ *   bind matrices taken once. The bake never writes a node's TRS; moving or rotating the live
+ *   hips (the document's nodes, or a game's world) between bakes leaves the tracks identical.
+ * - **Loop closure.** A cycle is F = round(duration · fps) frames; the internal step divides a
+ *   frame exactly, so every cycle is stepped identically. Cycle c is compared with cycle c−1
+ *   at every frame; the bake records the first cycle whose largest per-joint difference is
+ *   under `loopTolerance` (degrees). It warns when that never happens within
+ *   `maxWarmupSeconds` and records the last cycle.
+ * - **Tracks.** One LINEAR rotation channel per driven tail bone per clip (F + 1 keys from 0
+ *   to the clip's duration; quaternions kept in one hemisphere), replacing the clip's own
+ *   rotation channel for that bone when it has one.
+ *
+ * Setup-time code (allocates, throws `bitrig/bake: …`). Node-only: {@link bakeFile}.
+ */
+import type { Animation, AnimationChannel, AnimationSampler, Document } from '@gltf-transform/core';
+import { mat4 } from 'gl-matrix';
+import { createBitrigWorld, type BitrigWorld } from '../core/world';
+import { beginCharacterFrame, bindSkeleton, resolveTailRestSource, type CharacterBinding } from '../core/binding';
+import { update } from '../systems/pipeline';
+import { mergeTailOptions, type TailOptions } from '../core/defaults';
+import { autoUnitScale } from '../core/units';
+import { findTailChains } from '../core/boneMap';
+import { LINK_STRIDE } from '../core/components/tail';
+import { decomposeAffine, mulAffine } from '../core/pose';
+import {
+  computeWorldMatrices, createClipSampler, createLocalPose, findClip, listClipNames, readSceneGraph, sampleClip,
+  type ClipSampler, type LocalPose, type SceneGraph,
+} from './sample';
+import { jointMatrices, readSkins, skinVertices, type SkinData } from './skinning';
+import { lowestPoint, tailDominatedVertices } from './grounding';
+
+/** A stable calibration: the node tree, rest TRS and skins, captured once. */
+export interface BakeCalibration {
+  /** The document it was captured from (bakes must run on the same document). */
+  doc: Document;
+  /** Node tree and rest TRS snapshot. */
+  graph: SceneGraph;
+  /** Skins with their inverse bind matrices and vertices. */
+  skins: SkinData[];
+}
+
+/**
+ * Capture the calibration a bake runs on. Capture it once before anything moves the live
+ * pose and pass it to every later bake.
+ *
+ * @example
+ * const calib = captureBakeCalibration(doc);
+ * bakeTails(doc, { clips: ['Walk'], calibration: calib });
+ */
+export function captureBakeCalibration(doc: Document): BakeCalibration {
+  const graph = readSceneGraph(doc);
+  const skins = readSkins(doc, graph);
+  return { doc, graph, skins };
+}
+
+/** Progress callback: `stage` names the clip and step, `fraction` runs 0…1 over the run. */
+export type BakeProgress = (stage: string, fraction: number) => void;
+
+/** Options of the tail simulation used by the bake and the measure. */
+export interface TailSimOptions {
+  /** Tail options over TAIL_DEFAULTS. `unitScale` and `floorHeight` default to automatic values (see {@link resolveSimUnits}). */
+  tail: Partial<TailOptions>;
+  /** Loop closure: largest per-joint rotation difference (degrees) between two consecutive cycles. */
+  loopTolerance: number;
+  /** Give up warming up after this much simulated time (seconds), then warn. */
+  maxWarmupSeconds: number;
+  /** Fewest warm-up cycles before the recorded one. */
+  minWarmupCycles: number;
+  /** Progress callback, or null. */
+  onProgress: BakeProgress | null;
+}
+
+/** Defaults of {@link TailSimOptions}. */
+export const TAIL_SIM_DEFAULTS: Readonly<TailSimOptions> = Object.freeze({
+  tail: Object.freeze({}),
+  loopTolerance: 0.1,
+  maxWarmupSeconds: 60,
+  minWarmupCycles: 1,
+  onProgress: null,
+});
+
+/** Options of {@link bakeTails}. */
+export interface BakeOptions extends TailSimOptions {
+  /** Clip names to bake; null = every clip. */
+  clips: readonly string[] | null;
+  /** Keys per second of the recorded tracks (a cycle gets round(duration · fps) intervals). */
+  fps: number;
+  /** Calibration to run on; null = captured from the document now. */
+  calibration: BakeCalibration | null;
+  /** Called with each warning (also collected in the report), or null. */
+  onWarning: ((message: string) => void) | null;
+}
+
+/** Defaults of {@link BakeOptions}. */
+export const BAKE_DEFAULTS: Readonly<BakeOptions> = Object.freeze({
+  ...TAIL_SIM_DEFAULTS,
+  clips: null,
+  fps: 30,
+  calibration: null,
+  onWarning: null,
+});
+
+/**
+ * Merge bake options over {@link BAKE_DEFAULTS} and check them. Throws `bitrig/bake: …`.
+ *
+ * @example
+ * const o = mergeBakeOptions({ fps: 60 });
+ */
+export function mergeBakeOptions(options: Partial<BakeOptions> = {}): BakeOptions {
+  const o: BakeOptions = { ...BAKE_DEFAULTS };
+  for (const k of Object.keys(options) as (keyof BakeOptions)[]) {
+    if (options[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = options[k];
+  }
+  if (!(Number.isFinite(o.fps) && o.fps > 0 && o.fps <= 1000)) throw new Error(`bitrig/bake: fps must be in (0, 1000], got ${String(o.fps)}`);
+  checkSim(o);
+  return o;
+}
+
+function checkSim(o: TailSimOptions): void {
+  if (!(Number.isFinite(o.loopTolerance) && o.loopTolerance > 0)) throw new Error(`bitrig/bake: loopTolerance must be a positive number of degrees, got ${String(o.loopTolerance)}`);
+  if (!(Number.isFinite(o.maxWarmupSeconds) && o.maxWarmupSeconds >= 0)) throw new Error(`bitrig/bake: maxWarmupSeconds must be ≥ 0, got ${String(o.maxWarmupSeconds)}`);
+  if (!(Number.isInteger(o.minWarmupCycles) && o.minWarmupCycles >= 0)) throw new Error(`bitrig/bake: minWarmupCycles must be an integer ≥ 0, got ${String(o.minWarmupCycles)}`);
+  mergeTailOptions({ ...o.tail, unitScale: o.tail.unitScale ?? 1, floorHeight: o.tail.floorHeight ?? 0 });
+}
+
+/** Units and floor the simulation runs with. */
+export interface SimUnits {
+  /** World units per metre (given, or 100 when the skinned rest pose is taller than 20 units, else 1). */
+  unitScale: number;
+  /** Floor height (world Y): given, or the lowest body point of the skinned rest pose, tail skin excluded. */
+  floorY: number;
+  /** Height of the skinned rest pose (world units). */
+  height: number;
+}
+
+/**
+ * The unit scale and floor a simulation uses when the options leave them out: the floor is
+ * where the body (not its tail) stands in the rest pose.
+ *
+ * @example
+ * const { unitScale, floorY } = resolveSimUnits(calib, {});
+ */
+export function resolveSimUnits(calib: BakeCalibration, tail: Partial<TailOptions>, tailVertex?: readonly (Uint8Array | null)[] | null): SimUnits {
+  const world = new Float64Array(16 * calib.graph.nodes.length);
+  computeWorldMatrices(calib.graph, { t: calib.graph.restT, r: calib.graph.restR, s: calib.graph.restS }, world);
+  let lo = Infinity, hi = -Infinity, body = Infinity;
+  calib.skins.forEach((skin, si) => {
+    const jm = new Float64Array(16 * skin.names.length);
+    jointMatrices(skin, world, jm);
+    const pos = new Float64Array(3 * skin.mesh.count);
+    skinVertices(skin, jm, pos);
+    const ys = new Float64Array(skin.mesh.count);
+    for (let v = 0; v < ys.length; v++) {
+      ys[v] = pos[3 * v + 1]!;
+      if (ys[v]! < lo) lo = ys[v]!;
+      if (ys[v]! > hi) hi = ys[v]!;
+    }
+    body = Math.min(body, lowestPoint(ys, tailVertex?.[si] ?? tailDominatedVertices(skin)));
+  });
+  const height = hi > lo ? hi - lo : 0;
+  if (!Number.isFinite(body)) body = Number.isFinite(lo) ? lo : 0;
+  return {
+    unitScale: tail.unitScale ?? autoUnitScale(height),
+    floorY: tail.floorHeight ?? body,
+    height,
+  };
+}
+
+/** One simulated, loop-closed cycle of a clip's tail motion. */
+export interface TailCycle {
+  /** Clip name. */
+  clip: string;
+  /** Clip duration (seconds). */
+  duration: number;
+  /** Key times t_k = k·duration/F, k = 0…F. */
+  times: Float64Array;
+  /** Names of the driven tail bones, chain by chain, root first. */
+  bones: string[];
+  /** Graph node of each driven bone. */
+  nodes: Int32Array;
+  /** 1 when the bone's node hangs directly under its parent joint (its rotation can be written as a node track). */
+  writable: Uint8Array;
+  /** Index (into {@link TailCycle.bones}) of each chain's root link. */
+  chainRoots: number[];
+  /** Node-local rotation (x, y, z, w) of each bone at each key: (F+1) × bones × 4. */
+  rotations: Float64Array;
+  /** The spring's rest rotation of each bone at each key (carried rest; follows the clip in `'animation'` mode). */
+  restRotations: Float64Array;
+  /** Cycles simulated in total (warm-up + the recorded one). */
+  cycles: number;
+  /** Warm-up cycles before the recorded one. */
+  warmupCycles: number;
+  /** Whether loop closure was reached within the tolerance. */
+  converged: boolean;
+  /** Largest per-joint difference (degrees) between the recorded cycle and the one before. */
+  cycleDeltaDeg: number;
+  /** Per bone: angle (degrees) between the first and the last key (the loop seam). */
+  seamJumpDeg: Float64Array;
+  /** Rest source each chain ran with. */
+  restSources: ('bind' | 'animation')[];
+  /** Units the simulation ran with. */
+  units: SimUnits;
+}
+
+interface DriveJoint {
+  slot: number;
+  node: number;
+  /** -1 when the node hangs directly under its parent joint (or the root frame); else the reference node (-2 = identity). */
+  ref: number;
+}
+
+interface PrivateRig {
+  world: BitrigWorld;
+  bindings: { binding: CharacterBinding; drive: DriveJoint[]; rootRef: number; skin: SkinData }[];
+  bones: string[];
+  nodes: number[];
+  slots: number[];
+  links: { eid: number; index: number }[];
+  writable: number[];
+  chainRoots: number[];
+  chainKeys: { binding: CharacterBinding; chain: number; nodes: number[] }[];
+}
+
+function tailChainsOf(skin: SkinData) {
+  return findTailChains({ names: skin.names, parents: skin.parents });
+}
+
+/**
+ * Does the calibration's skeleton have any tail chain the runtime can drive?
+ *
+ * @example
+ * if (!hasTailBones(calib)) rigAppendages(doc);
+ */
+export function hasTailBones(calib: BakeCalibration): boolean {
+  return calib.skins.some((s) => tailChainsOf(s).some((c) => c.bones.length > 0 && c.parent >= 0));
+}
+
+function buildPrivateRig(calib: BakeCalibration, tail: TailOptions, fixedStep: number): PrivateRig {
+  const graph = calib.graph;
+  const world = createBitrigWorld({ fixedStep, maxStepsPerFrame: 64 });
+  const rig: PrivateRig = { world, bindings: [], bones: [], nodes: [], slots: [], links: [], writable: [], chainRoots: [], chainKeys: [] };
+  const covered = new Set<number>();
+  for (const skin of calib.skins) {
+    const chains = tailChainsOf(skin).filter((c) => c.bones.length > 0 && c.parent >= 0 && !covered.has(skin.jointNodes[c.bones[0]!]!));
+    if (chains.length === 0) continue;
+    for (const c of chains) covered.add(skin.jointNodes[c.bones[0]!]!);
+    const n = skin.names.length;
+    const ibms: Float64Array[] = [];
+    for (let j = 0; j < n; j++) ibms.push(skin.inverseBind.subarray(16 * j, 16 * j + 16));
+    const rest = Array.from(skin.jointNodes, (node) => ({
+      t: graph.restT.subarray(3 * node, 3 * node + 3), r: graph.restR.subarray(4 * node, 4 * node + 4), s: graph.restS.subarray(3 * node, 3 * node + 3),
+    }));
+    const binding = bindSkeleton(world, {
+      names: skin.names, parents: skin.parents, inverseBind: skin.hasInverseBind ? ibms : undefined, rest,
+    }, { tail });
+    // Root frame: the parent node of the first root joint.
+    let rootRef = -2;
+    for (let j = 0; j < n; j++) if (skin.parents[j]! < 0) { rootRef = graph.parent[skin.jointNodes[j]!]! >= 0 ? graph.parent[skin.jointNodes[j]!]! : -2; break; }
+    const drive: DriveJoint[] = [];
+    for (let j = 0; j < n; j++) {
+      const node = skin.jointNodes[j]!;
+      const gp = graph.parent[node]!;
+      const p = skin.parents[j]!;
+      let ref: number;
+      if (p >= 0) ref = gp === skin.jointNodes[p]! ? -1 : skin.jointNodes[p]!;
+      else ref = (gp < 0 ? -2 : gp) === rootRef ? -1 : rootRef;
+      drive.push({ slot: binding.slotOf[j]!, node, ref });
+    }
+    rig.bindings.push({ binding, drive, rootRef, skin });
+    binding.tails.forEach((t, ci) => {
+      if (!chains.some((c) => c.bones[0] === t.bones[0])) return; // already recorded from another skin
+      rig.chainRoots.push(rig.bones.length);
+      const nodes: number[] = [];
+      t.bones.forEach((b, i) => {
+        rig.bones.push(skin.names[b]!);
+        rig.nodes.push(skin.jointNodes[b]!);
+        nodes.push(skin.jointNodes[b]!);
+        rig.slots.push(binding.slotOf[b]!);
+        rig.links.push({ eid: t.eid, index: i });
+        rig.writable.push(drive[b]!.ref === -1 ? 1 : 0);
+      });
+      rig.chainKeys.push({ binding, chain: ci, nodes });
+    });
+  }
+  if (rig.bones.length === 0) {
+    throw new Error('bitrig/bake: the skeleton has no Tail_* chain to simulate; run the rig pass first (bitrig rig)');
+  }
+  return rig;
+}
+
+const _inv = mat4.create() as unknown as Float64Array;
+const _ref = mat4.create() as unknown as Float64Array;
+const _m = new Float64Array(16);
+const _t = new Float64Array(3) as unknown as [number, number, number];
+const _r = new Float64Array(4) as unknown as [number, number, number, number];
+const _s = new Float64Array(3) as unknown as [number, number, number];
+
+/** Copy a sampled pose into the private world and run one frame of `dt`. */
+function driveFrame(rig: PrivateRig, graph: SceneGraph, pose: LocalPose, nodeWorld: Float64Array, dt: number): void {
+  computeWorldMatrices(graph, pose, nodeWorld);
+  const P = rig.world.pose;
+  for (const b of rig.bindings) {
+    const c = b.binding.charId;
+    if (b.rootRef >= 0) for (let k = 0; k < 16; k++) P.charRootWs[16 * c + k] = nodeWorld[16 * b.rootRef + k]!;
+    else for (let k = 0; k < 16; k++) P.charRootWs[16 * c + k] = k % 5 === 0 ? 1 : 0;
+    for (const d of b.drive) {
+      if (d.ref === -1) {
+        for (let k = 0; k < 3; k++) { P.localT[3 * d.slot + k] = pose.t[3 * d.node + k]!; P.localS[3 * d.slot + k] = pose.s[3 * d.node + k]!; }
+        for (let k = 0; k < 4; k++) P.localR[4 * d.slot + k] = pose.r[4 * d.node + k]!;
+      } else {
+        if (d.ref >= 0) for (let k = 0; k < 16; k++) _ref[k] = nodeWorld[16 * d.ref + k]!;
+        else mat4.identity(_ref as unknown as mat4);
+        if (!mat4.invert(_inv as unknown as mat4, _ref as unknown as mat4)) mat4.identity(_inv as unknown as mat4);
+        mulAffine(_m, 0, _inv, 0, nodeWorld, 16 * d.node);
+        decomposeAffine(_m, _t as never, _r as never, _s as never);
+        for (let k = 0; k < 3; k++) { P.localT[3 * d.slot + k] = _t[k]; P.localS[3 * d.slot + k] = _s[k]; }
+        for (let k = 0; k < 4; k++) P.localR[4 * d.slot + k] = _r[k];
+      }
+    }
+    beginCharacterFrame(b.binding);
+  }
+  update(rig.world, dt);
+}
+
+function quatAngleDeg(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number): number {
+  const d = Math.abs(a[ao]! * b[bo]! + a[ao + 1]! * b[bo + 1]! + a[ao + 2]! * b[bo + 2]! + a[ao + 3]! * b[bo + 3]!);
+  return (2 * Math.acos(Math.min(1, d)) * 180) / Math.PI;
+}
+
+/**
+ * Simulate a clip's tail on a private world until it closes the loop, and return one
+ * recorded cycle of `frames` intervals (frames + 1 keys). The runtime's `'auto'` rest source
+ * rides on the clip's own tail keys when the clip has them, else on the bind pose.
+ * Throws `bitrig/bake: …` (no tail chain) or `bitrig/sample: …` (unknown clip).
+ *
+ * @example
+ * const cyc = simulateTailCycle(calib, 'Walk', 24, {});
+ * console.log(cyc.warmupCycles, Math.max(...cyc.seamJumpDeg));
+ */
+export function simulateTailCycle(calib: BakeCalibration, clip: string, frames: number, options: Partial<TailSimOptions> = {}): TailCycle {
+  const o: TailSimOptions = { ...TAIL_SIM_DEFAULTS };
+  for (const k of Object.keys(options) as (keyof TailSimOptions)[]) {
+    if (options[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = options[k];
+  }
+  checkSim(o);
+  if (!(Number.isInteger(frames) && frames >= 1)) throw new Error(`bitrig/bake: frames must be an integer ≥ 1, got ${String(frames)}`);
+  const graph = calib.graph;
+  const sampler = createClipSampler(graph, findClip(calib.doc, clip));
+  const units = resolveSimUnits(calib, o.tail);
+  const tail = mergeTailOptions({ ...o.tail, unitScale: units.unitScale, floorHeight: units.floorY });
+  return simulateWith(calib, sampler, frames, o, tail, units);
+}
+
+function simulateWith(calib: BakeCalibration, sampler: ClipSampler, F: number, o: TailSimOptions, tail: TailOptions, units: SimUnits): TailCycle {
+  const graph = calib.graph;
+  const D = sampler.duration;
+  const interval = D / F;
+  const m = D > 0 ? Math.max(1, Math.ceil(interval * 60 - 1e-9)) : 1;
+  const h = D > 0 ? interval / m : 1 / 60;
+  const rig = buildPrivateRig(calib, tail, Math.min(0.1, h));
+  // Rest source per chain: 'auto' follows whether this clip keys the chain's rotations.
+  const restSources: ('bind' | 'animation')[] = [];
+  for (const ck of rig.chainKeys) {
+    const keys = ck.nodes.some((nd) => (sampler.keyed[nd]! & 2) !== 0);
+    resolveTailRestSource(ck.binding, ck.chain, keys);
+    const src = ck.binding.tails[ck.chain]!.restSource;
+    restSources.push(src === 'auto' ? (keys ? 'animation' : 'bind') : src);
+  }
+  const L = rig.bones.length;
+  const pose = createLocalPose(graph);
+  const nodeWorld = new Float64Array(16 * graph.nodes.length);
+  const P = rig.world.pose;
+  const B = rig.world.components.BendState;
+  const rec = (buf: Float64Array, rest: Float64Array, k: number): void => {
+    for (let i = 0; i < L; i++) {
+      const s = rig.slots[i]!;
+      const o4 = 4 * (k * L + i);
+      for (let j = 0; j < 4; j++) buf[o4 + j] = P.localR[4 * s + j]!;
+      const lk = rig.links[i]!;
+      const kk = (lk.eid * LINK_STRIDE + lk.index) * 4;
+      for (let j = 0; j < 4; j++) rest[o4 + j] = B.restR[kk + j]!;
+    }
+  };
+  const size = (F + 1) * L * 4;
+  let cur = new Float64Array(size), prev = new Float64Array(size);
+  let curRest = new Float64Array(size), prevRest = new Float64Array(size);
+  // Frame 0: the chain initialises at rest on the clip's first pose.
+  sampleClip(sampler, graph, 0, pose);
+  driveFrame(rig, graph, pose, nodeWorld, 0);
+  rec(cur, curRest, 0);
+  const cycleSeconds = D > 0 ? D : F * h;
+  const maxCycles = Math.max(o.minWarmupCycles + 1, Math.ceil(o.maxWarmupSeconds / cycleSeconds) + 1, 2);
+  let converged = false;
+  let delta = Infinity;
+  let cycles = 0;
+  for (let c = 0; c < maxCycles; c++) {
+    if (c > 0) {
+      const t0 = cur; cur = prev; prev = t0;
+      const r0 = curRest; curRest = prevRest; prevRest = r0;
+      // The new cycle starts where the previous one ended.
+      cur.set(prev.subarray(F * L * 4, (F + 1) * L * 4), 0);
+      curRest.set(prevRest.subarray(F * L * 4, (F + 1) * L * 4), 0);
+    }
+    for (let k = 1; k <= F; k++) {
+      for (let s = 1; s <= m; s++) {
+        const t = s === m ? (k * D) / F : (k - 1) * interval + s * h;
+        sampleClip(sampler, graph, t, pose);
+        driveFrame(rig, graph, pose, nodeWorld, h);
+      }
+      rec(cur, curRest, k);
+    }
+    cycles = c + 1;
+    if (c > 0) {
+      delta = 0;
+      for (let q = 0; q < size; q += 4) delta = Math.max(delta, quatAngleDeg(cur, q, prev, q));
+      if (delta < o.loopTolerance && c >= o.minWarmupCycles) { converged = true; break; }
+    }
+    o.onProgress?.(`${sampler.name}: warm-up cycle ${c + 1}`, Math.min(1, (c + 1) / maxCycles));
+  }
+  const seam = new Float64Array(L);
+  for (let i = 0; i < L; i++) seam[i] = quatAngleDeg(cur, 4 * i, cur, 4 * (F * L + i));
+  const times = new Float64Array(F + 1);
+  for (let k = 0; k <= F; k++) times[k] = (k * D) / F;
+  o.onProgress?.(`${sampler.name}: recorded`, 1);
+  return {
+    clip: sampler.name, duration: D, times, bones: rig.bones.slice(), nodes: Int32Array.from(rig.nodes),
+    writable: Uint8Array.from(rig.writable), chainRoots: rig.chainRoots.slice(), rotations: cur, restRotations: curRest,
+    cycles, warmupCycles: cycles - 1, converged, cycleDeltaDeg: Number.isFinite(delta) ? delta : 0, seamJumpDeg: seam,
+    restSources, units,
+  };
+}
+
+/** What the bake did for one clip. */
+export interface BakedClipReport {
+  /** Clip name. */
+  clip: string;
+  /** Duration (seconds). */
+  duration: number;
+  /** Keys written per track. */
+  keys: number;
+  /** Bones that got a rotation track. */
+  bones: string[];
+  /** Warm-up cycles before the recorded one. */
+  warmupCycles: number;
+  /** Loop closure reached within the tolerance. */
+  converged: boolean;
+  /** Largest per-joint difference (degrees) between the recorded cycle and the one before. */
+  cycleDeltaDeg: number;
+  /** Per bone: rotation jump (degrees) at the loop seam of the written track. */
+  seamJumpDeg: number[];
+  /** Largest rotation (degrees) of the chain's root link away from its rest over the cycle. */
+  rootSwingDeg: number;
+  /** Rest source each chain ran with. */
+  restSources: ('bind' | 'animation')[];
+}
+
+/** Result of {@link bakeTails}. */
+export interface BakeReport {
+  /** One entry per baked clip. */
+  clips: BakedClipReport[];
+  /** Warnings (non-convergence, bones that could not be written). */
+  warnings: string[];
+  /** Units the simulation ran with. */
+  units: SimUnits;
+}
+
+/**
+ * Bake the tail of every chosen clip into the document: simulate on a private world from a
+ * stable calibration, warm up to loop closure, and write LINEAR rotation tracks for every
+ * driven `Tail_*` bone (replacing a clip's own rotation track of that bone). Node TRS are
+ * never modified. Throws `bitrig/bake: …` (no tail chain, calibration of another document)
+ * or `bitrig/sample: …` (unknown clip, no animations).
+ *
+ * @example
+ * const report = bakeTails(doc, { clips: ['walk'], fps: 30 });
+ * console.log(report.clips[0].warmupCycles, report.clips[0].seamJumpDeg);
+ */
+export function bakeTails(doc: Document, options: Partial<BakeOptions> = {}): BakeReport {
+  const o = mergeBakeOptions(options);
+  const calib = o.calibration ?? captureBakeCalibration(doc);
+  if (calib.doc !== doc) throw new Error('bitrig/bake: the calibration was captured from another document');
+  const names = listClipNames(doc);
+  if (names.length === 0) throw new Error('bitrig/bake: the file has no animations');
+  const chosen = o.clips ?? names;
+  for (const c of chosen) findClip(doc, c);
+  if (!hasTailBones(calib)) throw new Error('bitrig/bake: the skeleton has no Tail_* chain to simulate; run the rig pass first (bitrig rig)');
+  const units = resolveSimUnits(calib, o.tail);
+  const tail = mergeTailOptions({ ...o.tail, unitScale: units.unitScale, floorHeight: units.floorY });
+  const warnings: string[] = [];
+  const warn = (msg: string): void => { warnings.push(msg); o.onWarning?.(msg); };
+  const cycles: TailCycle[] = [];
+  chosen.forEach((name, ci) => {
+    const sampler = createClipSampler(calib.graph, findClip(doc, name));
+    const F = Math.max(1, Math.round(sampler.duration * o.fps));
+    const sub: TailSimOptions = {
+      ...o,
+      onProgress: o.onProgress ? (stage, f) => o.onProgress!(stage, (ci + f) / chosen.length) : null,
+    };
+    const cyc = simulateWith(calib, sampler, F, sub, tail, units);
+    if (!cyc.converged) {
+      warn(`clip "${name}": the tail did not close its loop within ${o.maxWarmupSeconds} s of warm-up `
+        + `(last cycle differs by ${cyc.cycleDeltaDeg.toFixed(3)}° > ${o.loopTolerance}°); recorded the last cycle`);
+    }
+    cycles.push(cyc);
+  });
+  const reports: BakedClipReport[] = [];
+  for (const cyc of cycles) {
+    const anim = findClip(doc, cyc.clip);
+    const written = writeTailTracks(doc, calib, anim, cyc, warn);
+    let rootSwing = 0;
+    const L = cyc.bones.length;
+    for (const r of cyc.chainRoots) {
+      for (let k = 0; k < cyc.times.length; k++) rootSwing = Math.max(rootSwing, quatAngleDeg(cyc.rotations, 4 * (k * L + r), cyc.restRotations, 4 * (k * L + r)));
+    }
+    reports.push({
+      clip: cyc.clip, duration: cyc.duration, keys: cyc.times.length, bones: written,
+      warmupCycles: cyc.warmupCycles, converged: cyc.converged, cycleDeltaDeg: cyc.cycleDeltaDeg,
+      seamJumpDeg: Array.from(cyc.seamJumpDeg), rootSwingDeg: rootSwing, restSources: cyc.restSources,
+    });
+  }
+  return { clips: reports, warnings, units };
+}
+
+function writeTailTracks(doc: Document, calib: BakeCalibration, anim: Animation, cyc: TailCycle, warn: (m: string) => void): string[] {
+  const graph = calib.graph.nodes;
+  const buffer = doc.getRoot().listBuffers()[0] ?? doc.createBuffer();
+  const F1 = cyc.times.length;
+  const L = cyc.bones.length;
+  const input = doc.createAccessor(`${cyc.clip}_tail_times`, buffer).setType('SCALAR').setArray(Float32Array.from(cyc.times));
+  const written: string[] = [];
+  const orphans = new Set<AnimationSampler>();
+  for (let i = 0; i < L; i++) {
+    if (cyc.writable[i] !== 1) {
+      warn(`bone "${cyc.bones[i]}" is not directly under its parent joint; its rotation track was not written`);
+      continue;
+    }
+    const node = graph[cyc.nodes[i]!]!;
+    const vals = new Float32Array(4 * F1);
+    let px = 0, py = 0, pz = 0, pw = 1;
+    for (let k = 0; k < F1; k++) {
+      const o4 = 4 * (k * L + i);
+      let x = cyc.rotations[o4]!, y = cyc.rotations[o4 + 1]!, z = cyc.rotations[o4 + 2]!, w = cyc.rotations[o4 + 3]!;
+      if (k > 0 && x * px + y * py + z * pz + w * pw < 0) { x = -x; y = -y; z = -z; w = -w; }
+      vals[4 * k] = x; vals[4 * k + 1] = y; vals[4 * k + 2] = z; vals[4 * k + 3] = w;
+      px = x; py = y; pz = z; pw = w;
+    }
+    const output = doc.createAccessor(`${cyc.clip}_${cyc.bones[i]}_rotation`, buffer).setType('VEC4').setArray(vals);
+    const sampler = doc.createAnimationSampler(`${cyc.bones[i]}_rotation`).setInput(input).setOutput(output).setInterpolation('LINEAR');
+    anim.addSampler(sampler);
+    let channel: AnimationChannel | undefined;
+    for (const ch of anim.listChannels()) if (ch.getTargetNode() === node && ch.getTargetPath() === 'rotation') channel = ch;
+    if (channel) {
+      const old = channel.getSampler();
+      if (old) orphans.add(old);
+      channel.setSampler(sampler);
+    } else {
+      anim.addChannel(doc.createAnimationChannel(`${cyc.bones[i]}_rotation`).setTargetNode(node).setTargetPath('rotation').setSampler(sampler));
+    }
+    written.push(cyc.bones[i]!);
+  }
+  if (written.length === 0) input.dispose();
+  for (const s of orphans) {
+    if (anim.listChannels().some((ch) => ch.getSampler() === s)) continue;
+    const accs = [s.getInput(), s.getOutput()];
+    s.dispose();
+    for (const a of accs) if (a && a.listParents().every((p) => p.propertyType === 'Root')) a.dispose();
+  }
+  return written;
+}
