@@ -34,7 +34,8 @@ export type { TailChainComponent, TailParticleComponent, BendStateComponent } fr
 export { autoUnitScale } from './units';
 export { update } from '../systems/pipeline';
 export { tailClockBegin, tailClockStep, resetChainToRest } from '../systems/tailClock';
-export { tailSpring } from '../systems/tailSpring';
-export { bendCouple } from '../systems/bendCouple';
-export { floorContact } from '../systems/floorContact';
+export { tailStep } from '../systems/tailStep';
+export { tailSpringLink } from '../systems/tailSpring';
+export { bendCoupleLink, bendAngleOf } from '../systems/bendCouple';
+export { floorContactLink } from '../systems/floorContact';
 export { tailWrite } from '../systems/tailWrite';

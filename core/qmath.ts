@@ -103,8 +103,8 @@ export function qSlerp(out: Float64Array, o: number, a: ArrayLike<number>, ao: n
   if (cos > 0.9995) {
     s0 = 1 - t; s1 = t;
   } else {
-    const th = Math.acos(cos > 1 ? 1 : cos);
-    const sin = Math.sin(th);
+    const th = Math.acos(cos);
+    const sin = Math.sqrt(1 - cos * cos);
     s0 = Math.sin((1 - t) * th) / sin;
     s1 = Math.sin(t * th) / sin;
   }
@@ -138,4 +138,24 @@ export function qAxisAngle(out: Float64Array, o: number, ax: number, ay: number,
   const h = angle * 0.5;
   const s = Math.sin(h);
   out[o] = ax * s; out[o + 1] = ay * s; out[o + 2] = az * s; out[o + 3] = Math.cos(h);
+}
+
+/**
+ * {@link qSwing} for inputs already of unit length (one square root instead of three).
+ */
+export function qSwingUnit(out: Float64Array, o: number, a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number): void {
+  const ax = a[ao]!, ay = a[ao + 1]!, az = a[ao + 2]!;
+  const bx = b[bo]!, by = b[bo + 1]!, bz = b[bo + 2]!;
+  const d = ax * bx + ay * by + az * bz;
+  if (d < -0.999999999) {
+    let px = 0, py = -az, pz = ay;
+    if (py * py + pz * pz < 1e-12) { px = az; py = 0; pz = -ax; }
+    const lp = Math.sqrt(px * px + py * py + pz * pz);
+    out[o] = px / lp; out[o + 1] = py / lp; out[o + 2] = pz / lp; out[o + 3] = 0;
+    return;
+  }
+  const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+  const w = 1 + d;
+  const l = Math.sqrt(cx * cx + cy * cy + cz * cz + w * w);
+  out[o] = cx / l; out[o + 1] = cy / l; out[o + 2] = cz / l; out[o + 3] = w / l;
 }

@@ -1,23 +1,53 @@
 /**
  * Shared per-link kernels of the tail systems (per-frame path: no allocation, no throw).
  *
- * Every tail system walks a chain from the hips outward; for link i it needs the parent's
- * current world frame (the anchor for link 0, else link i−1 as already corrected by this
- * system), the head position, the rest rotation in world space and the rest direction.
- * {@link linkFrame} computes them into the module-scope {@link LF} scratch.
+ * Every tail stage walks a chain from the hips outward; for link i it needs the parent's
+ * current world frame (the anchor for link 0, else link i−1 as already finalised this step),
+ * the head position and the rest direction in world space. {@link linkFrame} computes them
+ * into the module-scope {@link LF} scratch; {@link chainBegin} fills per-chain constants
+ * into {@link CS}.
  */
 import type { BitrigWorld } from './world';
 import { LINK_STRIDE } from './components/tail';
-import { qMul, qRotate, qSwing } from './qmath';
+import { qMul, qRotate, qSwingUnit } from './qmath';
 
 /**
- * Scratch written by {@link linkFrame} (world space, engine units):
- * [0..2] head h_i, [3..6] parent world rotation, [7..10] rest world rotation of the link
- * (parent · restR_i), [11..13] unit rest direction r_i, [14] link length ℓ_i,
- * [15] anchor uniform scale.
+ * Link frame scratch (world space, engine units): [0..2] head h_i, [3..6] parent world
+ * rotation, [11..13] unit rest direction r_i (world), [14] link length ℓ_i, [15] anchor
+ * uniform scale.
  */
 export const LF = new Float64Array(16);
+
+/**
+ * Chain constants for the current step, written by {@link chainBegin}: [0..2] hips forward
+ * axis F (world), [3..5] tail root O (head of link 0; set by the first link), [6..7]
+ * backward horizontal unit (x, z), [8] floor height F + ρ (world units), [9] contact damping
+ * factor e^(−γΔt), [10] coupling α, [11] cos(θmax/2), [12] sin(θmax/2), [13] gravity (units/s²),
+ * [14] floor on (1/0), [16..19] scratch quaternion M = A_i · parent⁻¹ of the current link.
+ */
+export const CS = new Float64Array(24);
 const _s = new Float64Array(8);
+
+/** Fill {@link CS} for chain `eid` and a step of `h` seconds with the anchor at `anchor[ao..]`. */
+export function chainBegin(world: BitrigWorld, eid: number, h: number, anchor: Float64Array, ao: number): void {
+  const C = world.components.TailChain;
+  qRotate(CS, 0, anchor, ao + 3, C.axesLs, eid * 9);
+  let bx = -CS[0]!, bz = -CS[2]!;
+  const bl = Math.sqrt(bx * bx + bz * bz);
+  if (bl > 1e-9) { bx /= bl; bz /= bl; } else { bx = 0; bz = -1; }
+  CS[6] = bx; CS[7] = bz;
+  const us = C.unitScale[eid]!;
+  CS[8] = C.floorY[eid]! + C.floorClearance[eid]! * us;
+  CS[9] = Math.exp(-C.contactDamping[eid]! * h);
+  const n = C.links[eid]!;
+  const k = C.couplingRate[eid]!;
+  CS[10] = n > 1 && k > 0 ? 1 - Math.exp(-k * h) : 0;
+  const half = C.bendLimit[eid]! * 0.5;
+  CS[11] = Math.cos(half);
+  CS[12] = Math.sin(half);
+  CS[13] = C.gravity[eid]! * us;
+  CS[14] = C.floorEnabled[eid]!;
+}
 
 /**
  * Fill {@link LF} for link `i` of chain `eid`. `anchor` holds the anchor frame used for
@@ -43,23 +73,23 @@ export function linkFrame(world: BitrigWorld, eid: number, i: number, anchor: Fl
     LF[2] = B.headWs[pk * 3 + 2]! + ps * _s[2]!;
   }
   B.headWs[k * 3] = LF[0]!; B.headWs[k * 3 + 1] = LF[1]!; B.headWs[k * 3 + 2] = LF[2]!;
-  qMul(LF, 7, LF, 3, B.restR, k * 4);
-  qRotate(LF, 11, LF, 7, B.tipDirLs, k * 3);
+  qRotate(LF, 11, LF, 3, B.restDirLs, k * 3);
   LF[14] = s * B.lenRel[k]!;
   LF[15] = s;
 }
 
 /**
  * Set link `i`'s world rotation so that it points along unit direction (dx, dy, dz) with the
- * least twist from rest: rotWs_i = swing(r_i, d) · (parent · restR_i). Needs {@link LF}
+ * least twist from rest: rotWs_i = swing(r_i, d) · parent · restR_i. Needs {@link LF}
  * filled for the same link.
  */
 export function linkAim(world: BitrigWorld, eid: number, i: number, dx: number, dy: number, dz: number): void {
   const B = world.components.BendState;
   const k = eid * LINK_STRIDE + i;
   _s[0] = dx; _s[1] = dy; _s[2] = dz;
-  qSwing(_s, 4, LF, 11, _s, 0);
-  qMul(B.rotWs, k * 4, _s, 4, LF, 7);
+  qSwingUnit(_s, 4, LF, 11, _s, 0);
+  qMul(B.rotWs, k * 4, _s, 4, LF, 3);
+  qMul(B.rotWs, k * 4, B.rotWs, k * 4, B.restR, k * 4);
 }
 
 /**

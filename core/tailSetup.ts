@@ -133,12 +133,13 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
     }
   }
   B.headLs.fill(0, eid * L * 3, (eid + 1) * L * 3);
+  B.restDirLs.fill(0, eid * L * 3, (eid + 1) * L * 3);
+  B.restDirHs.fill(0, eid * L * 3, (eid + 1) * L * 3);
   B.tipLs.fill(0, eid * L * 3, (eid + 1) * L * 3);
   B.tipDirLs.fill(0, eid * L * 3, (eid + 1) * L * 3);
   B.headWs.fill(0, eid * L * 3, (eid + 1) * L * 3);
   B.scaleRel.fill(0, eid * L, (eid + 1) * L);
   B.lenRel.fill(0, eid * L, (eid + 1) * L);
-  B.bendAngle.fill(0, eid * L, (eid + 1) * L);
 
   // Link geometry from the bind pose.
   const bindW = bindWorldMatrices(world, char);
@@ -274,6 +275,7 @@ export function applyCarryAndArc(world: BitrigWorld, eid: number): void {
     }
     qMul(_t, 8, _t, 8, B.restR, k);
   }
+  computeRestDirs(world, eid);
 }
 
 /** `toHips` (A_i) from the current rest rotations, without changing them. Per-frame safe. */
@@ -286,6 +288,21 @@ export function computeToHips(world: BitrigWorld, eid: number): void {
   for (let i = 1; i < n; i++) {
     k = (eid * L + i) * 4;
     qMul(B.toHips, k, B.toHips, k - 4, B.restR, k - 4);
+  }
+  computeRestDirs(world, eid);
+}
+
+/**
+ * Rest directions of every link: in the parent frame (restR · tipDir) and in the hips frame
+ * (A_i · that). Per-frame safe (the animation rest source calls it every frame).
+ */
+export function computeRestDirs(world: BitrigWorld, eid: number): void {
+  const { TailChain: C, BendState: B } = world.components;
+  const n = C.links[eid]!;
+  for (let i = 0; i < n; i++) {
+    const k = eid * LINK_STRIDE + i;
+    qRotate(B.restDirLs, k * 3, B.restR, k * 4, B.tipDirLs, k * 3);
+    qRotate(B.restDirHs, k * 3, B.toHips, k * 4, B.restDirLs, k * 3);
   }
 }
 

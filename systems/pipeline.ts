@@ -8,10 +8,10 @@
  *     2. PelvisHeight  (scene IK)
  *     3. TwoBoneIK     (scene IK)
  *     4. TailClock     fixed internal step: accumulator, capped steps, anchors, resets
- *        for each internal step:
+ *        for each internal step (TailStep), per link from the hips outward:
  *     5.   TailSpring    springs, rope, forward plane
  *     6.   BendCouple    coupling between neighbours, elastic bend limit
- *     7.   FloorContact  floor plane
+ *     7.   FloorContact  floor plane (has precedence over the limit)
  *     8. TailWrite     rotation readback into the pose store, every frame
  *   game: adapter.write → render
  *
@@ -20,9 +20,7 @@
  */
 import type { BitrigWorld } from '../core/world';
 import { tailClockBegin, tailClockStep } from './tailClock';
-import { tailSpring } from './tailSpring';
-import { bendCouple } from './bendCouple';
-import { floorContact } from './floorContact';
+import { tailStep } from './tailStep';
 import { tailWrite } from './tailWrite';
 
 /**
@@ -39,9 +37,7 @@ export function update(world: BitrigWorld, dt: number): void {
   const h = world.tailClock.fixedStep;
   for (let s = 0; s < steps; s++) {
     tailClockStep(world, s);
-    tailSpring(world, h);
-    bendCouple(world, h);
-    floorContact(world, h);
+    tailStep(world, h); // 5–7 per link, hips outward: TailSpring → BendCouple → FloorContact
   }
   tailWrite(world);
 }

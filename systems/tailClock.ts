@@ -123,7 +123,6 @@ export function resetChainToRest(world: BitrigWorld, eid: number): void {
     P.vel[k * 3] = 0; P.vel[k * 3 + 1] = 0; P.vel[k * 3 + 2] = 0;
     P.contact[k] = 0;
     B.bendOld[k * 4] = 0; B.bendOld[k * 4 + 1] = 0; B.bendOld[k * 4 + 2] = 0; B.bendOld[k * 4 + 3] = 1;
-    B.bendAngle[k] = 0;
     linkAim(world, eid, i, LF[11]!, LF[12]!, LF[13]!);
   }
   particlesToAnchorLocal(world, eid, C.anchorCur, a, P.prev);

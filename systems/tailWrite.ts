@@ -18,6 +18,7 @@ import { floorDirection, linkAim, linkFrame, LF } from '../core/tailKernel';
 import { qConjMul, qRotate, qRotateInv } from '../core/qmath';
 
 const _c = new Float64Array(3);
+const _n = new Float64Array(3);
 import { poseUpdateSubtree } from '../core/pose';
 
 /**
@@ -49,15 +50,18 @@ export function tailWrite(world: BitrigWorld): void {
       if (len > 0) {
         // Display state: between the last two steps, in anchor-local terms, placed with this
         // frame's anchor (so the tail never lags the body by a step).
-        // The newest state in the frame of the anchor it was computed with.
-        const inv = 1 / C.anchorStep[a + 7]!;
-        _c[0] = (P.pos[k * 3]! - C.anchorStep[a]!) * inv;
-        _c[1] = (P.pos[k * 3 + 1]! - C.anchorStep[a + 1]!) * inv;
-        _c[2] = (P.pos[k * 3 + 2]! - C.anchorStep[a + 2]!) * inv;
-        qRotateInv(_c, 0, C.anchorStep, a + 3, _c, 0);
-        _c[0] = P.prev[k * 3]! + (_c[0]! - P.prev[k * 3]!) * al;
-        _c[1] = P.prev[k * 3 + 1]! + (_c[1]! - P.prev[k * 3 + 1]!) * al;
-        _c[2] = P.prev[k * 3 + 2]! + (_c[2]! - P.prev[k * 3 + 2]!) * al;
+        _c[0] = P.prev[k * 3]!; _c[1] = P.prev[k * 3 + 1]!; _c[2] = P.prev[k * 3 + 2]!;
+        if (al > 1e-9) {
+          // The newest state in the frame of the anchor it was computed with, blended in.
+          const inv = 1 / C.anchorStep[a + 7]!;
+          _n[0] = (P.pos[k * 3]! - C.anchorStep[a]!) * inv;
+          _n[1] = (P.pos[k * 3 + 1]! - C.anchorStep[a + 1]!) * inv;
+          _n[2] = (P.pos[k * 3 + 2]! - C.anchorStep[a + 2]!) * inv;
+          qRotateInv(_n, 0, C.anchorStep, a + 3, _n, 0);
+          _c[0] += (_n[0]! - _c[0]!) * al;
+          _c[1] += (_n[1]! - _c[1]!) * al;
+          _c[2] += (_n[2]! - _c[2]!) * al;
+        }
         qRotate(_c, 0, C.anchorCur, a + 3, _c, 0);
         const s0 = C.anchorCur[a + 7]!;
         const ex = C.anchorCur[a]! + s0 * _c[0]! - LF[0]!;

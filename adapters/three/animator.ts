@@ -17,6 +17,7 @@ import { update as runPipeline } from '../../systems/pipeline';
 import type { TailOptions } from '../../core/defaults';
 import { LINK_STRIDE, REST_ANIMATION } from '../../core/components/tail';
 import { autoUnitScale } from '../../core/units';
+import { bendAngleOf } from '../../systems/bendCouple';
 import { setTailOptions as setTailOptionsCore } from '../../core/tailSetup';
 
 /** Options of {@link createAnimator}. */
@@ -50,7 +51,7 @@ export interface TailDiagnostics {
   bones: string[];
   /** Rest source in use. */
   restSource: 'bind' | 'animation';
-  /** Bend angle per link at the last step (radians). */
+  /** Bend angle per link at the last step (radians, hips frame, 0 = rest). */
   bendAngles: number[];
   /** Floor contact per link at the last step. */
   contacts: boolean[];
@@ -269,7 +270,7 @@ export function createAnimator(object: Object3D, options: AnimatorOptions = {}):
           const bendAngles: number[] = [];
           const contacts: boolean[] = [];
           for (let i = 0; i < n; i++) {
-            bendAngles.push(B.bendAngle[t.eid * LINK_STRIDE + i]!);
+            bendAngles.push(bendAngleOf(B.bendOld[(t.eid * LINK_STRIDE + i) * 4 + 3]!));
             contacts.push(P.contact[t.eid * LINK_STRIDE + i] === 1);
           }
           tails.push({

@@ -115,8 +115,10 @@ export interface BendStateComponent {
   tipDirLs: Float64Array;
   /** Length of each link in anchor-scale units (|tipLs| × scaleRel); 1 × stride. */
   lenRel: Float64Array;
-  /** Largest bend angle (radians) seen at the last step, per link; 1 × stride. */
-  bendAngle: Float64Array;
+  /** Rest direction of each link in its parent's frame (restR · tipDir); 3 × stride. */
+  restDirLs: Float64Array;
+  /** Rest direction of each link in the hips frame (A_i · restDirLs); 3 × stride. */
+  restDirHs: Float64Array;
   /** Local rotation last written to each link's bone (to tell whether a clip overwrites it); 4 × stride. */
   writtenR: Float64Array;
 }
@@ -147,8 +149,8 @@ export function createTailComponents(cap: number): {
     BendState: {
       restR: f64(cap * L * 4), headLs: f64(cap * L * 3), tipLs: f64(cap * L * 3), toHips: f64(cap * L * 4),
       bendOld: f64(cap * L * 4), bendNew: f64(cap * L * 4), rotWs: f64(cap * L * 4), headWs: f64(cap * L * 3),
-      scaleRel: f64(cap * L), tipDirLs: f64(cap * L * 3), lenRel: f64(cap * L), bendAngle: f64(cap * L),
-      writtenR: f64(cap * L * 4),
+      scaleRel: f64(cap * L), tipDirLs: f64(cap * L * 3), lenRel: f64(cap * L),
+      writtenR: f64(cap * L * 4), restDirLs: f64(cap * L * 3), restDirHs: f64(cap * L * 3),
     },
   };
 }
