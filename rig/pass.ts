@@ -1,0 +1,657 @@
+/**
+ * The rig pass (SPEC §1): find the pieces of skin far from the skeleton on every skin of a
+ * glTF-Transform Document, decide per piece (chain, rigid, left alone), grow a chain of bones
+ * along a tail and re-weight its skin. Works in place on the Document; no file I/O, no Node
+ * imports (runs in the browser too). Everything is in bind space, model units.
+ *
+ * Reads: skins (joints, inverse bind matrices), POSITION, JOINTS_0/WEIGHTS_0 (and _1) of every
+ * primitive using a skin. Writes: new joint nodes under the pelvis, the skin's joints and
+ * inverse bind matrices, JOINTS/WEIGHTS of the re-weighted vertices only. Clips untouched.
+ */
+import type { Document } from '@gltf-transform/core';
+import { addChainBones, chainBoneNames } from './bones';
+import { bridgeShells, chainJoints, chainWeights, geodesic, percentileOf, segmentCount } from './chain';
+import type { DetectInput, Piece } from './detect';
+import { findPieces } from './detect';
+import { boneSegments, jointBones, skeletonDistance, vertexBoneDistance, weightedBoneDistance } from './distance';
+import type { VertexInfluence } from './meshData';
+import { readSkinMesh, writeInfluences } from './meshData';
+import type { RigOptions } from './options';
+import { mergeRigOptions } from './options';
+import type { SkinSkeleton } from './skeleton';
+import { REGION_HEAD, REGION_LIMB, REGION_PELVIS, REGION_SPINE, jointRegions, readSkinSkeleton, regionName } from './skeleton';
+import type { WeldGraph } from './weld';
+import type { PointGrid } from './weld';
+import { gridNeighbours, pointGrid, weldGraph } from './weld';
+
+/** What the pass did with a piece. */
+export type AppendageVerdict = 'chain' | 'rigid' | 'left-alone';
+
+/** One piece of far skin found by the pass. Lengths in model units (bind space). */
+export interface AppendageReport {
+  /** `'chain'`, `'rigid'` or `'left-alone'`. */
+  verdict: AppendageVerdict;
+  /** Why, in words. */
+  reason: string;
+  /** Name of the skin the piece is skinned to. */
+  skin: string;
+  /** Attachment joint name (after the torso/thigh bias). */
+  attachment: string;
+  /** Joint nearest to the collar centroid (before the bias). */
+  nearestJoint: string;
+  /** Body region of the attachment: pelvis, spine, head, limb or other. */
+  region: string;
+  /** Original (unwelded) vertices of the far piece. */
+  vertexCount: number;
+  /** Original vertices whose weights the pass changed (the piece plus re-weighted collar skin). */
+  changedVertexCount: number;
+  /** Max distance from the collar centroid to a piece vertex. */
+  reach: number;
+  /** Reach as a fraction of the model height. */
+  reachRatio: number;
+  /** Skeleton distance of the piece's centroid divided by its reach (appendage test ≥ 0.4). */
+  centroidRatio: number;
+  /** sqrt(λ1/λ2) of the piece's covariance (tail ≈ 2.6, cape ≈ 1). */
+  elongation: number;
+  /** Raw pieces merged into this one (overlapping shells). */
+  merged: number;
+  /** Far threshold the piece was found at, as a fraction of H (raised inside fat bodies). */
+  farFraction: number;
+  /** RMS spread of the collar around its centroid divided by the reach. */
+  collarSpread: number;
+  /** Fraction of the piece's vertices driven from far away (the rigger's mistake). */
+  misweighted: number;
+  /** Tail length L (p99 of the geodesic coordinate), chains only, else 0. */
+  length: number;
+  /** Segment count K, chains only, else 0. */
+  segments: number;
+  /** New bone names (`Tail_1…Tail_K`, `Tail_End`), chains only. */
+  joints: string[];
+  /** Bone the piece was made rigid on (rigid only), else ''. */
+  rigidBone: string;
+  /** Mean weighted bone distance over the piece's vertices before the pass. */
+  boneDistanceBefore: number;
+  /** The same after the pass (equal to before when left alone). */
+  boneDistanceAfter: number;
+}
+
+/** Result of {@link rigAppendages}. */
+export interface RigReport {
+  /** One entry per piece found, in skin order, largest first. */
+  appendages: AppendageReport[];
+  /** Model height H (bind space, model units, along `up`). */
+  height: number;
+  /** Bind-space up axis used for H. */
+  up: [number, number, number];
+  /** Number of chains grown. */
+  chains: number;
+  /** Original vertices re-weighted in total. */
+  changedVertices: number;
+  /** Wall time of the pass in milliseconds. */
+  ms: number;
+}
+
+interface SkinWork {
+  skel: SkinSkeleton;
+  mesh: ReturnType<typeof readSkinMesh>;
+  label: string;
+}
+
+const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
+/**
+ * Find tails (and other far pieces) on every skin of `doc`, grow bone chains along the
+ * tails and re-weight their skin, in place. Throws `bitrig/rig: …` on bad input (no skin,
+ * a skin without inverse bind matrices, a model of zero height, bad options).
+ *
+ * @example
+ * const io = new WebIO();
+ * const doc = await io.readBinary(bytes);
+ * const report = rigAppendages(doc, { mode: 'chain' });
+ * for (const a of report.appendages) console.log(a.verdict, a.attachment, a.reason);
+ */
+export function rigAppendages(doc: Document, options: Partial<RigOptions> = {}): RigReport {
+  const t0 = now();
+  const o = mergeRigOptions(options);
+  const progress = (step: string, f: number): void => {
+    if (o.onProgress) o.onProgress(step, Math.min(1, Math.max(0, f)));
+  };
+  const skins = doc.getRoot().listSkins();
+  if (skins.length === 0) throw new Error('bitrig/rig: the model has no skin (nothing is skinned to a skeleton)');
+  progress('skeleton', 0);
+  const works: SkinWork[] = [];
+  skins.forEach((skin, si) => {
+    const skel = readSkinSkeleton(skin, o.pelvis && skinHasJoint(skin, o.pelvis) ? o.pelvis : null);
+    const mesh = readSkinMesh(doc, skin);
+    const label = skin.getName() || `skin ${si}`;
+    for (let v = 0; v < mesh.count; v++) {
+      for (let k = 0; k < mesh.slots; k++) {
+        const j = mesh.joints[mesh.slots * v + k]!;
+        if (mesh.weights[mesh.slots * v + k]! > 0 && j < skel.weighted.length) skel.weighted[j] = 1;
+      }
+    }
+    works.push({ skel, mesh, label });
+  });
+  if (o.pelvis && !works.some((w) => w.skel.names.includes(o.pelvis!))) {
+    throw new Error(`bitrig/rig: pelvis "${o.pelvis}" is not a joint of any skin`);
+  }
+  if (works.every((w) => w.mesh.count === 0)) throw new Error('bitrig/rig: no primitive is skinned (no JOINTS_0/WEIGHTS_0 on any mesh using a skin)');
+  // Model height H along each skin's up axis; the largest skin sets H for all.
+  let height = 0;
+  let up: [number, number, number] = [0, 1, 0];
+  let maxAbs = 0;
+  for (const w of works) {
+    if (w.mesh.count === 0) continue;
+    const u = w.skel.up;
+    let lo = Infinity, hi = -Infinity;
+    const P = w.mesh.positions;
+    for (let v = 0; v < w.mesh.count; v++) {
+      const x = P[3 * v]!, y = P[3 * v + 1]!, z = P[3 * v + 2]!;
+      const h = x * u[0]! + y * u[1]! + z * u[2]!;
+      if (h < lo) lo = h;
+      if (h > hi) hi = h;
+      maxAbs = Math.max(maxAbs, Math.abs(x), Math.abs(y), Math.abs(z));
+    }
+    const J = w.skel.positions;
+    for (let j = 0; j < w.skel.names.length; j++) {
+      if (!w.skel.weighted[j]) continue;
+      const h = J[3 * j]! * u[0]! + J[3 * j + 1]! * u[1]! + J[3 * j + 2]! * u[2]!;
+      if (h < lo) lo = h;
+      if (h > hi) hi = h;
+    }
+    if (hi - lo > height) {
+      height = hi - lo;
+      up = [u[0]!, u[1]!, u[2]!];
+    }
+  }
+  if (!(height > 1e-9 * Math.max(1, maxAbs)) || !Number.isFinite(height)) {
+    throw new Error('bitrig/rig: the model has zero height (its skinned bind-space bounding box is flat along the up axis)');
+  }
+  const H = height;
+  const far = o.farFraction * H;
+  const appendages: AppendageReport[] = [];
+  let chains = 0;
+  let changedVertices = 0;
+  works.forEach((w, wi) => {
+    if (w.mesh.count === 0) return;
+    const r = rigSkin(doc, w, o, H, far, (step, f) => progress(step, (wi + f) / works.length), chains);
+    appendages.push(...r.reports);
+    chains += r.chains;
+    changedVertices += r.changed;
+  });
+  progress('done', 1);
+  return { appendages, height: H, up, chains, changedVertices, ms: now() - t0 };
+}
+
+/** A piece with its decision and, for tails, its re-weighting domain. */
+interface Found {
+  piece: Piece;
+  decision: Decision;
+  /** Fraction of the piece's vertices driven from far away (weighted bone distance − skeleton distance > far). */
+  misweighted: number;
+}
+
+/** Run the pass on one skin. */
+function rigSkin(
+  doc: Document,
+  w: SkinWork,
+  o: RigOptions,
+  H: number,
+  far: number,
+  progress: (step: string, f: number) => void,
+  chainsBefore: number,
+): { reports: AppendageReport[]; chains: number; changed: number } {
+  const { skel, mesh } = w;
+  progress('weld', 0.05);
+  const graph = weldGraph(mesh.positions, mesh.triangles, o.weldFraction * H);
+  progress('distance', 0.15);
+  const include = Uint8Array.from(skel.weighted);
+  if (skel.pelvis >= 0) include[skel.pelvis] = 1;
+  const segs = boneSegments(skel, include, o.leafStubFraction);
+  const dist = new Float64Array(graph.count);
+  skeletonDistance(segs, graph.positions, dist, null);
+  // Bones of the original skeleton, for the weighted bone distance and re-weighting.
+  const bonesBefore = jointBones(skel, o.leafStubFraction);
+  const originalJoints = Uint16Array.from(mesh.joints);
+  const originalWeights = Float32Array.from(mesh.weights);
+  // How far each welded vertex is driven from: weighted bone distance minus skeleton distance.
+  const drivenFrom = new Float64Array(graph.count).fill(NaN);
+  const excess = (b: number): number => {
+    if (Number.isNaN(drivenFrom[b]!)) {
+      const P = graph.positions;
+      let wbd = 0;
+      for (let m = graph.membersStart[b]!; m < graph.membersStart[b + 1]!; m++) {
+        const v = graph.members[m]!;
+        wbd = Math.max(wbd, vertexBoneDistance(bonesBefore, originalJoints, originalWeights, mesh.slots * v, mesh.slots, P[3 * b]!, P[3 * b + 1]!, P[3 * b + 2]!));
+      }
+      drivenFrom[b] = wbd - dist[b]!;
+    }
+    return drivenFrom[b]!;
+  };
+  const margin = o.absorbMisweighted ? o.absorbMargin * H : Infinity;
+  const misweightedOf = (p: Piece): number => {
+    let c = 0;
+    for (const v of p.vertices) if (excess(v) > margin) c++;
+    return p.vertices.length ? c / p.vertices.length : 0;
+  };
+  progress('pieces', 0.35);
+  const regions = jointRegions(skel);
+  const input: DetectInput = {
+    graph,
+    distance: dist,
+    far,
+    floatGap: o.floatGapFraction * far,
+    segs,
+    jointPositions: skel.positions,
+    candidate: include,
+    regions,
+    attachBias: o.attachBias,
+    mergeOverlap: o.mergeOverlap,
+    height: H,
+  };
+  const levels: number[] = [];
+  if (o.refineStep > 1) for (let t = far * o.refineStep; t <= o.maxFarFraction * H * (1 + 1e-9); t *= o.refineStep) levels.push(t);
+  // [ours] Fat bodies hide tails: the far skin of a quadruped's belly joins the tail's into one
+  // worn torso piece. Such a piece is searched again at raised thresholds for a long piece
+  // hanging from the pelvis whose root is a compact ring, or whose skin is driven from far
+  // away (the rigger's mistake this pass exists for). A skirt's hem is neither.
+  const refine = (piece: Piece, k: number): Found[] => {
+    if (k >= levels.length) return [];
+    const out: Found[] = [];
+    for (const sub of findPieces({ ...input, far: levels[k]! }, piece.vertices)) {
+      const d = decide(sub, skel, regions, o, H);
+      const mis = misweightedOf(sub);
+      if (d.tail && (sub.collarSpread <= o.maxCollarSpread || mis >= 0.5)) {
+        d.reason += ` (found inside a worn piece at a raised far threshold of ${fmt(sub.far / H)} H)`;
+        out.push({ piece: sub, decision: d, misweighted: mis });
+      } else if (d.worn && sub.reach >= o.minReach * H) out.push(...refine(sub, k + 1));
+    }
+    return out;
+  };
+  const found: Found[] = [];
+  for (const piece of findPieces(input, null)) {
+    const decision = decide(piece, skel, regions, o, H);
+    found.push({ piece, decision, misweighted: misweightedOf(piece) });
+    if (decision.worn && piece.reach >= o.minReach * H) found.push(...refine(piece, 0));
+  }
+  progress('decide', 0.45);
+  const reportOf = (f: Found): AppendageReport => {
+    const { piece } = f;
+    const farVerts = membersOf(graph, piece.vertices);
+    const bd = weightedBoneDistance(bonesBefore, mesh.positions, originalJoints, originalWeights, mesh.slots, farVerts);
+    return {
+      verdict: 'left-alone',
+      reason: f.decision.reason,
+      skin: w.label,
+      attachment: piece.attachment >= 0 ? skel.names[piece.attachment]! : '',
+      nearestJoint: piece.nearestJoint >= 0 ? skel.names[piece.nearestJoint]! : '',
+      region: piece.attachment >= 0 ? regionName(regions[piece.attachment]!) : 'other',
+      vertexCount: farVerts.length,
+      changedVertexCount: 0,
+      reach: piece.reach,
+      reachRatio: piece.reach / H,
+      centroidRatio: piece.centroidRatio,
+      elongation: piece.elongation,
+      merged: piece.merged,
+      farFraction: piece.far / H,
+      collarSpread: piece.collarSpread,
+      misweighted: f.misweighted,
+      length: 0,
+      segments: 0,
+      joints: [],
+      rigidBone: '',
+      boneDistanceBefore: bd,
+      boneDistanceAfter: bd,
+    };
+  };
+  const reports: AppendageReport[] = [];
+  const influences: VertexInfluence[] = [];
+  const pending: { report: AppendageReport; changed: Int32Array }[] = [];
+  const taken = new Uint8Array(graph.count);
+  let chains = 0;
+  // 1. Tails. Candidates whose re-weighting domains touch are one tail (one chain).
+  const tails = found.filter((f) => f.decision.tail);
+  const gap = o.floatGapFraction * far;
+  const grid = pointGrid(graph.positions, Math.max(gap, 1e-9 * H));
+  const domains = tails.map((f) => domainOf(graph, f.piece, excess, margin, null, grid, gap));
+  const group = new Int32Array(tails.length);
+  for (let i = 0; i < tails.length; i++) group[i] = i;
+  const root = (i: number): number => (group[i] === i ? i : (group[i] = root(group[i]!)));
+  for (let i = 0; i < tails.length; i++) {
+    for (let j = i + 1; j < tails.length; j++) {
+      if (touches(graph, domains[i]!, domains[j]!, 0.5 * far)) group[root(i)] = root(j);
+    }
+  }
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < tails.length; i++) {
+    const r = root(i);
+    if (!groups.has(r)) groups.set(r, []);
+    groups.get(r)!.push(i);
+  }
+  const orderedGroups = [...groups.values()].sort((a, b) => sizeOf(b) - sizeOf(a));
+  function sizeOf(g: number[]): number {
+    let n = 0;
+    for (const i of g) n += tails[i]!.piece.vertices.length;
+    return n;
+  }
+  for (const g of orderedGroups) {
+    g.sort((a, b) => tails[b]!.piece.vertices.length - tails[a]!.piece.vertices.length);
+    const lead = tails[g[0]!]!;
+    const report = reportOf(lead);
+    // Union of the group's pieces, collars and domains.
+    const pieceVerts = new Set<number>();
+    const collar = new Set<number>();
+    const domainSet = new Set<number>();
+    let minFar = Infinity;
+    for (const i of g) {
+      for (const v of tails[i]!.piece.vertices) pieceVerts.add(v);
+      for (const v of tails[i]!.piece.collar) collar.add(v);
+      for (const v of domains[i]!) domainSet.add(v);
+      minFar = Math.min(minFar, tails[i]!.piece.far);
+    }
+    if (g.length > 1) {
+      report.vertexCount = membersOf(graph, Int32Array.from(pieceVerts)).length;
+      report.merged = g.reduce((s, i) => s + tails[i]!.piece.merged, 0);
+      report.reason += `; joined with ${g.length - 1} more far piece${g.length > 2 ? 's' : ''} on the same skin`;
+    }
+    const domain = [...domainSet].filter((v) => !taken[v]);
+    if (domain.length === 0) {
+      report.reason += '; its skin was already taken by a larger piece, left alone';
+      reports.push(report);
+      continue;
+    }
+    const changed = membersOf(graph, Int32Array.from(domain));
+    report.boneDistanceBefore = weightedBoneDistance(bonesBefore, mesh.positions, originalJoints, originalWeights, mesh.slots, changed);
+    report.changedVertexCount = changed.length;
+    if (lead.decision.verdict === 'rigid') {
+      for (const v of domain) taken[v] = 1;
+      for (const v of changed) influences.push({ vertex: v, joints: [skel.pelvis], weights: [1] });
+      report.verdict = 'rigid';
+      report.rigidBone = skel.names[skel.pelvis]!;
+      pending.push({ report, changed });
+      continue;
+    }
+    const grown = growChain(graph, dist, domain, Int32Array.from(collar), minFar, H, o);
+    if (!grown) {
+      report.reason += '; but no geodesic length could be measured, left alone';
+      reports.push(report);
+      continue;
+    }
+    for (const v of domain) taken[v] = 1;
+    const n = chainsBefore + chains;
+    const prefix = n === 0 ? o.boneName : `${o.boneName}${n + 1}`;
+    const names = chainBoneNames(prefix, grown.K);
+    const first = addChainBones(doc, skel, grown.joints, names);
+    chains++;
+    const out = [0, 0, 0, 0];
+    for (const wv of domain) {
+      const c = chainWeights(grown.coord[wv]!, grown.K, grown.L, out);
+      const joints: number[] = [];
+      const weights: number[] = [];
+      for (let k = 0; k < c; k++) {
+        const bn = out[2 * k]!;
+        joints.push(bn === 0 ? skel.pelvis : first + bn - 1);
+        weights.push(out[2 * k + 1]!);
+      }
+      for (let e = graph.membersStart[wv]!; e < graph.membersStart[wv + 1]!; e++) influences.push({ vertex: graph.members[e]!, joints, weights });
+    }
+    report.verdict = 'chain';
+    report.length = grown.L;
+    report.segments = grown.K;
+    report.joints = names;
+    pending.push({ report, changed });
+  }
+  // 2. Worn pieces made rigid on request, then 3. everything left alone.
+  for (const f of found) {
+    if (f.decision.tail) continue;
+    const report = reportOf(f);
+    if (f.decision.verdict !== 'rigid') {
+      reports.push(report);
+      continue;
+    }
+    const domain = domainOf(graph, f.piece, excess, margin, taken, grid, gap);
+    if (domain.length === 0) {
+      report.reason += '; its skin was already taken by a tail, left alone';
+      report.verdict = 'left-alone';
+      reports.push(report);
+      continue;
+    }
+    for (const v of domain) taken[v] = 1;
+    const changed = membersOf(graph, Int32Array.from(domain));
+    report.boneDistanceBefore = weightedBoneDistance(bonesBefore, mesh.positions, originalJoints, originalWeights, mesh.slots, changed);
+    report.changedVertexCount = changed.length;
+    for (const v of changed) influences.push({ vertex: v, joints: [f.decision.bone], weights: [1] });
+    report.verdict = 'rigid';
+    report.rigidBone = skel.names[f.decision.bone]!;
+    pending.push({ report, changed });
+  }
+  progress('write', 0.85);
+  writeInfluences(mesh, influences);
+  if (pending.length > 0) {
+    const bonesAfter = jointBones(skel, o.leafStubFraction);
+    for (const p of pending) {
+      p.report.boneDistanceAfter = weightedBoneDistance(bonesAfter, mesh.positions, mesh.joints, mesh.weights, mesh.slots, p.changed);
+    }
+  }
+  const rank = (r: AppendageReport): number => (r.verdict === 'chain' ? 0 : r.verdict === 'rigid' ? 1 : 2);
+  const all = [...pending.map((p) => p.report), ...reports].sort((a, b) => rank(a) - rank(b) || b.vertexCount - a.vertexCount);
+  return { reports: all, chains, changed: influences.length };
+}
+
+function skinHasJoint(skin: import('@gltf-transform/core').Skin, name: string): boolean {
+  return skin.listJoints().some((j) => j.getName() === name);
+}
+
+/** Original vertex indices of a set of welded ids. */
+function membersOf(graph: WeldGraph, welded: ArrayLike<number>): Int32Array {
+  let n = 0;
+  for (let i = 0; i < welded.length; i++) n += graph.membersStart[welded[i]! + 1]! - graph.membersStart[welded[i]!]!;
+  const out = new Int32Array(n);
+  let o = 0;
+  for (let i = 0; i < welded.length; i++) {
+    const w = welded[i]!;
+    for (let e = graph.membersStart[w]!; e < graph.membersStart[w + 1]!; e++) out[o++] = graph.members[e]!;
+  }
+  return out;
+}
+
+/**
+ * The re-weighting domain of a piece: its far vertices plus the skin connected to them that
+ * is driven from far away ([ours]: weighted bone distance exceeds the vertex's own skeleton
+ * distance by more than `margin` — a tail's root ring, or its whole shell, handed to
+ * a shin). Correctly weighted skin, even fat far from its bone, is driven by the bone it is
+ * near and stops the growth. Growth crosses from shell to shell where they touch (within
+ * `gap`). Vertices in `taken` are skipped.
+ */
+function domainOf(
+  graph: WeldGraph,
+  piece: Piece,
+  excess: (v: number) => number,
+  margin: number,
+  taken: Uint8Array | null,
+  grid: PointGrid,
+  gap: number,
+): number[] {
+  const inDomain = new Uint8Array(graph.count);
+  const domain: number[] = [];
+  for (const v of piece.vertices) {
+    if (taken && taken[v]) continue;
+    inDomain[v] = 1;
+    domain.push(v);
+  }
+  const queue = domain.slice();
+  const tested = new Uint8Array(graph.count);
+  const test = (b: number): void => {
+    if (inDomain[b] || tested[b] || (taken && taken[b])) return;
+    tested[b] = 1;
+    if (excess(b) > margin) {
+      inDomain[b] = 1;
+      domain.push(b);
+      queue.push(b);
+    }
+  };
+  while (queue.length > 0) {
+    const a = queue.pop()!;
+    for (let e = graph.adjStart[a]!; e < graph.adjStart[a + 1]!; e++) test(graph.adj[e]!);
+    // Shells never welded to this one (a tail root's underside in another material) touch it.
+    if (gap > 0) gridNeighbours(grid, a, gap, test);
+  }
+  return domain;
+}
+
+/**
+ * Do two domains share a vertex or an edge, or come within `gap` of each other (shells of
+ * one tail that were never welded: fur over skin, a tip in another material)?
+ */
+function touches(graph: WeldGraph, a: readonly number[], b: readonly number[], gap: number): boolean {
+  const inA = new Uint8Array(graph.count);
+  for (const v of a) inA[v] = 1;
+  for (const v of b) {
+    if (inA[v]) return true;
+    for (let e = graph.adjStart[v]!; e < graph.adjStart[v + 1]!; e++) if (inA[graph.adj[e]!]) return true;
+  }
+  const P = graph.positions;
+  const g2 = gap * gap;
+  for (const u of a) {
+    const x = P[3 * u]!, y = P[3 * u + 1]!, z = P[3 * u + 2]!;
+    for (const v of b) {
+      const dx = P[3 * v]! - x, dy = P[3 * v + 1]! - y, dz = P[3 * v + 2]! - z;
+      if (dx * dx + dy * dy + dz * dz <= g2) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Geodesic coordinate, length and joints of a chain over `domain` (welded ids). The root is
+ * the ring of kept skin around the domain; a shell with no such ring (its own shell, all of
+ * it re-weighted) starts at the piece's `collar` instead, and its skin on the body side of
+ * the collar (skeleton distance ≤ `pieceFar`) gets a negative coordinate.
+ */
+function growChain(
+  graph: WeldGraph,
+  dist: Float64Array,
+  domain: readonly number[],
+  collar: Int32Array,
+  pieceFar: number,
+  H: number,
+  o: RigOptions,
+): { coord: Float64Array; L: number; K: number; joints: Float64Array } | null {
+  const inDomain = new Uint8Array(graph.count);
+  for (const v of domain) inDomain[v] = 1;
+  const outer = ringAround(graph, inDomain, domain);
+  const shell = outer.length < 3;
+  const sources = shell ? collar : outer;
+  if (sources.length === 0) return null;
+  const allowed = Uint8Array.from(inDomain);
+  for (const c of sources) allowed[c] = 1;
+  const g = geodesic(graph, sources, allowed);
+  bridgeShells(graph, domain, g);
+  const coord = new Float64Array(graph.count);
+  const ahead: number[] = [];
+  for (const v of domain) {
+    const gv = Number.isFinite(g[v]!) ? g[v]! : 0;
+    const isAhead = !shell || dist[v]! > pieceFar;
+    coord[v] = isAhead ? gv : -gv;
+    if (isAhead) ahead.push(v);
+  }
+  const L = percentileOf(coord, ahead, o.lengthPercentile);
+  if (!(L > 0)) return null;
+  const K = segmentCount(L, H, o.segmentFraction, o.minSegments, o.maxSegments);
+  const joints = chainJoints(graph.positions, ahead, coord, L, K, centroidOf(graph.positions, sources), o.smoothingPasses);
+  return { coord, L, K, joints };
+}
+
+/** Welded vertices outside the domain adjacent to it (the kept skin around it). */
+function ringAround(graph: WeldGraph, inDomain: Uint8Array, domain: readonly number[]): Int32Array {
+  const seen = new Uint8Array(graph.count);
+  const out: number[] = [];
+  for (const a of domain) {
+    for (let e = graph.adjStart[a]!; e < graph.adjStart[a + 1]!; e++) {
+      const b = graph.adj[e]!;
+      if (!inDomain[b] && !seen[b]) {
+        seen[b] = 1;
+        out.push(b);
+      }
+    }
+  }
+  return Int32Array.from(out);
+}
+
+function centroidOf(P: Float64Array, ids: ArrayLike<number>): Float64Array {
+  const c = new Float64Array(3);
+  for (let i = 0; i < ids.length; i++) {
+    const v = ids[i]!;
+    c[0]! += P[3 * v]!;
+    c[1]! += P[3 * v + 1]!;
+    c[2]! += P[3 * v + 2]!;
+  }
+  const n = Math.max(1, ids.length);
+  c[0]! /= n;
+  c[1]! /= n;
+  c[2]! /= n;
+  return c;
+}
+
+interface Decision {
+  verdict: AppendageVerdict;
+  reason: string;
+  /** A long piece hanging from the pelvis (a tail: chain, or rigid in rigid mode). */
+  tail: boolean;
+  /** A piece on the pelvis or spine that is not a long appendage (a worn piece, or fat). */
+  worn: boolean;
+  /** Bone for rigid pieces. */
+  bone: number;
+}
+
+function fmt(x: number): string {
+  return x.toFixed(2);
+}
+
+/** The policy of the 11 September update (SPEC §1). */
+function decide(piece: Piece, skel: SkinSkeleton, regions: Uint8Array, o: RigOptions, height: number): Decision {
+  const a = piece.attachment;
+  const name = a >= 0 ? skel.names[a]! : '?';
+  const nWelded = piece.vertices.length;
+  if (nWelded < o.minPieceVertices) {
+    return { verdict: 'left-alone', tail: false, reason: `a speck of ${nWelded} vertices (fewer than ${o.minPieceVertices}): ignored`, worn: false, bone: -1 };
+  }
+  const region = a >= 0 ? regions[a]! : 0;
+  const outward = piece.centroidRatio >= o.minCentroidRatio;
+  const elongated = piece.elongation >= o.minElongation;
+  const long = piece.reach >= o.minReach * height;
+  const appendage = outward && elongated && long;
+  const shape = `reach ${fmt(piece.reach / height)} H, elongation ${fmt(piece.elongation)}, centroid at ${fmt(piece.centroidRatio)} of its reach`;
+  const whyNot = !outward
+    ? `its centroid lies on the body (${fmt(piece.centroidRatio)} of its reach < ${o.minCentroidRatio})`
+    : !elongated
+      ? `it is wide, not long (elongation ${fmt(piece.elongation)} < ${o.minElongation})`
+      : `it is short (reach ${fmt(piece.reach / height)} H < ${o.minReach} H)`;
+  if (region === REGION_HEAD) return { verdict: 'left-alone', tail: false, reason: `hangs from the head (${name}): ears and hair are left alone (${shape})`, worn: false, bone: -1 };
+  if (region === REGION_LIMB || region === 0) {
+    return { verdict: 'left-alone', tail: false, reason: `hangs from a limb (${name}): sleeves, hands and feet are left alone (${shape})`, worn: false, bone: -1 };
+  }
+  const pelvisName = skel.pelvis >= 0 ? skel.names[skel.pelvis]! : '?';
+  if (region === REGION_PELVIS && appendage) {
+    if (o.mode === 'rigid') {
+      return { verdict: 'rigid', tail: true, reason: `long piece hanging from the pelvis (${shape}); rigid mode: weight 1.0 on ${pelvisName}`, worn: false, bone: skel.pelvis };
+    }
+    return { verdict: 'chain', tail: true, reason: `long piece hanging from the pelvis (${shape}): grew a chain`, worn: false, bone: skel.pelvis };
+  }
+  if (region === REGION_SPINE && appendage) {
+    if (o.include.includes('spine')) {
+      return { verdict: 'rigid', tail: false, reason: `long piece hanging from the spine (${name}; ${shape}): rigid on ${name} as asked (include spine)`, worn: false, bone: a };
+    }
+    return { verdict: 'left-alone', tail: false, reason: `long piece hanging from the spine (${name}; ${shape}): left as it is (include "spine" makes it rigid on ${name})`, worn: false, bone: -1 };
+  }
+  // Pelvis or spine, not an appendage: a worn piece on the torso.
+  const bone = region === REGION_PELVIS ? skel.pelvis : a;
+  const boneName = skel.names[bone]!;
+  if (o.include.includes('torso')) {
+    return { verdict: 'rigid', tail: false, reason: `worn piece on the torso (${whyNot}): rigid on ${boneName} as asked (include torso)`, worn: true, bone };
+  }
+  return { verdict: 'left-alone', tail: false, reason: `worn piece on the torso (${whyNot}): left as it is (include "torso" makes it rigid on ${boneName})`, worn: true, bone: -1 };
+}
+
+/** Exposed for tests: regions used by the policy. */
+export const REGIONS = { REGION_PELVIS, REGION_SPINE, REGION_HEAD, REGION_LIMB } as const;
