@@ -8,31 +8,22 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { machine, type BenchResult } from './common';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
+// bench/.out/run.js when built; results go to bench/results.json
+const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 type Bench = () => Promise<BenchResult[] | BenchResult>;
-const suites: Array<[string, string, string]> = [
-  ['tail', './tail', 'benchTail'],
-  ['ik', './ik', 'benchIk'],
-  ['rig', './rig', 'benchRigPass'],
-  ['bake', './bake', 'benchBake'],
-  ['adapter', './adapter', 'benchAdapters'],
+// Each suite is bundled with the code it measures (npm run bench builds first: tsx's module
+// wrappers would cost more than the systems themselves).
+const suites: Array<[string, () => Promise<Bench>]> = [
+  ['tail', async () => (await import('./tail')).benchTail],
 ];
 
 const only = process.argv.slice(2);
 const results: BenchResult[] = [];
 console.log(`bitrig bench — ${machine()}`);
-for (const [name, mod, fn] of suites) {
+for (const [name, load] of suites) {
   if (only.length && !only.includes(name)) continue;
-  let m: Record<string, unknown>;
-  try {
-    m = (await import(mod)) as Record<string, unknown>;
-  } catch (e) {
-    console.log(`- ${name}: not available (${String((e as Error).message).split('\n')[0]})`);
-    continue;
-  }
-  const f = m[fn] as Bench | undefined;
-  if (!f) continue;
+  const f = await load();
   const t0 = performance.now();
   const r = await f();
   const list = Array.isArray(r) ? r : [r];

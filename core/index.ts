@@ -39,3 +39,4 @@ export { tailSpringLink } from '../systems/tailSpring';
 export { bendCoupleLink, bendAngleOf } from '../systems/bendCouple';
 export { floorContactLink } from '../systems/floorContact';
 export { tailWrite } from '../systems/tailWrite';
+export * from './character';

@@ -8,3 +8,5 @@
  */
 export { createAnimator, updateAnimators, skeletonSourceFromThree, ANIMATOR_DEFAULTS } from './animator';
 export type { Animator, AnimatorOptions, AnimatorDiagnostics, TailDiagnostics } from './animator';
+export { characterToThree } from './character';
+export type { ThreeCharacter } from './character';
