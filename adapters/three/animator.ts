@@ -233,10 +233,10 @@ export function createAnimator(object: Object3D, options: AnimatorOptions = {}):
       if (mixer && updateMixer && Number.isFinite(dt) && dt > 0) mixer.update(dt);
     },
     update(dt: number) {
+      if (!ownWorld) throw new Error('bitrig/three: this animator shares a world; call updateAnimators(animators, dt) instead');
       animator.advanceMixer(dt);
       read();
-      if (ownWorld) runPipeline(world, dt);
-      else throw new Error('bitrig/three: this animator shares a world; call updateAnimators(animators, dt) instead');
+      runPipeline(world, dt);
       write();
     },
     read,

@@ -1,0 +1,114 @@
+/**
+ * The three.js adapter on the built-in character (no external files needed).
+ */
+import { describe, expect, test } from 'vitest';
+import { AnimationMixer, Vector3, type Bone } from 'three';
+import { createAnimator, characterToThree, updateAnimators } from '../../adapters/three';
+import { createBuiltinCharacter } from '../../core/character';
+import { createBitrigWorld } from '../../core/world';
+
+function rig(variant: 'chain' | 'shin' = 'chain') {
+  const data = createBuiltinCharacter({ variant });
+  const t = characterToThree(data);
+  const mixer = new AnimationMixer(t.root);
+  return { data, ...t, mixer };
+}
+
+describe('createAnimator on the built-in character', () => {
+  test('finds the Tail_1…Tail_6 chain under Hips with no extra code, bind rest source', () => {
+    const a = rig();
+    const animator = createAnimator(a.root, { mixer: a.mixer });
+    const d = animator.diagnostics();
+    expect(d.tails.map((t) => t.bones)).toEqual([['Tail_1', 'Tail_2', 'Tail_3', 'Tail_4', 'Tail_5', 'Tail_6']]);
+    a.mixer.clipAction(a.clips.find((c) => c.name === 'walk')!).play();
+    for (let f = 0; f < 10; f++) animator.update(1 / 60);
+    expect(animator.diagnostics().tails[0]!.restSource).toBe('bind'); // no clip keys the tail
+    expect(d.unitScale).toBe(1);
+    animator.dispose();
+  });
+
+  test('crouch: the tail rests on the floor; hips and feet equal the mixer output exactly; tail bone lengths kept (1e-6 m)', () => {
+    const ref = rig();
+    const sim = rig();
+    const refAction = ref.mixer.clipAction(ref.clips.find((c) => c.name === 'crouch')!);
+    refAction.play();
+    sim.mixer.clipAction(sim.clips.find((c) => c.name === 'crouch')!).play();
+    // A limp tail (full gravity, no carry, the modelled droop kept): the crouch pitches the
+    // hips forward, so a tail with muscle (defaults) stays off the floor on this character.
+    const animator = createAnimator(sim.root, { mixer: sim.mixer, tail: { gravity: 9.8, carry: 0, restCurve: 1 } });
+    const names = ['Hips', 'LeftFoot', 'RightFoot', 'LeftToeBase', 'RightToeBase', 'LeftLeg', 'Spine'];
+    const byName = (bones: Bone[], n: string) => bones.find((b) => b.name === n)!;
+    const tails = sim.bones.filter((b) => b.name.startsWith('Tail_'));
+    const restLen: number[] = [];
+    sim.root.updateMatrixWorld(true);
+    for (let i = 0; i + 1 < tails.length; i++) restLen.push(tails[i]!.getWorldPosition(new Vector3()).distanceTo(tails[i + 1]!.getWorldPosition(new Vector3())));
+    let contact = false;
+    for (let f = 0; f < 120; f++) {
+      ref.mixer.update(1 / 60);
+      animator.update(1 / 60);
+      for (const n of names) {
+        const a = byName(ref.bones, n), b = byName(sim.bones, n);
+        expect(b.quaternion.equals(a.quaternion)).toBe(true);
+        expect(b.position.equals(a.position)).toBe(true);
+      }
+      if (animator.diagnostics().tails[0]!.contacts.some((c) => c)) contact = true;
+      sim.root.updateMatrixWorld(true);
+      for (let i = 0; i + 1 < tails.length; i++) {
+        const l = tails[i]!.getWorldPosition(new Vector3()).distanceTo(tails[i + 1]!.getWorldPosition(new Vector3()));
+        expect(Math.abs(l - restLen[i]!)).toBeLessThan(1e-6);
+      }
+      for (const t of tails) {
+        // every tail joint above the floor plane (y = 0) by the clearance, to 1e-6
+        if (t.name !== 'Tail_1') expect(t.getWorldPosition(new Vector3()).y).toBeGreaterThan(0.025 - 1e-6);
+      }
+    }
+    expect(contact).toBe(true);
+  });
+
+  test('the shin variant (no tail bones) binds with no chain and changes nothing', () => {
+    const a = rig('shin');
+    const animator = createAnimator(a.root, { mixer: a.mixer });
+    expect(animator.diagnostics().tails.length).toBe(0);
+    animator.update(1 / 60);
+    animator.dispose();
+  });
+
+  test('a shared world runs many animators with one pipeline run; each matches its own private run (1e-12)', () => {
+    const world = createBitrigWorld();
+    const group = [rig(), rig(), rig()];
+    const solo = [rig(), rig(), rig()];
+    const shared = group.map((g) => createAnimator(g.root, { world, mixer: g.mixer }));
+    const own = solo.map((g) => createAnimator(g.root, { mixer: g.mixer }));
+    group.forEach((g, i) => g.mixer.clipAction(g.clips[i]!).play());
+    solo.forEach((g, i) => g.mixer.clipAction(g.clips[i]!).play());
+    expect(() => shared[0]!.update(1 / 60)).toThrow(/shares a world/);
+    for (let f = 0; f < 60; f++) {
+      updateAnimators(shared, 1 / 60);
+      for (const o of own) o.update(1 / 60);
+    }
+    for (let i = 0; i < 3; i++) {
+      const a = group[i]!.bones.filter((b) => b.name.startsWith('Tail_'));
+      const b = solo[i]!.bones.filter((b) => b.name.startsWith('Tail_'));
+      for (let k = 0; k < a.length; k++) {
+        const qa = a[k]!.quaternion.toArray(), qb = b[k]!.quaternion.toArray();
+        for (let j = 0; j < 4; j++) expect(Math.abs(qa[j]! - qb[j]!)).toBeLessThan(1e-12);
+      }
+    }
+  });
+
+  test('dispose releases the pose slots: 1,000 bind/dispose cycles do not grow the store', () => {
+    const world = createBitrigWorld();
+    const a = rig();
+    createAnimator(a.root, { world }).dispose();
+    const cap = world.pose.capacity;
+    const ents = world.capacity;
+    for (let i = 0; i < 1000; i++) createAnimator(a.root, { world }).dispose();
+    expect(world.pose.capacity).toBe(cap);
+    expect(world.capacity).toBe(ents);
+  });
+
+  test('bad input: an object without a skinned mesh is a clear setup error', () => {
+    const a = rig();
+    expect(() => createAnimator(a.bones[0]!)).toThrow(/bitrig\/three: no SkinnedMesh/);
+  });
+});
