@@ -9,6 +9,7 @@
 import { addEntity, createWorld, registerQuery, removeEntity, commitRemovals, type Query, type World } from 'bitecs';
 import { createPoseStore, type PoseStore } from './pose';
 import { createTailComponents } from './components/tail';
+import { createSceneComponents } from './components/scene';
 
 /** Options of {@link createBitrigWorld}. */
 export interface BitrigWorldOptions {
@@ -26,7 +27,7 @@ export interface BitrigWorldOptions {
 export const BITRIG_WORLD_DEFAULTS: Required<BitrigWorldOptions> = { entities: 256, bones: 1024, fixedStep: 1 / 60, maxStepsPerFrame: 8 };
 
 function makeComponents(cap: number) {
-  return { ...createTailComponents(cap) };
+  return { ...createTailComponents(cap), ...createSceneComponents(cap) };
 }
 
 /** All components of a world. */
@@ -39,7 +40,7 @@ export interface BitrigContext {
   /** Per-world components. */
   components: BitrigComponents;
   /** Registered queries (iterate `q.dense`, no allocation). */
-  queries: { tails: Query };
+  queries: { tails: Query; sceneChars: Query; limbs: Query };
   /** Entity capacity of every component array. */
   capacity: number;
   /** Seconds simulated so far (sum of valid frame dts). */
@@ -99,6 +100,8 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
   };
   const world = createWorld(ctx) as BitrigWorld;
   world.queries.tails = registerQuery(world, [components.TailChain]);
+  world.queries.sceneChars = registerQuery(world, [components.SceneCharacter]);
+  world.queries.limbs = registerQuery(world, [components.Limb]);
   return world;
 }
 

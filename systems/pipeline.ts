@@ -22,6 +22,9 @@ import type { BitrigWorld } from '../core/world';
 import { tailClockBegin, tailClockStep } from './tailClock';
 import { tailStep } from './tailStep';
 import { tailWrite } from './tailWrite';
+import { footLock } from './footLock';
+import { pelvisHeight } from './pelvisHeight';
+import { twoBoneIK } from './twoBoneIK';
 
 /**
  * Run every bitrig system for one frame of `dt` seconds. Never throws; a bad dt
@@ -32,6 +35,9 @@ import { tailWrite } from './tailWrite';
  */
 export function update(world: BitrigWorld, dt: number): void {
   // 1–3: scene contacts.
+  footLock(world, dt);
+  pelvisHeight(world, dt);
+  twoBoneIK(world, dt);
   // 4–8: tail secondary motion.
   const steps = tailClockBegin(world, dt);
   const h = world.tailClock.fixedStep;

@@ -1,0 +1,184 @@
+/**
+ * PelvisHeight — the pelvis band and balance (SPEC §4, pipeline step 2).
+ *
+ * Reads: per character the legs' animated joint positions (pose store, world), their IK
+ * targets and effective stance weights (written by FootLock), the balance input, the
+ * centre-of-mass segments and held loads; options (rate, limits as fractions of the mean leg
+ * length, softening).
+ * Writes: the pelvis local translation (pose store; the whole pelvis subtree's world matrices
+ * are shifted by the same world translation), and per character the smoothed offset
+ * `offsetWs`, the band `bandLo`/`bandHi`, the legs that set it, the infeasible legs, the
+ * centre of mass and the support centroid.
+ *
+ * Band: for every planted leg (stance > 0), the pelvis heights y (world, relative to the
+ * animated pelvis) from which its hip reaches the leg's target: |hip + y·ŷ − target| ≤ R with
+ * R = (upper + lower) × (1 − soften), an interval from a quadratic. Heavier stance weights
+ * come first; a leg whose interval misses the band so far is reported as infeasible. The
+ * drop/raise limits narrow the band only where they overlap it (planted feet win over the
+ * limits). The animated height (offset 0) is clamped into the band, smoothed with
+ * α = 1 − exp(−rate·dt), and the smoothed height is clamped into the band again: smoothing
+ * never crosses a reach limit (the seed's foot floating on a slope came from that).
+ * Balance: when every foot is planted (or the game asks), the pelvis moves horizontally by
+ * balance × (support centroid − COM), capped, smoothed with the same rate; the band is
+ * computed after that shift. Units: world units; rates 1/s. Never allocates or throws.
+ */
+import type { BitrigWorld } from '../core/world';
+import { MAX_LEGS } from '../core/components/scene';
+import { computeCenterOfMass } from '../core/sceneIK';
+import { transformPoint } from '../core/ik/frames';
+
+const _com = new Float64Array(3);
+const _tip = new Float64Array(3);
+const _order = new Int32Array(MAX_LEGS);
+const _w = new Float64Array(MAX_LEGS);
+const _R = new Float64Array(MAX_LEGS);
+const _hip = new Float64Array(MAX_LEGS * 3);
+
+/**
+ * Run the pelvis step for every scene character.
+ *
+ * @example
+ * pelvisHeight(world, 1 / 60);
+ */
+export function pelvisHeight(world: BitrigWorld, dt: number): void {
+  const SC = world.components.SceneCharacter;
+  const L = world.components.Limb;
+  const F = world.components.FootContact;
+  const pose = world.pose;
+  const wm = pose.worldM;
+  const chars = world.queries.sceneChars.dense;
+  const valid = dt > 0 && Number.isFinite(dt);
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!;
+    const ps = SC.pelvisSlot[c]!;
+    const nLegs = SC.legCount[c]!;
+    const alpha = valid ? 1 - Math.exp(-SC.pelvisRate[c]! * dt) : 0;
+    const first = SC.initialised[c] === 0;
+    // Legs: hip positions, reach, weights.
+    let meanLen = 0;
+    let minStance = 1;
+    let sw = 0, sx = 0, sz = 0;
+    for (let k = 0; k < nLegs; k++) {
+      const e = SC.legs[c * MAX_LEGS + k]!;
+      const a = L.rootSlot[e]! * 16, b = L.midSlot[e]! * 16;
+      let cx: number, cy: number, cz: number;
+      if (L.endIsChild[e] === 1) { const eo = L.endSlot[e]! * 16; cx = wm[eo + 12]!; cy = wm[eo + 13]!; cz = wm[eo + 14]!; } else {
+        transformPoint(_tip, 0, wm, b, L.tipLs, e * 3); cx = _tip[0]!; cy = _tip[1]!; cz = _tip[2]!;
+      }
+      const ax = wm[a + 12]!, ay = wm[a + 13]!, az = wm[a + 14]!;
+      const bx = wm[b + 12]!, by = wm[b + 13]!, bz = wm[b + 14]!;
+      const len = Math.sqrt((bx - ax) ** 2 + (by - ay) ** 2 + (bz - az) ** 2) + Math.sqrt((cx - bx) ** 2 + (cy - by) ** 2 + (cz - bz) ** 2);
+      _hip[k * 3] = ax; _hip[k * 3 + 1] = ay; _hip[k * 3 + 2] = az;
+      _R[k] = len * (1 - L.soften[e]!) * (1 - 1e-9);
+      meanLen += len / nLegs;
+      const w = F.stanceEff[e]!;
+      _w[k] = w;
+      if (w < minStance) minStance = w;
+      if (w > 0) { sw += w; sx += w * F.contactWs[e * 3]!; sz += w * F.contactWs[e * 3 + 2]!; }
+      _order[k] = k;
+    }
+    if (!Number.isFinite(meanLen)) meanLen = 0;
+    if (nLegs === 0) minStance = 0;
+    // Balance: horizontal shift toward the support centroid.
+    const gb = SC.groundBlend[c]!;
+    const bi = SC.balanceInput[c]!;
+    const bw = (bi >= 0 ? bi : SC.balance[c]! * minStance) * gb;
+    let wantX = 0, wantZ = 0;
+    SC.comValid[c] = 0;
+    if (bw > 0 && sw > 0 && computeCenterOfMass(world, c, _com, 0)) {
+      SC.comValid[c] = 1;
+      for (let k = 0; k < 3; k++) SC.comWs[c * 3 + k] = _com[k]!;
+      SC.supportWs[c * 3] = sx / sw; SC.supportWs[c * 3 + 1] = _com[1]!; SC.supportWs[c * 3 + 2] = sz / sw;
+      wantX = bw * (sx / sw - _com[0]!);
+      wantZ = bw * (sz / sw - _com[2]!);
+    }
+    const maxShift = SC.balanceMaxShift[c]! * meanLen;
+    let ox = SC.offsetWs[c * 3]!, oz = SC.offsetWs[c * 3 + 2]!;
+    if (first) { ox = wantX; oz = wantZ; } else { ox += (wantX - ox) * alpha; oz += (wantZ - oz) * alpha; }
+    const sh = Math.sqrt(ox * ox + oz * oz);
+    if (sh > maxShift) { const f = maxShift > 0 ? maxShift / sh : 0; ox *= f; oz *= f; }
+    if (!Number.isFinite(ox + oz)) { ox = 0; oz = 0; }
+    // Band from the planted legs, heaviest first.
+    for (let p = 1; p < nLegs; p++) {
+      const k = _order[p]!;
+      let q = p - 1;
+      while (q >= 0 && _w[_order[q]!]! < _w[k]!) { _order[q + 1] = _order[q]!; q--; }
+      _order[q + 1] = k;
+    }
+    let lo = -Infinity, hi = Infinity, nIn = 0, nBad = 0;
+    for (let p = 0; p < nLegs; p++) {
+      const k = _order[p]!;
+      if (!(_w[k]! > 0)) continue;
+      const e = SC.legs[c * MAX_LEGS + k]!;
+      const dx = _hip[k * 3]! + ox - L.targetWs[e * 3]!;
+      const dy = _hip[k * 3 + 1]! - L.targetWs[e * 3 + 1]!;
+      const dz = _hip[k * 3 + 2]! + oz - L.targetWs[e * 3 + 2]!;
+      const R = _R[k]!;
+      const disc = R * R - dx * dx - dz * dz;
+      if (!(disc >= 0)) { nBad++; continue; }
+      const sq = Math.sqrt(disc);
+      const li = -dy - sq, hi2 = -dy + sq;
+      if (li > hi || hi2 < lo) { nBad++; continue; }
+      if (li > lo) lo = li;
+      if (hi2 < hi) hi = hi2;
+      nIn++;
+    }
+    const dropLim = -SC.maxDrop[c]! * meanLen, raiseLim = SC.maxRaise[c]! * meanLen;
+    if (nIn === 0) { lo = dropLim; hi = raiseLim; } else {
+      const l2 = lo > dropLim ? lo : dropLim, h2 = hi < raiseLim ? hi : raiseLim;
+      if (l2 <= h2) { lo = l2; hi = h2; }
+    }
+    let desired = 0;
+    if (desired < lo) desired = lo; else if (desired > hi) desired = hi;
+    let y = SC.offsetWs[c * 3 + 1]!;
+    y = first ? desired : y + (desired - y) * alpha;
+    if (y < lo) y = lo; else if (y > hi) y = hi;
+    if (!Number.isFinite(y)) y = 0;
+    SC.offsetWs[c * 3] = ox; SC.offsetWs[c * 3 + 1] = y; SC.offsetWs[c * 3 + 2] = oz;
+    SC.bandLo[c] = lo; SC.bandHi[c] = hi; SC.bandLegs[c] = nIn; SC.bandInfeasible[c] = nBad;
+    SC.initialised[c] = 1;
+    if (ox === 0 && y === 0 && oz === 0) continue;
+    applyPelvisOffset(world, ps, SC.char[c]!, ox, y, oz);
+  }
+}
+
+/**
+ * Move the pelvis by a world translation: its local translation through the inverse of its
+ * parent's linear part, and the world matrices of the pelvis and every descendant shifted by
+ * the same translation (exact: a translated subtree only changes its translation column).
+ * Per-frame; no allocation.
+ */
+function applyPelvisOffset(world: BitrigWorld, ps: number, char: number, dx: number, dy: number, dz: number): void {
+  const pose = world.pose;
+  const par = pose.parent[ps]!;
+  const m = par >= 0 ? pose.worldM : pose.charRootWs;
+  const mo = par >= 0 ? par * 16 : char * 16;
+  // Solve linear(m) · d = (dx, dy, dz).
+  const a00 = m[mo]!, a01 = m[mo + 1]!, a02 = m[mo + 2]!;
+  const a10 = m[mo + 4]!, a11 = m[mo + 5]!, a12 = m[mo + 6]!;
+  const a20 = m[mo + 8]!, a21 = m[mo + 9]!, a22 = m[mo + 10]!;
+  const b01 = a22 * a11 - a12 * a21, b11 = -a22 * a10 + a12 * a20, b21 = a21 * a10 - a11 * a20;
+  const det = a00 * b01 + a01 * b11 + a02 * b21;
+  if (!(Math.abs(det) > 1e-300) || !Number.isFinite(det)) return;
+  const id = 1 / det;
+  const lx = (b01 * dx + (-a22 * a01 + a02 * a21) * dy + (a12 * a01 - a02 * a11) * dz) * id;
+  const ly = (b11 * dx + (a22 * a00 - a02 * a20) * dy + (-a12 * a00 + a02 * a10) * dz) * id;
+  const lz = (b21 * dx + (-a21 * a00 + a01 * a20) * dy + (a11 * a00 - a01 * a10) * dz) * id;
+  pose.localT[ps * 3] = pose.localT[ps * 3]! + lx;
+  pose.localT[ps * 3 + 1] = pose.localT[ps * 3 + 1]! + ly;
+  pose.localT[ps * 3 + 2] = pose.localT[ps * 3 + 2]! + lz;
+  const wm = pose.worldM;
+  const end = pose.charStart[char]! + pose.charCount[char]!;
+  const dirty = pose.dirty;
+  wm[ps * 16 + 12] = wm[ps * 16 + 12]! + dx; wm[ps * 16 + 13] = wm[ps * 16 + 13]! + dy; wm[ps * 16 + 14] = wm[ps * 16 + 14]! + dz;
+  dirty[ps] = 1;
+  for (let k = ps + 1; k < end; k++) {
+    const p = pose.parent[k]!;
+    if (p >= 0 && dirty[p] === 1) {
+      const o = k * 16;
+      wm[o + 12] = wm[o + 12]! + dx; wm[o + 13] = wm[o + 13]! + dy; wm[o + 14] = wm[o + 14]! + dz;
+      dirty[k] = 1;
+    }
+  }
+  for (let k = ps; k < end; k++) dirty[k] = 0;
+}
