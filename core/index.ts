@@ -40,3 +40,7 @@ export { bendCoupleLink, bendAngleOf } from '../systems/bendCouple';
 export { floorContactLink } from '../systems/floorContact';
 export { tailWrite } from '../systems/tailWrite';
 export * from './character';
+export {
+  prepareCharacterFrame, reseatTails, setBindingTailOptions, tailDiagnostics, updateAnimatorGroup,
+} from './animatorCore';
+export type { AnimatorDiagnostics, TailDiagnostics, AnimatorLike } from './animatorCore';

@@ -9,16 +9,16 @@
  */
 import type { AnimationMixer, Bone, Object3D, Skeleton, SkinnedMesh } from 'three';
 import { createBitrigWorld, type BitrigWorld } from '../../core/world';
-import {
-  beginCharacterFrame, bindSkeleton, resolveTailRestSource, tailOverwrittenByClip, unbindSkeleton,
-  writeTailRest, type BindOptions, type CharacterBinding, type SkeletonSource,
-} from '../../core/binding';
+import { bindSkeleton, unbindSkeleton, type BindOptions, type CharacterBinding, type SkeletonSource } from '../../core/binding';
 import { update as runPipeline } from '../../systems/pipeline';
 import type { TailOptions } from '../../core/defaults';
-import { LINK_STRIDE, REST_ANIMATION } from '../../core/components/tail';
 import { autoUnitScale } from '../../core/units';
-import { bendAngleOf } from '../../systems/bendCouple';
-import { setTailOptions as setTailOptionsCore } from '../../core/tailSetup';
+import {
+  prepareCharacterFrame, reseatTails, setBindingTailOptions, tailDiagnostics, updateAnimatorGroup,
+  type AnimatorDiagnostics, type TailDiagnostics,
+} from '../../core/animatorCore';
+
+export type { AnimatorDiagnostics, TailDiagnostics };
 
 /** Options of {@link createAnimator}. */
 export interface AnimatorOptions {
@@ -44,30 +44,6 @@ export interface AnimatorOptions {
 
 /** Defaults of {@link AnimatorOptions}. */
 export const ANIMATOR_DEFAULTS = Object.freeze({ unitScale: 'auto' as number | 'auto', tailPhysics: true });
-
-/** Diagnostics of one tail chain. */
-export interface TailDiagnostics {
-  /** Bone names of the links, root first. */
-  bones: string[];
-  /** Rest source in use. */
-  restSource: 'bind' | 'animation';
-  /** Bend angle per link at the last step (radians, hips frame, 0 = rest). */
-  bendAngles: number[];
-  /** Floor contact per link at the last step. */
-  contacts: boolean[];
-  /** The chain was reset to rest this frame (first frame, teleport or bad state). */
-  reset: boolean;
-}
-
-/** What {@link Animator.diagnostics} returns. */
-export interface AnimatorDiagnostics {
-  /** World units per metre in use. */
-  unitScale: number;
-  /** Tail chains. */
-  tails: TailDiagnostics[];
-  /** Setup problems that did not stop the binding. */
-  problems: string[];
-}
 
 /** A bound character. */
 export interface Animator {
@@ -202,12 +178,7 @@ export function createAnimator(object: Object3D, options: AnimatorOptions = {}):
       } else {
         for (let j = 0; j < 16; j++) pose.charRootWs[r + j] = j % 5 === 0 ? 1 : 0;
       }
-      // 'auto' rest source: the clip keys the tail when it overwrote what we wrote.
-      for (let c = 0; c < binding.tails.length; c++) {
-        if (binding.tails[c]!.restSource === 'auto') resolveTailRestSource(binding, c, tailOverwrittenByClip(binding, c));
-      }
-      if (!physics) writeTailRest(binding);
-      beginCharacterFrame(binding);
+      prepareCharacterFrame(binding, physics);
     }
   };
 
@@ -243,42 +214,17 @@ export function createAnimator(object: Object3D, options: AnimatorOptions = {}):
     write,
     setTailPhysics(on: boolean) {
       physics = on;
-      for (const b of bound) {
-        const C = world.components.TailChain;
-        for (const t of b.binding.tails) C.initialised[t.eid] = 0; // re-seat at rest when turned back on
-      }
+      for (const b of bound) reseatTails(b.binding); // re-seat at rest when turned back on
     },
     setTailOptions(opts: Partial<TailOptions>, chain?: string) {
-      for (const b of bound) {
-        for (const t of b.binding.tails) {
-          if (chain !== undefined && b.bones[t.bones[0]!]!.name !== chain) continue;
-          setTailOptionsCore(world, t.eid, opts);
-          if (opts.restSource) t.restSource = opts.restSource;
-        }
-      }
+      for (const b of bound) setBindingTailOptions(b.binding, b.bones.map((x) => x.name), opts, chain);
     },
     diagnostics() {
-      const C = world.components.TailChain;
-      const P = world.components.TailParticle;
-      const B = world.components.BendState;
       const tails: TailDiagnostics[] = [];
       const problems: string[] = [];
       for (const b of bound) {
         problems.push(...b.binding.problems);
-        for (const t of b.binding.tails) {
-          const n = C.links[t.eid]!;
-          const bendAngles: number[] = [];
-          const contacts: boolean[] = [];
-          for (let i = 0; i < n; i++) {
-            bendAngles.push(bendAngleOf(B.bendOld[(t.eid * LINK_STRIDE + i) * 4 + 3]!));
-            contacts.push(P.contact[t.eid * LINK_STRIDE + i] === 1);
-          }
-          tails.push({
-            bones: t.bones.map((i) => b.bones[i]!.name),
-            restSource: C.restSource[t.eid] === REST_ANIMATION ? 'animation' : 'bind',
-            bendAngles, contacts, reset: C.resetLastFrame[t.eid] === 1,
-          });
-        }
+        tails.push(...tailDiagnostics(b.binding, b.bones.map((x) => x.name)));
       }
       return { unitScale, tails, problems };
     },
@@ -300,19 +246,5 @@ export function createAnimator(object: Object3D, options: AnimatorOptions = {}):
  * updateAnimators(crowd, dt);
  */
 export function updateAnimators(animators: readonly Animator[], dt: number): void {
-  for (let i = 0; i < animators.length; i++) {
-    const a = animators[i]!;
-    a.advanceMixer(dt);
-    a.read();
-  }
-  let last: BitrigWorld | null = null;
-  for (let i = 0; i < animators.length; i++) {
-    const w = animators[i]!.world;
-    if (w === last) continue;
-    let seen = false;
-    for (let j = 0; j < i; j++) if (animators[j]!.world === w) { seen = true; break; }
-    if (!seen) runPipeline(w, dt);
-    last = w;
-  }
-  for (let i = 0; i < animators.length; i++) animators[i]!.write();
+  updateAnimatorGroup(animators, dt);
 }

@@ -1,0 +1,129 @@
+/**
+ * The engine-free half of every adapter's animator: what happens between "the engine pose is
+ * in the pose store" and "write the driven bones back", plus diagnostics and option changes.
+ * The three.js and Babylon.js adapters call these; they only copy bones in and out.
+ */
+import type { BitrigWorld } from './world';
+import {
+  beginCharacterFrame, resolveTailRestSource, tailOverwrittenByClip, writeTailRest, type CharacterBinding,
+} from './binding';
+import { LINK_STRIDE, REST_ANIMATION } from './components/tail';
+import { setTailOptions } from './tailSetup';
+import type { TailOptions } from './defaults';
+import { bendAngleOf } from '../systems/bendCouple';
+import { update as runPipeline } from '../systems/pipeline';
+
+/** Diagnostics of one tail chain. */
+export interface TailDiagnostics {
+  /** Bone names of the links, root first. */
+  bones: string[];
+  /** Rest source in use. */
+  restSource: 'bind' | 'animation';
+  /** Bend angle per link at the last step (radians, 0 = rest). */
+  bendAngles: number[];
+  /** Floor contact per link at the last step. */
+  contacts: boolean[];
+  /** The chain was reset to rest this frame (first frame, teleport or bad state). */
+  reset: boolean;
+}
+
+/** What an animator's `diagnostics()` returns. */
+export interface AnimatorDiagnostics {
+  /** World units per metre in use. */
+  unitScale: number;
+  /** Tail chains. */
+  tails: TailDiagnostics[];
+  /** Setup problems that did not stop the binding. */
+  problems: string[];
+}
+
+/**
+ * After an adapter copied the engine's locals and root frame into the pose store: resolve
+ * `'auto'` rest sources (the clip keys the tail when it overwrote what bitrig wrote), show the
+ * carried rest pose when tail physics is off, and compute world matrices. Per-frame.
+ *
+ * @example
+ * copyBonesIn(); prepareCharacterFrame(binding, true); update(world, dt); copyBonesOut();
+ */
+export function prepareCharacterFrame(binding: CharacterBinding, tailPhysics: boolean): void {
+  for (let c = 0; c < binding.tails.length; c++) {
+    if (binding.tails[c]!.restSource === 'auto') resolveTailRestSource(binding, c, tailOverwrittenByClip(binding, c));
+  }
+  if (!tailPhysics) writeTailRest(binding);
+  beginCharacterFrame(binding);
+}
+
+/** Re-seat every chain at rest on the next frame (after tail physics is turned back on). */
+export function reseatTails(binding: CharacterBinding): void {
+  const C = binding.world.components.TailChain;
+  for (const t of binding.tails) C.initialised[t.eid] = 0;
+}
+
+/**
+ * Change tail options of every chain of a binding, or of the chain whose first bone is named
+ * `chain`. Throws `bitrig/tail: …` on invalid values.
+ *
+ * @example
+ * setBindingTailOptions(binding, names, { carry: 0.6 });
+ */
+export function setBindingTailOptions(binding: CharacterBinding, boneNames: readonly string[], options: Partial<TailOptions>, chain?: string): void {
+  for (const t of binding.tails) {
+    if (chain !== undefined && boneNames[t.bones[0]!] !== chain) continue;
+    setTailOptions(binding.world, t.eid, options);
+    if (options.restSource) t.restSource = options.restSource;
+  }
+}
+
+/** Diagnostics of a binding's tail chains (allocates; for overlays and tests). */
+export function tailDiagnostics(binding: CharacterBinding, boneNames: readonly string[]): TailDiagnostics[] {
+  const { TailChain: C, TailParticle: P, BendState: B } = binding.world.components;
+  const out: TailDiagnostics[] = [];
+  for (const t of binding.tails) {
+    const n = C.links[t.eid]!;
+    const bendAngles: number[] = [];
+    const contacts: boolean[] = [];
+    for (let i = 0; i < n; i++) {
+      bendAngles.push(bendAngleOf(B.bendOld[(t.eid * LINK_STRIDE + i) * 4 + 3]!));
+      contacts.push(P.contact[t.eid * LINK_STRIDE + i] === 1);
+    }
+    out.push({
+      bones: t.bones.map((i) => boneNames[i]!),
+      restSource: C.restSource[t.eid] === REST_ANIMATION ? 'animation' : 'bind',
+      bendAngles, contacts, reset: C.resetLastFrame[t.eid] === 1,
+    });
+  }
+  return out;
+}
+
+/** What {@link updateAnimatorGroup} needs of an animator. */
+export interface AnimatorLike {
+  /** The world it lives in. */
+  readonly world: BitrigWorld;
+  /** Advance its engine animation by dt (no-op if it does not own it). */
+  advanceMixer(dt: number): void;
+  /** Copy the engine pose in. */
+  read(): void;
+  /** Copy the driven bones out. */
+  write(): void;
+}
+
+/**
+ * Advance animators that share worlds: animations, reads, one pipeline run per distinct
+ * world, writes. Works for any adapter (and mixes them). Per-frame; no allocation.
+ *
+ * @example
+ * updateAnimatorGroup(crowd, dt);
+ */
+export function updateAnimatorGroup(animators: readonly AnimatorLike[], dt: number): void {
+  for (let i = 0; i < animators.length; i++) {
+    animators[i]!.advanceMixer(dt);
+    animators[i]!.read();
+  }
+  for (let i = 0; i < animators.length; i++) {
+    const w = animators[i]!.world;
+    let seen = false;
+    for (let j = 0; j < i; j++) if (animators[j]!.world === w) { seen = true; break; }
+    if (!seen) runPipeline(w, dt);
+  }
+  for (let i = 0; i < animators.length; i++) animators[i]!.write();
+}
