@@ -118,6 +118,19 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   C.initialised[eid] = 0;
   C.stepsLastFrame[eid] = 0;
   C.resetLastFrame[eid] = 0;
+  C.exactWorldSetup[eid] = 0;
+  {
+    const cs = pose.charStart[char]!, ce = cs + pose.charCount[char]!;
+    const linkSet = new Set(spec.linkSlots);
+    for (let s = cs; s < ce; s++) {
+      if (linkSet.has(pose.parent[s]!) && !linkSet.has(s) && s !== endSlot) C.exactWorldSetup[eid] = 1;
+    }
+    for (const s of spec.linkSlots) {
+      const x = pose.bindS[s * 3]!, y = pose.bindS[s * 3 + 1]!, z = pose.bindS[s * 3 + 2]!;
+      if (!(x > 0) || Math.abs(x - y) > 1e-9 * x || Math.abs(x - z) > 1e-9 * x) C.exactWorldSetup[eid] = 1;
+    }
+  }
+  C.exactWorld[eid] = C.exactWorldSetup[eid]!;
   C.anchorPrev.fill(0, eid * 8, eid * 8 + 8);
   C.anchorCur.fill(0, eid * 8, eid * 8 + 8);
   C.anchorStep.fill(0, eid * 8, eid * 8 + 8);

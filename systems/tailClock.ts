@@ -69,6 +69,13 @@ function prepareChain(world: BitrigWorld, eid: number, steps: number): void {
     return;
   }
   C.stepsLastFrame[eid] = steps;
+  // A non-uniformly scaled anchor sends the tail's world matrices through the pose store.
+  const m = pose.worldM, mo = C.anchorSlot[eid]! * 16;
+  const sx = m[mo]! * m[mo]! + m[mo + 1]! * m[mo + 1]! + m[mo + 2]! * m[mo + 2]!;
+  const sy = m[mo + 4]! * m[mo + 4]! + m[mo + 5]! * m[mo + 5]! + m[mo + 6]! * m[mo + 6]!;
+  const sz = m[mo + 8]! * m[mo + 8]! + m[mo + 9]! * m[mo + 9]! + m[mo + 10]! * m[mo + 10]!;
+  const uniform = Math.abs(sx - sy) <= 1e-9 * sx && Math.abs(sx - sz) <= 1e-9 * sx;
+  C.exactWorld[eid] = uniform ? C.exactWorldSetup[eid]! : 1;
   const n = C.links[eid]!;
   if (C.restSource[eid] === REST_ANIMATION) {
     const L = LINK_STRIDE;

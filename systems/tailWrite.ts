@@ -19,7 +19,8 @@ import { qConjMul, qRotate, qRotateInv } from '../core/qmath';
 
 const _c = new Float64Array(3);
 const _n = new Float64Array(3);
-import { poseUpdateSubtree } from '../core/pose';
+const _sc = new Float64Array(3);
+import { composeTRS, poseUpdateSubtree } from '../core/pose';
 
 /**
  * Write every chain's bone rotations for this frame.
@@ -100,6 +101,20 @@ export function tailWrite(world: BitrigWorld): void {
       for (let j = 0; j < 4; j++) B.writtenR[k * 4 + j] = pose.localR[s * 4 + j]!;
     }
     for (let j = 0; j < 8; j++) C.anchorPrev[a + j] = C.anchorCur[a + j]!;
-    poseUpdateSubtree(pose, C.slot[eid * LINK_STRIDE]!);
+    if (bad || C.exactWorld[eid] === 1) {
+      poseUpdateSubtree(pose, C.slot[eid * LINK_STRIDE]!);
+    } else {
+      // World matrices of the links straight from their world frames (uniform scale), then
+      // the end helper from its parent.
+      const s0 = C.anchorCur[a + 7]!;
+      for (let i = 0; i < n; i++) {
+        const k = eid * LINK_STRIDE + i;
+        const sc = s0 * B.scaleRel[k]!;
+        _sc[0] = sc; _sc[1] = sc; _sc[2] = sc;
+        composeTRS(pose.worldM, C.slot[k]! * 16, B.headWs, k * 3, B.rotWs, k * 4, _sc, 0);
+      }
+      const end = C.endSlot[eid]!;
+      if (end >= 0) poseUpdateSubtree(pose, end);
+    }
   }
 }

@@ -73,6 +73,14 @@ export interface TailChainComponent {
   anchorStep: Float64Array;
   /** Hips axes in the anchor's local frame: forward (3), lateral (3), up (3); 9 per entity. */
   axesLs: Float64Array;
+  /**
+   * 1 when the tail's world matrices must go through the pose store (a link bone has other
+   * children, or a non-uniform scale, at setup; or this frame's anchor is non-uniformly
+   * scaled) instead of being composed from the links' world frames.
+   */
+  exactWorld: Uint8Array;
+  /** Setup part of {@link exactWorld}. */
+  exactWorldSetup: Uint8Array;
   /** Internal steps run during the last frame (diagnostic). */
   stepsLastFrame: Uint8Array;
   /** 1 when the last frame reset the chain (teleport or bad input). */
@@ -143,7 +151,7 @@ export function createTailComponents(cap: number): {
       floorEnabled: new Uint8Array(cap), floorClearance: f64(cap), contactDamping: f64(cap),
       restSource: new Uint8Array(cap), unitScale: f64(cap), teleportDistance: f64(cap), initialised: new Uint8Array(cap),
       anchorPrev: f64(cap * 8), anchorCur: f64(cap * 8), anchorStep: f64(cap * 8), axesLs: f64(cap * 9),
-      stepsLastFrame: new Uint8Array(cap), resetLastFrame: new Uint8Array(cap),
+      stepsLastFrame: new Uint8Array(cap), resetLastFrame: new Uint8Array(cap), exactWorld: new Uint8Array(cap), exactWorldSetup: new Uint8Array(cap),
     },
     TailParticle: { pos: f64(cap * L * 3), vel: f64(cap * L * 3), prev: f64(cap * L * 3), contact: new Uint8Array(cap * L) },
     BendState: {

@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { makeTailRig, sweepX, type TailRig } from './rig';
 import { LINK_STRIDE } from '../../core/components/tail';
+import { poseUpdateWorld } from '../../core/pose';
 
 const DEG = Math.PI / 180;
 
@@ -48,6 +49,17 @@ describe('validity', () => {
     settle(rig, 3);
     for (const a of rig.linkAngles()) expect(a).toBeLessThan(1e-9);
   });
+});
+
+test('after a frame the tail bones\' world matrices equal a full pose-store recompute (1e-12)', () => {
+  for (const scale of [1, 0.01]) {
+    const rig = makeTailRig({ links: 5, withEnd: true, unitScale: scale === 1 ? 1 : 100 });
+    for (let f = 0; f < 30; f++) rig.frame(1 / 60, [sweepX(f / 60) * (scale === 1 ? 1 : 100), 0.9 * (scale === 1 ? 1 : 100), 0]);
+    const pose = rig.world.pose;
+    const before = Float64Array.from(pose.worldM);
+    poseUpdateWorld(pose, rig.binding.charId);
+    for (let i = 0; i < before.length; i++) expect(Math.abs(before[i]! - pose.worldM[i]!)).toBeLessThan(1e-12 * (scale === 1 ? 1 : 100));
+  }
 });
 
 describe('fast hip sweep (0.5 m over 2/3 s)', () => {
