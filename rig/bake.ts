@@ -395,7 +395,7 @@ function simulateWith(calib: BakeCalibration, sampler: ClipSampler, F: number, o
   driveFrame(rig, graph, pose, nodeWorld, 0);
   rec(cur, curRest, 0);
   const cycleSeconds = D > 0 ? D : F * h;
-  const maxCycles = Math.max(o.minWarmupCycles + 1, Math.ceil(o.maxWarmupSeconds / cycleSeconds) + 1, 2);
+  const maxCycles = Math.max(o.minWarmupCycles + 1, Math.ceil(o.maxWarmupSeconds / cycleSeconds - 1e-9) + 1);
   let converged = false;
   let delta = Infinity;
   let cycles = 0;
@@ -425,13 +425,15 @@ function simulateWith(calib: BakeCalibration, sampler: ClipSampler, F: number, o
   }
   const seam = new Float64Array(L);
   for (let i = 0; i < L; i++) seam[i] = quatAngleDeg(cur, 4 * i, cur, 4 * (F * L + i));
+  // A single (cold) cycle has nothing to compare with: its seam is the best estimate.
+  if (!Number.isFinite(delta)) delta = Math.max(0, ...seam);
   const times = new Float64Array(F + 1);
   for (let k = 0; k <= F; k++) times[k] = (k * D) / F;
   o.onProgress?.(`${sampler.name}: recorded`, 1);
   return {
     clip: sampler.name, duration: D, times, bones: rig.bones.slice(), nodes: Int32Array.from(rig.nodes),
     writable: Uint8Array.from(rig.writable), chainRoots: rig.chainRoots.slice(), rotations: cur, restRotations: curRest,
-    cycles, warmupCycles: cycles - 1, converged, cycleDeltaDeg: Number.isFinite(delta) ? delta : 0, seamJumpDeg: seam,
+    cycles, warmupCycles: cycles - 1, converged, cycleDeltaDeg: delta, seamJumpDeg: seam,
     restSources, units,
   };
 }

@@ -1,0 +1,142 @@
+/**
+ * `bitrig measure <in.glb> --clip <name> [--json] [--grounding]` — the seed's stretch table
+ * for one clip (SPEC §5), and with `--grounding` the pelvis-lift comparison (SPEC §3).
+ *
+ * Exit codes: 0 done, 2 bad input (one line on stderr: unknown clip with the clip list, no
+ * skin, no animations, unreadable file, bad arguments), 1 unexpected failure.
+ */
+import { readFile } from 'node:fs/promises';
+import { readGlbBytes } from '../rig/glb';
+import { formatMeasureTable, measureJson, measureTail, type MeasureOptions } from '../rig/measure';
+
+/** Where a command writes (replaceable in tests). */
+export interface CliIo {
+  /** Standard output, one chunk per call (a newline is added). */
+  out: (text: string) => void;
+  /** Standard error, one chunk per call (a newline is added). */
+  err: (text: string) => void;
+  /** True when stderr is a terminal (progress lines are shown). */
+  isTTY?: boolean;
+}
+
+/** Process stdout/stderr. */
+export const PROCESS_IO: CliIo = {
+  out: (t) => { process.stdout.write(`${t}\n`); },
+  err: (t) => { process.stderr.write(`${t}\n`); },
+  isTTY: !!process.stderr.isTTY,
+};
+
+/** A bad-input error: exit code 2 with a one-line reason (and the usage when `usage` is set). */
+export class CliInputError extends Error {
+  /** Print the command's usage after the reason. */
+  usage: boolean;
+  constructor(message: string, usage = false) {
+    super(message);
+    this.usage = usage;
+  }
+}
+
+/** Parse `--flag value` / `--flag=value` / boolean flags; positional arguments in `_`. */
+export function parseArgs(argv: readonly string[], valueFlags: readonly string[], boolFlags: readonly string[]): { _: string[]; flags: Record<string, string | boolean> } {
+  const out: { _: string[]; flags: Record<string, string | boolean> } = { _: [], flags: {} };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a.startsWith('-') && a !== '-') {
+      const eq = a.indexOf('=');
+      const name = eq >= 0 ? a.slice(0, eq) : a;
+      if (valueFlags.includes(name)) {
+        const v = eq >= 0 ? a.slice(eq + 1) : argv[++i];
+        if (v === undefined) throw new CliInputError(`${name} needs a value`, true);
+        out.flags[name] = v;
+      } else if (boolFlags.includes(name) && eq < 0) {
+        out.flags[name] = true;
+      } else {
+        throw new CliInputError(`unknown option ${name}`, true);
+      }
+    } else {
+      out._.push(a);
+    }
+  }
+  return out;
+}
+
+/** One-line reason from an error: the library prefix (`bitrig/x: `) and stack removed. */
+export function reasonOf(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return msg.split('\n')[0]!.replace(/^bitrig\/[a-z]+: /, '');
+}
+
+/** Is this error a bad-input error (exit 2) rather than a defect (exit 1)? */
+export function isInputError(e: unknown): boolean {
+  if (e instanceof CliInputError) return true;
+  const msg = e instanceof Error ? e.message : String(e);
+  return /^bitrig\/[a-z]+: /.test(msg) || /ENOENT|EISDIR|EACCES|ENOTDIR/.test(msg);
+}
+
+/** Tail options from `--rest-curve` and `--carry` (degrees). */
+export function tailFlags(flags: Record<string, string | boolean>): MeasureOptions['tail'] {
+  const tail: MeasureOptions['tail'] = {};
+  if (typeof flags['--rest-curve'] === 'string') {
+    const v = Number(flags['--rest-curve']);
+    if (!(v >= 0 && v <= 1)) throw new CliInputError('--rest-curve must be a number in [0, 1]');
+    tail.restCurve = v;
+  }
+  if (typeof flags['--carry'] === 'string') {
+    const v = Number(flags['--carry']);
+    if (!Number.isFinite(v)) throw new CliInputError('--carry must be a number of degrees');
+    tail.carry = (v * Math.PI) / 180;
+  }
+  return tail;
+}
+
+/** Read a GLB file into a Document (bad files give a one-line error). */
+export async function readInput(file: string) {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(file));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CliInputError(`cannot read ${file}${code ? ` (${code})` : ''}`);
+  }
+  return readGlbBytes(bytes);
+}
+
+export const MEASURE_USAGE = 'usage: bitrig measure <in.glb> --clip <name> [--json] [--grounding] [--samples 24] [--rest-curve 0..1] [--carry degrees]';
+
+/**
+ * Run `bitrig measure` with the arguments after the command name. Returns the exit code.
+ *
+ * @example
+ * process.exitCode = await measureCommand(['fox.glb', '--clip', 'Walk', '--json']);
+ */
+export async function measureCommand(argv: readonly string[], io: CliIo = PROCESS_IO): Promise<number> {
+  try {
+    const args = parseArgs(argv, ['--clip', '--samples', '--rest-curve', '--carry'], ['--json', '--grounding', '--help', '-h']);
+    if (args.flags['--help'] || args.flags['-h']) { io.out(MEASURE_USAGE); return 0; }
+    if (args._.length !== 1) throw new CliInputError('expected one input file', true);
+    const clip = args.flags['--clip'];
+    if (typeof clip !== 'string' || clip === '') throw new CliInputError('--clip <name> is required', true);
+    let samples = 24;
+    if (typeof args.flags['--samples'] === 'string') {
+      samples = Number(args.flags['--samples']);
+      if (!(Number.isInteger(samples) && samples >= 1 && samples <= 10_000)) throw new CliInputError('--samples must be an integer in 1…10000');
+    }
+    const tail = tailFlags(args.flags);
+    const doc = await readInput(args._[0]!);
+    const t0 = Date.now();
+    let shown = 0;
+    const report = measureTail(doc, clip, {
+      samples, tail, grounding: !!args.flags['--grounding'],
+      onProgress: (stage, f) => {
+        const now = Date.now();
+        if (io.isTTY && now - t0 > 1000 && now - shown > 1000) { shown = now; io.err(`measure: ${stage} ${(100 * f).toFixed(0)} %`); }
+      },
+    });
+    io.out(args.flags['--json'] ? JSON.stringify(measureJson(report), null, 2) : formatMeasureTable(report));
+    return 0;
+  } catch (e) {
+    io.err(`bitrig measure: ${reasonOf(e)}`);
+    if (e instanceof CliInputError && e.usage) io.err(MEASURE_USAGE);
+    return isInputError(e) ? 2 : 1;
+  }
+}
