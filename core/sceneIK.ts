@@ -277,11 +277,12 @@ export interface SolePlane {
 
 /**
  * Fit a support plane to a foot's vertices (SPEC §4 "sole calibration"): starting from `up`,
- * take the vertices within 10 % of the foot's extent of the lowest one, fit a plane to them
- * (least squares), and repeat twice with the fitted normal. The plane touches the lowest
- * vertex (nothing of the foot lies below it); the point is the centroid of the sole set
- * projected onto it — the middle of the sole, not the lowest toe vertex. The fitted normal may
- * tilt at most `maxTilt` from `up`. Returns null with fewer than 3 vertices. Setup-time.
+ * take the vertices within 10 % of the foot's extent of its low level (the 2nd percentile of
+ * heights, so a single toe vertex poking down does not decide), fit a plane to them (least
+ * squares), and repeat twice with the fitted normal. The plane lies at that low level; the
+ * point is the centroid of the sole set projected onto it — the middle of the sole, not the
+ * lowest toe vertex. The fitted normal may tilt at most `maxTilt` from `up`. Returns null with
+ * fewer than 3 vertices. Setup-time.
  *
  * @example
  * const plane = fitSolePlane(footVertices, [0, 1, 0]);
@@ -293,22 +294,18 @@ export function fitSolePlane(points: ArrayLike<number>, up: ArrayLike<number>, m
   if (!(ul > 0)) ul = 1;
   const u = [up[0]! / ul, up[1]! / ul, up[2]! / ul];
   let nrm = [...u];
-  let set: number[] = [];
-  let hmin = 0;
+  const hs = new Float64Array(n);
+  const level = (): { low: number; band: number; set: number[] } => {
+    for (let i = 0; i < n; i++) hs[i] = points[i * 3]! * nrm[0]! + points[i * 3 + 1]! * nrm[1]! + points[i * 3 + 2]! * nrm[2]!;
+    const sorted = Float64Array.from(hs).sort();
+    const low = sorted[Math.min(n - 1, Math.max(2, Math.floor(0.02 * n)))]!;
+    const band = Math.max(0.1 * (sorted[n - 1]! - sorted[0]!), 1e-9 * (Math.abs(sorted[n - 1]!) + Math.abs(sorted[0]!) + 1));
+    const set: number[] = [];
+    for (let i = 0; i < n; i++) if (hs[i]! <= low + band && hs[i]! >= low - band) set.push(i);
+    return { low, band, set };
+  };
   for (let iter = 0; iter < 3; iter++) {
-    hmin = Infinity;
-    let hmax = -Infinity;
-    for (let i = 0; i < n; i++) {
-      const h = points[i * 3]! * nrm[0]! + points[i * 3 + 1]! * nrm[1]! + points[i * 3 + 2]! * nrm[2]!;
-      if (h < hmin) hmin = h;
-      if (h > hmax) hmax = h;
-    }
-    const band = Math.max(0.1 * (hmax - hmin), 1e-9 * (Math.abs(hmax) + Math.abs(hmin) + 1));
-    set = [];
-    for (let i = 0; i < n; i++) {
-      const h = points[i * 3]! * nrm[0]! + points[i * 3 + 1]! * nrm[1]! + points[i * 3 + 2]! * nrm[2]!;
-      if (h <= hmin + band) set.push(i);
-    }
+    const { set } = level();
     if (set.length < 3) break;
     let cx = 0, cy = 0, cz = 0;
     for (const i of set) { cx += points[i * 3]!; cy += points[i * 3 + 1]!; cz += points[i * 3 + 2]!; }
@@ -325,25 +322,15 @@ export function fitSolePlane(points: ArrayLike<number>, up: ArrayLike<number>, m
     const vl = Math.hypot(v[0]!, v[1]!, v[2]!);
     v = [v[0]! / vl, v[1]! / vl, v[2]! / vl];
     if (v[0]! * u[0]! + v[1]! * u[1]! + v[2]! * u[2]! < 0) v = [-v[0]!, -v[1]!, -v[2]!];
-    const cosT = v[0]! * u[0]! + v[1]! * u[1]! + v[2]! * u[2]!;
-    if (cosT < Math.cos(maxTilt)) break;
+    if (v[0]! * u[0]! + v[1]! * u[1]! + v[2]! * u[2]! < Math.cos(maxTilt)) break;
     nrm = v;
   }
-  // Final support plane along nrm.
-  hmin = Infinity;
-  for (let i = 0; i < n; i++) hmin = Math.min(hmin, points[i * 3]! * nrm[0]! + points[i * 3 + 1]! * nrm[1]! + points[i * 3 + 2]! * nrm[2]!);
-  let hmax = -Infinity;
-  for (let i = 0; i < n; i++) hmax = Math.max(hmax, points[i * 3]! * nrm[0]! + points[i * 3 + 1]! * nrm[1]! + points[i * 3 + 2]! * nrm[2]!);
-  const band = Math.max(0.1 * (hmax - hmin), 1e-9 * (Math.abs(hmax) + Math.abs(hmin) + 1));
-  set = [];
-  for (let i = 0; i < n; i++) {
-    const h = points[i * 3]! * nrm[0]! + points[i * 3 + 1]! * nrm[1]! + points[i * 3 + 2]! * nrm[2]!;
-    if (h <= hmin + band) set.push(i);
-  }
+  const { low, set } = level();
+  if (set.length === 0) return null;
   let cx = 0, cy = 0, cz = 0;
   for (const i of set) { cx += points[i * 3]!; cy += points[i * 3 + 1]!; cz += points[i * 3 + 2]!; }
   cx /= set.length; cy /= set.length; cz /= set.length;
-  const d = cx * nrm[0]! + cy * nrm[1]! + cz * nrm[2]! - hmin;
+  const d = cx * nrm[0]! + cy * nrm[1]! + cz * nrm[2]! - low;
   return { point: [cx - d * nrm[0]!, cy - d * nrm[1]!, cz - d * nrm[2]!], normal: [nrm[0]!, nrm[1]!, nrm[2]!], count: set.length };
 }
 

@@ -69,7 +69,11 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
       const bx = wm[b + 12]!, by = wm[b + 13]!, bz = wm[b + 14]!;
       const len = Math.sqrt((bx - ax) ** 2 + (by - ay) ** 2 + (bz - az) ** 2) + Math.sqrt((cx - bx) ** 2 + (cy - by) ** 2 + (cz - bz) ** 2);
       _hip[k * 3] = ax; _hip[k * 3 + 1] = ay; _hip[k * 3 + 2] = az;
-      _R[k] = len * (1 - L.soften[e]!) * (1 - 1e-9);
+      // Reach without softening: (1 − soften) × length, or the animated extension if larger.
+      let R = len * (1 - L.soften[e]!);
+      const dc = Math.sqrt((cx - ax) ** 2 + (cy - ay) ** 2 + (cz - az) ** 2);
+      if (dc > R) R = dc < len ? dc : len;
+      _R[k] = R * (1 - 1e-9);
       meanLen += len / nLegs;
       const w = F.stanceEff[e]!;
       _w[k] = w;
@@ -95,6 +99,9 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
     const maxShift = SC.balanceMaxShift[c]! * meanLen;
     let ox = SC.offsetWs[c * 3]!, oz = SC.offsetWs[c * 3 + 2]!;
     if (first) { ox = wantX; oz = wantZ; } else { ox += (wantX - ox) * alpha; oz += (wantZ - oz) * alpha; }
+    const snap = 1e-9 * (meanLen > 0 ? meanLen : 1);
+    if (Math.abs(ox - wantX) < snap) ox = wantX;
+    if (Math.abs(oz - wantZ) < snap) oz = wantZ;
     const sh = Math.sqrt(ox * ox + oz * oz);
     if (sh > maxShift) { const f = maxShift > 0 ? maxShift / sh : 0; ox *= f; oz *= f; }
     if (!Number.isFinite(ox + oz)) { ox = 0; oz = 0; }
@@ -132,6 +139,7 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
     if (desired < lo) desired = lo; else if (desired > hi) desired = hi;
     let y = SC.offsetWs[c * 3 + 1]!;
     y = first ? desired : y + (desired - y) * alpha;
+    if (Math.abs(y - desired) < snap) y = desired;
     if (y < lo) y = lo; else if (y > hi) y = hi;
     if (!Number.isFinite(y)) y = 0;
     SC.offsetWs[c * 3] = ox; SC.offsetWs[c * 3 + 1] = y; SC.offsetWs[c * 3 + 2] = oz;

@@ -27,7 +27,7 @@ export interface TwoBoneOptions {
   weight: number;
   /** Rotation weight in [0, 1] for the end-effector orientation target (ignored without one). */
   rotationWeight: number;
-  /** Softening band as a fraction of the chain length (0 = hard). Beyond `(1 − soften) × length` the reach approaches full extension smoothly instead of snapping straight. */
+  /** Softening band as a fraction of the chain length (0 = hard). Beyond `(1 − soften) × length` (or the animated extension, if larger) the reach approaches full extension smoothly instead of snapping straight. */
   soften: number;
   /** Distance (solve-space units) under which the end counts as having reached the target. */
   reachTolerance: number;
@@ -75,7 +75,7 @@ export interface TwoBoneInput {
   targetRotation?: ArrayLike<number> | null;
   /** A point the mid joint should bend toward; default: the animated mid joint (keep the clip's bend plane). */
   pole?: ArrayLike<number> | null;
-  /** Direction to bend toward when the limb is straight and no pole decides (default: any perpendicular). */
+  /** Direction the mid joint should point when the limb is straight (default: any perpendicular). */
   bendHint?: ArrayLike<number> | null;
   /** Current orientation of the root bone (solve space); default identity. */
   rootRotation?: ArrayLike<number> | null;
@@ -205,8 +205,13 @@ export function twoBoneKernel(io: Float64Array, weight: number, soften: number, 
   let s = soften;
   if (!(s > 0)) s = 0; else if (s > 0.5) s = 0.5;
   if (s > 0) {
-    const da = lmax * (1 - s);
-    if (De > da) { const sl = s * lmax; De = da + sl * (1 - Math.exp(-(De - da) / sl)); }
+    // The soft band starts at (1 − soften) × length, or at the animated extension if the clip
+    // already reaches further: a target the animation already reaches is never softened.
+    let da = lmax * (1 - s);
+    const dc = Math.sqrt((cx - ax) ** 2 + (cy - ay) ** 2 + (cz - az) ** 2);
+    if (dc > da) da = dc < lmax ? dc : lmax;
+    const sl = lmax - da;
+    if (De > da) De = sl > 1e-12 * lmax ? da + sl * (1 - Math.exp(-(De - da) / sl)) : lmax;
   }
   if (De > lmax) De = lmax;
   if (De < lmin) De = lmin;
@@ -216,10 +221,11 @@ export function twoBoneKernel(io: Float64Array, weight: number, soften: number, 
   let ex = v2x - p2 * u1x, ey = v2y - p2 * u1y, ez = v2z - p2 * u1z;
   let el = Math.sqrt(ex * ex + ey * ey + ez * ez);
   if (!(el > 1e-7 * l2)) {
-    // Straight (or folded) limb: bend toward the hint, else any perpendicular.
+    // Straight (or folded) limb: the mid joint goes toward the hint, so the lower bone turns
+    // away from it (e = −hint ⊥ u1); without a hint, any perpendicular.
     const hx = io[15]!, hy = io[16]!, hz = io[17]!;
     const hp = hx * u1x + hy * u1y + hz * u1z;
-    ex = hx - hp * u1x; ey = hy - hp * u1y; ez = hz - hp * u1z;
+    ex = hp * u1x - hx; ey = hp * u1y - hy; ez = hp * u1z - hz;
     el = Math.sqrt(ex * ex + ey * ey + ez * ez);
     if (!(el > 1e-9) || !Number.isFinite(el)) {
       // perpendicular from the axis with the smallest component of u1
