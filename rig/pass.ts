@@ -35,7 +35,7 @@ export interface AppendageReport {
   reason: string;
   /** Name of the skin the piece is skinned to. */
   skin: string;
-  /** Attachment joint name (after the torso/thigh bias). */
+  /** Attachment joint name after the torso/thigh bias (a thigh head at the pelvis reports the pelvis). */
   attachment: string;
   /** Joint nearest to the collar centroid (before the bias). */
   nearestJoint: string;
@@ -152,9 +152,9 @@ export function rigAppendages(doc: Document, options: Partial<RigOptions> = {}):
       if (h > hi) hi = h;
       maxAbs = Math.max(maxAbs, Math.abs(x), Math.abs(y), Math.abs(z));
     }
+    // All joints count (a model whose only skinned parts are its hands is still body-sized).
     const J = w.skel.positions;
     for (let j = 0; j < w.skel.names.length; j++) {
-      if (!w.skel.weighted[j]) continue;
       const h = J[3 * j]! * u[0]! + J[3 * j + 1]! * u[1]! + J[3 * j + 2]! * u[2]!;
       if (h < lo) lo = h;
       if (h > hi) hi = h;
@@ -264,7 +264,7 @@ function rigSkin(
       if (d.tail && (sub.collarSpread <= o.maxCollarSpread || mis >= 0.5)) {
         d.reason += ` (found inside a worn piece at a raised far threshold of ${fmt(sub.far / H)} H)`;
         out.push({ piece: sub, decision: d, misweighted: mis });
-      } else if (d.worn && sub.reach >= o.minReach * H) out.push(...refine(sub, k + 1));
+      } else if (d.worn) out.push(...refine(sub, k + 1));
     }
     return out;
   };
@@ -272,7 +272,7 @@ function rigSkin(
   for (const piece of findPieces(input, null)) {
     const decision = decide(piece, skel, regions, o, H);
     found.push({ piece, decision, misweighted: misweightedOf(piece) });
-    if (decision.worn && piece.reach >= o.minReach * H) found.push(...refine(piece, 0));
+    if (decision.worn) found.push(...refine(piece, 0));
   }
   progress('decide', 0.45);
   const reportOf = (f: Found): AppendageReport => {
@@ -283,7 +283,8 @@ function rigSkin(
       verdict: 'left-alone',
       reason: f.decision.reason,
       skin: w.label,
-      attachment: piece.attachment >= 0 ? skel.names[piece.attachment]! : '',
+      // A thigh head at the pelvis belongs to the body: report the pelvis itself.
+      attachment: piece.attachment < 0 ? '' : regions[piece.attachment] === REGION_PELVIS && skel.pelvis >= 0 ? skel.names[skel.pelvis]! : skel.names[piece.attachment]!,
       nearestJoint: piece.nearestJoint >= 0 ? skel.names[piece.nearestJoint]! : '',
       region: piece.attachment >= 0 ? regionName(regions[piece.attachment]!) : 'other',
       vertexCount: farVerts.length,
@@ -614,43 +615,45 @@ function decide(piece: Piece, skel: SkinSkeleton, regions: Uint8Array, o: RigOpt
   const name = a >= 0 ? skel.names[a]! : '?';
   const nWelded = piece.vertices.length;
   if (nWelded < o.minPieceVertices) {
-    return { verdict: 'left-alone', tail: false, reason: `a speck of ${nWelded} vertices (fewer than ${o.minPieceVertices}): ignored`, worn: false, bone: -1 };
+    return { verdict: 'left-alone', reason: `a speck of ${nWelded} vertices (fewer than ${o.minPieceVertices}): ignored`, tail: false, worn: false, bone: -1 };
   }
   const region = a >= 0 ? regions[a]! : 0;
   const outward = piece.centroidRatio >= o.minCentroidRatio;
   const elongated = piece.elongation >= o.minElongation;
   const long = piece.reach >= o.minReach * height;
-  const appendage = outward && elongated && long;
+  const appendage = outward && elongated;
   const shape = `reach ${fmt(piece.reach / height)} H, elongation ${fmt(piece.elongation)}, centroid at ${fmt(piece.centroidRatio)} of its reach`;
   const whyNot = !outward
     ? `its centroid lies on the body (${fmt(piece.centroidRatio)} of its reach < ${o.minCentroidRatio})`
-    : !elongated
-      ? `it is wide, not long (elongation ${fmt(piece.elongation)} < ${o.minElongation})`
-      : `it is short (reach ${fmt(piece.reach / height)} H < ${o.minReach} H)`;
-  if (region === REGION_HEAD) return { verdict: 'left-alone', tail: false, reason: `hangs from the head (${name}): ears and hair are left alone (${shape})`, worn: false, bone: -1 };
+    : `it is wide, not long (elongation ${fmt(piece.elongation)} < ${o.minElongation})`;
+  const none = { tail: false, worn: false, bone: -1 } as const;
+  if (region === REGION_HEAD) return { verdict: 'left-alone', reason: `hangs from the head (${name}): ears and hair are left alone (${shape})`, ...none };
   if (region === REGION_LIMB || region === 0) {
-    return { verdict: 'left-alone', tail: false, reason: `hangs from a limb (${name}): sleeves, hands and feet are left alone (${shape})`, worn: false, bone: -1 };
+    return { verdict: 'left-alone', reason: `hangs from a limb (${name}): sleeves, hands and feet are left alone (${shape})`, ...none };
+  }
+  if (!long) {
+    return { verdict: 'left-alone', reason: `short piece near ${name} (reach ${fmt(piece.reach / height)} H < ${o.minReach} H): left alone`, ...none };
   }
   const pelvisName = skel.pelvis >= 0 ? skel.names[skel.pelvis]! : '?';
   if (region === REGION_PELVIS && appendage) {
     if (o.mode === 'rigid') {
-      return { verdict: 'rigid', tail: true, reason: `long piece hanging from the pelvis (${shape}); rigid mode: weight 1.0 on ${pelvisName}`, worn: false, bone: skel.pelvis };
+      return { verdict: 'rigid', reason: `long piece hanging from the pelvis (${shape}); rigid mode: weight 1.0 on ${pelvisName}`, tail: true, worn: false, bone: skel.pelvis };
     }
-    return { verdict: 'chain', tail: true, reason: `long piece hanging from the pelvis (${shape}): grew a chain`, worn: false, bone: skel.pelvis };
+    return { verdict: 'chain', reason: `long piece hanging from the pelvis (${shape}): grew a chain`, tail: true, worn: false, bone: skel.pelvis };
   }
   if (region === REGION_SPINE && appendage) {
     if (o.include.includes('spine')) {
-      return { verdict: 'rigid', tail: false, reason: `long piece hanging from the spine (${name}; ${shape}): rigid on ${name} as asked (include spine)`, worn: false, bone: a };
+      return { verdict: 'rigid', reason: `long piece hanging from the spine (${name}; ${shape}): rigid on ${name} as asked (include spine)`, tail: false, worn: false, bone: a };
     }
-    return { verdict: 'left-alone', tail: false, reason: `long piece hanging from the spine (${name}; ${shape}): left as it is (include "spine" makes it rigid on ${name})`, worn: false, bone: -1 };
+    return { verdict: 'left-alone', reason: `long piece hanging from the spine (${name}; ${shape}): left as it is (include "spine" makes it rigid on ${name})`, ...none };
   }
-  // Pelvis or spine, not an appendage: a worn piece on the torso.
+  // Pelvis or spine, long but not an appendage: a worn piece on the torso (cape, skirt) or fat.
   const bone = region === REGION_PELVIS ? skel.pelvis : a;
   const boneName = skel.names[bone]!;
   if (o.include.includes('torso')) {
-    return { verdict: 'rigid', tail: false, reason: `worn piece on the torso (${whyNot}): rigid on ${boneName} as asked (include torso)`, worn: true, bone };
+    return { verdict: 'rigid', reason: `worn piece on the torso (${whyNot}): rigid on ${boneName} as asked (include torso)`, tail: false, worn: true, bone };
   }
-  return { verdict: 'left-alone', tail: false, reason: `worn piece on the torso (${whyNot}): left as it is (include "torso" makes it rigid on ${boneName})`, worn: true, bone: -1 };
+  return { verdict: 'left-alone', reason: `worn piece on the torso (${whyNot}): left as it is (include "torso" makes it rigid on ${boneName})`, tail: false, worn: true, bone: -1 };
 }
 
 /** Exposed for tests: regions used by the policy. */

@@ -1,0 +1,200 @@
+/**
+ * `bitrig rig <in.glb> -o <out.glb> [--mode chain|rigid] [--report <file.json>]
+ * [--include spine,torso] [--quiet]`: the rig pass on a file. Prints progress lines on stderr
+ * and a human summary on stdout; exit 0 on success (also when nothing was found), 2 on bad
+ * input with a one-line reason. Never writes over its input; outputs are written atomically.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { CliCommand, CliIO } from './main';
+import type { RigInclude, RigMode } from '../rig/options';
+import type { AppendageReport, RigReport } from '../rig/pass';
+import { rigFile, samePath, writeFileAtomic } from '../rig/node';
+
+const USAGE = [
+  'usage: bitrig rig <in.glb> -o <out.glb> [--mode chain|rigid] [--report <file.json>] [--include spine,torso] [--quiet]',
+  '',
+  'Finds long pieces of skin hanging from the pelvis (a tail an auto-rigger gave to a shin),',
+  'grows a bone chain Tail_1…Tail_K + Tail_End along each and re-weights its skin.',
+  '',
+  '  -o, --output <file>   where to write the rigged GLB (never the input; written atomically)',
+  '  --mode chain|rigid    chain (default) grows bones; rigid gives the piece weight 1.0 on the pelvis',
+  '  --report <file.json>  also write the full report (every piece found, with numbers) as JSON',
+  '  --include spine,torso also make long pieces on the spine (spine) or worn torso pieces',
+  '                        such as capes and skirts (torso) rigid on their bone; off by default',
+  '  --quiet               no progress lines',
+  '',
+  'Exit codes: 0 success (also when nothing was found), 2 bad input, 1 internal error.',
+].join('\n');
+
+interface RigArgs {
+  input: string;
+  output: string;
+  mode: RigMode;
+  report: string | null;
+  include: RigInclude[];
+  quiet: boolean;
+}
+
+class UsageError extends Error {}
+
+function parseArgs(args: string[]): RigArgs {
+  let input: string | null = null;
+  let output: string | null = null;
+  let mode: RigMode = 'chain';
+  let report: string | null = null;
+  let include: RigInclude[] = [];
+  let quiet = false;
+  for (let i = 0; i < args.length; i++) {
+    let a = args[i]!;
+    let value: string | undefined;
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    if (eq > 0) {
+      value = a.slice(eq + 1);
+      a = a.slice(0, eq);
+    }
+    const take = (): string => {
+      if (value !== undefined) return value;
+      const v = args[++i];
+      if (v === undefined || (v.startsWith('-') && v.length > 1)) throw new UsageError(`${a} needs a value`);
+      return v;
+    };
+    switch (a) {
+      case '-o':
+      case '--output':
+        output = take();
+        break;
+      case '--mode': {
+        const m = take();
+        if (m !== 'chain' && m !== 'rigid') throw new UsageError(`--mode must be chain or rigid, got "${m}"`);
+        mode = m;
+        break;
+      }
+      case '--report':
+        report = take();
+        break;
+      case '--include': {
+        const list = take().split(',').map((s) => s.trim()).filter(Boolean);
+        for (const s of list) if (s !== 'spine' && s !== 'torso') throw new UsageError(`--include accepts spine and torso, got "${s}"`);
+        include = list as RigInclude[];
+        break;
+      }
+      case '--quiet':
+      case '-q':
+        quiet = true;
+        break;
+      default:
+        if (a.startsWith('-') && a.length > 1) throw new UsageError(`unknown option ${a}`);
+        if (input !== null) throw new UsageError(`one input file only (got "${input}" and "${a}")`);
+        input = a;
+    }
+  }
+  if (input === null) throw new UsageError('missing the input GLB');
+  if (output === null) throw new UsageError('missing -o <out.glb>');
+  return { input, output, mode, report, include, quiet };
+}
+
+function n3(x: number): string {
+  if (!Number.isFinite(x)) return String(x);
+  const a = Math.abs(x);
+  return a >= 100 ? x.toFixed(1) : a >= 1 ? x.toFixed(3) : x.toPrecision(3);
+}
+
+/** The human summary of a report (one line per changed piece, one for the rest). */
+export function formatRigSummary(report: RigReport, input: string, output: string): string[] {
+  const lines: string[] = [];
+  const changed = report.appendages.filter((a) => a.verdict !== 'left-alone');
+  const alone = report.appendages.filter((a) => a.verdict === 'left-alone');
+  lines.push(`bitrig rig: ${input} → ${output} (height ${n3(report.height)} model units, ${report.ms.toFixed(0)} ms)`);
+  for (const a of changed) lines.push(`  ${describe(a)}`);
+  if (changed.length === 0) {
+    lines.push('  no tail found: nothing long hangs from the pelvis, so no chain was grown; the output is an unchanged copy');
+  }
+  if (alone.length > 0) {
+    const why = new Map<string, number>();
+    for (const a of alone) {
+      const key = a.reason.replace(/\s*\(.*$/, '').replace(/ near .*$/, '').replace(/:.*$/, '');
+      why.set(key, (why.get(key) ?? 0) + 1);
+    }
+    const parts = [...why.entries()].map(([k, c]) => (c > 1 ? `${k} ×${c}` : k));
+    lines.push(`  left alone: ${alone.length} other piece${alone.length > 1 ? 's' : ''} (${parts.join('; ')})`);
+  }
+  return lines;
+}
+
+function describe(a: AppendageReport): string {
+  const what =
+    a.verdict === 'chain'
+      ? `chain ${a.joints[0]}…${a.joints[a.joints.length - 2]} + ${a.joints[a.joints.length - 1]} (K = ${a.segments}, length ${n3(a.length)})`
+      : `rigid on ${a.rigidBone}`;
+  return (
+    `${what} on ${a.attachment}: ${a.changedVertexCount} vertices re-weighted, reach ${a.reachRatio.toFixed(2)} H, ` +
+    `elongation ${a.elongation.toFixed(2)}; weighted bone distance ${n3(a.boneDistanceBefore)} → ${n3(a.boneDistanceAfter)}`
+  );
+}
+
+async function runRig(args: string[], io: CliIO): Promise<number> {
+  let parsed: RigArgs;
+  try {
+    parsed = parseArgs(args);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`bitrig rig: ${e.message} (see bitrig rig --help)`);
+      return 2;
+    }
+    throw e;
+  }
+  const { input, output, mode, include, quiet } = parsed;
+  const reportPath = parsed.report;
+  if (await samePath(input, output)) {
+    io.err(`bitrig rig: refusing to write over the input ${input}; choose another -o`);
+    return 2;
+  }
+  if (reportPath && ((await samePath(reportPath, input)) || (await samePath(reportPath, output)))) {
+    io.err(`bitrig rig: --report ${reportPath} would overwrite the ${(await samePath(reportPath, input)) ? 'input' : 'output'}; choose another path`);
+    return 2;
+  }
+  try {
+    const st = await fs.stat(path.dirname(path.resolve(output)));
+    if (!st.isDirectory()) throw new Error('not a folder');
+  } catch {
+    io.err(`bitrig rig: cannot write ${output}: its folder does not exist`);
+    return 2;
+  }
+  let lastStep = '';
+  const t0 = Date.now();
+  const onProgress = (step: string, fraction: number): void => {
+    if (quiet || step === lastStep) return;
+    lastStep = step;
+    io.err(`bitrig rig: [${String(Math.round(fraction * 100)).padStart(3)}%] ${step} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  };
+  let report: RigReport;
+  try {
+    report = await rigFile(input, output, { mode, include, onProgress });
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    if (msg.startsWith('bitrig/')) {
+      io.err(`bitrig rig: ${msg.replace(/^bitrig\/[a-z]+: /, '')}`);
+      return 2;
+    }
+    throw e;
+  }
+  if (reportPath) {
+    try {
+      await writeFileAtomic(reportPath, `${JSON.stringify({ input, output, mode, include, ...report }, null, 2)}\n`);
+    } catch (e) {
+      io.err(`bitrig rig: wrote ${output} but cannot write the report ${reportPath} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      return 2;
+    }
+  }
+  for (const line of formatRigSummary(report, input, output)) io.out(line);
+  if (reportPath) io.out(`  report: ${reportPath}`);
+  return 0;
+}
+
+/** The `rig` subcommand. */
+export const RIG_COMMAND: CliCommand = {
+  summary: 'grow a bone chain along a tail the rigger gave to a shin, and re-weight its skin',
+  usage: USAGE,
+  run: runRig,
+};
