@@ -276,6 +276,40 @@ function tailWeighted(skin: SkinData): Uint8Array {
   return out;
 }
 
+/** Result of {@link measureEdgeStretch}. */
+export interface EdgeStretch {
+  /** Tail edges (both vertices on the tail). */
+  tail: StretchRow;
+  /** Body edges (neither vertex on the tail). */
+  body: StretchRow;
+  /** Tail edges × samples. */
+  tailEdgeSamples: number;
+  /** Body edges × samples. */
+  bodyEdgeSamples: number;
+}
+
+/**
+ * Edge stretch of a document's clip as it is (no rig pass, no runtime): tail edges by the
+ * given mask (default: skin dominated by tail bones) and body edges.
+ *
+ * @example
+ * const { tail, body } = measureEdgeStretch(doc, 'walk', { tailVertex: [mask] });
+ */
+export function measureEdgeStretch(doc: Document, clip: string, options: Partial<Pick<MeasureOptions, 'samples' | 'tornAbove' | 'tornBelow' | 'tailVertex'>> = {}): EdgeStretch {
+  const o = mergeMeasureOptions(options);
+  const graph = readSceneGraph(doc);
+  const skins = readSkins(doc, graph);
+  const sampler = createClipSampler(graph, findClip(doc, clip));
+  const mask = skins.map((sk, si) => o.tailVertex?.[si] ?? tailDominatedVertices(sk));
+  const sets = edgeSets(skins, mask);
+  const [t, b] = collectRatios(graph, skins, sampler, o.samples,
+    [{ edges: sets.tail, bind: sets.tailBind }, { edges: sets.body, bind: sets.bodyBind }], null);
+  return {
+    tail: stretchStats(t!, o.tornAbove, o.tornBelow), body: stretchStats(b!, o.tornAbove, o.tornBelow),
+    tailEdgeSamples: t!.length, bodyEdgeSamples: b!.length,
+  };
+}
+
 const defaultRig: RigFunction = (doc, mode) => { rigAppendages(doc, { mode }); };
 
 /**

@@ -22,8 +22,6 @@ export interface CritterOptions {
   tailTipY?: number;
   /** Armature node transform above the skeleton (coordinate-transform tests). */
   armature?: { t?: [number, number, number]; r?: [number, number, number, number]; s?: [number, number, number] };
-  /** Extra clips: a clip that keys only the Hips with STEP / CUBICSPLINE samplers. */
-  interpolationClips?: boolean;
 }
 
 export interface Critter {
@@ -95,8 +93,10 @@ export function makeCritter(o: CritterOptions = {}): Critter {
   const idx: number[] = [];
   const tail: number[] = [];
   const J = (name: string): number => joints.findIndex((j) => j.name === name);
+  // Bind space is the scene's world at bind (IBMs include the armature), so vertices are placed by it too.
   const addVertex = (p: V3, inf: [number, number][], isTail: boolean): void => {
-    pos.push(...p);
+    const wp = vec3.transformMat4(vec3.create(), p, armM);
+    pos.push(wp[0]!, wp[1]!, wp[2]!);
     const s = [...inf].sort((a, b) => b[1] - a[1]).slice(0, 4);
     const sum = s.reduce((a, b) => a + b[1], 0);
     for (let k = 0; k < 4; k++) {
