@@ -74,7 +74,7 @@ export interface SceneIKOptions {
   maxDrop: number;
   /** Largest pelvis raise, as a fraction of the mean leg length. */
   maxRaise: number;
-  /** Balance weight when every foot is planted (scaled by the least stance weight): how far the pelvis moves the COM over the supporting feet. 0 turns balance off. */
+  /** Balance weight used while every foot is planted (scaled by the least stance weight) when the game passes no `balance` input: how far the pelvis moves the COM over the supporting feet. Default 0 (off): the clip's own posture is kept; set it, or pass `balance` per frame, for standing reaches and carried loads. */
   balance: number;
   /** Largest horizontal balance shift, as a fraction of the mean leg length. */
   balanceMaxShift: number;
@@ -100,7 +100,7 @@ export const SCENE_IK_DEFAULTS: Readonly<SceneIKOptions> = Object.freeze({
   pelvisRate: 12,
   maxDrop: 0.45,
   maxRaise: 0.05,
-  balance: 0.5,
+  balance: 0,
   balanceMaxShift: 0.15,
   groundRate: 10,
   bodyMass: 70,

@@ -74,7 +74,7 @@ export function makeBiped(o: BipedOptions = {}): BipedRig {
   const parents: number[] = [];
   const worlds: mat4[] = [];
   const tw = o.twist ?? 0.4;
-  const q = (ax: number[], ang: number): quat => quat.setAxisAngle(quat.create(), ax as unknown as vec3, ang);
+  const q = (ax: number[], ang: number): quat => quat.setAxisAngle(quat.create(), vec3.normalize(vec3.create(), ax as unknown as vec3), ang);
   const kb = o.kneeBend ?? 0.03;
   bone(names, parents, worlds, 'Hips', null, [0, 0.95, 0], q([0, 1, 0], 0.2));
   bone(names, parents, worlds, 'Spine', 'Hips', [0, 1.15, 0], q([1, 0, 0], tw));
