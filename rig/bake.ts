@@ -553,7 +553,7 @@ function writeTailTracks(doc: Document, calib: BakeCalibration, anim: Animation,
       px = x; py = y; pz = z; pw = w;
     }
     const output = doc.createAccessor(`${cyc.clip}_${cyc.bones[i]}_rotation`, buffer).setType('VEC4').setArray(vals);
-    const sampler = doc.createAnimationSampler(`${cyc.bones[i]}_rotation`).setInput(input).setOutput(output).setInterpolation('LINEAR');
+    const sampler = doc.createAnimationSampler().setInput(input).setOutput(output).setInterpolation('LINEAR');
     anim.addSampler(sampler);
     let channel: AnimationChannel | undefined;
     for (const ch of anim.listChannels()) if (ch.getTargetNode() === node && ch.getTargetPath() === 'rotation') channel = ch;
@@ -562,7 +562,7 @@ function writeTailTracks(doc: Document, calib: BakeCalibration, anim: Animation,
       if (old) orphans.add(old);
       channel.setSampler(sampler);
     } else {
-      anim.addChannel(doc.createAnimationChannel(`${cyc.bones[i]}_rotation`).setTargetNode(node).setTargetPath('rotation').setSampler(sampler));
+      anim.addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath('rotation').setSampler(sampler));
     }
     written.push(cyc.bones[i]!);
   }
