@@ -1,0 +1,150 @@
+/**
+ * Bad input (SPEC §4, charter rule 1): NaN targets, zero-length bones, weights outside [0, 1],
+ * missing limbs, broken ground queries and frame times — defined results, no throw per frame,
+ * a clear error at setup.
+ */
+import { describe, expect, test } from 'vitest';
+import { mat4, quat } from 'gl-matrix';
+import { makeBiped } from './rig';
+import { createBitrigWorld } from '../../core/world';
+import { bindSkeleton } from '../../core/binding';
+import {
+  addSceneIK, addSupport, mergeSceneIKOptions, removeSceneIK, sceneDiagnostics, setSceneInputs, setSupportFrame, type GroundQuery,
+} from '../../core/sceneIK';
+
+const DT = 1 / 60;
+
+function allFinite(rig: ReturnType<typeof makeBiped>): boolean {
+  const p = rig.world.pose;
+  return [p.localR, p.localT, p.worldM].every((a) => a.every(Number.isFinite));
+}
+
+function skeleton(names: string[], parents: number[], pos: number[][]) {
+  const ibm = pos.map((p) => Array.from(mat4.invert(mat4.create(), mat4.fromTranslation(mat4.create(), p as [number, number, number]))!));
+  const rest = pos.map((p, i) => ({ t: parents[i]! >= 0 ? p.map((v, k) => v - pos[parents[i]!]![k]!) : p, r: [0, 0, 0, 1], s: [1, 1, 1] }));
+  return { names, parents, inverseBind: ibm, rest };
+}
+
+describe('setup errors', () => {
+  test('no legs: a clear error naming the skeleton', () => {
+    const world = createBitrigWorld();
+    const b = bindSkeleton(world, skeleton(['Hips', 'Spine', 'Head'], [-1, 0, 1], [[0, 1, 0], [0, 1.2, 0], [0, 1.6, 0]]));
+    expect(() => addSceneIK(world, b)).toThrow(/bitrig\/sceneIK: no legs found .*Hips, Spine, Head.*options\.limbs/);
+  });
+
+  test('zero-length leg bone: a clear error naming the bone', () => {
+    const world = createBitrigWorld();
+    const b = bindSkeleton(world, skeleton(
+      ['Hips', 'LeftUpLeg', 'LeftLeg', 'LeftFoot', 'RightUpLeg', 'RightLeg', 'RightFoot'], [-1, 0, 1, 2, 0, 4, 5],
+      [[0, 1, 0], [0.1, 0.9, 0], [0.1, 0.9, 0], [0.1, 0.1, 0], [-0.1, 0.9, 0], [-0.1, 0.5, 0], [-0.1, 0.1, 0]],
+    ));
+    expect(() => addSceneIK(world, b)).toThrow(/bitrig\/sceneIK: limb "LeftUpLeg" has a zero-length bone "LeftUpLeg" → "LeftLeg"/);
+  });
+
+  test('explicit limbs with a missing bone or a mid not below the root: clear errors', () => {
+    const world = createBitrigWorld();
+    const b = bindSkeleton(world, skeleton(['Hips', 'A', 'B', 'C'], [-1, 0, 1, 2], [[0, 1, 0], [0.1, 0.9, 0], [0.1, 0.5, 0], [0.1, 0.1, 0]]));
+    expect(() => addSceneIK(world, b, { limbs: [{ kind: 'leg', root: 'A', mid: 'X', end: 'C' }] })).toThrow(/limb 0 mid bone "X" not found/);
+    expect(() => addSceneIK(world, b, { limbs: [{ kind: 'leg', root: 'B', mid: 'A', end: 'C' }] })).toThrow(/mid bone "A" is not below root "B"/);
+    const ok = addSceneIK(world, b, { limbs: [{ kind: 'leg', root: 'A', mid: 'B', end: 'C' }] });
+    expect(ok.legs.length).toBe(1);
+  });
+
+  test('bad options name the field', () => {
+    expect(() => mergeSceneIKOptions({ soften: 2 })).toThrow(/bitrig\/sceneIK: option soften/);
+    expect(() => mergeSceneIKOptions({ unitScale: 0 })).toThrow(/unitScale/);
+    expect(() => mergeSceneIKOptions({ maxTilt: NaN })).toThrow(/maxTilt/);
+    expect(() => mergeSceneIKOptions({ lockOn: 0 })).toThrow(/lockOn/);
+  });
+
+  test('a skin with too few joint entries is rejected at setup', () => {
+    const world = createBitrigWorld();
+    const b = bindSkeleton(world, skeleton(['Hips', 'LeftUpLeg', 'LeftLeg', 'LeftFoot'], [-1, 0, 1, 2], [[0, 1, 0], [0.1, 0.9, 0], [0.1, 0.5, 0.02], [0.1, 0.1, 0]]));
+    expect(() => addSceneIK(world, b, { skin: { positions: new Float32Array(6), joints: new Uint16Array(4), weights: new Float32Array(8) } })).toThrow(/skin\.joints and skin\.weights/);
+  });
+});
+
+describe('per frame: defined results, no throw', () => {
+  test('NaN / infinite hand targets: the arm keeps the animation and reports invalid', () => {
+    const rig = makeBiped();
+    for (const position of [[NaN, 1, 0], [0, Infinity, 0]]) {
+      expect(() => rig.frame(DT, { hands: [{ position }, { position: [0.1, 1, 0.3], rotation: [NaN, 0, 0, 1] }] })).not.toThrow();
+      const d = sceneDiagnostics(rig.world, rig.ik);
+      expect(d.hands[0]!.invalid).toBe(true);
+      expect(d.hands[1]!.invalid).toBe(true);
+      const s = rig.slot('LeftForeArm');
+      const r = rig.rest[rig.names.indexOf('LeftForeArm')]!;
+      for (let j = 0; j < 4; j++) expect(rig.world.pose.localR[s * 4 + j]).toBe(r.r[j]);
+      expect(allFinite(rig)).toBe(true);
+    }
+  });
+
+  test('weights outside [0, 1] and NaN are clamped (NaN → 0)', () => {
+    const rig = makeBiped();
+    rig.frame(DT, { feet: [5, -3], hands: [{ position: [0.5, 1.2, 0.2], weight: 7, rotationWeight: -1 }, { position: [-0.5, 1.2, 0.2], weight: NaN }] });
+    const F = rig.world.components.FootContact, H = rig.world.components.HandTarget;
+    expect(F.stance[rig.ik.legs[0]!.eid]).toBe(1);
+    expect(F.stance[rig.ik.legs[1]!.eid]).toBe(0);
+    expect(H.weight[rig.ik.arms[0]!.eid]).toBe(1);
+    expect(H.rotWeight[rig.ik.arms[0]!.eid]).toBe(0);
+    expect(H.weight[rig.ik.arms[1]!.eid]).toBe(0);
+    rig.frame(DT, { feet: [NaN, 0.5] });
+    expect(F.stance[rig.ik.legs[0]!.eid]).toBe(0);
+    expect(allFinite(rig)).toBe(true);
+  });
+
+  test('a ground query that throws, returns NaN, or a downward/zero normal: no throw, finite pose', () => {
+    const rig = makeBiped();
+    const queries: GroundQuery[] = [
+      () => { throw new Error('physics exploded'); },
+      (_x, _z, out) => { out.height = NaN; return true; },
+      (_x, _z, out) => { out.height = 0; out.normal[0] = 0; out.normal[1] = -1; out.normal[2] = 0; out.support = 9999; return true; },
+      (_x, _z, out) => { out.height = 0; out.normal = [0, 0, 0]; return true; },
+      () => false,
+    ];
+    for (const ground of queries) {
+      for (let f = 0; f < 10; f++) expect(() => rig.frame(DT, { feet: [1, 1], ground })).not.toThrow();
+      expect(allFinite(rig)).toBe(true);
+    }
+  });
+
+  test('dt of 0, NaN, negative or huge: no throw, finite pose', () => {
+    const rig = makeBiped();
+    for (const dt of [0, NaN, -1, Infinity, 1e9]) {
+      expect(() => rig.frame(dt, { feet: [1, 1], hands: [{ position: [0.5, 1.2, 0.2] }, null] })).not.toThrow();
+      expect(allFinite(rig)).toBe(true);
+    }
+  });
+
+  test('a bone the animation collapses to zero length: the limb keeps the animation and reports invalid', () => {
+    const rig = makeBiped();
+    rig.overrides.set('LeftForeArm', { t: [0, 0, 0] });
+    rig.frame(DT, { hands: [{ position: [0.5, 1.2, 0.2] }, null] });
+    const L = rig.world.components.Limb;
+    expect(L.invalid[rig.ik.arms[0]!.eid]).toBe(1);
+    expect(allFinite(rig)).toBe(true);
+  });
+
+  test('a support with a singular or non-finite matrix is ignored; unknown ids are ignored', () => {
+    const rig = makeBiped();
+    const s = addSupport(rig.world);
+    const good = mat4.fromTranslation(mat4.create(), [1, 2, 3]);
+    setSupportFrame(rig.world, s, good);
+    setSupportFrame(rig.world, s, new Float64Array(16));
+    setSupportFrame(rig.world, s, [NaN, ...new Array(15).fill(0)]);
+    setSupportFrame(rig.world, 123456, good);
+    setSupportFrame(rig.world, -1, good);
+    expect(Array.from(rig.world.components.SupportFrame.matrixWs.subarray(s * 16, s * 16 + 16))).toEqual(Array.from(good));
+  });
+
+  test('inputs after removeSceneIK are ignored; removing twice is safe; flags are cleared', () => {
+    const rig = makeBiped();
+    removeSceneIK(rig.world, rig.ik);
+    removeSceneIK(rig.world, rig.ik);
+    expect(() => setSceneInputs(rig.world, rig.ik, { feet: [1, 1] })).not.toThrow();
+    expect(() => rig.frame(DT)).not.toThrow();
+    expect(rig.binding.drivenRotation[rig.names.indexOf('LeftUpLeg')]).toBe(0);
+    expect(rig.binding.drivenTranslation[rig.names.indexOf('Hips')]).toBe(0);
+    void quat;
+  });
+});
