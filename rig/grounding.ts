@@ -277,6 +277,8 @@ export function groundingLift(
 export interface HipsLiftRow {
   /** Clip time (s). */
   t: number;
+  /** Pelvis world height as the clip puts it (no lift). */
+  hipsClip: number;
   /** Pelvis world height with the tail counted (world units). */
   hipsCounted: number;
   /** Pelvis world height with the tail excluded. */
@@ -370,7 +372,7 @@ export function compareHipsLiftOn(
     groundingLift(S, y, floorCounted, { excludeTail: false, allowedDip: o.allowedDip }, lc);
     groundingLift(S, y, floorExcluded, { excludeTail: true, allowedDip: o.allowedDip }, le);
     const hy = world[16 * pelvisNode + 13]!;
-    const row = { t, hipsCounted: hy + lc.lift, hipsExcluded: hy + le.lift, dy: lc.lift - le.lift };
+    const row = { t, hipsClip: hy, hipsCounted: hy + lc.lift, hipsExcluded: hy + le.lift, dy: lc.lift - le.lift };
     if (row.dy > maxDy) maxDy = row.dy;
     rows.push(row);
   }
