@@ -4,7 +4,9 @@
  * animals' paws hang from IK controllers). Synthetic name lists first, then the real files.
  */
 import { describe, expect, test } from 'vitest';
+import { mat4 } from 'gl-matrix';
 import { findLimbs, type LimbBones } from '../../core/limbMap';
+import { findPelvis } from '../../core/boneMap';
 import type { SkeletonTopology } from '../../core/boneMap';
 import { hasAssets, loadAsset, warnIfNoAssets, type AssetName } from '../fixtures/assets';
 
@@ -141,13 +143,11 @@ describe.skipIf(!hasAssets)('real files', () => {
       });
       // bind positions from the inverse bind matrices
       const ibm = skin.getInverseBindMatrices()!.getArray()!;
-      const { mat4 } = await import('gl-matrix');
       const pos = new Float64Array(names.length * 3);
       for (let i = 0; i < names.length; i++) {
         const w = mat4.invert(mat4.create(), Array.from(ibm.slice(i * 16, i * 16 + 16)) as unknown as mat4)!;
         pos[i * 3] = w[12]!; pos[i * 3 + 1] = w[13]!; pos[i * 3 + 2] = w[14]!;
       }
-      const { findPelvis } = await import('../../core/boneMap');
       const t = { names, parents };
       expect(describeLimbs(t, findLimbs(t, pos, findPelvis(t)))).toEqual(r.expect);
     });
