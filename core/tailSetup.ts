@@ -137,9 +137,8 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   const L = LINK_STRIDE;
   P.pos.fill(0, eid * L * 3, (eid + 1) * L * 3);
   P.vel.fill(0, eid * L * 3, (eid + 1) * L * 3);
-  P.prev.fill(0, eid * L * 3, (eid + 1) * L * 3);
   P.contact.fill(0, eid * L, (eid + 1) * L);
-  for (const a of [B.restR, B.toHips, B.bendOld, B.bendNew, B.rotWs, B.writtenR]) {
+  for (const a of [B.restR, B.toHips, B.bendOld, B.bendNew, B.rotWs, B.writtenR, B.localCur, B.localPrev]) {
     for (let i = 0; i < L; i++) {
       const k = (eid * L + i) * 4;
       a[k] = 0; a[k + 1] = 0; a[k + 2] = 0; a[k + 3] = 1;

@@ -6,9 +6,9 @@
  * Writes: the accumulator and step count; per chain `anchorCur` (world position, rotation,
  * uniform scale), `stepsLastFrame`, `resetLastFrame`, the rest rotations in animation mode,
  * and — on the first frame, a teleport or a non-finite state — the particles placed at rest.
- * Per step ({@link tailClockStep}): `prev` = the particles before the step in the frame of the
- * anchor they were computed with, then `anchorStep` interpolated between last frame's anchor
- * and this frame's at the new step's time.
+ * Per step ({@link tailClockStep}): `localPrev` = the links' local rotations before the step,
+ * then `anchorStep` interpolated between last frame's anchor and this frame's at the new
+ * step's time.
  *
  * dt ≤ 0, NaN or Inf simulate nothing; a long frame (tab switch) runs at most
  * `maxStepsPerFrame` steps and drops the rest. Units: seconds; world units.
@@ -17,7 +17,7 @@ import type { BitrigWorld } from '../core/world';
 import { LINK_STRIDE, REST_ANIMATION } from '../core/components/tail';
 import { computeToHips } from '../core/tailSetup';
 import { anchorFromMatrix, linkAim, linkFrame, LF } from '../core/tailKernel';
-import { qNormalize, qRotateInv, qSlerp } from '../core/qmath';
+import { qNormalize, qSlerp } from '../core/qmath';
 
 /**
  * Advance the clock by a frame of `dt` seconds and prepare every chain. Returns the number
@@ -132,26 +132,10 @@ export function resetChainToRest(world: BitrigWorld, eid: number): void {
     B.bendOld[k * 4] = 0; B.bendOld[k * 4 + 1] = 0; B.bendOld[k * 4 + 2] = 0; B.bendOld[k * 4 + 3] = 1;
     linkAim(world, eid, i, LF[11]!, LF[12]!, LF[13]!);
   }
-  particlesToAnchorLocal(world, eid, C.anchorCur, a, P.prev);
-}
-
-const _l = new Float64Array(3);
-
-/**
- * Write a chain's particles in the anchor's local frame (position, rotation, uniform scale
- * at `anchor[ao..ao+7]`) into `out` (same layout as `pos`). Per-frame safe.
- */
-export function particlesToAnchorLocal(world: BitrigWorld, eid: number, anchor: Float64Array, ao: number, out: Float64Array): void {
-  const C = world.components.TailChain;
-  const pos = world.components.TailParticle.pos;
-  const n = C.links[eid]!;
-  const inv = 1 / anchor[ao + 7]!;
-  for (let i = 0; i < n; i++) {
-    const k = (eid * LINK_STRIDE + i) * 3;
-    _l[0] = (pos[k]! - anchor[ao]!) * inv;
-    _l[1] = (pos[k + 1]! - anchor[ao + 1]!) * inv;
-    _l[2] = (pos[k + 2]! - anchor[ao + 2]!) * inv;
-    qRotateInv(out, k, anchor, ao + 3, _l, 0);
+  const o = eid * LINK_STRIDE * 4;
+  for (let j = o; j < o + n * 4; j++) {
+    B.localCur[j] = B.restR[j]!;
+    B.localPrev[j] = B.restR[j]!;
   }
 }
 
@@ -165,7 +149,7 @@ export function particlesToAnchorLocal(world: BitrigWorld, eid: number, anchor: 
 export function tailClockStep(world: BitrigWorld, s: number): void {
   const clock = world.tailClock;
   const C = world.components.TailChain;
-  const P = world.components.TailParticle;
+  const B = world.components.BendState;
   let t: number;
   if (clock.capped === 1 || !(clock.frameDt > 0)) t = (s + 1) / clock.steps;
   else t = ((s + 1) * clock.fixedStep - clock.accumulatorAtFrameStart) / clock.frameDt;
@@ -176,8 +160,10 @@ export function tailClockStep(world: BitrigWorld, s: number): void {
     const eid = ents[e]!;
     if (C.stepsLastFrame[eid] === 0) continue;
     const a = eid * 8;
-    // The state before this step, in the frame of the anchor it was computed with.
-    particlesToAnchorLocal(world, eid, C.anchorStep, a, P.prev);
+    // The pose before this step (display interpolation).
+    const o = eid * LINK_STRIDE * 4;
+    const n = C.links[eid]!;
+    for (let j = o; j < o + n * 4; j++) B.localPrev[j] = B.localCur[j]!;
     const u = 1 - t;
     C.anchorStep[a] = u * C.anchorPrev[a]! + t * C.anchorCur[a]!;
     C.anchorStep[a + 1] = u * C.anchorPrev[a + 1]! + t * C.anchorCur[a + 1]!;

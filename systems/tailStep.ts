@@ -3,8 +3,8 @@
  * three stages in the pipeline's order (TailSpring → BendCouple → FloorContact), then the
  * link is aimed at its final tip so the next link's head and frame are final.
  *
- * Reads/writes what the three stages do (see their headers); also `rotWs`/`headWs` and the
- * bend snapshots `bendOld` (taken once the whole chain is done: a step never reads a
+ * Reads/writes what the three stages do (see their headers); also `rotWs`/`headWs`, the links'
+ * local rotations `localCur` (parent frame) and the bend snapshots `bendOld` (taken once the whole chain is done: a step never reads a
  * half-updated neighbour). World space, engine units, seconds.
  */
 import type { BitrigWorld } from '../core/world';
@@ -13,6 +13,7 @@ import { CS, LF, chainBegin, linkAim, linkFrame } from '../core/tailKernel';
 import { tailSpringLink } from './tailSpring';
 import { bendCoupleLink } from './bendCouple';
 import { floorContactLink } from './floorContact';
+import { qConjMul } from '../core/qmath';
 
 /**
  * Step every chain that has a step pending this frame by `h` seconds.
@@ -42,12 +43,14 @@ export function tailStep(world: BitrigWorld, h: number): void {
         B.bendNew[k * 4] = 0; B.bendNew[k * 4 + 1] = 0; B.bendNew[k * 4 + 2] = 0; B.bendNew[k * 4 + 3] = 1;
         if (i === 0) { CS[3] = LF[0]!; CS[4] = LF[1]!; CS[5] = LF[2]!; }
         linkAim(world, eid, i, LF[11]!, LF[12]!, LF[13]!);
+        qConjMul(B.localCur, k * 4, LF, 3, B.rotWs, k * 4);
         continue;
       }
       tailSpringLink(world, eid, i, h); // 5. TailSpring
       bendCoupleLink(world, eid, i, h); // 6. BendCouple
       floorContactLink(world, eid, i, h); // 7. FloorContact
       linkAim(world, eid, i, CS[20]!, CS[21]!, CS[22]!);
+      qConjMul(B.localCur, k * 4, LF, 3, B.rotWs, k * 4); // local = parent⁻¹ · world
     }
     const o = eid * LINK_STRIDE * 4;
     for (let j = o; j < o + n * 4; j++) B.bendOld[j] = B.bendNew[j]!;

@@ -1,36 +1,36 @@
 /**
- * TailWrite — rotation readback into the pose store, every frame (SPEC §2 "rotation
- * readback").
+ * TailWrite — readback into the pose store, every frame (SPEC §2 "rotation readback").
  *
- * Reads: particles `pos` and `prev` (world) with the clock's display fraction (the state is
- * drawn between the last two internal steps, so every render rate shows the same path),
- * this frame's anchor `anchorCur`, rest rotations.
- * Writes: the pose store's local rotation of every link bone (parent frame) and `writtenR`, the world
- * matrices of the tail bones and their descendants, `headWs`/`rotWs`, `anchorPrev`.
+ * Reads: the links' local rotations after the last two internal steps (`localPrev`,
+ * `localCur`; each is the shortest arc taking the bone's rest direction onto the direction to
+ * its particle, in the parent's frame) and the clock's display fraction α (so every render
+ * rate shows the same motion, one step behind); this frame's anchor `anchorCur`; the floor.
+ * Writes: the pose store's local rotation and world matrix of every link bone (and the end
+ * helper's world matrix), `headWs`/`rotWs`, `writtenR`, `anchorPrev`.
  *
- * Each bone's rotation is the shortest arc taking its rest direction onto the direction to
- * its particle, expressed in the parent's frame. A non-finite result writes the rest
- * rotation and re-initialises the chain next frame: no NaN ever reaches a bone.
+ * Local rotations are blended, so the tail rides the body exactly as it moves this frame. A
+ * drawn tip that the blend (or this frame's hips) puts under the floor goes back onto the
+ * floor circle. A non-finite result writes the rest rotation and re-initialises the chain next
+ * frame: no NaN ever reaches a bone.
  */
 import type { BitrigWorld } from '../core/world';
 import { LINK_STRIDE } from '../core/components/tail';
 import { floorDirection, linkAim, linkFrame, LF } from '../core/tailKernel';
-import { qConjMul, qRotate, qRotateInv } from '../core/qmath';
-
-const _c = new Float64Array(3);
-const _n = new Float64Array(3);
-const _sc = new Float64Array(3);
+import { qConjMul, qMul, qRotate } from '../core/qmath';
 import { composeTRS, poseUpdateSubtree } from '../core/pose';
 
+const _q = new Float64Array(4);
+const _d = new Float64Array(3);
+const _sc = new Float64Array(3);
+
 /**
- * Write every chain's bone rotations for this frame.
+ * Write every chain's bone rotations (and tail world matrices) for this frame.
  *
  * @example
  * tailWrite(world);
  */
 export function tailWrite(world: BitrigWorld): void {
   const C = world.components.TailChain;
-  const P = world.components.TailParticle;
   const B = world.components.BendState;
   const pose = world.pose;
   const al = world.tailClock.alpha;
@@ -45,47 +45,29 @@ export function tailWrite(world: BitrigWorld): void {
     let bad = false;
     for (let i = 0; i < n; i++) {
       const k = eid * LINK_STRIDE + i;
+      const q = k * 4;
+      // Displayed local rotation: normalised blend of the last two steps (shorter arc).
+      const p = B.localPrev, c = B.localCur;
+      const sgn = p[q]! * c[q]! + p[q + 1]! * c[q + 1]! + p[q + 2]! * c[q + 2]! + p[q + 3]! * c[q + 3]! < 0 ? -al : al;
+      let x = p[q]! * (1 - al) + c[q]! * sgn, y = p[q + 1]! * (1 - al) + c[q + 1]! * sgn;
+      let z = p[q + 2]! * (1 - al) + c[q + 2]! * sgn, w = p[q + 3]! * (1 - al) + c[q + 3]! * sgn;
+      const l = Math.sqrt(x * x + y * y + z * z + w * w);
+      if (!(l > 1e-9) || !(l < Infinity)) { bad = true; break; }
+      x /= l; y /= l; z /= l; w /= l;
+      _q[0] = x; _q[1] = y; _q[2] = z; _q[3] = w;
       linkFrame(world, eid, i, C.anchorCur, a);
+      qMul(B.rotWs, q, LF, 3, _q, 0);
       const len = LF[14]!;
-      let dx = LF[11]!, dy = LF[12]!, dz = LF[13]!;
-      if (len > 0) {
-        // Display state: between the last two steps, in anchor-local terms, placed with this
-        // frame's anchor (so the tail never lags the body by a step).
-        _c[0] = P.prev[k * 3]!; _c[1] = P.prev[k * 3 + 1]!; _c[2] = P.prev[k * 3 + 2]!;
-        if (al > 1e-9) {
-          // The newest state in the frame of the anchor it was computed with, blended in.
-          const inv = 1 / C.anchorStep[a + 7]!;
-          _n[0] = (P.pos[k * 3]! - C.anchorStep[a]!) * inv;
-          _n[1] = (P.pos[k * 3 + 1]! - C.anchorStep[a + 1]!) * inv;
-          _n[2] = (P.pos[k * 3 + 2]! - C.anchorStep[a + 2]!) * inv;
-          qRotateInv(_n, 0, C.anchorStep, a + 3, _n, 0);
-          _c[0] += (_n[0]! - _c[0]!) * al;
-          _c[1] += (_n[1]! - _c[1]!) * al;
-          _c[2] += (_n[2]! - _c[2]!) * al;
-        }
-        qRotate(_c, 0, C.anchorCur, a + 3, _c, 0);
-        const s0 = C.anchorCur[a + 7]!;
-        const ex = C.anchorCur[a]! + s0 * _c[0]! - LF[0]!;
-        const ey = C.anchorCur[a + 1]! + s0 * _c[1]! - LF[1]!;
-        const ez = C.anchorCur[a + 2]! + s0 * _c[2]! - LF[2]!;
-        const el = Math.sqrt(ex * ex + ey * ey + ez * ez);
-        if (el > 1e-12 * len && Number.isFinite(el)) { dx = ex / el; dy = ey / el; dz = ez / el; }
-        else if (!Number.isFinite(el)) bad = true;
-        // Interpolating between two floor-circle states can dip under the floor by the chord's
-        // sagitta: put the drawn tip back on the circle.
-        if (floorOn && LF[1]! + len * dy < F) {
-          floorDirection(_c, 0, LF[1]!, len, F, dx, dz, LF[11]!, LF[13]!, 0, -1);
-          dx = _c[0]!; dy = _c[1]!; dz = _c[2]!;
+      if (floorOn && len > 0) {
+        qRotate(_d, 0, B.rotWs, q, B.tipDirLs, k * 3);
+        if (LF[1]! + len * _d[1]! < F) {
+          floorDirection(_d, 0, LF[1]!, len, F, _d[0]!, _d[2]!, LF[11]!, LF[13]!, 0, -1);
+          linkAim(world, eid, i, _d[0]!, _d[1]!, _d[2]!);
+          qConjMul(_q, 0, LF, 3, B.rotWs, q);
         }
       }
-      linkAim(world, eid, i, dx, dy, dz);
-      // local = parent⁻¹ · world
-      const s = C.slot[k]!;
-      qConjMul(pose.localR, s * 4, LF, 3, B.rotWs, k * 4);
-      const x = pose.localR[s * 4]!, y = pose.localR[s * 4 + 1]!, z = pose.localR[s * 4 + 2]!, w = pose.localR[s * 4 + 3]!;
-      const l = Math.sqrt(x * x + y * y + z * z + w * w);
-      if (!(l > 1e-9) || !Number.isFinite(l)) bad = true;
-      else { pose.localR[s * 4] = x / l; pose.localR[s * 4 + 1] = y / l; pose.localR[s * 4 + 2] = z / l; pose.localR[s * 4 + 3] = w / l; }
+      const s = C.slot[k]! * 4;
+      pose.localR[s] = _q[0]!; pose.localR[s + 1] = _q[1]!; pose.localR[s + 2] = _q[2]!; pose.localR[s + 3] = _q[3]!;
     }
     if (bad) {
       for (let i = 0; i < n; i++) {

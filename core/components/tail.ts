@@ -93,8 +93,6 @@ export interface TailParticleComponent {
   pos: Float64Array;
   /** Tip velocity per link (units/s), 3 × stride per entity. */
   vel: Float64Array;
-  /** Tip position at the previous internal step, in that step's anchor frame (render interpolation). */
-  prev: Float64Array;
   /** 1 when the link's tip is in floor contact this step. */
   contact: Uint8Array;
 }
@@ -123,6 +121,10 @@ export interface BendStateComponent {
   tipDirLs: Float64Array;
   /** Length of each link in anchor-scale units (|tipLs| × scaleRel); 1 × stride. */
   lenRel: Float64Array;
+  /** Local rotation of each link's bone after the latest internal step; 4 × stride. */
+  localCur: Float64Array;
+  /** Local rotation of each link's bone after the step before (display interpolation); 4 × stride. */
+  localPrev: Float64Array;
   /** Rest direction of each link in its parent's frame (restR · tipDir); 3 × stride. */
   restDirLs: Float64Array;
   /** Rest direction of each link in the hips frame (A_i · restDirLs); 3 × stride. */
@@ -153,12 +155,12 @@ export function createTailComponents(cap: number): {
       anchorPrev: f64(cap * 8), anchorCur: f64(cap * 8), anchorStep: f64(cap * 8), axesLs: f64(cap * 9),
       stepsLastFrame: new Uint8Array(cap), resetLastFrame: new Uint8Array(cap), exactWorld: new Uint8Array(cap), exactWorldSetup: new Uint8Array(cap),
     },
-    TailParticle: { pos: f64(cap * L * 3), vel: f64(cap * L * 3), prev: f64(cap * L * 3), contact: new Uint8Array(cap * L) },
+    TailParticle: { pos: f64(cap * L * 3), vel: f64(cap * L * 3), contact: new Uint8Array(cap * L) },
     BendState: {
       restR: f64(cap * L * 4), headLs: f64(cap * L * 3), tipLs: f64(cap * L * 3), toHips: f64(cap * L * 4),
       bendOld: f64(cap * L * 4), bendNew: f64(cap * L * 4), rotWs: f64(cap * L * 4), headWs: f64(cap * L * 3),
       scaleRel: f64(cap * L), tipDirLs: f64(cap * L * 3), lenRel: f64(cap * L),
-      writtenR: f64(cap * L * 4), restDirLs: f64(cap * L * 3), restDirHs: f64(cap * L * 3),
+      writtenR: f64(cap * L * 4), localCur: f64(cap * L * 4), localPrev: f64(cap * L * 4), restDirLs: f64(cap * L * 3), restDirHs: f64(cap * L * 3),
     },
   };
 }
