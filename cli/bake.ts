@@ -8,46 +8,11 @@
  *
  * Exit codes: 0 done, 2 bad input (one line on stderr), 1 unexpected failure.
  */
-import { randomBytes } from 'node:crypto';
-import { realpathSync, statSync } from 'node:fs';
-import { rename, unlink, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { writeGlbBytes } from '../rig/glb';
+import { samePath, writeFileAtomic } from '../rig/node';
+import type { CliCommand } from './main';
 import { bakeTails, type BakeOptions, type BakeReport } from '../rig/bake';
-import { CliInputError, isInputError, parseArgs, PROCESS_IO, readInput, reasonOf, tailFlags, type CliIo } from './measure';
-
-function sameFile(a: string, b: string): boolean {
-  const ra = path.resolve(a);
-  const rb = path.resolve(b);
-  if (ra === rb) return true;
-  try {
-    if (realpathSync(ra) === realpathSync(rb)) return true;
-    const sa = statSync(ra);
-    const sb = statSync(rb);
-    return sa.dev === sb.dev && sa.ino === sb.ino;
-  } catch {
-    return false; // the output does not exist yet
-  }
-}
-
-/**
- * Write bytes atomically: a temporary file beside the target, then a rename. The temporary
- * file is removed when anything fails.
- *
- * @example
- * await writeFileAtomic('out.glb', bytes);
- */
-export async function writeFileAtomic(file: string, bytes: Uint8Array): Promise<void> {
-  const dir = path.dirname(path.resolve(file));
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    await writeFile(tmp, bytes, { flag: 'wx' });
-    await rename(tmp, file);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
-}
+import { CliInputError, isInputError, parseArgs, PROCESS_IO, progressShown, readInput, reasonOf, tailFlags, type CliIo } from './measure';
 
 /**
  * Bake a GLB file into another (Node). Refuses to write over the input; atomic output.
@@ -57,7 +22,7 @@ export async function writeFileAtomic(file: string, bytes: Uint8Array): Promise<
  * const report = await bakeFile('fox.glb', 'fox-baked.glb', { clips: ['Walk'], fps: 30 });
  */
 export async function bakeFile(input: string, output: string, options: Partial<BakeOptions> = {}): Promise<BakeReport> {
-  if (sameFile(input, output)) throw new Error(`bitrig/bake: refusing to write over the input file ${input}`);
+  if (await samePath(input, output)) throw new Error(`bitrig/bake: refusing to write over the input file ${input}`);
   if (!/\.glb$/i.test(output)) throw new Error(`bitrig/bake: the output must be a .glb file, got ${output}`);
   const doc = await readInput(input);
   const report = bakeTails(doc, options);
@@ -100,7 +65,7 @@ export async function bakeCommand(argv: readonly string[], io: CliIo = PROCESS_I
       clips, fps, tail,
       onProgress: (stage, f) => {
         const now = Date.now();
-        if ((always || (io.isTTY && now - t0 > 1000)) && (always || now - shown > 1000)) {
+        if (always || (progressShown(io) && now - t0 > 1000 && now - shown > 1000)) {
           shown = now;
           io.err(`bake: ${stage} ${(100 * f).toFixed(0)} %`);
         }
@@ -124,3 +89,25 @@ export async function bakeCommand(argv: readonly string[], io: CliIo = PROCESS_I
     return isInputError(e) ? 2 : 1;
   }
 }
+
+/** `bitrig bake` as registered in the dispatcher (cli/main.ts). */
+export const BAKE_COMMAND: CliCommand = {
+  summary: 'bake the runtime tail motion into keyframes for every Tail_* bone (loop-closed)',
+  usage: [
+    BAKE_USAGE,
+    '',
+    'Simulates each clip on a private copy of the skeleton, warms up until the tail closes its',
+    'loop, then writes real rotation keys for every Tail_* link (Blender, Unity, Unreal play them).',
+    '',
+    '  -o, --out <file.glb>   where to write (never the input; written atomically)',
+    '  --clips A,B            clips to bake (default: all)',
+    '  --fps 30               keys per second',
+    '  --rest-curve 0..1      keep the modelled tail curve (1) or centre it (0, default)',
+    '  --carry <degrees>      carry angle of the whole tail (default 50)',
+    '  --json                 print the report as JSON',
+    '  --progress             always print progress lines',
+    '',
+    'Exit codes: 0 success, 2 bad input, 1 internal error.',
+  ].join('\n'),
+  run: (args, io) => bakeCommand(args, io),
+};

@@ -9,6 +9,8 @@
  */
 import { version } from '../package.json';
 import { RIG_COMMAND } from './rig';
+import { MEASURE_COMMAND } from './measure';
+import { BAKE_COMMAND } from './bake';
 
 /** Where a command prints: `out` for results, `err` for progress and errors. */
 export interface CliIO {
@@ -31,6 +33,8 @@ export interface CliCommand {
 /** The subcommands, by name. Other commands register here (one line each). */
 export const COMMANDS: Record<string, CliCommand> = {
   rig: RIG_COMMAND,
+  measure: MEASURE_COMMAND,
+  bake: BAKE_COMMAND,
 };
 
 /** The package version printed by `bitrig --version`. */

@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { readGlbBytes } from '../rig/glb';
 import { formatMeasureTable, measureJson, measureTail, type MeasureOptions } from '../rig/measure';
+import type { CliCommand } from './main';
 
 /** Where a command writes (replaceable in tests). */
 export interface CliIo {
@@ -23,8 +24,12 @@ export interface CliIo {
 export const PROCESS_IO: CliIo = {
   out: (t) => { process.stdout.write(`${t}\n`); },
   err: (t) => { process.stderr.write(`${t}\n`); },
-  isTTY: !!process.stderr.isTTY,
 };
+
+/** Progress lines go to a terminal only (an io may say so with `isTTY`; else stderr decides). */
+export function progressShown(io: CliIo): boolean {
+  return io.isTTY ?? !!process.stderr?.isTTY;
+}
 
 /** A bad-input error: exit code 2 with a one-line reason (and the usage when `usage` is set). */
 export class CliInputError extends Error {
@@ -129,7 +134,7 @@ export async function measureCommand(argv: readonly string[], io: CliIo = PROCES
       samples, tail, grounding: !!args.flags['--grounding'],
       onProgress: (stage, f) => {
         const now = Date.now();
-        if (io.isTTY && now - t0 > 1000 && now - shown > 1000) { shown = now; io.err(`measure: ${stage} ${(100 * f).toFixed(0)} %`); }
+        if (progressShown(io) && now - t0 > 1000 && now - shown > 1000) { shown = now; io.err(`measure: ${stage} ${(100 * f).toFixed(0)} %`); }
       },
     });
     io.out(args.flags['--json'] ? JSON.stringify(measureJson(report), null, 2) : formatMeasureTable(report));
@@ -140,3 +145,25 @@ export async function measureCommand(argv: readonly string[], io: CliIo = PROCES
     return isInputError(e) ? 2 : 1;
   }
 }
+
+/** `bitrig measure` as registered in the dispatcher (cli/main.ts). */
+export const MEASURE_COMMAND: CliCommand = {
+  summary: 'edge stretch of a clip: original / rigid / chain / body rows, bone distance, pelvis lift',
+  usage: [
+    MEASURE_USAGE,
+    '',
+    'Skins the clip at 24 evenly spaced times and prints the seed\'s table: p95, p99, max and',
+    'torn % (> 1.5 or < 0.67) of tail edges for the rig as it came, the tail rigid on the pelvis,',
+    'the grown chain swung by the runtime (warmed up first), and the body edges as the baseline.',
+    '',
+    '  --clip <name>          the clip to measure (required)',
+    '  --json                 JSON: { clip, samples, tailEdgeSamples, rows, boneDistance }',
+    '  --grounding            also compare the hips height with the tail counted vs excluded',
+    '  --samples 24           sample times through the clip',
+    '  --rest-curve 0..1      runtime rest arc: keep the modelled tail curve (1) or centre it (0)',
+    '  --carry <degrees>      runtime carry angle of the whole tail (default 50)',
+    '',
+    'Exit codes: 0 success, 2 bad input, 1 internal error.',
+  ].join('\n'),
+  run: (args, io) => measureCommand(args, io),
+};

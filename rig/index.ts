@@ -20,3 +20,20 @@ export type { SkinMesh } from './meshData';
 export { readSkinSkeleton } from './skeleton';
 export type { SkinSkeleton } from './skeleton';
 export { characterToDocument, characterToGlb } from './characterDocument';
+
+// Bake and measure (SPEC §3, §5): clip sampling, CPU skinning, edge stretch, tail bake, grounding.
+export { readSceneGraph, createLocalPose, resetLocalPose, createClipSampler, sampleClip, computeWorldMatrices, listClipNames, findClip } from './sample';
+export type { SceneGraph, LocalPose, ClipSampler, ChannelSampler } from './sample';
+export { readSkins, jointMatrices, skinVertices, dominantJoints } from './skinning';
+export type { SkinData } from './skinning';
+export { measureTail, measureEdgeStretch, measureJson, formatMeasureTable, stretchStats, meshEdges, MEASURE_DEFAULTS, mergeMeasureOptions } from './measure';
+export type { MeasureOptions, MeasureReport, StretchRow, EdgeStretch, RigFunction } from './measure';
+export { bakeTails, captureBakeCalibration, simulateTailCycle, hasTailBones, resolveSimUnits, mergeBakeOptions, BAKE_DEFAULTS, TAIL_SIM_DEFAULTS } from './bake';
+export type { BakeOptions, BakeReport, BakedClipReport, BakeCalibration, BakeProgress, TailCycle, TailSimOptions, SimUnits } from './bake';
+export {
+  placeOnGround, compareHipsLift, groundingLift, bodyFloor, lowestPoint, selectSupportSamples, supportHeights, createSupportScratch,
+  tailJointMask, tailDominatedVertices, mergeGroundingOptions, GROUNDING_DEFAULTS, HIPS_LIFT_DEFAULTS, PLACE_ON_GROUND_DEFAULTS,
+} from './grounding';
+export type {
+  GroundingOptions, GroundingLift, SupportSamples, SupportScratch, HipsLiftRow, HipsLiftComparison, HipsLiftOptions, GroundPlacement, PlaceOnGroundOptions,
+} from './grounding';
