@@ -8,7 +8,17 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { CliCommand, CliIO } from './main';
 import type { RigInclude, RigMode } from '../rig/options';
-import type { AppendageReport, RigReport } from '../rig/pass';
+import type { AppendageKind, AppendageReport, RigReport } from '../rig/pass';
+
+const KIND_LABEL: Record<AppendageKind, string> = {
+  tail: 'tail-like piece(s)',
+  spine: 'long piece(s) on the spine (--include spine)',
+  worn: 'worn piece(s) on the torso (--include torso)',
+  short: 'short piece(s) on the torso',
+  head: 'piece(s) on the head (ears, hair)',
+  limb: 'piece(s) on limbs (sleeves, hands, feet)',
+  speck: 'speck(s)',
+};
 import { rigFile, samePath, writeFileAtomic } from '../rig/node';
 
 const USAGE = [
@@ -108,16 +118,13 @@ export function formatRigSummary(report: RigReport, input: string, output: strin
   lines.push(`bitrig rig: ${input} → ${output} (height ${n3(report.height)} model units, ${report.ms.toFixed(0)} ms)`);
   for (const a of changed) lines.push(`  ${describe(a)}`);
   if (changed.length === 0) {
-    lines.push('  no tail found: nothing long hangs from the pelvis, so no chain was grown; the output is an unchanged copy');
+    lines.push('  no tail found: nothing long hangs from the pelvis, so no chain was grown; the output has the same skeleton and weights');
   }
   if (alone.length > 0) {
-    const why = new Map<string, number>();
-    for (const a of alone) {
-      const key = a.reason.replace(/\s*\(.*$/, '').replace(/ near .*$/, '').replace(/:.*$/, '');
-      why.set(key, (why.get(key) ?? 0) + 1);
-    }
-    const parts = [...why.entries()].map(([k, c]) => (c > 1 ? `${k} ×${c}` : k));
-    lines.push(`  left alone: ${alone.length} other piece${alone.length > 1 ? 's' : ''} (${parts.join('; ')})`);
+    const counts = new Map<AppendageKind, number>();
+    for (const a of alone) counts.set(a.kind, (counts.get(a.kind) ?? 0) + 1);
+    const parts = [...counts.entries()].map(([k, c]) => `${c} ${KIND_LABEL[k]}`);
+    lines.push(`  left alone: ${parts.join(', ')} (--report lists every piece and why)`);
   }
   return lines;
 }

@@ -144,17 +144,23 @@ export function readSkinMesh(doc: Document, skin: Skin): SkinMesh {
       if (sum > 0) for (let k = 0; k < slots; k++) weights[o + k]! /= sum;
     }
   }
-  // Triangles.
-  const tris: number[] = [];
+  // Triangles (typed, sized to the most a primitive can hold).
+  let cap = 0;
+  for (const { prim, src } of primList) cap += 3 * (prim.getIndices()?.getCount() ?? src.count);
+  const tris = new Uint32Array(cap);
+  let nt = 0;
   for (const { prim, src } of primList) {
     const mode = prim.getMode();
     const idxAcc = prim.getIndices();
     const idx: ArrayLike<number> = idxAcc ? idxAcc.getArray()! : identity(src.count);
     const m = idxAcc ? idxAcc.getCount() : src.count;
     const b = src.base;
-    const push = (a: number, c: number, d: number): void => {
-      if (a >= src.count || c >= src.count || d >= src.count) return;
-      tris.push(b + a, b + c, b + d);
+    const c = src.count;
+    const push = (a: number, e: number, d: number): void => {
+      if (a >= c || e >= c || d >= c) return;
+      tris[nt++] = b + a;
+      tris[nt++] = b + e;
+      tris[nt++] = b + d;
     };
     if (mode === 4) {
       for (let t = 0; t + 2 < m; t += 3) push(idx[t]!, idx[t + 1]!, idx[t + 2]!);
@@ -167,7 +173,7 @@ export function readSkinMesh(doc: Document, skin: Skin): SkinMesh {
       for (let t = 1; t + 1 < m; t++) push(idx[0]!, idx[t]!, idx[t + 1]!);
     }
   }
-  return { count, positions, slots, joints, weights, triangles: Uint32Array.from(tris), sources };
+  return { count, positions, slots, joints, weights, triangles: tris.slice(0, nt), sources };
 }
 
 function identity(n: number): Uint32Array {

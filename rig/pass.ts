@@ -27,10 +27,20 @@ import { gridNeighbours, pointGrid, weldGraph } from './weld';
 /** What the pass did with a piece. */
 export type AppendageVerdict = 'chain' | 'rigid' | 'left-alone';
 
+/**
+ * What a piece is: `tail` (long, hanging from the pelvis), `spine` (long, hanging from the
+ * spine: sheath, quiver, strap), `worn` (long but wide or wrapped on the torso: cape, skirt,
+ * fat), `short` (on the torso but shorter than `minReach`), `head` (ears, hair), `limb`
+ * (sleeves, hands, feet), `speck` (a few vertices).
+ */
+export type AppendageKind = 'tail' | 'spine' | 'worn' | 'short' | 'head' | 'limb' | 'speck';
+
 /** One piece of far skin found by the pass. Lengths in model units (bind space). */
 export interface AppendageReport {
   /** `'chain'`, `'rigid'` or `'left-alone'`. */
   verdict: AppendageVerdict;
+  /** What the piece is. */
+  kind: AppendageKind;
   /** Why, in words. */
   reason: string;
   /** Name of the skin the piece is skinned to. */
@@ -281,6 +291,7 @@ function rigSkin(
     const bd = weightedBoneDistance(bonesBefore, mesh.positions, originalJoints, originalWeights, mesh.slots, farVerts);
     return {
       verdict: 'left-alone',
+      kind: f.decision.kind,
       reason: f.decision.reason,
       skin: w.label,
       // A thigh head at the pelvis belongs to the body: report the pelvis itself.
@@ -597,6 +608,8 @@ function centroidOf(P: Float64Array, ids: ArrayLike<number>): Float64Array {
 interface Decision {
   verdict: AppendageVerdict;
   reason: string;
+  /** What the piece is, in one word (see {@link AppendageKind}). */
+  kind: AppendageKind;
   /** A long piece hanging from the pelvis (a tail: chain, or rigid in rigid mode). */
   tail: boolean;
   /** A piece on the pelvis or spine that is not a long appendage (a worn piece, or fat). */
@@ -615,7 +628,7 @@ function decide(piece: Piece, skel: SkinSkeleton, regions: Uint8Array, o: RigOpt
   const name = a >= 0 ? skel.names[a]! : '?';
   const nWelded = piece.vertices.length;
   if (nWelded < o.minPieceVertices) {
-    return { verdict: 'left-alone', reason: `a speck of ${nWelded} vertices (fewer than ${o.minPieceVertices}): ignored`, tail: false, worn: false, bone: -1 };
+    return { kind: 'speck', verdict: 'left-alone', reason: `a speck of ${nWelded} vertices (fewer than ${o.minPieceVertices}): ignored`, tail: false, worn: false, bone: -1 };
   }
   const region = a >= 0 ? regions[a]! : 0;
   const outward = piece.centroidRatio >= o.minCentroidRatio;
@@ -627,33 +640,33 @@ function decide(piece: Piece, skel: SkinSkeleton, regions: Uint8Array, o: RigOpt
     ? `its centroid lies on the body (${fmt(piece.centroidRatio)} of its reach < ${o.minCentroidRatio})`
     : `it is wide, not long (elongation ${fmt(piece.elongation)} < ${o.minElongation})`;
   const none = { tail: false, worn: false, bone: -1 } as const;
-  if (region === REGION_HEAD) return { verdict: 'left-alone', reason: `hangs from the head (${name}): ears and hair are left alone (${shape})`, ...none };
+  if (region === REGION_HEAD) return { kind: 'head', verdict: 'left-alone', reason: `hangs from the head (${name}): ears and hair are left alone (${shape})`, ...none };
   if (region === REGION_LIMB || region === 0) {
-    return { verdict: 'left-alone', reason: `hangs from a limb (${name}): sleeves, hands and feet are left alone (${shape})`, ...none };
+    return { kind: 'limb', verdict: 'left-alone', reason: `hangs from a limb (${name}): sleeves, hands and feet are left alone (${shape})`, ...none };
   }
   if (!long) {
-    return { verdict: 'left-alone', reason: `short piece near ${name} (reach ${fmt(piece.reach / height)} H < ${o.minReach} H): left alone`, ...none };
+    return { kind: 'short', verdict: 'left-alone', reason: `short piece near ${name} (reach ${fmt(piece.reach / height)} H < ${o.minReach} H): left alone`, ...none };
   }
   const pelvisName = skel.pelvis >= 0 ? skel.names[skel.pelvis]! : '?';
   if (region === REGION_PELVIS && appendage) {
     if (o.mode === 'rigid') {
-      return { verdict: 'rigid', reason: `long piece hanging from the pelvis (${shape}); rigid mode: weight 1.0 on ${pelvisName}`, tail: true, worn: false, bone: skel.pelvis };
+      return { kind: 'tail', verdict: 'rigid', reason: `long piece hanging from the pelvis (${shape}); rigid mode: weight 1.0 on ${pelvisName}`, tail: true, worn: false, bone: skel.pelvis };
     }
-    return { verdict: 'chain', reason: `long piece hanging from the pelvis (${shape}): grew a chain`, tail: true, worn: false, bone: skel.pelvis };
+    return { kind: 'tail', verdict: 'chain', reason: `long piece hanging from the pelvis (${shape}): grew a chain`, tail: true, worn: false, bone: skel.pelvis };
   }
   if (region === REGION_SPINE && appendage) {
     if (o.include.includes('spine')) {
-      return { verdict: 'rigid', reason: `long piece hanging from the spine (${name}; ${shape}): rigid on ${name} as asked (include spine)`, tail: false, worn: false, bone: a };
+      return { kind: 'spine', verdict: 'rigid', reason: `long piece hanging from the spine (${name}; ${shape}): rigid on ${name} as asked (include spine)`, tail: false, worn: false, bone: a };
     }
-    return { verdict: 'left-alone', reason: `long piece hanging from the spine (${name}; ${shape}): left as it is (include "spine" makes it rigid on ${name})`, ...none };
+    return { kind: 'spine', verdict: 'left-alone', reason: `long piece hanging from the spine (${name}; ${shape}): left as it is (include "spine" makes it rigid on ${name})`, ...none };
   }
   // Pelvis or spine, long but not an appendage: a worn piece on the torso (cape, skirt) or fat.
   const bone = region === REGION_PELVIS ? skel.pelvis : a;
   const boneName = skel.names[bone]!;
   if (o.include.includes('torso')) {
-    return { verdict: 'rigid', reason: `worn piece on the torso (${whyNot}): rigid on ${boneName} as asked (include torso)`, tail: false, worn: true, bone };
+    return { kind: 'worn', verdict: 'rigid', reason: `worn piece on the torso (${whyNot}): rigid on ${boneName} as asked (include torso)`, tail: false, worn: true, bone };
   }
-  return { verdict: 'left-alone', reason: `worn piece on the torso (${whyNot}): left as it is (include "torso" makes it rigid on ${boneName})`, tail: false, worn: true, bone: -1 };
+  return { kind: 'worn', verdict: 'left-alone', reason: `worn piece on the torso (${whyNot}): left as it is (include "torso" makes it rigid on ${boneName})`, tail: false, worn: true, bone: -1 };
 }
 
 /** Exposed for tests: regions used by the policy. */

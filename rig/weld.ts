@@ -26,6 +26,15 @@ export interface WeldGraph {
   members: Int32Array;
 }
 
+/** Mix three integers (murmur3-style finaliser: the low bits depend on every input bit). */
+function hash3(x: number, y: number, z: number): number {
+  let h = Math.imul((x | 0) ^ ((x / 4294967296) | 0), 0x9e3779b1);
+  h = Math.imul(h ^ (h >>> 15) ^ ((y | 0) ^ ((y / 4294967296) | 0)), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13) ^ ((z | 0) ^ ((z / 4294967296) | 0)), 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
 /**
  * Weld `positions` (3 per vertex) with cell size `tolerance` and build the welded edge graph
  * of `triangles`.
@@ -52,7 +61,7 @@ export function weldGraph(positions: Float64Array, triangles: Uint32Array, toler
     qx[i] = x;
     qy[i] = y;
     qz[i] = z;
-    let h = (Math.imul((x | 0) ^ ((x / 4294967296) | 0), 73856093) ^ Math.imul((y | 0) ^ ((y / 4294967296) | 0), 19349663) ^ Math.imul((z | 0) ^ ((z / 4294967296) | 0), 83492791)) & mask;
+    let h = hash3(x, y, z) & mask;
     for (;;) {
       const slot = table[h]!;
       if (slot < 0) {
@@ -111,7 +120,8 @@ export function weldGraph(positions: Float64Array, triangles: Uint32Array, toler
   for (let a = 0; a < count; a++) {
     for (let e = adjStart[a]!; e < adjStart[a + 1]!; e++) {
       const b = adj[e]!;
-      adjLen[e] = Math.hypot(wpos[3 * a]! - wpos[3 * b]!, wpos[3 * a + 1]! - wpos[3 * b + 1]!, wpos[3 * a + 2]! - wpos[3 * b + 2]!);
+      const dx = wpos[3 * a]! - wpos[3 * b]!, dy = wpos[3 * a + 1]! - wpos[3 * b + 1]!, dz = wpos[3 * a + 2]! - wpos[3 * b + 2]!;
+      adjLen[e] = Math.sqrt(dx * dx + dy * dy + dz * dz);
     }
   }
   return { count, weldOf, positions: wpos, adjStart, adj, adjLen, membersStart, members };
