@@ -1,0 +1,219 @@
+/**
+ * The engine-free body of every adapter's animator. An adapter finds the engine's skeletons,
+ * reads them as {@link SkeletonSource}s and supplies two copy loops (engine → pose store,
+ * driven bones → engine); everything else — option merging, unit scale, binding, the
+ * per-frame order, tail options, diagnostics, release — lives here, once, for three.js and
+ * Babylon.js alike.
+ *
+ * Setup throws `<module>: …` (the adapter's module name, e.g. `bitrig/babylon`); the
+ * per-frame methods never throw (except `update` on a shared world, a usage error) and never
+ * allocate.
+ */
+import type { BitrigWorld } from './world';
+import { createBitrigWorld } from './world';
+import { bindSkeleton, unbindSkeleton, type BindOptions, type CharacterBinding, type SkeletonSource } from './binding';
+import type { TailOptions } from './defaults';
+import { autoUnitScale } from './units';
+import {
+  prepareCharacterFrame, reseatTails, setBindingTailOptions, tailDiagnostics,
+  type AnimatorDiagnostics, type TailDiagnostics,
+} from './animatorCore';
+import { update as runPipeline } from '../systems/pipeline';
+
+/** Options every adapter's `createAnimator` shares (same names and defaults in each). */
+export interface AnimatorBaseOptions {
+  /** World to bind into (share one between many characters); default: a private world. */
+  world?: BitrigWorld;
+  /** Tail options for every chain (SPEC §2 defaults; restSource 'auto'). */
+  tail?: Partial<TailOptions>;
+  /** Per-chain tail options keyed by the chain's first bone name. */
+  tails?: Record<string, Partial<TailOptions>>;
+  /** Explicit tail chains (bone names, root first); default: found by name. */
+  tailChains?: string[][];
+  /** Pelvis bone name; default: found by name or structure. */
+  pelvis?: string;
+  /** World units per metre, or 'auto' (100 when the rig is taller than 20 units, else 1). */
+  unitScale?: number | 'auto';
+  /** Tail physics on (default) or off (the carried rest pose is shown). */
+  tailPhysics?: boolean;
+}
+
+/** Defaults of {@link AnimatorBaseOptions}. */
+export const ANIMATOR_BASE_DEFAULTS = Object.freeze({ unitScale: 'auto' as number | 'auto', tailPhysics: true });
+
+/**
+ * Pick the skeletons to bind from every skeleton found under an engine object: largest
+ * first, dropping any skeleton whose bones all belong to one already picked (a second mesh
+ * skinned to a subset adds nothing). Setup-time.
+ *
+ * @example
+ * const skeletons = distinctSkeletons(found, (s) => s.bones);
+ */
+export function distinctSkeletons<S, B>(skeletons: Iterable<S>, bonesOf: (s: S) => readonly B[]): S[] {
+  const list = [...new Set(skeletons)].sort((a, b) => bonesOf(b).length - bonesOf(a).length);
+  const out: S[] = [];
+  const covered = new Set<B>();
+  for (const s of list) {
+    const bones = bonesOf(s);
+    if (bones.every((b) => covered.has(b))) continue;
+    out.push(s);
+    for (const b of bones) covered.add(b);
+  }
+  return out;
+}
+
+/**
+ * World units per metre from the option: a positive number as given, or `'auto'` from the
+ * rig's height (spread of the bones' world y, read lazily). Throws `<module>: unitScale …`
+ * when the result is not positive. Setup-time.
+ *
+ * @example
+ * const unitScale = resolveUnitScale('auto', () => bones.map((b) => worldY(b)), 'bitrig/three');
+ */
+export function resolveUnitScale(option: number | 'auto', boneWorldYs: () => ArrayLike<number>, module: string): number {
+  let unitScale = typeof option === 'number' ? option : 1;
+  if (option === 'auto') {
+    const ys = boneWorldYs();
+    let lo = Infinity, hi = -Infinity;
+    for (let i = 0; i < ys.length; i++) { lo = Math.min(lo, ys[i]!); hi = Math.max(hi, ys[i]!); }
+    unitScale = autoUnitScale(hi - lo);
+  }
+  if (!(unitScale > 0)) throw new Error(`${module}: unitScale must be positive, got ${String(option)}`);
+  return unitScale;
+}
+
+/** One engine skeleton as an adapter hands it to {@link createAnimatorBase}. */
+export interface AdapterSkeleton {
+  /** The skeleton read as an engine-free source (bone order = the adapter's copy order). */
+  source: SkeletonSource;
+  /** World y of every bone now (for `unitScale: 'auto'`), read lazily. */
+  boneWorldYs(): ArrayLike<number>;
+}
+
+/** What an adapter supplies to {@link createAnimatorBase}. */
+export interface AnimatorBaseSpec<T extends AdapterSkeleton> {
+  /** Module name for error messages, e.g. `'bitrig/three'`. */
+  module: string;
+  /** The skeletons to bind (at least one; the adapter throws a clearer error before). */
+  skeletons: readonly T[];
+  /** Copy the engine's current local TRS of every bone of `skeleton` and its root frame into `world.pose`. Per-frame. */
+  copyIn(skeleton: T, binding: CharacterBinding, world: BitrigWorld): void;
+  /** Copy the bones flagged in `binding.drivenRotation` / `drivenTranslation` from `world.pose` onto the engine. Per-frame. */
+  copyOut(skeleton: T, binding: CharacterBinding, world: BitrigWorld): void;
+  /** Advance the engine's animation by dt when the animator owns it (no-op otherwise). */
+  advanceMixer?(dt: number): void;
+  /** Called once by `dispose` after bitrig's state is released (e.g. remove engine observers). */
+  onDispose?(): void;
+}
+
+/** The adapter-independent part of an animator (an adapter's `Animator` extends it). */
+export interface AnimatorBase {
+  /** The world it lives in. */
+  readonly world: BitrigWorld;
+  /** Engine-free bindings (one per bound skeleton). */
+  readonly bindings: readonly CharacterBinding[];
+  /** Advance one frame: engine animation (if owned), read, bitrig systems (private world only), write. */
+  update(dt: number): void;
+  /** Advance the engine animation by dt when this animator owns it (no-op otherwise). */
+  advanceMixer(dt: number): void;
+  /** Copy the engine pose into the pose store (for shared worlds; see `updateAnimators`). */
+  read(): void;
+  /** Copy bitrig's results onto the bones it drives. */
+  write(): void;
+  /** Turn tail physics on or off (off shows the carried rest pose). */
+  setTailPhysics(on: boolean): void;
+  /** Change tail options of every chain (or one, by first bone name). */
+  setTailOptions(options: Partial<TailOptions>, chain?: string): void;
+  /** Diagnostics for overlays and tests. */
+  diagnostics(): AnimatorDiagnostics;
+  /** Release bitrig's state (pose slots, entities). Engine objects are untouched. Safe to call twice. */
+  dispose(): void;
+  /** False after `dispose`. */
+  readonly alive: boolean;
+}
+
+/**
+ * Bind an adapter's skeletons and build the animator body: merged options, unit scale,
+ * one binding per skeleton (all released again if one fails), and the per-frame methods in
+ * the fixed order advanceMixer → read (copyIn, prepareCharacterFrame) → pipeline → write
+ * (copyOut). Throws `<module>: …` / `bitrig/bind: …` / `bitrig/tail: …` on bad setup.
+ *
+ * @example
+ * const base = createAnimatorBase({ module: 'bitrig/myengine', skeletons, copyIn, copyOut }, options);
+ * base.update(dt);
+ */
+export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBaseSpec<T>, options: AnimatorBaseOptions = {}): AnimatorBase {
+  const o = { ...ANIMATOR_BASE_DEFAULTS, ...options };
+  const { module, skeletons, copyIn, copyOut } = spec;
+  if (skeletons.length === 0) throw new Error(`${module}: no skeleton to bind`);
+  const ownWorld = !o.world;
+  const world = o.world ?? createBitrigWorld();
+  const unitScale = resolveUnitScale(o.unitScale, () => {
+    const ys: number[] = [];
+    for (const s of skeletons) { const y = s.boneWorldYs(); for (let i = 0; i < y.length; i++) ys.push(y[i]!); }
+    return ys;
+  }, module);
+  const bindOpts: BindOptions = { tail: { unitScale, ...o.tail }, tails: o.tails, tailChains: o.tailChains, pelvis: o.pelvis };
+  const bindings: CharacterBinding[] = [];
+  try {
+    for (const s of skeletons) bindings.push(bindSkeleton(world, s.source, bindOpts));
+  } catch (e) {
+    for (const b of bindings) unbindSkeleton(b);
+    throw e;
+  }
+  const names = skeletons.map((s) => s.source.names);
+  let physics = o.tailPhysics;
+  let alive = true;
+  const advance = spec.advanceMixer;
+
+  const base: AnimatorBase = {
+    world,
+    bindings,
+    get alive() { return alive; },
+    advanceMixer(dt: number) {
+      if (alive && advance) advance(dt);
+    },
+    read() {
+      if (!alive) return;
+      for (let i = 0; i < bindings.length; i++) {
+        copyIn(skeletons[i]!, bindings[i]!, world);
+        prepareCharacterFrame(bindings[i]!, physics);
+      }
+    },
+    write() {
+      if (!alive) return;
+      for (let i = 0; i < bindings.length; i++) copyOut(skeletons[i]!, bindings[i]!, world);
+    },
+    update(dt: number) {
+      if (!ownWorld) throw new Error(`${module}: this animator shares a world; call updateAnimators(animators, dt) instead`);
+      if (!alive) return;
+      base.advanceMixer(dt);
+      base.read();
+      runPipeline(world, dt);
+      base.write();
+    },
+    setTailPhysics(on: boolean) {
+      physics = on;
+      for (const b of bindings) reseatTails(b); // re-seat at rest when turned back on
+    },
+    setTailOptions(opts: Partial<TailOptions>, chain?: string) {
+      for (let i = 0; i < bindings.length; i++) setBindingTailOptions(bindings[i]!, names[i]!, opts, chain);
+    },
+    diagnostics() {
+      const tails: TailDiagnostics[] = [];
+      const problems: string[] = [];
+      for (let i = 0; i < bindings.length; i++) {
+        problems.push(...bindings[i]!.problems);
+        tails.push(...tailDiagnostics(bindings[i]!, names[i]!));
+      }
+      return { unitScale, tails, problems };
+    },
+    dispose() {
+      if (!alive) return;
+      alive = false;
+      for (const b of bindings) unbindSkeleton(b);
+      spec.onDispose?.();
+    },
+  };
+  return base;
+}
