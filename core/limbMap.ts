@@ -10,6 +10,8 @@
  *   `IKBackLeg.L`/`FFB.L` outside the `Body` tree), the chain is the deepest two leg bones and
  *   the end is the foot bone or the matching `IK…Leg` controller, placed explicitly by the
  *   solver (`endIsDescendant` false).
+ * - Names as three.js sanitises them (`UpperLegL`, `mixamorigLeftUpLeg`) work too: a trailing
+ *   L/R is a side when the mirrored name exists.
  * - Quadrupeds have four legs: `Front…`/`Back…` names, or an arm whose hand rests near the
  *   ground in the bind pose (the Khronos fox's front legs are named arms) is a front leg.
  */
@@ -72,9 +74,21 @@ function depthOf(topo: SkeletonTopology, i: number): number {
 export function findLimbs(topo: SkeletonTopology, bindPositions?: ArrayLike<number>, pelvis = -1): LimbBones[] {
   const n = topo.names.length;
   const P: Parsed[] = [];
+  const nameSet = new Set(topo.names);
   for (let i = 0; i < n; i++) {
-    const p = parseBoneName(topo.names[i]!);
-    P.push({ base: p.base, side: p.side, group: groupOf(p.base), control: CONTROL_RE.test(p.base), tail: isTailName(topo.names[i]!) });
+    const name = topo.names[i]!;
+    let p = parseBoneName(name);
+    let side = p.side;
+    if (side === 'center') {
+      // three.js strips '.' and ':' from node names ('UpperLeg.L' → 'UpperLegL'): a trailing
+      // L/R counts as a side when the mirrored name exists too.
+      const m = /^(.*[a-z0-9])([LR])$/.exec(name);
+      if (m && nameSet.has(m[1]! + (m[2] === 'L' ? 'R' : 'L'))) {
+        p = parseBoneName(m[1]!);
+        side = m[2] === 'L' ? 'left' : 'right';
+      }
+    }
+    P.push({ base: p.base, side, group: groupOf(p.base), control: CONTROL_RE.test(p.base), tail: isTailName(name) });
   }
   const children: number[][] = Array.from({ length: n }, () => []);
   for (let i = 0; i < n; i++) { const p = topo.parents[i]!; if (p >= 0 && p < n) children[p]!.push(i); }

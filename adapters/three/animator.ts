@@ -18,6 +18,14 @@ import {
   type AnimatorDiagnostics, type TailDiagnostics,
 } from '../../core/animatorCore';
 
+// --- scene IK (issue 3) ---
+import {
+  addSceneIK, removeSceneIK, sceneDiagnostics, setSceneInputs,
+  type SceneDiagnostics, type SceneIKHandle, type SceneIKOptions, type SceneInputs,
+} from '../../core/sceneIK';
+import { sceneSkinFromThree } from './sceneSkin';
+// --- end scene IK ---
+
 export type { AnimatorDiagnostics, TailDiagnostics };
 
 /** Options of {@link createAnimator}. */
@@ -40,6 +48,8 @@ export interface AnimatorOptions {
   unitScale?: number | 'auto';
   /** Tail physics on (default) or off (the carried rest pose is shown). */
   tailPhysics?: boolean;
+  /** Scene contacts (feet, pelvis, hands) on the largest skeleton: `true` or options; soles calibrate from its meshes' skin. Off by default. */
+  sceneIK?: boolean | Partial<SceneIKOptions>;
 }
 
 /** Defaults of {@link AnimatorOptions}. */
@@ -53,8 +63,12 @@ export interface Animator {
   readonly mixer: AnimationMixer | undefined;
   /** Engine-free bindings (one per bound skeleton). */
   readonly bindings: readonly CharacterBinding[];
-  /** Advance one frame: mixer, read, bitrig systems (private world only), write. */
-  update(dt: number): void;
+  /** Advance one frame: mixer, read, scene inputs (if given), bitrig systems (private world only), write. */
+  update(dt: number, inputs?: SceneInputs): void;
+  /** Scene IK handle (legs, arms in input order), or null when `sceneIK` is off. */
+  readonly sceneIK: SceneIKHandle | null;
+  /** Set this frame's scene inputs (stance weights, hand targets, ground, grounded); for shared worlds call before `updateAnimators`. */
+  setSceneInputs(inputs: SceneInputs): void;
   /** Advance the wrapped mixer by dt when this animator owns its update (no-op otherwise). */
   advanceMixer(dt: number): void;
   /** Copy the engine pose into the pose store (for shared worlds; see {@link updateAnimators}). */
@@ -65,8 +79,8 @@ export interface Animator {
   setTailPhysics(on: boolean): void;
   /** Change tail options of every chain (or one, by first bone name). */
   setTailOptions(options: Partial<TailOptions>, chain?: string): void;
-  /** Diagnostics for overlays and tests. */
-  diagnostics(): AnimatorDiagnostics;
+  /** Diagnostics for overlays and tests (`scene`: contacts, COM, reach, pelvis band when scene IK is on). */
+  diagnostics(): AnimatorDiagnostics & { scene?: SceneDiagnostics };
   /** Release bitrig's state (pose slots, entities). The three objects are untouched. */
   dispose(): void;
 }
@@ -153,6 +167,18 @@ export function createAnimator(object: Object3D, options: AnimatorOptions = {}):
     for (const b of bound) unbindSkeleton(b.binding);
     throw e;
   }
+  // --- scene IK (issue 3) ---
+  let sceneIK: SceneIKHandle | null = null;
+  if (o.sceneIK) {
+    try {
+      const main = bound[0]!;
+      sceneIK = addSceneIK(world, main.binding, { unitScale, skin: sceneSkinFromThree(object, main.skeleton), ...(o.sceneIK === true ? {} : o.sceneIK) });
+    } catch (e) {
+      for (const b of bound) unbindSkeleton(b.binding);
+      throw e;
+    }
+  }
+  // --- end scene IK ---
   let physics = o.tailPhysics;
   const mixer = o.mixer;
   const updateMixer = o.updateMixer ?? !!mixer;
@@ -203,10 +229,15 @@ export function createAnimator(object: Object3D, options: AnimatorOptions = {}):
     advanceMixer(dt: number) {
       if (mixer && updateMixer && Number.isFinite(dt) && dt > 0) mixer.update(dt);
     },
-    update(dt: number) {
+    sceneIK,
+    setSceneInputs(inputs: SceneInputs) {
+      if (sceneIK) setSceneInputs(world, sceneIK, inputs);
+    },
+    update(dt: number, inputs?: SceneInputs) {
       if (!ownWorld) throw new Error('bitrig/three: this animator shares a world; call updateAnimators(animators, dt) instead');
       animator.advanceMixer(dt);
       read();
+      if (sceneIK && inputs) setSceneInputs(world, sceneIK, inputs);
       runPipeline(world, dt);
       write();
     },
@@ -226,9 +257,10 @@ export function createAnimator(object: Object3D, options: AnimatorOptions = {}):
         problems.push(...b.binding.problems);
         tails.push(...tailDiagnostics(b.binding, b.bones.map((x) => x.name)));
       }
-      return { unitScale, tails, problems };
+      return { unitScale, tails, problems, ...(sceneIK ? { scene: sceneDiagnostics(world, sceneIK) } : {}) };
     },
     dispose() {
+      if (sceneIK) removeSceneIK(world, sceneIK);
       for (const b of bound) unbindSkeleton(b.binding);
     },
   };

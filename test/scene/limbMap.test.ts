@@ -84,6 +84,30 @@ describe('name styles', () => {
   });
 });
 
+describe('names as three.js sanitises them', () => {
+  test('Quaternius (IKBackLegL …) and RobotExpressive (FootL …) without the dots', () => {
+    const q = topo([
+      ['Body', null], ['Back', 'Body'], ['Torso', 'Back'], ['Torso2', 'Torso'],
+      ['FrontShoulderL', 'Torso2'], ['FrontUpperLegL', 'FrontShoulderL'], ['FrontLowerLegL', 'FrontUpperLegL'],
+      ['FrontShoulderR', 'Torso2'], ['FrontUpperLegR', 'FrontShoulderR'], ['FrontLowerLegR', 'FrontUpperLegR'],
+      ['BackShoulderL', 'Back'], ['BackLegL', 'BackShoulderL'], ['BackUpperLegL', 'BackLegL'], ['BackLowerLegL', 'BackUpperLegL'],
+      ['BackShoulderR', 'Back'], ['BackLegR', 'BackShoulderR'], ['BackUpperLegR', 'BackLegR'], ['BackLowerLegR', 'BackUpperLegR'],
+      ['Tail1', 'Back'], ['PoleTargetL', 'Body'], ['PoleTargetR', 'Body'],
+      ['IKBackLegL', null], ['FFBL', 'IKBackLegL'], ['IKFrontLegL', null], ['FFL', 'IKFrontLegL'],
+      ['IKBackLegR', null], ['FFBR', 'IKBackLegR'], ['IKFrontLegR', null], ['FFR', 'IKFrontLegR'],
+    ]);
+    expect(describeLimbs(q, findLimbs(q))).toEqual([
+      'leg left: BackUpperLegL > BackLowerLegL > IKBackLegL (ik end)', 'leg right: BackUpperLegR > BackLowerLegR > IKBackLegR (ik end)',
+      'leg(front) left: FrontUpperLegL > FrontLowerLegL > IKFrontLegL (ik end)', 'leg(front) right: FrontUpperLegR > FrontLowerLegR > IKFrontLegR (ik end)',
+    ]);
+    const r = topo([['Bone', null], ['FootL', 'Bone'], ['Body', 'Bone'], ['Hips', 'Body'], ['UpperLegL', 'Hips'], ['LowerLegL', 'UpperLegL'], ['UpperLegR', 'Hips'], ['LowerLegR', 'UpperLegR'], ['FootR', 'Bone']]);
+    expect(describeLimbs(r, findLimbs(r))).toEqual(['leg left: UpperLegL > LowerLegL > FootL (ik end)', 'leg right: UpperLegR > LowerLegR > FootR (ik end)']);
+    // a lone trailing capital is not a side
+    const lone = topo([['Hips', null], ['SpineL', 'Hips']]);
+    expect(findLimbs(lone)).toEqual([]);
+  });
+});
+
 const REAL: { asset: AssetName; expect: string[] }[] = [
   {
     asset: 'threejs-xbot',
