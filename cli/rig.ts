@@ -1,6 +1,6 @@
 /**
  * `bitrig rig <in.glb> -o <out.glb> [--mode chain|rigid] [--report <file.json>]
- * [--include spine,torso] [--quiet]`: the rig pass on a file. Prints progress lines on stderr
+ * [--include spine,torso] [--pelvis <joint>] [--quiet]`: the rig pass on a file. Prints progress lines on stderr
  * and a human summary on stdout; exit 0 on success (also when nothing was found), 2 on bad
  * input with a one-line reason. Never writes over its input; outputs are written atomically.
  */
@@ -22,7 +22,7 @@ const KIND_LABEL: Record<AppendageKind, string> = {
 import { rigFile, samePath, writeFileAtomic } from '../rig/node';
 
 const USAGE = [
-  'usage: bitrig rig <in.glb> -o <out.glb> [--mode chain|rigid] [--report <file.json>] [--include spine,torso] [--quiet]',
+  'usage: bitrig rig <in.glb> -o <out.glb> [--mode chain|rigid] [--report <file.json>] [--include spine,torso] [--pelvis <joint>] [--quiet]',
   '',
   'Finds long pieces of skin hanging from the pelvis (a tail an auto-rigger gave to a shin),',
   'grows a bone chain Tail_1…Tail_K + Tail_End along each and re-weights its skin.',
@@ -32,6 +32,7 @@ const USAGE = [
   '  --report <file.json>  also write the full report (every piece found, with numbers) as JSON',
   '  --include spine,torso also make long pieces on the spine (spine) or worn torso pieces',
   '                        such as capes and skirts (torso) rigid on their bone; off by default',
+  '  --pelvis <joint>      the pelvis joint, when neither its name nor the skeleton shows it',
   '  --quiet               no progress lines',
   '',
   'Exit codes: 0 success (also when nothing was found), 2 bad input, 1 internal error.',
@@ -43,6 +44,7 @@ interface RigArgs {
   mode: RigMode;
   report: string | null;
   include: RigInclude[];
+  pelvis: string | null;
   quiet: boolean;
 }
 
@@ -55,6 +57,7 @@ function parseArgs(args: string[]): RigArgs {
   let report: string | null = null;
   let include: RigInclude[] = [];
   let quiet = false;
+  let pelvis: string | null = null;
   for (let i = 0; i < args.length; i++) {
     let a = args[i]!;
     let value: string | undefined;
@@ -89,6 +92,9 @@ function parseArgs(args: string[]): RigArgs {
         include = list as RigInclude[];
         break;
       }
+      case '--pelvis':
+        pelvis = take();
+        break;
       case '--quiet':
       case '-q':
         quiet = true;
@@ -101,7 +107,7 @@ function parseArgs(args: string[]): RigArgs {
   }
   if (input === null) throw new UsageError('missing the input GLB');
   if (output === null) throw new UsageError('missing -o <out.glb>');
-  return { input, output, mode, report, include, quiet };
+  return { input, output, mode, report, include, pelvis, quiet };
 }
 
 function n3(x: number): string {
@@ -120,6 +126,7 @@ export function formatRigSummary(report: RigReport, input: string, output: strin
   if (changed.length === 0) {
     lines.push('  no tail found: nothing long hangs from the pelvis, so no chain was grown; the output has the same skeleton and weights');
   }
+  for (const n of report.notes) lines.push(`  note: ${n}`);
   if (alone.length > 0) {
     const counts = new Map<AppendageKind, number>();
     for (const a of alone) counts.set(a.kind, (counts.get(a.kind) ?? 0) + 1);
@@ -151,7 +158,7 @@ async function runRig(args: string[], io: CliIO): Promise<number> {
     }
     throw e;
   }
-  const { input, output, mode, include, quiet } = parsed;
+  const { input, output, mode, include, pelvis, quiet } = parsed;
   const reportPath = parsed.report;
   if (await samePath(input, output)) {
     io.err(`bitrig rig: refusing to write over the input ${input}; choose another -o`);
@@ -177,7 +184,7 @@ async function runRig(args: string[], io: CliIO): Promise<number> {
   };
   let report: RigReport;
   try {
-    report = await rigFile(input, output, { mode, include, onProgress });
+    report = await rigFile(input, output, { mode, include, pelvis, onProgress });
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     if (msg.startsWith('bitrig/')) {

@@ -194,7 +194,7 @@ export interface VertexInfluence {
 
 /**
  * Write new influences into the original accessors. Weights are stored in the accessor's own
- * type (float, or normalised unsigned byte/short with the integer sum exactly the maximum);
+ * type (float, or unsigned byte/short with the integer sum exactly the maximum);
  * unused slots get joint 0 and weight 0, JOINTS_1/WEIGHTS_1 slots are zeroed. A JOINTS
  * accessor of unsigned bytes is widened to unsigned shorts when a joint index exceeds 255.
  * Accessor min/max are not used for these attributes.
@@ -225,7 +225,9 @@ export function writeInfluences(mesh: SkinMesh, list: readonly VertexInfluence[]
     const warr = wa.getArray()!;
     const wsz = wa.getElementSize();
     const ct = wa.getComponentType();
-    const norm = wa.getNormalized() && ct !== 5126 ? (ct === 5121 ? 255 : 65535) : 0;
+    // Integer weights are quantised to their full range (normalised per glTF; an integer
+    // accessor wrongly left unnormalised keeps its own convention, read back per vertex).
+    const norm = ct === 5126 ? 0 : ct === 5121 || ct === 5120 ? 255 : 65535;
     const j1 = src.joints[1];
     const w1 = src.weights[1];
     const j1arr = j1 ? j1.getArray()! : null;

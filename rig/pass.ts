@@ -95,6 +95,8 @@ export interface RigReport {
   up: [number, number, number];
   /** Number of chains grown. */
   chains: number;
+  /** Things worth knowing that are not pieces (a skin without a pelvis, an unskinned mesh…). */
+  notes: string[];
   /** Original vertices re-weighted in total. */
   changedVertices: number;
   /** Wall time of the pass in milliseconds. */
@@ -190,7 +192,13 @@ export function rigAppendages(doc: Document, options: Partial<RigOptions> = {}):
     changedVertices += r.changed;
   });
   progress('done', 1);
-  return { appendages, height: H, up, chains, changedVertices, ms: now() - t0 };
+  const notes: string[] = [];
+  const largest = Math.max(...works.map((w) => w.mesh.count));
+  for (const w of works) {
+    // The body's skin without a pelvis is worth a note; a 2-joint visor skin is not.
+    if (w.mesh.count === largest && w.skel.pelvis < 0) notes.push(`${w.label}: no pelvis found by name or structure, so nothing on it can be a tail (name one with the pelvis option)`);
+  }
+  return { appendages, height: H, up, chains, notes, changedVertices, ms: now() - t0 };
 }
 
 /** A piece with its decision and, for tails, its re-weighting domain. */
@@ -390,8 +398,7 @@ function rigSkin(
       continue;
     }
     for (const v of domain) taken[v] = 1;
-    const n = chainsBefore + chains;
-    const prefix = n === 0 ? o.boneName : `${o.boneName}${n + 1}`;
+    const prefix = freePrefix(doc, o.boneName, chainsBefore + chains);
     const names = chainBoneNames(prefix, grown.K);
     const first = addChainBones(doc, skel, grown.joints, names);
     chains++;
@@ -448,6 +455,15 @@ function rigSkin(
   const rank = (r: AppendageReport): number => (r.verdict === 'chain' ? 0 : r.verdict === 'rigid' ? 1 : 2);
   const all = [...pending.map((p) => p.report), ...reports].sort((a, b) => rank(a) - rank(b) || b.vertexCount - a.vertexCount);
   return { reports: all, chains, changed: influences.length };
+}
+
+/** `Tail`, then `Tail2`, `Tail3`…: the first prefix whose `_1` and `_End` names no node has yet. */
+function freePrefix(doc: Document, base: string, start: number): string {
+  const names = new Set(doc.getRoot().listNodes().map((n) => n.getName()));
+  for (let n = start; ; n++) {
+    const p = n === 0 ? base : `${base}${n + 1}`;
+    if (!names.has(`${p}_1`) && !names.has(`${p}_End`)) return p;
+  }
 }
 
 function skinHasJoint(skin: import('@gltf-transform/core').Skin, name: string): boolean {
@@ -669,5 +685,3 @@ function decide(piece: Piece, skel: SkinSkeleton, regions: Uint8Array, o: RigOpt
   return { kind: 'worn', verdict: 'left-alone', reason: `worn piece on the torso (${whyNot}): left as it is (include "torso" makes it rigid on ${boneName})`, tail: false, worn: true, bone: -1 };
 }
 
-/** Exposed for tests: regions used by the policy. */
-export const REGIONS = { REGION_PELVIS, REGION_SPINE, REGION_HEAD, REGION_LIMB } as const;

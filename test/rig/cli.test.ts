@@ -117,12 +117,16 @@ describe('bitrig rig', () => {
       [['rig', path.join(dir, 'missing.glb'), '-o', path.join(dir, 'm.glb')], /cannot read .*missing\.glb \(no such file\)/],
       [['rig', input, '-o', path.join(dir, 'no-such-folder', 'o.glb')], /its folder does not exist/],
       [['frobnicate'], /unknown command "frobnicate"/],
+      [['rig', input, '-o', path.join(dir, 'p.glb'), '--pelvis', 'Tailbone'], /pelvis "Tailbone" is not a joint of any skin/],
     ];
     for (const [args, re] of cases) {
       const r = await run(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.err.join('\n')).toMatch(re);
     }
+    const named = await run(['rig', input, '-o', path.join(dir, 'named.glb'), '--pelvis', 'Hips', '-q']);
+    expect(named.code).toBe(0);
+    expect(named.out.join('\n')).toMatch(/on Hips/);
     expect((await run(['--version'])).out[0]).toMatch(/^\d+\.\d+\.\d+/);
     expect((await run(['rig', '--help'])).out[0]).toMatch(/^usage: bitrig rig/);
     expect((await run(['--help'])).out.join('\n')).toMatch(/rig +grow a bone chain/);

@@ -187,6 +187,14 @@ describe('rig pass on a tiny model with a tail', () => {
     expect((await validateGlb(await writeGlbBytes(doc))).errors).toBe(0);
   });
 
+  it('never reuses a bone name: with a node already called Tail_1 the chain is Tail2_1…', () => {
+    const { doc } = makeTinyDoc({ tail: true });
+    doc.getRoot().listScenes()[0]!.addChild(doc.createNode('Tail_1'));
+    const c = chainOf(rigAppendages(doc));
+    expect(c.joints[0]).toBe('Tail2_1');
+    expect(c.joints[c.joints.length - 1]).toBe('Tail2_End');
+  });
+
   it('rigGlb runs the whole pass on bytes (the browser path) and the result reads back', async () => {
     const bytes = await writeGlbBytes(makeTinyDoc({ tail: true }).doc);
     const { glb, report } = await rigGlb(bytes, {});

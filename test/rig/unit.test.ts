@@ -254,6 +254,16 @@ describe('writeInfluences', () => {
       expect(Array.from(J.subarray(4, 8))).toEqual([3, 4, 5, 0]);
     }
   });
+  it('writes integer weights at full range even when the accessor forgot the normalized flag', () => {
+    const doc = make('ubyte', 'u8');
+    const prim = doc.getRoot().listMeshes()[0]!.listPrimitives()[0]!;
+    prim.getAttribute('WEIGHTS_0')!.setNormalized(false);
+    writeInfluences(readSkinMesh(doc, doc.getRoot().listSkins()[0]!), [{ vertex: 0, joints: [1, 2], weights: [0.5, 0.5] }]);
+    const W = prim.getAttribute('WEIGHTS_0')!.getArray()!;
+    expect(W[0]! + W[1]!).toBe(255);
+    expect(Math.abs(W[0]! - W[1]!)).toBeLessThanOrEqual(1);
+  });
+
   it('widens unsigned-byte joints when an index exceeds 255', () => {
     const doc = make('float', 'u8');
     const mesh = readSkinMesh(doc, doc.getRoot().listSkins()[0]!);
