@@ -32,6 +32,7 @@ export async function bakeFile(input: string, output: string, options: Partial<B
   return report;
 }
 
+/** One-line usage of `bitrig bake`. */
 export const BAKE_USAGE = 'usage: bitrig bake <in.glb> -o <out.glb> [--clips A,B] [--fps 30] [--json] [--rest-curve 0..1] [--carry degrees]';
 
 /**

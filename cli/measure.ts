@@ -26,7 +26,12 @@ export const PROCESS_IO: CliIo = {
   err: (t) => { process.stderr.write(`${t}\n`); },
 };
 
-/** Progress lines go to a terminal only (an io may say so with `isTTY`; else stderr decides). */
+/**
+ * Progress lines go to a terminal only (an io may say so with `isTTY`; else stderr decides).
+ *
+ * @example
+ * if (progressShown(io)) io.err('bake: walk 40 %');
+ */
 export function progressShown(io: CliIo): boolean {
   return io.isTTY ?? !!process.stderr?.isTTY;
 }
@@ -41,7 +46,13 @@ export class CliInputError extends Error {
   }
 }
 
-/** Parse `--flag value` / `--flag=value` / boolean flags; positional arguments in `_`. */
+/**
+ * Parse `--flag value` / `--flag=value` / boolean flags; positional arguments in `_`.
+ * Unknown options throw a {@link CliInputError}.
+ *
+ * @example
+ * parseArgs(['in.glb', '--clip', 'Walk', '--json'], ['--clip'], ['--json']); // { _: ['in.glb'], flags: { '--clip': 'Walk', '--json': true } }
+ */
 export function parseArgs(argv: readonly string[], valueFlags: readonly string[], boolFlags: readonly string[]): { _: string[]; flags: Record<string, string | boolean> } {
   const out: { _: string[]; flags: Record<string, string | boolean> } = { _: [], flags: {} };
   for (let i = 0; i < argv.length; i++) {
@@ -65,20 +76,36 @@ export function parseArgs(argv: readonly string[], valueFlags: readonly string[]
   return out;
 }
 
-/** One-line reason from an error: the library prefix (`bitrig/x: `) and stack removed. */
+/**
+ * One-line reason from an error: the library prefix (`bitrig/x: `) and stack removed.
+ *
+ * @example
+ * reasonOf(new Error('bitrig/sample: the file has no animations')); // 'the file has no animations'
+ */
 export function reasonOf(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
   return msg.split('\n')[0]!.replace(/^bitrig\/[a-z]+: /, '');
 }
 
-/** Is this error a bad-input error (exit 2) rather than a defect (exit 1)? */
+/**
+ * Is this error a bad-input error (exit 2) rather than a defect (exit 1)? Library setup
+ * errors (`bitrig/…: `) and file-system errors are bad input.
+ *
+ * @example
+ * isInputError(new Error('bitrig/skinning: the file has no skin')); // true
+ */
 export function isInputError(e: unknown): boolean {
   if (e instanceof CliInputError) return true;
   const msg = e instanceof Error ? e.message : String(e);
   return /^bitrig\/[a-z]+: /.test(msg) || /ENOENT|EISDIR|EACCES|ENOTDIR/.test(msg);
 }
 
-/** Tail options from `--rest-curve` and `--carry` (degrees). */
+/**
+ * Tail options from `--rest-curve` and `--carry` (degrees).
+ *
+ * @example
+ * tailFlags({ '--carry': '30' }); // { carry: 0.5236 }
+ */
 export function tailFlags(flags: Record<string, string | boolean>): MeasureOptions['tail'] {
   const tail: MeasureOptions['tail'] = {};
   if (typeof flags['--rest-curve'] === 'string') {
@@ -94,7 +121,12 @@ export function tailFlags(flags: Record<string, string | boolean>): MeasureOptio
   return tail;
 }
 
-/** Read a GLB file into a Document (bad files give a one-line error). */
+/**
+ * Read a GLB file into a Document (bad files give a one-line error).
+ *
+ * @example
+ * const doc = await readInput('fox.glb');
+ */
 export async function readInput(file: string) {
   let bytes: Uint8Array;
   try {
@@ -106,6 +138,7 @@ export async function readInput(file: string) {
   return readGlbBytes(bytes);
 }
 
+/** One-line usage of `bitrig measure`. */
 export const MEASURE_USAGE = 'usage: bitrig measure <in.glb> --clip <name> [--json] [--grounding] [--samples 24] [--rest-curve 0..1] [--carry degrees]';
 
 /**

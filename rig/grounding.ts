@@ -323,6 +323,23 @@ export const HIPS_LIFT_DEFAULTS: Readonly<HipsLiftOptions> = Object.freeze({
 });
 
 /**
+ * Merge {@link HipsLiftOptions} over {@link HIPS_LIFT_DEFAULTS}. Throws `bitrig/grounding: …`.
+ *
+ * @example
+ * const o = mergeHipsLiftOptions({ samples: 48, calibration: 'clipStart' });
+ */
+export function mergeHipsLiftOptions(options: Partial<HipsLiftOptions> = {}): HipsLiftOptions {
+  const o: HipsLiftOptions = { ...HIPS_LIFT_DEFAULTS };
+  for (const k of Object.keys(options) as (keyof HipsLiftOptions)[]) {
+    if (options[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = options[k];
+  }
+  Object.assign(o, mergeGroundingOptions({ samplesPerBone: o.samplesPerBone, excludeTail: o.excludeTail, contactBones: o.contactBones, allowedDip: o.allowedDip }));
+  if (!(Number.isInteger(o.samples) && o.samples >= 1)) throw new Error(`bitrig/grounding: samples must be an integer ≥ 1, got ${String(o.samples)}`);
+  if (o.calibration !== 'rest' && o.calibration !== 'clipStart') throw new Error(`bitrig/grounding: calibration must be 'rest' or 'clipStart', got ${String(o.calibration)}`);
+  return o;
+}
+
+/**
  * The seed's comparison on a document's clip: the pelvis height when body grounding counts
  * the tail vs when it excludes it (SPEC §3), at evenly spaced times. Without smoothing,
  * `y_hips^X(t) = y_hips^clip(t) + L^X(t)`, so Δy is the extra lift the tail asks for.
@@ -333,15 +350,19 @@ export const HIPS_LIFT_DEFAULTS: Readonly<HipsLiftOptions> = Object.freeze({
  * console.log(r.maxDy); // 0 when the tail never dips below the body's floor
  */
 export function compareHipsLift(doc: Document, clip: string, options: Partial<HipsLiftOptions> = {}): HipsLiftComparison {
-  const o = { ...HIPS_LIFT_DEFAULTS, ...mergeGroundingOptions(options), samples: options.samples ?? 24, tailVertex: options.tailVertex ?? null, calibration: options.calibration ?? 'rest' };
-  if (!(Number.isInteger(o.samples) && o.samples >= 1)) throw new Error(`bitrig/grounding: samples must be an integer ≥ 1, got ${String(o.samples)}`);
+  const o = mergeHipsLiftOptions(options);
   const graph = readSceneGraph(doc);
   const skins = readSkins(doc, graph);
   const sampler = createClipSampler(graph, findClip(doc, clip));
   return compareHipsLiftOn(graph, skins, sampler, o);
 }
 
-/** {@link compareHipsLift} on already-read data (the measure CLI reuses its reads). */
+/**
+ * {@link compareHipsLift} on already-read data (the measure reuses its reads).
+ *
+ * @example
+ * const r = compareHipsLiftOn(graph, skins, sampler, { ...HIPS_LIFT_DEFAULTS, samples: 24 });
+ */
 export function compareHipsLiftOn(
   graph: SceneGraph, skins: readonly SkinData[], sampler: ReturnType<typeof createClipSampler>, o: HipsLiftOptions,
 ): HipsLiftComparison {

@@ -32,7 +32,7 @@ export { bakeTails, captureBakeCalibration, simulateTailCycle, hasTailBones, res
 export type { BakeOptions, BakeReport, BakedClipReport, BakeCalibration, BakeProgress, TailCycle, TailSimOptions, SimUnits } from './bake';
 export {
   placeOnGround, compareHipsLift, groundingLift, bodyFloor, lowestPoint, selectSupportSamples, supportHeights, createSupportScratch,
-  tailJointMask, tailDominatedVertices, mergeGroundingOptions, GROUNDING_DEFAULTS, HIPS_LIFT_DEFAULTS, PLACE_ON_GROUND_DEFAULTS,
+  tailJointMask, tailDominatedVertices, mergeGroundingOptions, mergeHipsLiftOptions, GROUNDING_DEFAULTS, HIPS_LIFT_DEFAULTS, PLACE_ON_GROUND_DEFAULTS,
 } from './grounding';
 export type {
   GroundingOptions, GroundingLift, SupportSamples, SupportScratch, HipsLiftRow, HipsLiftComparison, HipsLiftOptions, GroundPlacement, PlaceOnGroundOptions,

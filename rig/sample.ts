@@ -143,7 +143,12 @@ export function createLocalPose(graph: SceneGraph): LocalPose {
   return { t: graph.restT.slice(), r: graph.restR.slice(), s: graph.restS.slice() };
 }
 
-/** Reset a local pose to the graph's rest TRS. No allocation. */
+/**
+ * Reset a local pose to the graph's rest TRS. No allocation.
+ *
+ * @example
+ * resetLocalPose(graph, pose);
+ */
 export function resetLocalPose(graph: SceneGraph, pose: LocalPose): void {
   pose.t.set(graph.restT);
   pose.r.set(graph.restR);
