@@ -34,6 +34,8 @@ export interface TailRigOptions {
   bind?: BindOptions;
   /** Units per metre of the whole rig (1 = metres, 100 = centimetres). */
   unitScale?: number;
+  /** Make link `zeroLinkAt` zero-length (its child joint sits on its head). */
+  zeroLinkAt?: number;
 }
 
 export interface TailRig {
@@ -71,7 +73,8 @@ export function makeTailRig(o: TailRigOptions = {}): TailRig {
   for (let i = 0; i < n; i++) {
     names.push(`Tail_${i + 1}`);
     parents.push(i);
-    const p = vec3.scaleAndAdd(vec3.create(), [0, hipsH - 0.05 * us, -0.1 * us], dir, seg * i);
+    const along = o.zeroLinkAt !== undefined && i > o.zeroLinkAt ? i - 1 : i;
+    const p = vec3.scaleAndAdd(vec3.create(), [0, hipsH - 0.05 * us, -0.1 * us], dir, seg * along);
     const r = quat.setAxisAngle(quat.create(), [1, 0, 0], twist * (i + 1));
     worlds.push(mat4.fromRotationTranslation(mat4.create(), r, p));
   }

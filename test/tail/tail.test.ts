@@ -377,10 +377,20 @@ describe('bad input', () => {
     expect(allFinite(rig)).toBe(true);
   });
 
-  test('zero-length bones: defined result, no NaN, the other links keep their lengths', () => {
-    const rig = makeTailRig({ links: 4, length: 0.8, tailDir: [0, 0, 0] as unknown as [number, number, number] });
-    for (let f = 0; f < 60; f++) rig.frame(1 / 60, [sweepX(f / 60), 0.9, 0]);
+  test('zero-length bones: defined result, no NaN, the other links keep their lengths (1e-9)', () => {
+    // link 1 of 5 has zero length (Tail_3 sits on Tail_2's head)
+    const rig = makeTailRig({ links: 5, length: 1.0, zeroLinkAt: 1 });
+    rig.frame(1 / 60);
+    const before = rig.linkLengths();
+    expect(before[1]).toBeLessThan(1e-12);
+    for (let f = 0; f < 120; f++) rig.frame(1 / 60, [sweepX(f / 60), 0.9, 0]);
     expect(allFinite(rig)).toBe(true);
+    const after = rig.linkLengths();
+    for (let i = 0; i < after.length; i++) expect(Math.abs(after[i]! - before[i]!)).toBeLessThan(1e-9);
+    // every link zero-length: still defined
+    const all = makeTailRig({ links: 4, length: 0.8, tailDir: [0, 0, 0] as unknown as [number, number, number] });
+    for (let f = 0; f < 60; f++) all.frame(1 / 60, [sweepX(f / 60), 0.9, 0]);
+    expect(allFinite(all)).toBe(true);
   });
 
   test('a NaN hips pose writes nothing bad and recovers', () => {
