@@ -116,7 +116,12 @@ function n3(x: number): string {
   return a >= 100 ? x.toFixed(1) : a >= 1 ? x.toFixed(3) : x.toPrecision(3);
 }
 
-/** The human summary of a report (one line per changed piece, one for the rest). */
+/**
+ * The human summary of a report (one line per changed piece, one for the rest).
+ *
+ * @example
+ * for (const line of formatRigSummary(report, 'in.glb', 'out.glb')) console.log(line);
+ */
 export function formatRigSummary(report: RigReport, input: string, output: string): string[] {
   const lines: string[] = [];
   const changed = report.appendages.filter((a) => a.verdict !== 'left-alone');

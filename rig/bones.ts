@@ -8,7 +8,12 @@ import type { Document, Node } from '@gltf-transform/core';
 import { mat3, mat4 } from 'gl-matrix';
 import type { SkinSkeleton } from './skeleton';
 
-/** Names of a chain's bones: `${prefix}_1…${prefix}_K` and `${prefix}_End`. */
+/**
+ * Names of a chain's bones: `${prefix}_1…${prefix}_K` and `${prefix}_End`.
+ *
+ * @example
+ * chainBoneNames('Tail', 3) // ['Tail_1', 'Tail_2', 'Tail_3', 'Tail_End']
+ */
 export function chainBoneNames(prefix: string, K: number): string[] {
   const out: string[] = [];
   for (let i = 1; i <= K; i++) out.push(`${prefix}_${i}`);

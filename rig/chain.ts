@@ -138,7 +138,12 @@ export function percentileOf(values: Float64Array, ids: ArrayLike<number>, p: nu
   return arr[r]!;
 }
 
-/** Segment count: K = clamp(round(L / (segmentFraction·H)), min, max). */
+/**
+ * Segment count: K = clamp(round(L / (segmentFraction·H)), min, max).
+ *
+ * @example
+ * segmentCount(0.81, 1.91, 0.1, 3, 8) // 4 (the fox)
+ */
 export function segmentCount(length: number, height: number, segmentFraction: number, min: number, max: number): number {
   const k = Math.round(length / (segmentFraction * height));
   return Math.min(max, Math.max(min, Number.isFinite(k) ? k : min));

@@ -75,6 +75,9 @@ export function boneSegments(skel: SkeletonPoints, include: ArrayLike<number> | 
 /**
  * Distance from point (x, y, z) to segment `s`: `t = clamp((p−a)·(b−a)/|b−a|², 0, 1)`,
  * `d = |p − (a + t(b−a))|`. A zero-length segment is a point.
+ *
+ * @example
+ * const d = segmentDistance(segs, 0, 0.1, 1.0, -0.2);
  */
 export function segmentDistance(segs: BoneSegments, s: number, x: number, y: number, z: number): number {
   const ax = segs.a[3 * s]!, ay = segs.a[3 * s + 1]!, az = segs.a[3 * s + 2]!;
@@ -163,7 +166,12 @@ export function jointBones(skel: SkeletonPoints, leafStub: number): JointBones {
   return { segs, start, list };
 }
 
-/** Distance from a point to joint `j`'s bone (nearest of its segments). */
+/**
+ * Distance from a point to joint `j`'s bone (nearest of its segments).
+ *
+ * @example
+ * const d = boneDistance(jointBones(skel, 0.5), hips, 0, 1, -0.1);
+ */
 export function boneDistance(bones: JointBones, j: number, x: number, y: number, z: number): number {
   let best = Infinity;
   for (let e = bones.start[j]!; e < bones.start[j + 1]!; e++) {

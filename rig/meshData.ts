@@ -297,7 +297,12 @@ function quantise(w: readonly number[], n: number, max: number, out: number[]): 
   }
 }
 
-/** The source holding a global vertex index. */
+/**
+ * The source holding a global vertex index (binary search over the bases).
+ *
+ * @example
+ * const src = sourceOf(mesh, 1234); // src.prims[0] holds vertex 1234 − src.base
+ */
 export function sourceOf(mesh: SkinMesh, vertex: number): VertexSource {
   const s = mesh.sources;
   let lo = 0;

@@ -29,7 +29,12 @@ export async function writeFileAtomic(file: string, bytes: Uint8Array | string):
   }
 }
 
-/** Do two paths name the same file (after resolving links when the files exist)? */
+/**
+ * Do two paths name the same file (after resolving links when the files exist)?
+ *
+ * @example
+ * await samePath('a.glb', './a.glb') // true
+ */
 export async function samePath(a: string, b: string): Promise<boolean> {
   const ra = path.resolve(a);
   const rb = path.resolve(b);

@@ -7,6 +7,19 @@
  * Reads: skins (joints, inverse bind matrices), POSITION, JOINTS_0/WEIGHTS_0 (and _1) of every
  * primitive using a skin. Writes: new joint nodes under the pelvis, the skin's joints and
  * inverse bind matrices, JOINTS/WEIGHTS of the re-weighted vertices only. Clips untouched.
+ *
+ * Beyond the seeds ([ours], each an option):
+ * - Fat bodies hide tails: a quadruped's far belly skin joins the tail's into one worn torso
+ *   piece at 7 % of H. Such a piece is searched again at raised thresholds (×1.25 per step up
+ *   to 0.3 H) for a long piece hanging from the pelvis with a compact root ring (collar spread
+ *   ≤ 0.4 of its reach) or skin driven from far away.
+ * - The re-weighted domain of a tail is its far piece plus the connected skin that is driven
+ *   from far away (weighted bone distance − skeleton distance > 3.5 % of H), crossing between
+ *   touching shells: a tail's root ring, or a whole tail shell, given to a shin is tail too.
+ *   Its geodesic coordinate starts at the ring of kept body skin around that domain.
+ * - Tail candidates whose domains touch are one tail; floating shells (a tip in another
+ *   material) join the piece they touch; unwelded shells of one tail are bridged.
+ * - Only pieces reaching at least 15 % of H from their collar are long (belt pouches are not).
  */
 import type { Document } from '@gltf-transform/core';
 import { addChainBones, chainBoneNames } from './bones';
@@ -205,7 +218,7 @@ export function rigAppendages(doc: Document, options: Partial<RigOptions> = {}):
 interface Found {
   piece: Piece;
   decision: Decision;
-  /** Fraction of the piece's vertices driven from far away (weighted bone distance − skeleton distance > far). */
+  /** Fraction of the piece's vertices driven from far away (weighted bone distance − skeleton distance > absorbMargin·H). */
   misweighted: number;
 }
 

@@ -194,7 +194,12 @@ export function jointRegions(skel: SkinSkeleton): Uint8Array {
   return region;
 }
 
-/** Human name of a region. */
+/**
+ * Human name of a region.
+ *
+ * @example
+ * regionName(REGION_PELVIS) // 'pelvis'
+ */
 export function regionName(r: number): string {
   return r === REGION_PELVIS ? 'pelvis' : r === REGION_SPINE ? 'spine' : r === REGION_HEAD ? 'head' : r === REGION_LIMB ? 'limb' : 'other';
 }
