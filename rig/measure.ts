@@ -25,7 +25,7 @@ import {
   type ClipSampler, type SceneGraph,
 } from './sample';
 import { jointMatrices, readSkins, skinVertices, type SkinData } from './skinning';
-import { captureBakeCalibration, hasTailBones, simulateTailCycle, TAIL_SIM_DEFAULTS, type TailCycle, type TailSimOptions } from './bake';
+import { hasTailBones, simulateTailCycle, TAIL_SIM_DEFAULTS, type TailCycle, type TailSimOptions } from './bake';
 import { compareHipsLiftOn, HIPS_LIFT_DEFAULTS, tailDominatedVertices, tailJointMask, type HipsLiftComparison } from './grounding';
 import { jointBones, weightedBoneDistance } from './distance';
 import { rigAppendages } from './pass';
