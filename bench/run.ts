@@ -16,6 +16,8 @@ type Bench = () => Promise<BenchResult[] | BenchResult>;
 // wrappers would cost more than the systems themselves).
 const suites: Array<[string, () => Promise<Bench>]> = [
   ['tail', async () => (await import('./tail')).benchTail],
+  ['rig', async () => (await import('./rig')).benchRigPass],
+  ['bake', async () => (await import('./bake')).benchBake],
 ];
 
 const only = process.argv.slice(2);

@@ -4,9 +4,19 @@
  * error naming the problem (`bitrig/rig: not a GLB …`, `… truncated …`).
  */
 import type { Document } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { WebIO } from '@gltf-transform/core';
 import type { RigOptions } from './options';
 import type { RigReport } from './pass';
+
+/**
+ * The glTF-Transform IO used for every read and write: all official extensions registered so
+ * that materials, textures and other extension data pass through the pass untouched.
+ * (Draco / meshopt compressed files need their decoders and are refused with a clear error.)
+ */
+function makeIO(): WebIO {
+  return new WebIO().registerExtensions(ALL_EXTENSIONS);
+}
 import { rigAppendages } from './pass';
 
 const GLB_MAGIC = 0x46546c67; // 'glTF'
@@ -55,7 +65,7 @@ export function checkGlbBytes(bytes: Uint8Array): void {
 export async function readGlbBytes(bytes: Uint8Array): Promise<Document> {
   checkGlbBytes(bytes);
   try {
-    return await new WebIO().readBinary(bytes);
+    return await makeIO().readBinary(bytes);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     throw new Error(`bitrig/rig: cannot read the GLB (${msg.split('\n')[0]})`);
@@ -69,7 +79,7 @@ export async function readGlbBytes(bytes: Uint8Array): Promise<Document> {
  * const out = await writeGlbBytes(doc);
  */
 export async function writeGlbBytes(doc: Document): Promise<Uint8Array> {
-  return new WebIO().writeBinary(doc);
+  return makeIO().writeBinary(doc);
 }
 
 /**

@@ -10,3 +10,4 @@ export { createAnimator, updateAnimators, skeletonSourceFromThree, ANIMATOR_DEFA
 export type { Animator, AnimatorOptions, AnimatorDiagnostics, TailDiagnostics } from './animator';
 export { characterToThree } from './character';
 export type { ThreeCharacter } from './character';
+export { placeOnGround } from './ground';
