@@ -18,6 +18,10 @@ import {
   prepareCharacterFrame, reseatTails, setBindingTailOptions, tailDiagnostics,
   type AnimatorDiagnostics, type TailDiagnostics,
 } from './animatorCore';
+import {
+  addSceneIK, removeSceneIK, sceneDiagnostics, setSceneInputs,
+  type SceneDiagnostics, type SceneIKHandle, type SceneIKOptions, type SceneInputs, type SkinInput,
+} from './sceneIK';
 import { update as runPipeline } from '../systems/pipeline';
 
 /** Options every adapter's `createAnimator` shares (same names and defaults in each). */
@@ -36,6 +40,8 @@ export interface AnimatorBaseOptions {
   unitScale?: number | 'auto';
   /** Tail physics on (default) or off (the carried rest pose is shown). */
   tailPhysics?: boolean;
+  /** Scene contacts (feet, pelvis, hands) on the largest skeleton: `true` or options; soles calibrate from its meshes' skin. Off by default. */
+  sceneIK?: boolean | Partial<SceneIKOptions>;
 }
 
 /** Defaults of {@link AnimatorBaseOptions}. */
@@ -104,6 +110,15 @@ export interface AnimatorBaseSpec<T extends AdapterSkeleton> {
   advanceMixer?(dt: number): void;
   /** Called once by `dispose` after bitrig's state is released (e.g. remove engine observers). */
   onDispose?(): void;
+  /** The skin of a skeleton's meshes for sole calibration (scene IK), or null. Setup-time. */
+  sceneSkin?(skeleton: T): SkinInput | null;
+  /**
+   * Map one frame's scene inputs from the engine's world into bitrig's (default: as given).
+   * Per-frame: must not allocate (reuse buffers).
+   */
+  mapSceneInputs?(inputs: SceneInputs): SceneInputs;
+  /** Map scene diagnostics from bitrig's world into the engine's, in place (default: none). */
+  mapSceneDiagnostics?(d: SceneDiagnostics): void;
 }
 
 /** The adapter-independent part of an animator (an adapter's `Animator` extends it). */
@@ -112,8 +127,12 @@ export interface AnimatorBase {
   readonly world: BitrigWorld;
   /** Engine-free bindings (one per bound skeleton). */
   readonly bindings: readonly CharacterBinding[];
-  /** Advance one frame: engine animation (if owned), read, bitrig systems (private world only), write. */
-  update(dt: number): void;
+  /** Advance one frame: engine animation (if owned), read, scene inputs (if given), bitrig systems (private world only), write. */
+  update(dt: number, inputs?: SceneInputs): void;
+  /** Scene IK handle (legs, arms in input order), or null when `sceneIK` is off. */
+  readonly sceneIK: SceneIKHandle | null;
+  /** Set this frame's scene inputs (stance weights, hand targets, ground, grounded); for shared worlds call before `updateAnimators`. */
+  setSceneInputs(inputs: SceneInputs): void;
   /** Advance the engine animation by dt when this animator owns it (no-op otherwise). */
   advanceMixer(dt: number): void;
   /** Copy the engine pose into the pose store (for shared worlds; see `updateAnimators`). */
@@ -124,9 +143,9 @@ export interface AnimatorBase {
   setTailPhysics(on: boolean): void;
   /** Change tail options of every chain (or one, by first bone name). */
   setTailOptions(options: Partial<TailOptions>, chain?: string): void;
-  /** Diagnostics for overlays and tests. */
-  diagnostics(): AnimatorDiagnostics;
-  /** Release bitrig's state (pose slots, entities). Engine objects are untouched. Safe to call twice. */
+  /** Diagnostics for overlays and tests (`scene`: contacts, COM, reach, pelvis band when scene IK is on). */
+  diagnostics(): AnimatorDiagnostics & { scene?: SceneDiagnostics };
+  /** Release bitrig's state (pose slots, entities, scene IK). Engine objects are untouched. Safe to call twice. */
   dispose(): void;
   /** False after `dispose`. */
   readonly alive: boolean;
@@ -134,9 +153,10 @@ export interface AnimatorBase {
 
 /**
  * Bind an adapter's skeletons and build the animator body: merged options, unit scale,
- * one binding per skeleton (all released again if one fails), and the per-frame methods in
- * the fixed order advanceMixer → read (copyIn, prepareCharacterFrame) → pipeline → write
- * (copyOut). Throws `<module>: …` / `bitrig/bind: …` / `bitrig/tail: …` on bad setup.
+ * one binding per skeleton (all released again if one fails), scene IK on the first (largest)
+ * skeleton when asked, and the per-frame methods in the fixed order advanceMixer → read
+ * (copyIn, prepareCharacterFrame) → scene inputs → pipeline → write (copyOut). Throws
+ * `<module>: …` / `bitrig/bind: …` / `bitrig/tail: …` / `bitrig/sceneIK: …` on bad setup.
  *
  * @example
  * const base = createAnimatorBase({ module: 'bitrig/myengine', skeletons, copyIn, copyOut }, options);
@@ -155,12 +175,18 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
   }, module);
   const bindOpts: BindOptions = { tail: { unitScale, ...o.tail }, tails: o.tails, tailChains: o.tailChains, pelvis: o.pelvis };
   const bindings: CharacterBinding[] = [];
+  let sceneIK: SceneIKHandle | null = null;
   try {
     for (const s of skeletons) bindings.push(bindSkeleton(world, s.source, bindOpts));
+    if (o.sceneIK) {
+      const skin = spec.sceneSkin ? spec.sceneSkin(skeletons[0]!) : null;
+      sceneIK = addSceneIK(world, bindings[0]!, { unitScale, skin, ...(o.sceneIK === true ? {} : o.sceneIK) });
+    }
   } catch (e) {
     for (const b of bindings) unbindSkeleton(b);
     throw e;
   }
+  const mapInputs = spec.mapSceneInputs;
   const names = skeletons.map((s) => s.source.names);
   let physics = o.tailPhysics;
   let alive = true;
@@ -169,7 +195,11 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
   const base: AnimatorBase = {
     world,
     bindings,
+    sceneIK,
     get alive() { return alive; },
+    setSceneInputs(inputs: SceneInputs) {
+      if (alive && sceneIK && inputs) setSceneInputs(world, sceneIK, mapInputs ? mapInputs(inputs) : inputs);
+    },
     advanceMixer(dt: number) {
       if (alive && advance) advance(dt);
     },
@@ -184,11 +214,12 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
       if (!alive) return;
       for (let i = 0; i < bindings.length; i++) copyOut(skeletons[i]!, bindings[i]!, world);
     },
-    update(dt: number) {
+    update(dt: number, inputs?: SceneInputs) {
       if (!ownWorld) throw new Error(`${module}: this animator shares a world; call updateAnimators(animators, dt) instead`);
       if (!alive) return;
       base.advanceMixer(dt);
       base.read();
+      if (inputs) base.setSceneInputs(inputs);
       runPipeline(world, dt);
       base.write();
     },
@@ -206,11 +237,15 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
         problems.push(...bindings[i]!.problems);
         tails.push(...tailDiagnostics(bindings[i]!, names[i]!));
       }
-      return { unitScale, tails, problems };
+      if (!sceneIK) return { unitScale, tails, problems };
+      const scene = sceneDiagnostics(world, sceneIK);
+      spec.mapSceneDiagnostics?.(scene);
+      return { unitScale, tails, problems, scene };
     },
     dispose() {
       if (!alive) return;
       alive = false;
+      if (sceneIK) removeSceneIK(world, sceneIK);
       for (const b of bindings) unbindSkeleton(b);
       spec.onDispose?.();
     },

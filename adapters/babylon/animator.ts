@@ -17,6 +17,10 @@
  * for the same file: the pose store then holds three.js's world, and Babylon world = pose
  * store world with x negated. Heights (y: floor, gravity) are the same in both. Bone locals
  * are copied unchanged. `Animator.mirrorX` tells which skeletons are mapped this way.
+ * Scene-IK inputs (hand targets, poles, the ground query) are given in Babylon's world and
+ * mapped; `diagnostics().scene` is mapped back. Support frames are world-level: pass them
+ * through {@link mirrorMatrixX} for a mirrored character. A mirrored world rotation follows
+ * core's convention: the reflection sits on the frame's local x axis.
  *
  * When to run: after the animation groups evaluated and before the skeleton is prepared for
  * rendering — i.e. from `scene.onAfterAnimationsObservable` (what `autoUpdate: true` does) or
@@ -29,6 +33,8 @@ import type { BitrigWorld } from '../../core/world';
 import type { CharacterBinding, SkeletonSource } from '../../core/binding';
 import type { AnimatorDiagnostics, TailDiagnostics } from '../../core/animatorCore';
 import { updateAnimatorGroup } from '../../core/animatorCore';
+import { createMirrorXInputs, mirrorSceneDiagnosticsX } from './handedness';
+import { sceneSkinFromBabylon } from './sceneSkin';
 import {
   ANIMATOR_BASE_DEFAULTS, createAnimatorBase, distinctSkeletons,
   type AdapterSkeleton, type AnimatorBase, type AnimatorBaseOptions,
@@ -85,6 +91,8 @@ interface PoseTarget {
 
 interface BabylonSkeleton extends AdapterSkeleton {
   skeleton: Skeleton;
+  /** The bound bones (see {@link boundBones}), source order. */
+  bones: Bone[];
   targets: PoseTarget[];
   /** True when the target is a TransformNode (false: an unlinked Bone). */
   isNode: boolean[];
@@ -216,7 +224,7 @@ function prepareSkeleton(skeleton: Skeleton, mesh: Node | undefined): BabylonSke
     forceWorld(frame);
     mirrorX = det3(frame.getWorldMatrix().m) < 0;
   }
-  return { skeleton, source, boneWorldYs, targets, isNode, ownR, ownT, frame, mirrorX };
+  return { skeleton, bones, source, boneWorldYs, targets, isNode, ownR, ownT, frame, mirrorX };
 }
 
 function copyIn(s: BabylonSkeleton, binding: CharacterBinding, world: BitrigWorld): void {
@@ -320,11 +328,17 @@ export function createAnimator(target: Skeleton | Node, options: AnimatorOptions
   };
   let inNotification = false;
 
+  // Scene IK runs on the first (largest) skeleton; its world is mapped when that skeleton's
+  // root frame is mirrored.
+  const mirrored = prepared[0]!.mirrorX;
   const base = createAnimatorBase({
     module: MODULE,
     skeletons: prepared,
     copyIn,
     copyOut,
+    sceneSkin: (s) => sceneSkinFromBabylon(s.skeleton, s.bones),
+    mapSceneInputs: mirrored ? createMirrorXInputs() : undefined,
+    mapSceneDiagnostics: mirrored ? mirrorSceneDiagnosticsX : undefined,
     onDispose() {
       for (const w of observers) w.remove(inNotification);
       observers.length = 0;

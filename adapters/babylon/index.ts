@@ -1,7 +1,8 @@
 /**
  * `bitrig/babylon` — the Babylon.js adapter (`@babylonjs/core` is an optional peer
- * dependency). Same animator API and options as `bitrig/three`; both share all logic
- * through core.
+ * dependency). Same animator API and options as `bitrig/three` (Babylon's scene owns the
+ * animation clock, so there is no `mixer` option; `autoUpdate` runs bitrig after Babylon's
+ * animations instead); both adapters share all logic through core.
  *
  * @example
  * import { createAnimator } from 'bitrig/babylon';
@@ -11,3 +12,5 @@
  */
 export { createAnimator, updateAnimators, skeletonSourceFromBabylon, ANIMATOR_DEFAULTS } from './animator';
 export type { Animator, AnimatorOptions, AnimatorDiagnostics, TailDiagnostics } from './animator';
+export { sceneSkinFromBabylon } from './sceneSkin';
+export { mirrorMatrixX, createMirrorXInputs, mirrorSceneDiagnosticsX } from './handedness';
