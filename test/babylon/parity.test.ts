@@ -23,6 +23,7 @@ import { AnimationMixer, PropertyBinding, type Bone as ThreeBone, type Object3D 
 import type { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import { createAnimator as createThreeAnimator } from '../../adapters/three';
 import { createAnimator as createBabylonAnimator, type AnimatorOptions } from '../../adapters/babylon';
+import type { GroundQuery, SceneInputs } from '../../core/sceneIK';
 import { createBuiltinCharacter } from '../../core/character';
 import { characterToGlb } from '../../rig/characterDocument';
 import { loadGlbThree, sharedAssets } from '../helpers/loadThree';
@@ -44,7 +45,41 @@ function alwaysApply(mixer: AnimationMixer): void {
   for (const b of bindings) b.buffer.fill(NaN, b.valueSize, 3 * b.valueSize);
 }
 
-interface ParityResult { tailMaxRad: number; otherMaxPos: number; tailSwing: number; tailBones: string[] }
+interface ParityResult {
+  tailMaxRad: number; otherMaxPos: number; tailSwing: number; tailBones: string[];
+  /** Scene IK (when on): largest world-rotation difference of the IK-driven bones (rad), of their positions, bones checked. */
+  ikMaxRad: number; ikMaxPos: number; ikBones: string[];
+  /** Frames with a locked foot / a reached hand; largest COM difference (mapped back to three's world). */
+  lockedFrames: number; reachedFrames: number; comMax: number;
+}
+
+/** One frame's scene inputs in three's world and the same in Babylon's (x mirrored). */
+interface IKInputs { three: SceneInputs; babylon: SceneInputs; rootX: number }
+
+/**
+ * The same physical scene for both engines at time t: stance weights alternating per leg, a
+ * slope (15 % along x, 5 % along z in three's world), the character root sliding along x, a
+ * left-hand target beside the chest with an orientation. Babylon's versions negate x
+ * (points, the slope's normal) and conjugate rotations: (x, y, z, w) → (x, −y, −z, w).
+ */
+function ikInputs(t: number, legs: number, arms: number, us: number): IKInputs {
+  const feet = Array.from({ length: legs }, (_, k) => Math.min(1, Math.max(0, 0.5 + 0.8 * Math.sin(2 * Math.PI * 1.1 * t + k * Math.PI))));
+  const gx = 0.15, gz = 0.05;
+  const nl = Math.hypot(gx, 1, gz);
+  const groundT: GroundQuery = (x, z, out) => { out.height = gx * x + gz * z; out.normal[0] = -gx / nl; out.normal[1] = 1 / nl; out.normal[2] = -gz / nl; out.support = -1; return true; };
+  const groundB: GroundQuery = (x, z, out) => { out.height = gx * -x + gz * z; out.normal[0] = gx / nl; out.normal[1] = 1 / nl; out.normal[2] = -gz / nl; out.support = -1; return true; };
+  const rootX = 0.2 * us * Math.sin(2 * Math.PI * 0.4 * t);
+  const p = [rootX + 0.3 * us, (0.85 + 0.05 * Math.sin(3 * t)) * us, 0.2 * us]; // within the built-in's left arm reach
+  const a = 0.4 * Math.sin(2 * t);
+  const q = [Math.sin(a / 2) * 0.6, Math.sin(a / 2) * 0.8, 0, Math.cos(a / 2)];
+  const handsT = Array.from({ length: arms }, (_, k) => (k === 0 ? { position: p, rotation: q, weight: 1 } : null));
+  const handsB = Array.from({ length: arms }, (_, k) => (k === 0 ? { position: [-p[0]!, p[1]!, p[2]!], rotation: [q[0]!, -q[1]!, -q[2]!, q[3]!], weight: 1 } : null));
+  return {
+    three: { feet, ground: groundT, grounded: true, hands: handsT },
+    babylon: { feet, ground: groundB, grounded: true, hands: handsB },
+    rootX,
+  };
+}
 
 async function runParity(bytes: Uint8Array, clip: string, frames: number, options: AnimatorOptions = {}): Promise<ParityResult> {
   // three.js
@@ -80,21 +115,51 @@ async function runParity(bytes: Uint8Array, clip: string, frames: number, option
       return { name: b.name, belowTail, node: b.getTransformNode() as TransformNode, bone: tBones.get(PropertyBinding.sanitizeNodeName(b.name))! };
     });
   expect(pairs.length).toBe(babylon.bindings[0]!.boneCount);
+  // IK-driven bones: what scene IK flags (rotation or translation) beyond the tail links.
+  const ik = options.sceneIK ? babylon.sceneIK! : null;
+  const bb = babylon.bindings[0]!;
+  const ikSet = new Set<string>();
+  if (ik) {
+    expect(ik.legs.map((l) => l.bones)).toEqual(three.sceneIK!.legs.map((l) => l.bones.map((n) => n))); // same limbs, same order
+    for (let i = 0; i < bb.boneCount; i++) {
+      const name = babylon.world.pose.names[bb.slotOf[i]!]!;
+      if ((bb.drivenRotation[i] === 1 || bb.drivenTranslation[i] === 1) && !tailSet.has(name)) ikSet.add(name);
+    }
+    expect(ikSet.size).toBeGreaterThan(0);
+  }
+  const us = dB.unitScale;
+  const rootT = gltf.scene, rootB = container.meshes[0]!;
+  let ikMaxRad = 0, ikMaxPos = 0, lockedFrames = 0, reachedFrames = 0, comMax = 0;
 
   let tailMaxRad = 0, otherMaxPos = 0, tailSwing = 0;
   const firstTail = pairs.find((p) => p.name === tailNames[0])!;
   const rest0 = worldOf(firstTail.node);
   for (let f = 0; f < frames; f++) {
+    const inputs = ik ? ikInputs(f * FRAME, ik.legs.length, ik.arms.length, us) : null;
+    if (inputs) {
+      // the game moves the character: the same physical motion in both worlds
+      rootT.position.x = inputs.rootX;
+      rootB.position.x = -inputs.rootX;
+      babylon.setSceneInputs(inputs.babylon);
+    }
     alwaysApply(mixer);
     mixer.update(f === 0 ? 0 : FRAME);
-    three.update(FRAME);
+    three.update(FRAME, inputs?.three);
     scene.render(); // animation groups → onAfterAnimations → bitrig → skeleton
     gltf.scene.updateMatrixWorld(true);
     for (const p of pairs) {
       const mb = toThreeHanded(worldOf(p.node));
       const mt = p.bone.matrixWorld.elements;
+      const dPos = Math.hypot(mt[12]! - mb[12]!, mt[13]! - mb[13]!, mt[14]! - mb[14]!);
       if (tailSet.has(p.name)) tailMaxRad = Math.max(tailMaxRad, rotationAngle(mt, mb));
-      else if (!p.belowTail) otherMaxPos = Math.max(otherMaxPos, Math.hypot(mt[12]! - mb[12]!, mt[13]! - mb[13]!, mt[14]! - mb[14]!));
+      else if (ikSet.has(p.name)) { ikMaxRad = Math.max(ikMaxRad, rotationAngle(mt, mb)); ikMaxPos = Math.max(ikMaxPos, dPos); }
+      else if (!p.belowTail) otherMaxPos = Math.max(otherMaxPos, dPos);
+    }
+    if (ik) {
+      const sT = three.diagnostics().scene!, sB = babylon.diagnostics().scene!;
+      if (sB.contacts.some((c) => c.locked)) lockedFrames++;
+      if (sB.hands.some((h) => h.weight > 0 && h.reached)) reachedFrames++;
+      comMax = Math.max(comMax, Math.hypot(sT.comWs[0] + sB.comWs[0], sT.comWs[1] - sB.comWs[1], sT.comWs[2] - sB.comWs[2]));
     }
     tailSwing = Math.max(tailSwing, rotationAngle(rest0, worldOf(firstTail.node)));
   }
@@ -102,7 +167,7 @@ async function runParity(bytes: Uint8Array, clip: string, frames: number, option
   three.dispose();
   scene.dispose();
   engine.dispose();
-  return { tailMaxRad, otherMaxPos, tailSwing, tailBones: tailNames };
+  return { tailMaxRad, otherMaxPos, tailSwing, tailBones: tailNames, ikMaxRad, ikMaxPos, ikBones: [...ikSet], lockedFrames, reachedFrames, comMax };
 }
 
 describe('three.js ↔ Babylon.js parity (300 frames)', () => {
@@ -113,6 +178,18 @@ describe('three.js ↔ Babylon.js parity (300 frames)', () => {
     expect(r.tailSwing).toBeGreaterThan(2 * Math.PI / 180); // the tail moves: the comparison means something
     expect(r.otherMaxPos).toBeLessThan(1e-5); // same clip at the same time in both engines (m; float32 keys)
     expect(r.tailMaxRad).toBeLessThan(1e-5);
+  });
+
+  test('built-in character, walk, scene IK (alternating stance on a slope, a left-hand target, the root sliding): IK-driven bones agree within 1e-5 rad and 1e-5 m, tail within 1e-5 rad', async () => {
+    const bytes = await characterToGlb(createBuiltinCharacter());
+    const r = await runParity(bytes, 'walk', 300, { sceneIK: true });
+    console.log(`built-in walk + scene IK: ${r.ikBones.length} IK bones max ${r.ikMaxRad.toExponential(2)} rad / ${r.ikMaxPos.toExponential(2)} m, tail max ${r.tailMaxRad.toExponential(2)} rad, COM max ${r.comMax.toExponential(2)} m, locked frames ${r.lockedFrames}, reached frames ${r.reachedFrames}`);
+    expect(r.lockedFrames).toBeGreaterThan(100); // feet really were planted
+    expect(r.reachedFrames).toBeGreaterThan(100); // the hand really was solved to its target
+    expect(r.ikMaxRad).toBeLessThan(1e-5);
+    expect(r.ikMaxPos).toBeLessThan(1e-5);
+    expect(r.tailMaxRad).toBeLessThan(1e-5);
+    expect(r.comMax).toBeLessThan(1e-5); // diagnostics come back in Babylon's world (x mirrored)
   });
 
   describe.skipIf(!hasAssets)('real files', () => {
@@ -126,5 +203,14 @@ describe('three.js ↔ Babylon.js parity (300 frames)', () => {
         expect(r.tailMaxRad).toBeLessThan(1e-5);
       });
     }
+    test('khronos-fox.glb Walk, scene IK on four legs: IK-driven bones agree within 1e-5 rad and 1e-5 m (× 100 units)', async () => {
+      const bytes = new Uint8Array(readFileSync(path.join(sharedAssets, 'khronos-fox.glb')));
+      const r = await runParity(bytes, 'Walk', 300, { sceneIK: true });
+      console.log(`khronos-fox Walk + scene IK: ${r.ikBones.length} IK bones max ${r.ikMaxRad.toExponential(2)} rad / ${r.ikMaxPos.toExponential(2)} units, tail max ${r.tailMaxRad.toExponential(2)} rad, locked frames ${r.lockedFrames}`);
+      expect(r.lockedFrames).toBeGreaterThan(100);
+      expect(r.ikMaxRad).toBeLessThan(1e-5);
+      expect(r.ikMaxPos).toBeLessThan(1e-5 * 100);
+      expect(r.tailMaxRad).toBeLessThan(1e-5);
+    });
   });
 });
