@@ -120,7 +120,11 @@ async function runParity(bytes: Uint8Array, clip: string, frames: number, option
   const bb = babylon.bindings[0]!;
   const ikSet = new Set<string>();
   if (ik) {
-    expect(ik.legs.map((l) => l.bones)).toEqual(three.sceneIK!.legs.map((l) => l.bones.map((n) => n))); // same limbs, same order
+    expect(ik.legs.map((l) => l.bones)).toEqual(three.sceneIK!.legs.map((l) => l.bones)); // same limbs, same order
+    expect(ik.arms.map((l) => l.bones)).toEqual(three.sceneIK!.arms.map((l) => l.bones));
+    // soles calibrated from the skin in both (Babylon's vertex data vs three's geometry)
+    expect(ik.legs.map((l) => l.sole)).toEqual(ik.legs.map(() => 'skin'));
+    expect(three.sceneIK!.legs.map((l) => l.sole)).toEqual(ik.legs.map(() => 'skin'));
     for (let i = 0; i < bb.boneCount; i++) {
       const name = babylon.world.pose.names[bb.slotOf[i]!]!;
       if ((bb.drivenRotation[i] === 1 || bb.drivenTranslation[i] === 1) && !tailSet.has(name)) ikSet.add(name);
