@@ -33,6 +33,8 @@ const _q = new Float64Array(24);
 const _v = new Float64Array(24);
 const _hit: GroundHit = { height: 0, normal: new Float64Array(3), support: -1 };
 const _hitNormal = _hit.normal as Float64Array;
+const _g = new Float64Array(5); // ground: height, normal x y z, support
+const _tilt = new Float64Array(2); // memo: [maxTilt, cos(maxTilt / 2)]
 
 /**
  * Run the foot-lock step for every scene character.
@@ -49,43 +51,49 @@ export function footLock(world: BitrigWorld, dt: number): void {
     const want = SC.grounded[c] === 1 ? 1 : 0;
     let gb = SC.groundBlend[c]!;
     if (SC.initialised[c] === 0) gb = want;
-    else if (valid) {
+    else if (valid && gb !== want) {
       gb += (want - gb) * (1 - Math.exp(-SC.groundRate[c]! * dt));
       if (Math.abs(want - gb) < 1e-4) gb = want;
     }
     if (!(gb >= 0 && gb <= 1)) gb = want;
     SC.groundBlend[c] = gb;
-    const refY = world.pose.charRootWs[SC.char[c]! * 16 + 13]!;
     const n = SC.legCount[c]!;
-    for (let k = 0; k < n; k++) footLeg(world, SC.legs[c * MAX_LEGS + k]!, c, gb, refY);
+    for (let k = 0; k < n; k++) footLeg(world, SC.legs[c * MAX_LEGS + k]!, c);
   }
 }
 
-function queryGround(world: BitrigWorld, c: number, x: number, z: number, refY: number): boolean {
-  const fn = world.components.SceneCharacter.ground[c];
+/**
+ * Ground under the sole point in _v[0..2] into _g (height, normal x y z, support); the root
+ * frame's height with an up normal when the character has no ground query.
+ */
+function queryGround(world: BitrigWorld, c: number): boolean {
+  const SC = world.components.SceneCharacter;
+  const fn = SC.ground[c];
   if (!fn) {
-    _hit.height = refY; _hitNormal[0] = 0; _hitNormal[1] = 1; _hitNormal[2] = 0; _hit.support = -1;
-    return Number.isFinite(refY);
+    _g[0] = world.pose.charRootWs[SC.char[c]! * 16 + 13]!; _g[1] = 0; _g[2] = 1; _g[3] = 0; _g[4] = -1;
+    return Number.isFinite(_g[0]!);
   }
   _hit.height = NaN; _hit.support = -1;
   _hit.normal = _hitNormal;
   _hitNormal[0] = 0; _hitNormal[1] = 1; _hitNormal[2] = 0;
   let ok = false;
-  try { ok = fn(x, z, _hit) === true; } catch { ok = false; }
-  if (!ok || !Number.isFinite(_hit.height)) return false;
+  try { ok = fn(_v[0]!, _v[2]!, _hit) === true; } catch { ok = false; }
+  const h = +_hit.height;
+  if (!ok || !Number.isFinite(h)) return false;
   const nn = _hit.normal;
-  let nx = nn[0]!, ny = nn[1]!, nz = nn[2]!;
+  let nx = +nn[0]!, ny = +nn[1]!, nz = +nn[2]!;
   const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
   if (!(l > 1e-12) || !Number.isFinite(l) || !(ny / l > 1e-6)) { nx = 0; ny = 1; nz = 0; } else { nx /= l; ny /= l; nz /= l; }
-  _hitNormal[0] = nx; _hitNormal[1] = ny; _hitNormal[2] = nz;
-  _hit.normal = _hitNormal;
   const s = _hit.support;
   const S = world.components.SupportFrame;
-  if (!(Number.isInteger(s) && s >= 0 && s < world.capacity && S.alive[s] === 1)) _hit.support = -1;
+  _g[0] = h; _g[1] = nx; _g[2] = ny; _g[3] = nz;
+  _g[4] = Number.isInteger(s) && s >= 0 && s < world.capacity && S.alive[s] === 1 ? s : -1;
   return true;
 }
 
-function footLeg(world: BitrigWorld, e: number, c: number, gb: number, refY: number): void {
+function footLeg(world: BitrigWorld, e: number, c: number): void {
+  const gb = world.components.SceneCharacter.groundBlend[c]!;
+  const refY = world.pose.charRootWs[world.components.SceneCharacter.char[c]! * 16 + 13]!;
   const L = world.components.Limb;
   const F = world.components.FootContact;
   const S = world.components.SupportFrame;
@@ -111,11 +119,11 @@ function footLeg(world: BitrigWorld, e: number, c: number, gb: number, refY: num
   if (!(st > 0)) st = 0; else if (st > 1) st = 1;
   const w = st * gb;
   F.stanceEff[e] = w;
-  const hasGround = queryGround(world, c, _v[0]!, _v[2]!, refY);
+  const hasGround = queryGround(world, c);
   F.hasGround[e] = hasGround ? 1 : 0;
-  const h = hasGround ? _hit.height : _v[1]!;
+  const h = hasGround ? _g[0]! : _v[1]!;
   F.groundY[e] = h;
-  F.groundSupport[e] = hasGround ? _hit.support : -1;
+  F.groundSupport[e] = hasGround ? _g[4]! : -1;
   // Free target F (_v 9) and orientation qA.
   _v[9] = _v[0]!; _v[10] = _v[1]!; _v[11] = _v[2]!;
   if (hasGround) {
@@ -139,20 +147,22 @@ function footLeg(world: BitrigWorld, e: number, c: number, gb: number, refY: num
     }
   } else if (hasGround) {
     _v[12] = _v[0]!; _v[13] = h; _v[14] = _v[2]!;
-    _v[15] = _hitNormal[0]!; _v[16] = _hitNormal[1]!; _v[17] = _hitNormal[2]!;
+    _v[15] = _g[1]!; _v[16] = _g[2]!; _v[17] = _g[3]!;
     // Sole normal onto the ground normal, at most maxTilt.
     qSwing(_q, 8, _v, 3, _v, 15);
-    const cw = _q[11]! > 1 ? 1 : _q[11]! < -1 ? -1 : _q[11]!;
-    const ang = 2 * Math.acos(Math.abs(cw));
     const maxT = F.maxTilt[e]!;
-    if (ang > maxT) {
+    if (_tilt[0] !== maxT) { _tilt[0] = maxT; _tilt[1] = Math.cos(0.5 * maxT); }
+    const cw = Math.abs(_q[11]!);
+    if (cw < _tilt[1]!) {
+      // beyond maxTilt: keep maxTilt of the swing
+      const ang = 2 * Math.acos(cw > 1 ? 1 : cw);
       _q[12] = 0; _q[13] = 0; _q[14] = 0; _q[15] = 1;
       qSlerp(_q, 8, _q, 12, _q, 8, ang > 0 ? maxT / ang : 0);
     }
     qMul(_q, 4, _q, 8, _q, 0);
     if (w >= F.lockOn[e]!) {
       // Record the contact in the supporting entity's local frame.
-      const s = _hit.support;
+      const s = _g[4]!;
       F.support[e] = s;
       if (s >= 0) {
         transformPoint(F.contactSs, e * 3, S.invMatrixWs, s * 16, _v, 12);
@@ -177,7 +187,9 @@ function footLeg(world: BitrigWorld, e: number, c: number, gb: number, refY: num
   _v[18] = _v[9]! + w * (_v[12]! - _v[9]!);
   _v[19] = _v[10]! + w * (_v[13]! - _v[10]!);
   _v[20] = _v[11]! + w * (_v[14]! - _v[11]!);
-  if (w > 0) qSlerp(_q, 16, _q, 0, _q, 4, w); else for (let k = 0; k < 4; k++) _q[16 + k] = _q[k]!;
+  if (w >= 1) for (let k = 0; k < 4; k++) _q[16 + k] = _q[4 + k]!;
+  else if (w > 0) qSlerp(_q, 16, _q, 0, _q, 4, w);
+  else for (let k = 0; k < 4; k++) _q[16 + k] = _q[k]!;
   // Ankle target = T − R_delta (sole − ankle), R_delta = q_t · qA⁻¹.
   qMulConj(_q, 20, _q, 16, _q, 0);
   _v[21] = _v[0]! - _v[6]!; _v[22] = _v[1]! - _v[7]!; _v[23] = _v[2]! - _v[8]!;

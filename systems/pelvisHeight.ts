@@ -33,6 +33,7 @@ const _order = new Int32Array(MAX_LEGS);
 const _w = new Float64Array(MAX_LEGS);
 const _R = new Float64Array(MAX_LEGS);
 const _hip = new Float64Array(MAX_LEGS * 3);
+const _alpha = Float64Array.of(NaN, NaN, 0); // memo: [rate, dt, 1 − exp(−rate·dt)]
 
 /**
  * Run the pelvis step for every scene character.
@@ -52,7 +53,9 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
     const c = chars[i]!;
     const ps = SC.pelvisSlot[c]!;
     const nLegs = SC.legCount[c]!;
-    const alpha = valid ? 1 - Math.exp(-SC.pelvisRate[c]! * dt) : 0;
+    const rate = SC.pelvisRate[c]!;
+    if (rate !== _alpha[0] || dt !== _alpha[1]) { _alpha[0] = rate; _alpha[1] = dt; _alpha[2] = valid ? 1 - Math.exp(-rate * dt) : 0; }
+    const alpha = _alpha[2]!;
     const first = SC.initialised[c] === 0;
     // Legs: hip positions, reach, weights.
     let meanLen = 0;
@@ -67,11 +70,11 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
       }
       const ax = wm[a + 12]!, ay = wm[a + 13]!, az = wm[a + 14]!;
       const bx = wm[b + 12]!, by = wm[b + 13]!, bz = wm[b + 14]!;
-      const len = Math.sqrt((bx - ax) ** 2 + (by - ay) ** 2 + (bz - az) ** 2) + Math.sqrt((cx - bx) ** 2 + (cy - by) ** 2 + (cz - bz) ** 2);
+      const len = Math.sqrt(((bx - ax) * (bx - ax)) + ((by - ay) * (by - ay)) + ((bz - az) * (bz - az))) + Math.sqrt(((cx - bx) * (cx - bx)) + ((cy - by) * (cy - by)) + ((cz - bz) * (cz - bz)));
       _hip[k * 3] = ax; _hip[k * 3 + 1] = ay; _hip[k * 3 + 2] = az;
       // Reach without softening: (1 − soften) × length, or the animated extension if larger.
       let R = len * (1 - L.soften[e]!);
-      const dc = Math.sqrt((cx - ax) ** 2 + (cy - ay) ** 2 + (cz - az) ** 2);
+      const dc = Math.sqrt(((cx - ax) * (cx - ax)) + ((cy - ay) * (cy - ay)) + ((cz - az) * (cz - az)));
       if (dc > R) R = dc < len ? dc : len;
       _R[k] = R * (1 - 1e-9);
       meanLen += len / nLegs;
@@ -146,7 +149,7 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
     SC.bandLo[c] = lo; SC.bandHi[c] = hi; SC.bandLegs[c] = nIn; SC.bandInfeasible[c] = nBad;
     SC.initialised[c] = 1;
     if (ox === 0 && y === 0 && oz === 0) continue;
-    applyPelvisOffset(world, ps, SC.char[c]!, ox, y, oz);
+    applyPelvisOffset(world, c, ps);
   }
 }
 
@@ -156,7 +159,10 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
  * the same translation (exact: a translated subtree only changes its translation column).
  * Per-frame; no allocation.
  */
-function applyPelvisOffset(world: BitrigWorld, ps: number, char: number, dx: number, dy: number, dz: number): void {
+function applyPelvisOffset(world: BitrigWorld, c: number, ps: number): void {
+  const SC = world.components.SceneCharacter;
+  const char = SC.char[c]!;
+  const dx = SC.offsetWs[c * 3]!, dy = SC.offsetWs[c * 3 + 1]!, dz = SC.offsetWs[c * 3 + 2]!;
   const pose = world.pose;
   const par = pose.parent[ps]!;
   const m = par >= 0 ? pose.worldM : pose.charRootWs;

@@ -17,15 +17,18 @@
  */
 import type { BitrigWorld } from '../core/world';
 import { LIMB_ARM } from '../core/components/scene';
-import { poseUpdateSubtree, type PoseStore } from '../core/pose';
+import type { PoseStore } from '../core/pose';
 import { TB, twoBoneKernel } from '../core/ik/twoBone';
 import { det3, invertAffine, rotationOfMatrix, rotationToLocal, rotationToWorld, transformPoint } from '../core/ik/frames';
-import { qConjMul, qMul, qMulConj, qNormalize, qRotate, qSlerp } from '../core/qmath';
+import { qConjMul, qMul, qMulConj, qRotate, qSlerp } from '../core/qmath';
 
 const _io = new Float64Array(TB.SIZE);
 const _Pi = new Float64Array(16);
+const _qP = new Float64Array(4);
 const _q = new Float64Array(32);
 const _v = new Float64Array(12);
+const _v2 = new Float64Array(16);
+const _state = new Int32Array(4); // [cache valid, cached parent mirrored, cached parent slot, cached char]
 
 /** out = R_top · … · R_bottom along the parent chain (local rotations). */
 function pathRot(pose: PoseStore, top: number, bottom: number, out: Float64Array, o: number): void {
@@ -37,6 +40,56 @@ function pathRot(pose: PoseStore, top: number, bottom: number, out: Float64Array
   if (s === top) qMul(out, o, R, top * 4, out, o);
 }
 
+function normalizeAt(q: Float64Array, o: number): void {
+  const x = q[o]!, y = q[o + 1]!, z = q[o + 2]!, w = q[o + 3]!;
+  const l = Math.sqrt(x * x + y * y + z * z + w * w);
+  if (l > 1e-15) { const il = 1 / l; q[o] = x * il; q[o + 1] = y * il; q[o + 2] = z * il; q[o + 3] = w * il; } else { q[o] = 0; q[o + 1] = 0; q[o + 2] = 0; q[o + 3] = 1; }
+}
+
+/** World matrix of one slot from its parent's (or the root frame) and its local TRS, fused. */
+function worldOfSlot(pose: PoseStore, k: number): void {
+  const p = pose.parent[k]!;
+  const P = p >= 0 ? pose.worldM : pose.charRootWs;
+  const po = p >= 0 ? p * 16 : pose.owner[k]! * 16;
+  const R = pose.localR, T = pose.localT, Sc = pose.localS, W = pose.worldM;
+  const x = R[k * 4]!, y = R[k * 4 + 1]!, z = R[k * 4 + 2]!, w = R[k * 4 + 3]!;
+  const sx = Sc[k * 3]!, sy = Sc[k * 3 + 1]!, sz = Sc[k * 3 + 2]!;
+  const x2 = x + x, y2 = y + y, z2 = z + z;
+  const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2, wx = w * x2, wy = w * y2, wz = w * z2;
+  // local linear columns (scaled)
+  const l00 = (1 - (yy + zz)) * sx, l01 = (xy + wz) * sx, l02 = (xz - wy) * sx;
+  const l10 = (xy - wz) * sy, l11 = (1 - (xx + zz)) * sy, l12 = (yz + wx) * sy;
+  const l20 = (xz + wy) * sz, l21 = (yz - wx) * sz, l22 = (1 - (xx + yy)) * sz;
+  const tx = T[k * 3]!, ty = T[k * 3 + 1]!, tz = T[k * 3 + 2]!;
+  const a00 = P[po]!, a01 = P[po + 1]!, a02 = P[po + 2]!;
+  const a10 = P[po + 4]!, a11 = P[po + 5]!, a12 = P[po + 6]!;
+  const a20 = P[po + 8]!, a21 = P[po + 9]!, a22 = P[po + 10]!;
+  const o = k * 16;
+  W[o] = a00 * l00 + a10 * l01 + a20 * l02; W[o + 1] = a01 * l00 + a11 * l01 + a21 * l02; W[o + 2] = a02 * l00 + a12 * l01 + a22 * l02; W[o + 3] = 0;
+  W[o + 4] = a00 * l10 + a10 * l11 + a20 * l12; W[o + 5] = a01 * l10 + a11 * l11 + a21 * l12; W[o + 6] = a02 * l10 + a12 * l11 + a22 * l12; W[o + 7] = 0;
+  W[o + 8] = a00 * l20 + a10 * l21 + a20 * l22; W[o + 9] = a01 * l20 + a11 * l21 + a21 * l22; W[o + 10] = a02 * l20 + a12 * l21 + a22 * l22; W[o + 11] = 0;
+  W[o + 12] = a00 * tx + a10 * ty + a20 * tz + P[po + 12]!;
+  W[o + 13] = a01 * tx + a11 * ty + a21 * tz + P[po + 13]!;
+  W[o + 14] = a02 * tx + a12 * ty + a22 * tz + P[po + 14]!;
+  W[o + 15] = 1;
+}
+
+/** Recompute the world matrices of `slot` and its descendants (same result as poseUpdateSubtree). */
+function updateSubtree(pose: PoseStore, slot: number): void {
+  const id = pose.owner[slot]!;
+  if (id < 0) return;
+  const end = pose.charStart[id]! + pose.charCount[id]!;
+  const dirty = pose.dirty;
+  worldOfSlot(pose, slot);
+  dirty[slot] = 1;
+  let last = slot;
+  for (let k = slot + 1; k < end; k++) {
+    const p = pose.parent[k]!;
+    if (p >= 0 && dirty[p] === 1) { worldOfSlot(pose, k); dirty[k] = 1; last = k; }
+  }
+  for (let k = slot; k <= last; k++) dirty[k] = 0;
+}
+
 /**
  * Solve every limb of the world.
  *
@@ -45,6 +98,7 @@ function pathRot(pose: PoseStore, top: number, bottom: number, out: Float64Array
  */
 export function twoBoneIK(world: BitrigWorld, dt: number): void {
   void dt;
+  _state[0] = 0;
   const ents = world.queries.limbs.dense;
   for (let i = 0; i < ents.length; i++) solveLimb(world, ents[i]!);
 }
@@ -85,6 +139,22 @@ function heldObject(world: BitrigWorld, e: number): void {
   }
 }
 
+/**
+ * Load the limb root's parent matrix P (slot `par`, or the root frame of `char` when -1): its
+ * inverse and rotation, reused for the next limb with the same parent (both legs hang from the
+ * pelvis). A solve only changes its own limb's bones, which come after its root in slot order;
+ * the cache is dropped when a solved limb could contain the cached parent.
+ */
+function loadParent(P: Float64Array, po: number, par: number, char: number): boolean {
+  if (_state[0] === 1 && _state[2] === par && _state[3] === char) return true;
+  const ok = invertAffine(_Pi, 0, P, po);
+  rotationOfMatrix(_qP, 0, P, po);
+  _state[1] = det3(P, po) < 0 ? 1 : 0;
+  _state[0] = ok ? 1 : 0;
+  _state[2] = par; _state[3] = char;
+  return ok;
+}
+
 function solveLimb(world: BitrigWorld, e: number): void {
   const L = world.components.Limb;
   const pose = world.pose;
@@ -108,33 +178,35 @@ function solveLimb(world: BitrigWorld, e: number): void {
   const P = par >= 0 ? wm : pose.charRootWs;
   const po = par >= 0 ? par * 16 : L.char[e]! * 16;
   const io = _io;
-  let ok = invertAffine(_Pi, 0, P, po);
-  // Solve-space inputs.
+  const okP = loadParent(P, po, par, L.char[e]!);
+  const mirrored = _state[1] === 1;
+  const Pi = _Pi;
+  // Solve-space inputs: root (its local translation), mid, end, target, pole, hint.
   io[0] = pose.localT[rs * 3]!; io[1] = pose.localT[rs * 3 + 1]!; io[2] = pose.localT[rs * 3 + 2]!;
-  _v[0] = wm[ms * 16 + 12]!; _v[1] = wm[ms * 16 + 13]!; _v[2] = wm[ms * 16 + 14]!;
-  transformPoint(io, TB.B, _Pi, 0, _v, 0);
-  if (child) { _v[3] = wm[es * 16 + 12]!; _v[4] = wm[es * 16 + 13]!; _v[5] = wm[es * 16 + 14]!; } else transformPoint(_v, 3, wm, ms * 16, L.tipLs, e * 3);
-  const cwx = _v[3]!, cwy = _v[4]!, cwz = _v[5]!; // animated end (world)
-  transformPoint(io, TB.C, _Pi, 0, _v, 3);
-  transformPoint(io, TB.T, _Pi, 0, L.targetWs, e * 3);
+  transformPoint(io, 3, Pi, 0, wm, ms * 16 + 12);
+  let cwx: number, cwy: number, cwz: number; // animated end (world)
+  if (child) { cwx = wm[es * 16 + 12]!; cwy = wm[es * 16 + 13]!; cwz = wm[es * 16 + 14]!; transformPoint(io, 6, Pi, 0, wm, es * 16 + 12); } else {
+    transformPoint(_v, 3, wm, ms * 16, L.tipLs, e * 3);
+    cwx = _v[3]!; cwy = _v[4]!; cwz = _v[5]!;
+    transformPoint(io, 6, Pi, 0, _v, 3);
+  }
+  transformPoint(io, 9, Pi, 0, L.targetWs, e * 3);
   const hasPole = L.hasPole[e] === 1;
-  if (hasPole) transformPoint(io, TB.P, _Pi, 0, L.poleWs, e * 3);
+  if (hasPole) transformPoint(io, 12, Pi, 0, L.poleWs, e * 3);
   io[15] = L.bendHintLs[e * 3]!; io[16] = L.bendHintLs[e * 3 + 1]!; io[17] = L.bendHintLs[e * 3 + 2]!;
-  const tol = L.reachTolerance[e]!;
-  ok = twoBoneKernel(io, w, L.soften[e]!, hasPole) && ok;
+  io[18] = w; io[19] = L.soften[e]!; io[42] = hasPole ? 1 : 0;
+  const ok = twoBoneKernel(io) && okP;
   if (!ok) {
     L.invalid[e] = 1; L.reached[e] = 0; L.missWs[e] = 0; L.missFullWs[e] = 0;
     if (isArm) { world.components.HandTarget.reposition[e] = 0; heldObject(world, e); }
     return;
   }
   if (!isArm) L.invalid[e] = 0;
-  const needRot = wr > 0 || !child;
-  let mirrored = false;
-  if (needRot) { rotationOfMatrix(_q, 24, P, po); mirrored = det3(P, po) < 0; }
-  // Q_pm (_q 0): orientation of the mid's parent in solve space; original root rotation (_q 4).
   const R = pose.localR;
-  pathRot(pose, rs, pose.parent[ms]!, _q, 0);
-  for (let k = 0; k < 4; k++) _q[4 + k] = R[rs * 4 + k]!;
+  // Q_pm (_q 0): orientation of the mid's parent in solve space; the original root rotation (_q 4).
+  const pm = pose.parent[ms]!;
+  if (pm === rs) { _q[0] = R[rs * 4]!; _q[1] = R[rs * 4 + 1]!; _q[2] = R[rs * 4 + 2]!; _q[3] = R[rs * 4 + 3]!; } else pathRot(pose, rs, pm, _q, 0);
+  _q[4] = R[rs * 4]!; _q[5] = R[rs * 4 + 1]!; _q[6] = R[rs * 4 + 2]!; _q[7] = R[rs * 4 + 3]!;
   // End orientation in solve space before the solve (_q 12), and its parent's (_q 16).
   if (child) {
     qMul(_q, 16, _q, 0, R, ms * 4);
@@ -143,54 +215,52 @@ function solveLimb(world: BitrigWorld, e: number): void {
     qMul(_q, 12, _q, 16, R, es * 4);
   } else {
     rotationOfMatrix(_q, 12, wm, es * 16);
-    rotationToLocal(_q, 12, _q, 24, _q, 12, mirrored);
+    rotationToLocal(_q, 12, _qP, 0, _q, 12, mirrored);
   }
   if (wr > 0) {
-    rotationToLocal(_q, 20, _q, 24, L.targetRotWs, e * 4, mirrored);
-    qNormalize(_q, 20);
-    qSlerp(_q, 12, _q, 12, _q, 20, wr);
+    rotationToLocal(_q, 20, _qP, 0, L.targetRotWs, e * 4, mirrored);
+    normalizeAt(_q, 20);
+    if (wr === 1) { _q[12] = _q[20]!; _q[13] = _q[21]!; _q[14] = _q[22]!; _q[15] = _q[23]!; } else qSlerp(_q, 12, _q, 12, _q, 20, wr);
   }
   // Root: R_r' = rootDelta · R_r.
   qMul(R, rs * 4, io, TB.QR, _q, 4);
-  qNormalize(R, rs * 4);
   // Mid: R_m' = Q_pm⁻¹ · midDelta · Q_pm · R_m.
   qMul(_q, 8, io, TB.QM, _q, 0);
   qConjMul(_q, 8, _q, 0, _q, 8);
   qMul(R, ms * 4, _q, 8, R, ms * 4);
-  qNormalize(R, ms * 4);
   if (child) {
     // R_e' = (rootDelta · midDelta · Q_pe)⁻¹ · Q_final
     qMul(_q, 16, io, TB.QM, _q, 16);
     qMul(_q, 16, io, TB.QR, _q, 16);
     qConjMul(R, es * 4, _q, 16, _q, 12);
-    qNormalize(R, es * 4);
-    poseUpdateSubtree(pose, rs);
+    updateSubtree(pose, rs);
   } else {
-    poseUpdateSubtree(pose, rs);
+    updateSubtree(pose, rs);
     // Place the end (an IK controller outside the chain) at the solved tip.
     transformPoint(_v, 6, P, po, io, TB.NC);
-    rotationToWorld(_q, 12, _q, 24, _q, 12, mirrored);
+    rotationToWorld(_q, 12, _qP, 0, _q, 12, mirrored);
     const pe = pose.parent[es]!;
     const Pe = pe >= 0 ? wm : pose.charRootWs;
     const peo = pe >= 0 ? pe * 16 : L.char[e]! * 16;
-    invertAffine(_Pi, 0, Pe, peo);
-    transformPoint(pose.localT, es * 3, _Pi, 0, _v, 6);
-    rotationOfMatrix(_q, 20, Pe, peo);
-    rotationToLocal(R, es * 4, _q, 20, _q, 12, det3(Pe, peo) < 0);
-    qNormalize(R, es * 4);
-    poseUpdateSubtree(pose, es);
+    invertAffine(_v2, 0, Pe, peo);
+    transformPoint(pose.localT, es * 3, _v2, 0, _v, 6);
+    rotationOfMatrix(_q, 24, Pe, peo);
+    rotationToLocal(R, es * 4, _q, 24, _q, 12, det3(Pe, peo) < 0);
+    normalizeAt(R, es * 4);
+    updateSubtree(pose, es);
   }
+  if (_state[2] > rs && pose.owner[_state[2]]! === pose.owner[rs]!) _state[0] = 0;
   // Outcome, in world units.
   let ax: number, ay: number, az: number;
   if (child) { ax = wm[es * 16 + 12]!; ay = wm[es * 16 + 13]!; az = wm[es * 16 + 14]!; } else {
     transformPoint(_v, 9, wm, ms * 16, L.tipLs, e * 3); ax = _v[9]!; ay = _v[10]!; az = _v[11]!;
   }
   const tx = L.targetWs[e * 3]!, ty = L.targetWs[e * 3 + 1]!, tz = L.targetWs[e * 3 + 2]!;
-  const bx = cwx + w * (tx - cwx), by = cwy + w * (ty - cwy), bz = cwz + w * (tz - cwz);
-  const miss = Math.sqrt((ax - bx) ** 2 + (ay - by) ** 2 + (az - bz) ** 2);
+  const bx = cwx + w * (tx - cwx) - ax, by = cwy + w * (ty - cwy) - ay, bz = cwz + w * (tz - cwz) - az;
+  const miss = Math.sqrt(bx * bx + by * by + bz * bz);
   L.missWs[e] = miss;
-  L.missFullWs[e] = Math.sqrt((ax - tx) ** 2 + (ay - ty) ** 2 + (az - tz) ** 2);
-  L.reached[e] = miss <= tol ? 1 : 0;
+  L.missFullWs[e] = Math.sqrt((ax - tx) * (ax - tx) + (ay - ty) * (ay - ty) + (az - tz) * (az - tz));
+  L.reached[e] = miss <= L.reachTolerance[e]! ? 1 : 0;
   L.extension[e] = io[TB.EXT]!;
   L.solved[e] = 1;
   if (isArm) {
@@ -198,7 +268,7 @@ function solveLimb(world: BitrigWorld, e: number): void {
     // Out of reach at full weight: the character must be repositioned.
     const dx = io[TB.T]! - io[0]!, dy = io[TB.T + 1]! - io[1]!, dz = io[TB.T + 2]! - io[2]!;
     const reach = (io[TB.L1]! + io[TB.L2]!) * (1 - L.soften[e]!);
-    H.reposition[e] = w > 0 && Math.sqrt(dx * dx + dy * dy + dz * dz) > reach + tol ? 1 : 0;
+    H.reposition[e] = w > 0 && Math.sqrt(dx * dx + dy * dy + dz * dz) > reach + L.reachTolerance[e]! ? 1 : 0;
     heldObject(world, e);
   }
 }

@@ -91,35 +91,35 @@ export function rotationOfMatrix(out: Float64Array, o: number, m: ArrayLike<numb
   // Mirrored: negate x.
   const d = x0 * (y1 * z2 - y2 * z1) - y0 * (x1 * z2 - x2 * z1) + z0 * (x1 * y2 - x2 * y1);
   if (d < 0) { x0 = -x0; x1 = -x1; x2 = -x2; }
-  let l = Math.sqrt(x0 * x0 + x1 * x1 + x2 * x2);
+  let l = x0 * x0 + x1 * x1 + x2 * x2;
   if (!(l > 1e-300) || !Number.isFinite(l)) { out[o] = 0; out[o + 1] = 0; out[o + 2] = 0; out[o + 3] = 1; return; }
-  x0 /= l; x1 /= l; x2 /= l;
+  l = 1 / Math.sqrt(l);
+  x0 *= l; x1 *= l; x2 *= l;
   const dp = y0 * x0 + y1 * x1 + y2 * x2;
   y0 -= dp * x0; y1 -= dp * x1; y2 -= dp * x2;
-  l = Math.sqrt(y0 * y0 + y1 * y1 + y2 * y2);
+  l = y0 * y0 + y1 * y1 + y2 * y2;
   if (!(l > 1e-300)) { out[o] = 0; out[o + 1] = 0; out[o + 2] = 0; out[o + 3] = 1; return; }
-  y0 /= l; y1 /= l; y2 /= l;
-  // z = x × y (right-handed)
-  const c0 = x1 * y2 - x2 * y1, c1 = x2 * y0 - x0 * y2, c2 = x0 * y1 - x1 * y0;
-  // Matrix (columns x, y, z) → quaternion (Shepperd).
-  const m00 = x0, m10 = x1, m20 = x2, m01 = y0, m11 = y1, m21 = y2, m02 = c0, m12 = c1, m22 = c2;
+  l = 1 / Math.sqrt(l);
+  y0 *= l; y1 *= l; y2 *= l;
+  // z = x × y (right-handed); the matrix (columns x, y, z) → quaternion (Shepperd).
+  const m02 = x1 * y2 - x2 * y1, m12 = x2 * y0 - x0 * y2, m22 = x0 * y1 - x1 * y0;
+  const m00 = x0, m10 = x1, m20 = x2, m01 = y0, m11 = y1, m21 = y2;
   const tr = m00 + m11 + m22;
   let qx: number, qy: number, qz: number, qw: number;
   if (tr > 0) {
-    const s = Math.sqrt(tr + 1) * 2;
-    qw = 0.25 * s; qx = (m21 - m12) / s; qy = (m02 - m20) / s; qz = (m10 - m01) / s;
+    const s = Math.sqrt(tr + 1) * 2, is = 1 / s;
+    qw = 0.25 * s; qx = (m21 - m12) * is; qy = (m02 - m20) * is; qz = (m10 - m01) * is;
   } else if (m00 > m11 && m00 > m22) {
-    const s = Math.sqrt(1 + m00 - m11 - m22) * 2;
-    qw = (m21 - m12) / s; qx = 0.25 * s; qy = (m01 + m10) / s; qz = (m02 + m20) / s;
+    const s = Math.sqrt(1 + m00 - m11 - m22) * 2, is = 1 / s;
+    qw = (m21 - m12) * is; qx = 0.25 * s; qy = (m01 + m10) * is; qz = (m02 + m20) * is;
   } else if (m11 > m22) {
-    const s = Math.sqrt(1 + m11 - m00 - m22) * 2;
-    qw = (m02 - m20) / s; qx = (m01 + m10) / s; qy = 0.25 * s; qz = (m12 + m21) / s;
+    const s = Math.sqrt(1 + m11 - m00 - m22) * 2, is = 1 / s;
+    qw = (m02 - m20) * is; qx = (m01 + m10) * is; qy = 0.25 * s; qz = (m12 + m21) * is;
   } else {
-    const s = Math.sqrt(1 + m22 - m00 - m11) * 2;
-    qw = (m10 - m01) / s; qx = (m02 + m20) / s; qy = (m12 + m21) / s; qz = 0.25 * s;
+    const s = Math.sqrt(1 + m22 - m00 - m11) * 2, is = 1 / s;
+    qw = (m10 - m01) * is; qx = (m02 + m20) * is; qy = (m12 + m21) * is; qz = 0.25 * s;
   }
-  const n = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-  out[o] = qx / n; out[o + 1] = qy / n; out[o + 2] = qz / n; out[o + 3] = qw / n;
+  out[o] = qx; out[o + 1] = qy; out[o + 2] = qz; out[o + 3] = qw;
 }
 
 /**

@@ -13,13 +13,14 @@
  * The solve only produces rotations: bone lengths are never changed, so an out-of-reach target
  * leaves the limb fully extended, pointing at the target, and reports the miss.
  *
- * Method: (1) change the knee angle about its current hinge axis (law of cosines), (2) aim the
- * chain at the target about the root, (3) twist about the root→target axis so the knee lies
- * toward the pole (default: the animated knee, i.e. keep the clip's bend plane). A straight
- * limb with no usable bend uses the caller's bend hint; colinear pole and target skip the
- * twist. No trigonometric calls: everything is cosines, square roots and shortest arcs.
+ * Method: the knee keeps its hinge axis n (normal of the current bend plane) and turns by the
+ * change of its interior angle (law of cosines); the new knee lies toward the pole (default:
+ * the animated knee, i.e. keep the clip's bend plane) and the root rotation is the one taking
+ * the frame (upper bone, n) onto (new upper bone, new hinge). A straight limb bends its knee
+ * toward the caller's bend hint; a pole on the root→target line keeps the current hinge. No
+ * trigonometric calls: cosines, half-angle square roots and one matrix-to-quaternion.
  */
-import { qMul, qSlerp, qSwing, qRotate } from '../qmath';
+import { qMul, qSlerp } from '../qmath';
 
 /** Options of {@link solveTwoBone}. */
 export interface TwoBoneOptions {
@@ -134,6 +135,9 @@ export const TB = Object.freeze({
   /** in: target (3) */ T: 9,
   /** in: pole point (3), used when hasPole */ P: 12,
   /** in: bend hint direction (3) */ H: 15,
+  /** in: position weight (1) */ W: 18,
+  /** in: softening fraction (1) */ SOFT: 19,
+  /** in: 1 when the pole point is used (1) */ HASPOLE: 42,
   /** out: rootDelta (4) */ QR: 20,
   /** out: midDelta (4) */ QM: 24,
   /** out: new mid (3) */ NB: 28,
@@ -148,17 +152,20 @@ export const TB = Object.freeze({
 });
 
 /**
- * The flat two-bone kernel used by the systems (no objects, no allocation). Reads the inputs
- * from `io` at the {@link TB} offsets, writes the outputs there. Returns false on invalid
- * input (non-finite values, a zero-length bone); the outputs are then identity rotations and
- * the original positions, so applying them changes nothing.
+ * The flat two-bone kernel used by the systems (no objects, no allocation; scalars travel in
+ * the buffer so nothing is boxed). Reads the inputs from `io` at the {@link TB} offsets
+ * (positions, target, pole, hint, weight `TB.W`, softening `TB.SOFT`, `TB.HASPOLE`), writes
+ * the outputs there. Returns false on invalid input (non-finite values, a zero-length bone);
+ * the outputs are then identity rotations and the original positions, so applying them
+ * changes nothing.
  *
  * @example
  * const io = new Float64Array(TB.SIZE);
- * // fill io[TB.A..], io[TB.B..], io[TB.C..], io[TB.T..]
- * twoBoneKernel(io, 1, 0, false);
+ * // fill io[TB.A..], io[TB.B..], io[TB.C..], io[TB.T..]; io[TB.W] = 1
+ * twoBoneKernel(io);
  */
-export function twoBoneKernel(io: Float64Array, weight: number, soften: number, hasPole: boolean): boolean {
+export function twoBoneKernel(io: Float64Array): boolean {
+  const weight = io[18]!, soften = io[19]!, hasPole = io[42] === 1;
   const ax = io[0]!, ay = io[1]!, az = io[2]!;
   const bx = io[3]!, by = io[4]!, bz = io[5]!;
   const cx = io[6]!, cy = io[7]!, cz = io[8]!;
@@ -184,105 +191,125 @@ export function twoBoneKernel(io: Float64Array, weight: number, soften: number, 
   const tx = cx + w * (tx0 - cx), ty = cy + w * (ty0 - cy), tz = cz + w * (tz0 - cz);
   io[38] = tx; io[39] = ty; io[40] = tz;
   const lmax = l1 + l2;
-  const lmin = Math.abs(l1 - l2);
+  const lmin = l1 > l2 ? l1 - l2 : l2 - l1;
+  const acx = cx - ax, acy = cy - ay, acz = cz - az;
   if (w === 0) {
-    io[34] = Math.sqrt((cx - tx) ** 2 + (cy - ty) ** 2 + (cz - tz) ** 2);
-    io[35] = Math.sqrt((cx - ax) ** 2 + (cy - ay) ** 2 + (cz - az) ** 2) / lmax;
+    const mx = cx - tx, my = cy - ty, mz = cz - tz;
+    io[34] = Math.sqrt(mx * mx + my * my + mz * mz);
+    io[35] = Math.sqrt(acx * acx + acy * acy + acz * acz) / lmax;
     return true;
   }
-  // Direction root → target (fallback: root → end, then the upper bone).
+  const il1 = 1 / l1;
+  const u1x = v1x * il1, u1y = v1y * il1, u1z = v1z * il1;
+  // Direction root → target û (fallback: root → end, then the upper bone).
   let dx = tx - ax, dy = ty - ay, dz = tz - az;
   let D = Math.sqrt(dx * dx + dy * dy + dz * dz);
-  if (D > 1e-12 * lmax) { dx /= D; dy /= D; dz /= D; } else {
+  if (D > 1e-12 * lmax) { const id = 1 / D; dx *= id; dy *= id; dz *= id; } else {
     D = 0;
-    dx = cx - ax; dy = cy - ay; dz = cz - az;
-    let l = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    if (!(l > 1e-12 * lmax)) { dx = v1x; dy = v1y; dz = v1z; l = l1; }
-    dx /= l; dy /= l; dz /= l;
+    const l = Math.sqrt(acx * acx + acy * acy + acz * acz);
+    if (l > 1e-12 * lmax) { dx = acx / l; dy = acy / l; dz = acz / l; } else { dx = u1x; dy = u1y; dz = u1z; }
   }
-  // Softened reach distance.
+  // Softened reach: the soft band starts at (1 − soften) × length, or at the animated extension
+  // if the clip already reaches further (a target the animation reaches is never softened).
   let De = D;
   let s = soften;
   if (!(s > 0)) s = 0; else if (s > 0.5) s = 0.5;
-  if (s > 0) {
-    // The soft band starts at (1 − soften) × length, or at the animated extension if the clip
-    // already reaches further: a target the animation already reaches is never softened.
+  if (s > 0 && De > lmax * (1 - s)) {
     let da = lmax * (1 - s);
-    const dc = Math.sqrt((cx - ax) ** 2 + (cy - ay) ** 2 + (cz - az) ** 2);
+    const dc = Math.sqrt(acx * acx + acy * acy + acz * acz);
     if (dc > da) da = dc < lmax ? dc : lmax;
     const sl = lmax - da;
     if (De > da) De = sl > 1e-12 * lmax ? da + sl * (1 - Math.exp(-(De - da) / sl)) : lmax;
   }
   if (De > lmax) De = lmax;
   if (De < lmin) De = lmin;
-  // Hinge plane at the knee: u1 along the upper bone, e toward the current bend.
-  const u1x = v1x / l1, u1y = v1y / l1, u1z = v1z / l1;
-  const p2 = v2x * u1x + v2y * u1y + v2z * u1z;
-  let ex = v2x - p2 * u1x, ey = v2y - p2 * u1y, ez = v2z - p2 * u1z;
-  let el = Math.sqrt(ex * ex + ey * ey + ez * ez);
-  if (!(el > 1e-7 * l2)) {
-    // Straight (or folded) limb: the mid joint goes toward the hint, so the lower bone turns
-    // away from it (e = −hint ⊥ u1); without a hint, any perpendicular.
+  // Hinge axis n of the current bend: (v1 × v2)/|…|; a straight limb bends its knee toward
+  // the hint: n = k₀ × u1 with k₀ the hint ⊥ u1 (else any perpendicular).
+  let nx = v1y * v2z - v1z * v2y, ny = v1z * v2x - v1x * v2z, nz = v1x * v2y - v1y * v2x;
+  let nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  if (nl > 1e-7 * l1 * l2) { nx /= nl; ny /= nl; nz /= nl; } else {
     const hx = io[15]!, hy = io[16]!, hz = io[17]!;
     const hp = hx * u1x + hy * u1y + hz * u1z;
-    ex = hp * u1x - hx; ey = hp * u1y - hy; ez = hp * u1z - hz;
-    el = Math.sqrt(ex * ex + ey * ey + ez * ez);
-    if (!(el > 1e-9) || !Number.isFinite(el)) {
-      // perpendicular from the axis with the smallest component of u1
-      const axu = Math.abs(u1x), ayu = Math.abs(u1y), azu = Math.abs(u1z);
-      let kx = 0, ky = 0, kz = 0;
-      if (axu <= ayu && axu <= azu) kx = 1; else if (ayu <= azu) ky = 1; else kz = 1;
+    let kx = hx - hp * u1x, ky = hy - hp * u1y, kz = hz - hp * u1z;
+    let kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
+    if (!(kl > 1e-9) || !Number.isFinite(kl)) {
+      const ux = Math.abs(u1x), uy = Math.abs(u1y), uz = Math.abs(u1z);
+      kx = 0; ky = 0; kz = 0;
+      if (ux <= uy && ux <= uz) kx = 1; else if (uy <= uz) ky = 1; else kz = 1;
       const kp = kx * u1x + ky * u1y + kz * u1z;
-      ex = kx - kp * u1x; ey = ky - kp * u1y; ez = kz - kp * u1z;
-      el = Math.sqrt(ex * ex + ey * ey + ez * ez);
+      kx -= kp * u1x; ky -= kp * u1y; kz -= kp * u1z;
+      kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
     }
+    kx /= kl; ky /= kl; kz /= kl;
+    nx = ky * u1z - kz * u1y; ny = kz * u1x - kx * u1z; nz = kx * u1y - ky * u1x;
+    nl = 1;
   }
-  ex /= el; ey /= el; ez /= el;
-  // Law of cosines: interior knee angle θ with cos θ = (l1² + l2² − De²) / (2 l1 l2).
-  let cosK = (l1 * l1 + l2 * l2 - De * De) / (2 * l1 * l2);
-  if (cosK > 1) cosK = 1; else if (cosK < -1) cosK = -1;
-  const sinK = Math.sqrt(1 - cosK * cosK);
-  // New lower bone (original frame): l2 (−cos θ u1 + sin θ e).
-  const nx = l2 * (-cosK * u1x + sinK * ex), ny = l2 * (-cosK * u1y + sinK * ey), nz = l2 * (-cosK * u1z + sinK * ez);
-  const S = 44;
-  io[S] = v2x; io[S + 1] = v2y; io[S + 2] = v2z;
-  io[S + 3] = nx; io[S + 4] = ny; io[S + 5] = nz;
-  qSwing(io, 24, io, S, io, S + 3); // midDelta
-  // End after the knee change, relative to the root.
-  const rx = v1x + nx, ry = v1y + ny, rz = v1z + nz;
-  io[S] = rx; io[S + 1] = ry; io[S + 2] = rz;
-  io[S + 3] = dx; io[S + 4] = dy; io[S + 5] = dz;
-  qSwing(io, 20, io, S, io, S + 3); // aim
-  // Twist about the root→target axis: put the knee toward the pole (default: animated knee).
+  // Knee: interior angle θ0 now, θ1 wanted (law of cosines); midDelta turns the lower bone
+  // about n by θ0 − θ1, from half-angle cosines (no trigonometric calls).
+  let c0 = -(v1x * v2x + v1y * v2y + v1z * v2z) / (l1 * l2);
+  if (c0 > 1) c0 = 1; else if (c0 < -1) c0 = -1;
+  let c1 = (l1 * l1 + l2 * l2 - De * De) / (2 * l1 * l2);
+  if (c1 > 1) c1 = 1; else if (c1 < -1) c1 = -1;
+  const ch0 = Math.sqrt(0.5 * (1 + c0)), sh0 = Math.sqrt(0.5 * (1 - c0));
+  const ch1 = Math.sqrt(0.5 * (1 + c1)), sh1 = Math.sqrt(0.5 * (1 - c1));
+  const sh = sh0 * ch1 - ch0 * sh1, chh = ch0 * ch1 + sh0 * sh1;
+  io[24] = nx * sh; io[25] = ny * sh; io[26] = nz * sh; io[27] = chh;
+  // Knee direction k̂ ⊥ û of the solution: toward the pole (default: the animated knee); when
+  // the pole lies on the root→target line, keep the hinge: k̂ = û × n.
   let pvx: number, pvy: number, pvz: number;
   if (hasPole) { pvx = io[12]! - ax; pvy = io[13]! - ay; pvz = io[14]! - az; } else { pvx = v1x; pvy = v1y; pvz = v1z; }
-  if (Number.isFinite(pvx + pvy + pvz)) {
-    io[S] = v1x; io[S + 1] = v1y; io[S + 2] = v1z;
-    qRotate(io, S, io, 20, io, S); // knee after aim
-    const kd = io[S]! * dx + io[S + 1]! * dy + io[S + 2]! * dz;
-    const kx = io[S]! - kd * dx, ky = io[S + 1]! - kd * dy, kz = io[S + 2]! - kd * dz;
-    const pd = pvx * dx + pvy * dy + pvz * dz;
-    const px = pvx - pd * dx, py = pvy - pd * dy, pz = pvz - pd * dz;
-    const kl = kx * kx + ky * ky + kz * kz, pl = px * px + py * py + pz * pz;
-    const pv2 = pvx * pvx + pvy * pvy + pvz * pvz;
-    // Skip when the knee or the pole lies (numerically) on the root→target axis: colinear
-    // pole and target leave the minimal-arc result, which is defined.
-    if (kl > 1e-14 * l1 * l1 && pv2 > 0 && pl > 1e-14 * pv2) {
-      io[S] = kx; io[S + 1] = ky; io[S + 2] = kz;
-      io[S + 3] = px; io[S + 4] = py; io[S + 5] = pz;
-      qSwing(io, S + 6, io, S, io, S + 3);
-      qMul(io, 20, io, S + 6, io, 20);
+  const pd = pvx * dx + pvy * dy + pvz * dz;
+  let kx = pvx - pd * dx, ky = pvy - pd * dy, kz = pvz - pd * dz;
+  let kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
+  const pv2 = pvx * pvx + pvy * pvy + pvz * pvz;
+  if (!(kl * kl > 1e-14 * pv2) || !Number.isFinite(kl)) {
+    kx = dy * nz - dz * ny; ky = dz * nx - dx * nz; kz = dx * ny - dy * nx;
+    kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
+    if (!(kl > 1e-9)) {
+      const ux = Math.abs(dx), uy = Math.abs(dy), uz = Math.abs(dz);
+      kx = 0; ky = 0; kz = 0;
+      if (ux <= uy && ux <= uz) kx = 1; else if (uy <= uz) ky = 1; else kz = 1;
+      const kp = kx * dx + ky * dy + kz * dz;
+      kx -= kp * dx; ky -= kp * dy; kz -= kp * dz;
+      kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
     }
   }
+  kx /= kl; ky /= kl; kz /= kl;
+  // Root angle (law of cosines) → the new upper-bone direction u1' and the new hinge n' = k̂ × û.
+  let cA = 0;
+  if (De > 1e-12 * lmax) { cA = (l1 * l1 + De * De - l2 * l2) / (2 * l1 * De); if (cA > 1) cA = 1; else if (cA < -1) cA = -1; }
+  const sA = Math.sqrt(1 - cA * cA);
+  const ux = cA * dx + sA * kx, uy = cA * dy + sA * ky, uz = cA * dz + sA * kz;
+  const mx = ky * dz - kz * dy, my = kz * dx - kx * dz, mz = kx * dy - ky * dx; // n'
+  // rootDelta: the rotation taking the frame (u1, n, u1 × n) onto (u1', n', u1' × n').
+  const ax0 = u1y * nz - u1z * ny, ay0 = u1z * nx - u1x * nz, az0 = u1x * ny - u1y * nx;
+  const bx1 = uy * mz - uz * my, by1 = uz * mx - ux * mz, bz1 = ux * my - uy * mx;
+  const r00 = ux * u1x + mx * nx + bx1 * ax0, r01 = ux * u1y + mx * ny + bx1 * ay0, r02 = ux * u1z + mx * nz + bx1 * az0;
+  const r10 = uy * u1x + my * nx + by1 * ax0, r11 = uy * u1y + my * ny + by1 * ay0, r12 = uy * u1z + my * nz + by1 * az0;
+  const r20 = uz * u1x + mz * nx + bz1 * ax0, r21 = uz * u1y + mz * ny + bz1 * ay0, r22 = uz * u1z + mz * nz + bz1 * az0;
+  let qx: number, qy: number, qz: number, qw: number;
+  const tr = r00 + r11 + r22;
+  if (tr > 0) {
+    const q = Math.sqrt(tr + 1) * 2;
+    qw = 0.25 * q; qx = (r21 - r12) / q; qy = (r02 - r20) / q; qz = (r10 - r01) / q;
+  } else if (r00 > r11 && r00 > r22) {
+    const q = Math.sqrt(1 + r00 - r11 - r22) * 2;
+    qw = (r21 - r12) / q; qx = 0.25 * q; qy = (r01 + r10) / q; qz = (r02 + r20) / q;
+  } else if (r11 > r22) {
+    const q = Math.sqrt(1 + r11 - r00 - r22) * 2;
+    qw = (r02 - r20) / q; qx = (r01 + r10) / q; qy = 0.25 * q; qz = (r12 + r21) / q;
+  } else {
+    const q = Math.sqrt(1 + r22 - r00 - r11) * 2;
+    qw = (r10 - r01) / q; qx = (r02 + r20) / q; qy = (r12 + r21) / q; qz = 0.25 * q;
+  }
+  const ql = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+  io[20] = qx * ql; io[21] = qy * ql; io[22] = qz * ql; io[23] = qw * ql;
   // New positions.
-  io[S] = v1x; io[S + 1] = v1y; io[S + 2] = v1z;
-  qRotate(io, S, io, 20, io, S);
-  io[28] = ax + io[S]!; io[29] = ay + io[S + 1]!; io[30] = az + io[S + 2]!;
-  io[S] = rx; io[S + 1] = ry; io[S + 2] = rz;
-  qRotate(io, S, io, 20, io, S);
-  const ncx = ax + io[S]!, ncy = ay + io[S + 1]!, ncz = az + io[S + 2]!;
+  io[28] = ax + l1 * ux; io[29] = ay + l1 * uy; io[30] = az + l1 * uz;
+  const ncx = ax + De * dx, ncy = ay + De * dy, ncz = az + De * dz;
   io[31] = ncx; io[32] = ncy; io[33] = ncz;
-  io[34] = Math.sqrt((ncx - tx) ** 2 + (ncy - ty) ** 2 + (ncz - tz) ** 2);
+  const ex = ncx - tx, ey = ncy - ty, ez = ncz - tz;
+  io[34] = Math.sqrt(ex * ex + ey * ey + ez * ez);
   io[35] = De / lmax;
   return true;
 }
@@ -311,7 +338,8 @@ export function solveTwoBone(input: TwoBoneInput, out: TwoBoneOutput, options: R
     io[12 + i] = input.pole ? input.pole[i]! : 0;
     io[15 + i] = input.bendHint ? input.bendHint[i]! : 0;
   }
-  const ok = twoBoneKernel(io, options.weight, options.soften, !!input.pole);
+  io[18] = options.weight; io[19] = options.soften; io[42] = input.pole ? 1 : 0;
+  const ok = twoBoneKernel(io);
   for (let i = 0; i < 4; i++) { out.rootDelta[i] = io[20 + i]!; out.midDelta[i] = io[24 + i]!; }
   for (let i = 0; i < 3; i++) { out.midPosition[i] = io[28 + i]!; out.endPosition[i] = io[31 + i]!; out.blendedTarget[i] = io[38 + i]!; }
   out.miss = io[34]!;

@@ -1,0 +1,250 @@
+/**
+ * Scene-contact benchmarks (issue 3):
+ *
+ * - `ik.limb`: FootLock + PelvisHeight + TwoBoneIK per limb at 10,000 limbs (5,000 bipeds,
+ *   both feet planted while the bodies sway, so every limb locks, bands and solves), compared
+ *   in the same run with Babylon's `BoneIKController.update()` and three's `CCDIKSolver`
+ *   (10 iterations) on two-bone chains. The per-frame copy of the animated pose into the pose
+ *   store (what an adapter's read does) is timed alone and subtracted.
+ * - `crowd.frame`: milliseconds per frame for 10,000 characters with a six-link tail, two
+ *   planted legs and a pelvis — the whole pipeline (`update`), systems only (the pose copy is
+ *   subtracted the same way).
+ *
+ * Medians of repeats; the machine is shared and noisy: read the ratios.
+ */
+import {
+  NullEngine, Scene, Mesh, TransformNode, Skeleton as BSkeleton, Bone as BBone, BoneIKController, Matrix,
+} from '@babylonjs/core';
+import { Bone, BufferGeometry, MeshBasicMaterial, Skeleton, SkinnedMesh } from 'three';
+import { CCDIKSolver } from 'three/examples/jsm/animation/CCDIKSolver.js';
+import { createBitrigWorld, type BitrigWorld } from '../core/world';
+import { bindSkeleton, beginCharacterFrame, type CharacterBinding, type SkeletonSource } from '../core/binding';
+import { addSceneIK, setSceneInputs, type SceneIKHandle } from '../core/sceneIK';
+import { footLock } from '../systems/footLock';
+import { pelvisHeight } from '../systems/pelvisHeight';
+import { twoBoneIK } from '../systems/twoBoneIK';
+import { update } from '../systems/pipeline';
+import { timeMedian, type BenchResult } from './common';
+
+const DT = 1 / 60;
+
+/** A biped of 7 bones (Hips, two legs with bent knees), optionally with a 6-link tail + end. */
+function bipedSource(tail: boolean): SkeletonSource {
+  const names: string[] = [];
+  const parents: number[] = [];
+  const worldPos: number[][] = [];
+  const add = (name: string, parent: number, p: number[]): number => { names.push(name); parents.push(parent); worldPos.push(p); return names.length - 1; };
+  const hips = add('Hips', -1, [0, 0.93, 0]);
+  for (const [side, sx] of [['Left', 1], ['Right', -1]] as const) {
+    const up = add(`${side}UpLeg`, hips, [0.1 * sx, 0.9, 0]);
+    const leg = add(`${side}Leg`, up, [0.1 * sx, 0.5, 0.04]);
+    add(`${side}Foot`, leg, [0.1 * sx, 0.1, 0]);
+  }
+  if (tail) {
+    let p = hips;
+    for (let i = 0; i <= 6; i++) p = add(i < 6 ? `Tail_${i + 1}` : 'Tail_End', p, [0, 0.85 - 0.06 * i, -0.1 - 0.11 * i]);
+  }
+  const inverseBind = worldPos.map((p) => [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -p[0]!, -p[1]!, -p[2]!, 1]);
+  const rest = worldPos.map((p, i) => ({
+    t: parents[i]! >= 0 ? p.map((v, k) => v - worldPos[parents[i]!]![k]!) : p, r: [0, 0, 0, 1], s: [1, 1, 1],
+  }));
+  return { names, parents, inverseBind, rest };
+}
+
+interface Crowd { world: BitrigWorld; bindings: CharacterBinding[]; handles: SceneIKHandle[]; read: (f: number) => void }
+
+/** `n` characters in one world, feet planted, an adapter-like read that sways each body. */
+function crowd(n: number, tail: boolean): Crowd {
+  const src = bipedSource(tail);
+  const bonesPer = src.names.length;
+  const world = createBitrigWorld({ entities: n * 4 + 16, bones: n * bonesPer + 16 });
+  const bindings: CharacterBinding[] = [];
+  const handles: SceneIKHandle[] = [];
+  for (let i = 0; i < n; i++) {
+    const b = bindSkeleton(world, src, { tail: { floorEnabled: true } });
+    bindings.push(b);
+    const h = addSceneIK(world, b, { arms: false });
+    setSceneInputs(world, h, { feet: [1, 1], grounded: true });
+    handles.push(h);
+  }
+  const pose = world.pose;
+  const restT = new Float64Array(bonesPer * 3), restR = new Float64Array(bonesPer * 4);
+  src.rest.forEach((r, i) => { for (let k = 0; k < 3; k++) restT[i * 3 + k] = r.t[k]!; for (let k = 0; k < 4; k++) restR[i * 4 + k] = r.r[k]!; });
+  const read = (f: number): void => {
+    for (let c = 0; c < n; c++) {
+      const b = bindings[c]!;
+      for (let i = 0; i < bonesPer; i++) {
+        const s = b.slotOf[i]!;
+        pose.localT[s * 3] = restT[i * 3]!; pose.localT[s * 3 + 1] = restT[i * 3 + 1]!; pose.localT[s * 3 + 2] = restT[i * 3 + 2]!;
+        pose.localR[s * 4] = restR[i * 4]!; pose.localR[s * 4 + 1] = restR[i * 4 + 1]!; pose.localR[s * 4 + 2] = restR[i * 4 + 2]!; pose.localR[s * 4 + 3] = restR[i * 4 + 3]!;
+        pose.localS[s * 3] = 1; pose.localS[s * 3 + 1] = 1; pose.localS[s * 3 + 2] = 1;
+      }
+      // the body sways ±3 cm around its spot on a 2 m grid; the feet stay planted
+      const r = b.charId * 16;
+      pose.charRootWs[r] = 1; pose.charRootWs[r + 5] = 1; pose.charRootWs[r + 10] = 1; pose.charRootWs[r + 15] = 1;
+      pose.charRootWs[r + 12] = (c % 100) * 2 + 0.03 * Math.sin(f * 0.1 + c);
+      pose.charRootWs[r + 13] = 0;
+      pose.charRootWs[r + 14] = Math.floor(c / 100) * 2 + 0.03 * Math.cos(f * 0.13 + c);
+      beginCharacterFrame(b);
+    }
+  };
+  return { world, bindings, handles, read };
+}
+
+/** Babylon BoneIKController: ns per update() on `n` two-bone chains. */
+function babylonNs(n: number): number {
+  const engine = new NullEngine();
+  const scene = new Scene(engine);
+  const ctrls: BoneIKController[] = [];
+  const targets: TransformNode[] = [];
+  for (let i = 0; i < n; i++) {
+    const mesh = new Mesh(`m${i}`, scene);
+    const sk = new BSkeleton(`s${i}`, `s${i}`, scene);
+    const hip = new BBone('up', sk, null, Matrix.Translation(0, 0.9, 0));
+    const knee = new BBone('leg', sk, hip, Matrix.Translation(0, -0.4, 0.04));
+    new BBone('foot', sk, knee, Matrix.Translation(0, -0.4, -0.04));
+    mesh.skeleton = sk;
+    const target = new TransformNode(`t${i}`, scene);
+    target.position.set(0.05, 0.15, 0.1);
+    const pole = new TransformNode(`p${i}`, scene);
+    pole.position.set(0, 0.5, 1);
+    targets.push(target);
+    ctrls.push(new BoneIKController(mesh, knee, { targetMesh: target, poleTargetMesh: pole }));
+  }
+  let f = 0;
+  const step = (): void => {
+    for (let i = 0; i < n; i++) {
+      targets[i]!.position.x = 0.05 + 0.03 * Math.sin(f * 0.1 + i);
+      ctrls[i]!.update();
+    }
+    f++;
+  };
+  for (let k = 0; k < 20; k++) step();
+  const R = 10;
+  const ms = timeMedian(() => { for (let k = 0; k < R; k++) step(); }, 5);
+  const base = timeMedian(() => { for (let k = 0; k < R; k++) for (let i = 0; i < n; i++) targets[i]!.position.x = 0.05 + 0.03 * Math.sin(k * 0.1 + i); }, 5);
+  engine.dispose();
+  return ((ms - base) * 1e6) / (R * n);
+}
+
+/** three CCDIKSolver (10 iterations): ns per chain on `n` two-bone chains in one skeleton. */
+function threeCcdNs(n: number): number {
+  const bones: Bone[] = [];
+  const iks: { target: number; effector: number; links: { index: number }[]; iteration: number }[] = [];
+  const root = new Bone();
+  bones.push(root);
+  const targets: Bone[] = [];
+  for (let i = 0; i < n; i++) {
+    const hip = new Bone(); hip.position.set((i % 100) * 2, 0.9, Math.floor(i / 100) * 2);
+    const knee = new Bone(); knee.position.set(0, -0.4, 0.04);
+    const foot = new Bone(); foot.position.set(0, -0.4, -0.04);
+    const target = new Bone(); target.position.set((i % 100) * 2 + 0.05, 0.15, Math.floor(i / 100) * 2 + 0.1);
+    root.add(hip); hip.add(knee); knee.add(foot); root.add(target);
+    const b = bones.length;
+    bones.push(hip, knee, foot, target);
+    targets.push(target);
+    iks.push({ target: b + 3, effector: b + 2, links: [{ index: b + 1 }, { index: b }], iteration: 10 });
+  }
+  const mesh = new SkinnedMesh(new BufferGeometry(), new MeshBasicMaterial());
+  mesh.add(root);
+  mesh.bind(new Skeleton(bones));
+  mesh.updateMatrixWorld(true);
+  const solver = new CCDIKSolver(mesh, iks as never);
+  let f = 0;
+  const step = (): void => {
+    for (let i = 0; i < n; i++) targets[i]!.position.x = (i % 100) * 2 + 0.05 + 0.03 * Math.sin(f * 0.1 + i);
+    root.updateMatrixWorld(true);
+    solver.update();
+    f++;
+  };
+  for (let k = 0; k < 5; k++) step();
+  const R = 5;
+  const ms = timeMedian(() => { for (let k = 0; k < R; k++) step(); }, 3);
+  const base = timeMedian(() => { for (let k = 0; k < R; k++) { for (let i = 0; i < n; i++) targets[i]!.position.x = 0.05 * i; root.updateMatrixWorld(true); } }, 3);
+  return ((ms - base) * 1e6) / (R * n);
+}
+
+/**
+ * Run the scene-contact benchmarks: `ik.limb` (ours vs Babylon BoneIKController; three's
+ * CCDIKSolver in `extra`) and `crowd.frame`.
+ *
+ * @example
+ * const results = await benchIk();
+ */
+export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPerItem: number; compare?: { id: string; nsPerItem: number } }>> {
+  const LIMBS = 10_000;
+  // ---- ik.limb: ours
+  const c = crowd(LIMBS / 2, false);
+  let f = 0;
+  const sceneStep = (): void => { c.read(f); footLock(c.world, DT); pelvisHeight(c.world, DT); twoBoneIK(c.world, DT); f++; };
+  for (let k = 0; k < 60; k++) sceneStep();
+  const FR = 30;
+  const oursMs = timeMedian(() => { for (let k = 0; k < FR; k++) sceneStep(); }, 7);
+  const readMs = timeMedian(() => { for (let k = 0; k < FR; k++) { c.read(f); f++; } }, 7);
+  const oursNs = ((oursMs - readMs) * 1e6) / (FR * LIMBS);
+  // split per system (diagnostic)
+  const lockMs = timeMedian(() => { for (let k = 0; k < FR; k++) { c.read(f); footLock(c.world, DT); f++; } }, 5);
+  const lockPelvisMs = timeMedian(() => { for (let k = 0; k < FR; k++) { c.read(f); footLock(c.world, DT); pelvisHeight(c.world, DT); f++; } }, 5);
+  const perLimb = (ms: number): number => (ms * 1e6) / (FR * LIMBS);
+  // reached check (not timed): every planted foot reached its lock
+  const L = c.world.components.Limb;
+  let reached = 0;
+  for (const h of c.handles) for (const l of h.legs) reached += L.reached[l.eid]!;
+  // heap growth over 300 steady frames (0 = no per-frame allocation in the systems); the
+  // first frames after a branch is first taken may deoptimise and allocate transiently.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  for (let k = 0; k < 600; k++) { footLock(c.world, DT); pelvisHeight(c.world, DT); twoBoneIK(c.world, DT); }
+  gc?.();
+  const h0 = process.memoryUsage().heapUsed;
+  for (let k = 0; k < 300; k++) { footLock(c.world, DT); pelvisHeight(c.world, DT); twoBoneIK(c.world, DT); }
+  const heapGrowth = process.memoryUsage().heapUsed - h0;
+
+  // ---- comparisons in the same run
+  const babylon = babylonNs(2000);
+  const ccd = threeCcdNs(2000);
+
+  // ---- crowd.frame: 10,000 characters, six-link tail, two planted legs, pelvis; whole pipeline
+  const CH = 10_000;
+  const cr = crowd(CH, true);
+  let g = 0;
+  const frame = (): void => { cr.read(g); update(cr.world, DT); g++; };
+  for (let k = 0; k < 30; k++) frame();
+  const CF = 10;
+  const crowdMs = timeMedian(() => { for (let k = 0; k < CF; k++) frame(); }, 5) / CF;
+  const crowdRead = timeMedian(() => { for (let k = 0; k < CF; k++) { cr.read(g); g++; } }, 5) / CF;
+  const crowdScene = timeMedian(() => {
+    for (let k = 0; k < CF; k++) { cr.read(g); footLock(cr.world, DT); pelvisHeight(cr.world, DT); twoBoneIK(cr.world, DT); g++; }
+  }, 5) / CF;
+  const crowdFrameMs = crowdMs - crowdRead;
+
+  return [
+    {
+      id: 'ik.limb',
+      nsPerItem: oursNs,
+      compare: { id: '@babylonjs/core BoneIKController', nsPerItem: babylon },
+      ratio: babylon / oursNs,
+      extra: {
+        limbs: LIMBS,
+        footLockNs: perLimb(lockMs - readMs),
+        pelvisNs: perLimb(lockPelvisMs - lockMs),
+        twoBoneNs: perLimb(oursMs - lockPelvisMs),
+        'three CCDIKSolver(10 it) ns': ccd,
+        ratioVsCCD: ccd / oursNs,
+        reachedLimbs: reached,
+        heapGrowthBytesOver300Frames: heapGrowth,
+      },
+    },
+    {
+      id: 'crowd.frame',
+      nsPerItem: (crowdFrameMs * 1e6) / CH,
+      ms: crowdFrameMs,
+      extra: {
+        characters: CH,
+        msPerFrame: crowdFrameMs,
+        sceneIkMs: crowdScene - crowdRead,
+        tailMs: crowdFrameMs - (crowdScene - crowdRead),
+        budgetMs: 16.6,
+      },
+    },
+  ];
+}
