@@ -44,3 +44,26 @@ export {
   prepareCharacterFrame, reseatTails, setBindingTailOptions, tailDiagnostics, updateAnimatorGroup,
 } from './animatorCore';
 export type { AnimatorDiagnostics, TailDiagnostics, AnimatorLike } from './animatorCore';
+// --- scene contacts (issue 3) ---
+export {
+  addSceneIK, removeSceneIK, setSceneInputs, addSupport, setSupportFrame, removeSupport, sceneDiagnostics,
+  computeCenterOfMass, fitSolePlane, mergeSceneIKOptions, SCENE_IK_DEFAULTS,
+} from './sceneIK';
+export type {
+  SceneIKOptions, SceneIKHandle, SceneLimbHandle, SceneInputs, HandTargetInput, GroundHit, GroundQuery, SkinInput, LimbSpec,
+  SceneDiagnostics, ContactDiagnostics, ReachDiagnostics, SolePlane,
+} from './sceneIK';
+export { findLimbs } from './limbMap';
+export type { LimbBones } from './limbMap';
+export { solveTwoBone, createTwoBoneOutput, twoBoneOptions, twoBoneKernel, TWO_BONE_DEFAULTS, TB } from './ik/twoBone';
+export type { TwoBoneInput, TwoBoneOutput, TwoBoneOptions } from './ik/twoBone';
+export {
+  createSceneComponents, MAX_LEGS, MAX_ARMS, LIMB_LEG, LIMB_ARM, SOLE_ANKLE, SOLE_SKIN,
+} from './components/scene';
+export type {
+  SceneCharacterComponent, LimbComponent, FootContactComponent, HandTargetComponent, SupportFrameComponent,
+} from './components/scene';
+export { footLock } from '../systems/footLock';
+export { pelvisHeight } from '../systems/pelvisHeight';
+export { twoBoneIK } from '../systems/twoBoneIK';
+// --- end scene contacts ---
