@@ -258,7 +258,8 @@ export function createSceneComponents(cap: number): {
       balanceMaxShift: f64(cap), pelvisRate: f64(cap), maxDrop: f64(cap), maxRaise: f64(cap), unitScale: f64(cap),
       bodyMass: f64(cap), offsetWs: f64(cap * 3), bandLo: f64(cap), bandHi: f64(cap), bandLegs: new Uint8Array(cap),
       bandInfeasible: new Uint8Array(cap), comWs: f64(cap * 3), supportWs: f64(cap * 3), comValid: new Uint8Array(cap),
-      initialised: new Uint8Array(cap), ground: [], segments: [],
+      initialised: new Uint8Array(cap), ground: new Array<GroundQuery | null>(cap).fill(null),
+      segments: new Array<Float64Array | null>(cap).fill(null),
     },
     Limb: {
       char: new Int32Array(cap), owner: new Int32Array(cap), kind: new Uint8Array(cap), side: new Uint8Array(cap),

@@ -38,6 +38,18 @@ describe('sole calibration', () => {
     }
   });
 
+  test('tail-dominated skin never counts: a Tail bone under the foot with skin 5 cm below the sole leaves the calibration unchanged (1e-9)', () => {
+    const plain = makeBiped();
+    const tailed = makeBiped({ tailUnderFoot: true });
+    expect(tailed.ik.legs[0]!.sole).toBe('skin');
+    const Fa = plain.world.components.FootContact, Fb = tailed.world.components.FootContact;
+    const ea = plain.ik.legs[0]!.eid, eb = tailed.ik.legs[0]!.eid;
+    for (let k = 0; k < 3; k++) {
+      expect(Math.abs(Fa.soleLs[ea * 3 + k]! - Fb.soleLs[eb * 3 + k]!)).toBeLessThan(1e-9);
+      expect(Math.abs(Fa.soleNormalLs[ea * 3 + k]! - Fb.soleNormalLs[eb * 3 + k]!)).toBeLessThan(1e-9);
+    }
+  });
+
   test('fitSolePlane fits the sole, not the lowest toe vertex', () => {
     // A flat sole at y = 0 (grid) tilted 5° about x, plus one toe vertex 2 cm lower at the tip.
     const pts: number[] = [];

@@ -27,7 +27,8 @@ export interface BipedOptions {
   kneeBend?: number;
   /** Use an existing world. */
   world?: BitrigWorld;
-  /** Mirror the skin/rig? (no: mirroring is tested through the root frame) */
+  /** Hang a bone named Tail_1 under the left foot, with skin 5 cm below the sole (tail-dominated skin must not count). */
+  tailUnderFoot?: boolean;
 }
 
 export interface BipedRig {
@@ -95,6 +96,7 @@ export function makeBiped(o: BipedOptions = {}): BipedRig {
     bone(names, parents, worlds, 'Tail_3', 'Tail_2', [0, 0.3, -0.35], q([1, 0, 0], 0.9));
     bone(names, parents, worlds, 'Tail_4', 'Tail_3', [0, 0.05, -0.45], q([1, 0, 0], 1.2));
   }
+  if (o.tailUnderFoot) bone(names, parents, worlds, 'Tail_1', 'LeftFoot', [0.1, 0.05, -0.08], q([1, 0, 0], 0.2));
   const inverseBind = worlds.map((w) => mat4.invert(mat4.create(), w)!);
   const rest = worlds.map((w, i) => {
     const local = parents[i]! >= 0 ? mat4.multiply(mat4.create(), mat4.invert(mat4.create(), worlds[parents[i]!]!)!, w) : w;
@@ -109,6 +111,7 @@ export function makeBiped(o: BipedOptions = {}): BipedRig {
     box(pos, joints, weights, toe, [0.1 * sx - 0.045, 0, 0.1], [0.1 * sx + 0.045, 0.05, 0.18], foot);
     box(pos, joints, weights, leg, [0.1 * sx - 0.05, 0.15, -0.05], [0.1 * sx + 0.05, 0.5, 0.05]);
   }
+  if (o.tailUnderFoot) box(pos, joints, weights, names.indexOf('Tail_1'), [0.06, -0.05, -0.2], [0.14, 0.02, -0.05]);
   if (o.withTail) {
     const t4 = names.indexOf('Tail_4');
     box(pos, joints, weights, t4, [-0.05, -0.2, -0.6], [0.05, 0.05, -0.4]);
