@@ -23,6 +23,7 @@ import {
   type SceneDiagnostics, type SceneIKHandle, type SceneIKOptions, type SceneInputs, type SkinInput,
 } from './sceneIK';
 import { update as runPipeline } from '../systems/pipeline';
+import { REST_ANIMATION } from './components/tail';
 
 /** Options every adapter's `createAnimator` shares (same names and defaults in each). */
 export interface AnimatorBaseOptions {
@@ -108,6 +109,18 @@ export interface AnimatorBaseSpec<T extends AdapterSkeleton> {
   copyOut(skeleton: T, binding: CharacterBinding, world: BitrigWorld): void;
   /** Advance the engine's animation by dt when the animator owns it (no-op otherwise). */
   advanceMixer?(dt: number): void;
+  /**
+   * Per-bone flags (1 = the engine's playing animation targets this bone), kept up to date by
+   * the adapter (no allocation while the playing clips stay the same), or null when unknown.
+   * Drives the `'auto'` rest source; without it bitrig compares the bones with what it wrote.
+   */
+  animatedBones?(skeleton: T): Uint8Array | null;
+  /**
+   * The engine skips writing an animated value that did not change (three's mixer on a held
+   * key): `advanceMixer` then first puts back the animated pose on the driven bones. Leave off
+   * for engines that write every animated value every frame (Babylon).
+   */
+  restoreBeforeAnimation?: boolean;
   /** Called once by `dispose` after bitrig's state is released (e.g. remove engine observers). */
   onDispose?(): void;
   /** The skin of a skeleton's meshes for sole calibration (scene IK), or null. Setup-time. */
@@ -133,8 +146,18 @@ export interface AnimatorBase {
   readonly sceneIK: SceneIKHandle | null;
   /** Set this frame's scene inputs (stance weights, hand targets, ground, grounded); for shared worlds call before `updateAnimators`. */
   setSceneInputs(inputs: SceneInputs): void;
-  /** Advance the engine animation by dt when this animator owns it (no-op otherwise). */
+  /**
+   * Advance the engine animation by dt when this animator owns it (no-op otherwise). For
+   * engines that skip unchanged values it first calls {@link restoreAnimatedPose}.
+   */
   advanceMixer(dt: number): void;
+  /**
+   * Put back, on the bones bitrig drives, the pose the engine's animation gave at the last
+   * read. Call it before the engine evaluates its animation when you advance the animation
+   * yourself: an engine that skips unchanged values (three's mixer does, on a held key) would
+   * otherwise hand bitrig its own output back as "the animation".
+   */
+  restoreAnimatedPose(): void;
   /** Copy the engine pose into the pose store (for shared worlds; see `updateAnimators`). */
   read(): void;
   /** Copy bitrig's results onto the bones it drives. */
@@ -188,6 +211,12 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
   }
   const mapInputs = spec.mapSceneInputs;
   const names = skeletons.map((s) => s.source.names);
+  // The engine's pose of every driven bone at the last read (restored before the engine's
+  // next animation update), per binding: rotations (4) and translations (3) per bone.
+  const readR = bindings.map((b) => new Float64Array(b.boneCount * 4));
+  const readT = bindings.map((b) => new Float64Array(b.boneCount * 3));
+  const keep = bindings.map((b) => new Uint8Array(b.boneCount)); // bones not to restore
+  let wrote = false;
   let physics = o.tailPhysics;
   let alive = true;
   const advance = spec.advanceMixer;
@@ -200,19 +229,53 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
     setSceneInputs(inputs: SceneInputs) {
       if (alive && sceneIK && inputs) setSceneInputs(world, sceneIK, mapInputs ? mapInputs(inputs) : inputs);
     },
+    restoreAnimatedPose() {
+      if (!alive || !wrote) return;
+      const pose = world.pose;
+      const C = world.components.TailChain;
+      for (let i = 0; i < bindings.length; i++) {
+        const b = bindings[i]!;
+        const r = readR[i]!, t = readT[i]!, skip = keep[i]!;
+        // A chain on its bind rest ignores the engine's tail pose: leave bitrig's rotations
+        // there, so that an engine that does not animate the tail keeps showing them.
+        skip.fill(0);
+        for (let c = 0; c < b.tails.length; c++) {
+          const tail = b.tails[c]!;
+          if (C.restSource[tail.eid] !== REST_ANIMATION) for (let j = 0; j < tail.bones.length; j++) skip[tail.bones[j]!] = 1;
+        }
+        for (let j = 0; j < b.boneCount; j++) {
+          const k = b.slotOf[j]!;
+          if (b.drivenRotation[j] === 1) for (let c = 0; c < 4; c++) pose.localR[k * 4 + c] = skip[j] === 1 ? pose.localR[k * 4 + c]! : r[j * 4 + c]!;
+          if (b.drivenTranslation[j] === 1) for (let c = 0; c < 3; c++) pose.localT[k * 3 + c] = t[j * 3 + c]!;
+        }
+        copyOut(skeletons[i]!, b, world);
+      }
+      wrote = false;
+    },
     advanceMixer(dt: number) {
-      if (alive && advance) advance(dt);
+      if (!alive) return;
+      if (spec.restoreBeforeAnimation) base.restoreAnimatedPose();
+      if (advance) advance(dt);
     },
     read() {
       if (!alive) return;
+      const pose = world.pose;
       for (let i = 0; i < bindings.length; i++) {
-        copyIn(skeletons[i]!, bindings[i]!, world);
-        prepareCharacterFrame(bindings[i]!, physics);
+        const b = bindings[i]!;
+        copyIn(skeletons[i]!, b, world);
+        const r = readR[i]!, t = readT[i]!;
+        for (let j = 0; j < b.boneCount; j++) {
+          const k = b.slotOf[j]!;
+          if (b.drivenRotation[j] === 1) for (let c = 0; c < 4; c++) r[j * 4 + c] = pose.localR[k * 4 + c]!;
+          if (b.drivenTranslation[j] === 1) for (let c = 0; c < 3; c++) t[j * 3 + c] = pose.localT[k * 3 + c]!;
+        }
+        prepareCharacterFrame(b, physics, spec.animatedBones ? spec.animatedBones(skeletons[i]!) : null);
       }
     },
     write() {
       if (!alive) return;
       for (let i = 0; i < bindings.length; i++) copyOut(skeletons[i]!, bindings[i]!, world);
+      wrote = true;
     },
     update(dt: number, inputs?: SceneInputs) {
       if (!ownWorld) throw new Error(`${module}: this animator shares a world; call updateAnimators(animators, dt) instead`);

@@ -39,15 +39,22 @@ export interface AnimatorDiagnostics {
 
 /**
  * After an adapter copied the engine's locals and root frame into the pose store: resolve
- * `'auto'` rest sources (the clip keys the tail when it overwrote what bitrig wrote), show the
- * carried rest pose when tail physics is off, and compute world matrices. Per-frame.
+ * `'auto'` rest sources (from the engine's animated-bone flags when the adapter knows them,
+ * else: the clip keys the tail when it overwrote what bitrig wrote), show the carried rest
+ * pose when tail physics is off, and compute world matrices. Per-frame.
  *
  * @example
  * copyBonesIn(); prepareCharacterFrame(binding, true); update(world, dt); copyBonesOut();
  */
-export function prepareCharacterFrame(binding: CharacterBinding, tailPhysics: boolean): void {
+export function prepareCharacterFrame(binding: CharacterBinding, tailPhysics: boolean, animatedBones: Uint8Array | null = null): void {
   for (let c = 0; c < binding.tails.length; c++) {
-    if (binding.tails[c]!.restSource === 'auto') resolveTailRestSource(binding, c, tailOverwrittenByClip(binding, c));
+    const t = binding.tails[c]!;
+    if (t.restSource !== 'auto') continue;
+    let animated = false;
+    if (animatedBones) {
+      for (let j = 0; j < t.bones.length; j++) if (animatedBones[t.bones[j]!] === 1) { animated = true; break; }
+    } else animated = tailOverwrittenByClip(binding, c);
+    resolveTailRestSource(binding, c, animated);
   }
   if (!tailPhysics) writeTailRest(binding);
   beginCharacterFrame(binding);

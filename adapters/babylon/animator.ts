@@ -227,6 +227,32 @@ function prepareSkeleton(skeleton: Skeleton, mesh: Node | undefined): BabylonSke
   return { skeleton, bones, source, boneWorldYs, targets, isNode, ownR, ownT, frame, mirrorX };
 }
 
+/**
+ * Per-bone flags of what the scene's running animatables target (animation groups included),
+ * recomputed only when the list of animatables changes.
+ */
+function sceneAnimatedBones(scene: Scene, s: BabylonSkeleton): () => Uint8Array {
+  const flags = new Uint8Array(s.bones.length);
+  const index = new Map<unknown, number>();
+  s.targets.forEach((t, i) => index.set(t, i));
+  s.bones.forEach((b, i) => index.set(b, i));
+  const last: unknown[] = [];
+  return () => {
+    const list = scene.animatables;
+    let same = list.length === last.length;
+    for (let i = 0; same && i < list.length; i++) same = list[i] === last[i];
+    if (same) return flags;
+    flags.fill(0);
+    last.length = 0;
+    for (const a of list) {
+      last.push(a);
+      const j = index.get(a.target);
+      if (j !== undefined) flags[j] = 1;
+    }
+    return flags;
+  };
+}
+
 function copyIn(s: BabylonSkeleton, binding: CharacterBinding, world: BitrigWorld): void {
   const pose = world.pose;
   const { targets } = s;
@@ -331,12 +357,14 @@ export function createAnimator(target: Skeleton | Node, options: AnimatorOptions
   // Scene IK runs on the first (largest) skeleton; its world is mapped when that skeleton's
   // root frame is mirrored.
   const mirrored = prepared[0]!.mirrorX;
+  const animated = new Map(prepared.map((p) => [p, sceneAnimatedBones(scene, p)] as const));
   const base = createAnimatorBase({
     module: MODULE,
     skeletons: prepared,
     copyIn,
     copyOut,
     sceneSkin: (s) => sceneSkinFromBabylon(s.skeleton, s.bones),
+    animatedBones: (s) => animated.get(s)!(),
     mapSceneInputs: mirrored ? createMirrorXInputs() : undefined,
     mapSceneDiagnostics: mirrored ? mirrorSceneDiagnosticsX : undefined,
     onDispose() {

@@ -7,7 +7,7 @@
  * Only bones bitrig drives are written (tail links; limb bones and the pelvis when scene IK
  * is on); every other bone keeps exactly what the mixer produced.
  */
-import type { AnimationMixer, Bone, Object3D, Skeleton, SkinnedMesh } from 'three';
+import { PropertyBinding, type AnimationClip, type AnimationMixer, type Bone, type Object3D, type Skeleton, type SkinnedMesh } from 'three';
 import type { BitrigWorld } from '../../core/world';
 import type { CharacterBinding, SkeletonSource } from '../../core/binding';
 import { updateAnimatorGroup, type AnimatorDiagnostics, type TailDiagnostics } from '../../core/animatorCore';
@@ -42,6 +42,8 @@ interface ThreeSkeleton extends AdapterSkeleton {
   object: Object3D;
   /** Parent of the root bone: its world matrix is the root frame (null: identity). */
   rootParent: Object3D | null;
+  /** What the wrapped mixer animates (null without a mixer). */
+  animated: (() => Uint8Array | null) | null;
 }
 
 function collectSkeletons(object: Object3D): Skeleton[] {
@@ -68,14 +70,14 @@ export function skeletonSourceFromThree(skeleton: Skeleton): SkeletonSource {
   return { names: bones.map((b) => b.name), parents, inverseBind, rest };
 }
 
-function prepareSkeleton(object: Object3D, skeleton: Skeleton): ThreeSkeleton {
+function prepareSkeleton(object: Object3D, skeleton: Skeleton, mixer: AnimationMixer | undefined): ThreeSkeleton {
   const source = skeletonSourceFromThree(skeleton);
   const root = skeleton.bones.find((_, i) => source.parents[i] === -1);
   const boneWorldYs = (): number[] => {
     object.updateWorldMatrix(true, true);
     return skeleton.bones.map((b) => b.getWorldPosition(b.position.clone()).y);
   };
-  return { skeleton, object, source, boneWorldYs, rootParent: root?.parent ?? null };
+  return { skeleton, object, source, boneWorldYs, rootParent: root?.parent ?? null, animated: mixer ? mixerAnimatedBones(mixer, skeleton) : null };
 }
 
 function copyIn(s: ThreeSkeleton, binding: CharacterBinding, world: BitrigWorld): void {
@@ -112,6 +114,44 @@ function copyOut(s: ThreeSkeleton, binding: CharacterBinding, world: BitrigWorld
   }
 }
 
+interface MixerInternals {
+  _actions?: { getClip(): AnimationClip }[];
+  _nActiveActions?: number;
+}
+
+/**
+ * Per-bone flags of what a mixer's active actions animate, recomputed only when the set of
+ * active actions changes. Reads the mixer's action list (`_actions` / `_nActiveActions`,
+ * stable across three releases); returns null when a three version lacks them.
+ */
+function mixerAnimatedBones(mixer: AnimationMixer, skeleton: Skeleton): () => Uint8Array | null {
+  const flags = new Uint8Array(skeleton.bones.length);
+  const byName = new Map<string, number>();
+  skeleton.bones.forEach((b, i) => { byName.set(b.name, i); byName.set(b.uuid, i); });
+  const last: unknown[] = [];
+  let lastN = -1;
+  return () => {
+    const m = mixer as unknown as MixerInternals;
+    const acts = m._actions, n = m._nActiveActions;
+    if (!acts || typeof n !== 'number') return null;
+    let same = n === lastN;
+    for (let i = 0; same && i < n; i++) same = acts[i] === last[i];
+    if (same) return flags;
+    flags.fill(0);
+    last.length = 0;
+    for (let i = 0; i < n; i++) {
+      last.push(acts[i]);
+      for (const track of acts[i]!.getClip().tracks) {
+        const node = PropertyBinding.parseTrackName(track.name).nodeName;
+        const j = byName.get(node);
+        if (j !== undefined) flags[j] = 1;
+      }
+    }
+    lastN = n;
+    return flags;
+  };
+}
+
 /**
  * Bind every skinned skeleton under `object` and return an animator. Tail chains are found
  * by name (`Tail_1…`, `Tail1…`, `b_Tail01…`) with no extra code. Throws `bitrig/three: …`
@@ -129,13 +169,15 @@ export function createAnimator(object: Object3D, options: AnimatorOptions = {}):
   const updateMixer = options.updateMixer ?? !!mixer;
   const base = createAnimatorBase({
     module: 'bitrig/three',
-    skeletons: skeletons.map((s) => prepareSkeleton(object, s)),
+    skeletons: skeletons.map((s) => prepareSkeleton(object, s, mixer)),
     copyIn,
     copyOut,
     advanceMixer(dt: number) {
       if (mixer && updateMixer && Number.isFinite(dt) && dt > 0) mixer.update(dt);
     },
     sceneSkin: (s) => sceneSkinFromThree(s.object, s.skeleton),
+    animatedBones: mixer ? (s) => s.animated!() : undefined,
+    restoreBeforeAnimation: true,
   }, options);
   const animator = base as Animator;
   Object.defineProperty(animator, 'mixer', { value: mixer, enumerable: true });

@@ -2,7 +2,7 @@
  * The three.js adapter on the built-in character (no external files needed).
  */
 import { describe, expect, test } from 'vitest';
-import { AnimationMixer, Vector3, type Bone } from 'three';
+import { AnimationMixer, Quaternion, QuaternionKeyframeTrack, Vector3, type Bone } from 'three';
 import { createAnimator, characterToThree, updateAnimators } from '../../adapters/three';
 import { createBuiltinCharacter } from '../../core/character';
 import { createBitrigWorld } from '../../core/world';
@@ -63,6 +63,28 @@ describe('createAnimator on the built-in character', () => {
       }
     }
     expect(contact).toBe(true);
+  });
+
+  test('a clip that holds a tail key still rides on the clip: the rest equals the key every frame (1e-7: keys are float32), auto picks animation', () => {
+    const a = rig();
+    const walk = a.clips.find((c) => c.name === 'walk')!.clone();
+    // Tail_1 held at a constant rotation (two equal keys): three's mixer writes it once, then
+    // skips it as unchanged — the bone would keep bitrig's output unless the animator restores.
+    const held = new Quaternion().setFromAxisAngle(new Vector3(1, 0, 0), 0.4).multiply(a.bones.find((b) => b.name === 'Tail_1')!.quaternion.clone());
+    walk.tracks.push(new QuaternionKeyframeTrack('Tail_1.quaternion', [0, walk.duration], [...held.toArray(), ...held.toArray()]));
+    a.mixer.clipAction(walk).play();
+    const animator = createAnimator(a.root, { mixer: a.mixer });
+    const B = animator.world.components.BendState;
+    const eid = animator.bindings[0]!.tails[0]!.eid;
+    for (let f = 0; f < 90; f++) {
+      animator.update(1 / 60);
+      const r = [B.restR[eid * 9 * 4]!, B.restR[eid * 9 * 4 + 1]!, B.restR[eid * 9 * 4 + 2]!, B.restR[eid * 9 * 4 + 3]!];
+      const h = held.toArray();
+      for (let j = 0; j < 4; j++) expect(Math.abs(r[j]! - h[j]!)).toBeLessThan(1e-7);
+    }
+    expect(animator.diagnostics().tails[0]!.restSource).toBe('animation');
+    // the spring does move the bone away from the held key (it is not frozen on the clip)
+    expect(a.bones.find((b) => b.name === 'Tail_1')!.quaternion.angleTo(held)).toBeGreaterThan(1e-4);
   });
 
   test('the shin variant (no tail bones) binds with no chain and changes nothing', () => {
