@@ -16,8 +16,10 @@ type Bench = () => Promise<BenchResult[] | BenchResult>;
 // wrappers would cost more than the systems themselves).
 const suites: Array<[string, () => Promise<Bench>]> = [
   ['tail', async () => (await import('./tail')).benchTail],
+  ['ik', async () => (await import('./ik')).benchIk],
   ['rig', async () => (await import('./rig')).benchRigPass],
   ['bake', async () => (await import('./bake')).benchBake],
+  ['adapter', async () => (await import('./adapter')).benchAdapters],
 ];
 
 const only = process.argv.slice(2);
