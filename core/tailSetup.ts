@@ -10,7 +10,7 @@
 import { addComponent } from 'bitecs';
 import type { BitrigWorld } from './world';
 import { addBitrigEntity } from './world';
-import { LINK_STRIDE, MAX_LINKS, REST_ANIMATION, REST_BIND } from './components/tail';
+import { LINK_STRIDE, MAX_LINKS, REST_ANIMATION, REST_BIND, type TailChainComponent } from './components/tail';
 import { mergeTailOptions, type TailOptions } from './defaults';
 import { composeTRS, mulAffine } from './pose';
 import { qAxisAngle, qMul, qNormalize, qRotate, qRotateInv, qSlerp, qSwing } from './qmath';
@@ -62,6 +62,24 @@ function bindWorldRotation(world: BitrigWorld, slot: number, out: Float64Array, 
   for (let k = chain.length - 1; k >= 0; k--) qMul(out, o, out, o, pose.bindR, chain[k]! * 4);
 }
 
+/** Copy the numeric tail options into a chain's component fields (not the rest source). */
+function writeTailParams(C: TailChainComponent, eid: number, o: TailOptions): void {
+  C.frequency[eid] = o.frequency;
+  C.tipRatio[eid] = o.tipRatio;
+  C.damping[eid] = o.damping;
+  C.gravity[eid] = o.gravity;
+  C.carry[eid] = o.carry;
+  C.restCurve[eid] = o.restCurve;
+  C.bendLimit[eid] = o.bendLimit;
+  C.couplingRate[eid] = o.couplingRate;
+  C.floorY[eid] = o.floorHeight;
+  C.floorEnabled[eid] = o.floorEnabled ? 1 : 0;
+  C.floorClearance[eid] = o.floorClearance;
+  C.contactDamping[eid] = o.contactDamping;
+  C.unitScale[eid] = o.unitScale;
+  C.teleportDistance[eid] = o.teleportDistance;
+}
+
 /**
  * Add a tail chain entity. Options are merged over {@link TAIL_DEFAULTS}; `restSource`
  * `'auto'` starts as `'bind'` (an adapter switches it when the playing clip keys the tail).
@@ -100,21 +118,8 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   C.hipsSlot[eid] = spec.hipsSlot ?? spec.anchorSlot;
   C.endSlot[eid] = endSlot;
   for (let i = 0; i < LINK_STRIDE; i++) C.slot[eid * LINK_STRIDE + i] = i < n ? spec.linkSlots[i]! : -1;
-  C.frequency[eid] = o.frequency;
-  C.tipRatio[eid] = o.tipRatio;
-  C.damping[eid] = o.damping;
-  C.gravity[eid] = o.gravity;
-  C.carry[eid] = o.carry;
-  C.restCurve[eid] = o.restCurve;
-  C.bendLimit[eid] = o.bendLimit;
-  C.couplingRate[eid] = o.couplingRate;
-  C.floorY[eid] = o.floorHeight;
-  C.floorEnabled[eid] = o.floorEnabled ? 1 : 0;
-  C.floorClearance[eid] = o.floorClearance;
-  C.contactDamping[eid] = o.contactDamping;
+  writeTailParams(C, eid, o);
   C.restSource[eid] = o.restSource === 'animation' ? REST_ANIMATION : REST_BIND;
-  C.unitScale[eid] = o.unitScale;
-  C.teleportDistance[eid] = o.teleportDistance;
   C.initialised[eid] = 0;
   C.stepsLastFrame[eid] = 0;
   C.resetLastFrame[eid] = 0;
@@ -349,20 +354,7 @@ export function setTailOptions(world: BitrigWorld, eid: number, options: Partial
   const C = world.components.TailChain;
   const cur = getTailOptions(world, eid);
   const o = mergeTailOptions(options, cur);
-  C.frequency[eid] = o.frequency;
-  C.tipRatio[eid] = o.tipRatio;
-  C.damping[eid] = o.damping;
-  C.gravity[eid] = o.gravity;
-  C.carry[eid] = o.carry;
-  C.restCurve[eid] = o.restCurve;
-  C.bendLimit[eid] = o.bendLimit;
-  C.couplingRate[eid] = o.couplingRate;
-  C.floorY[eid] = o.floorHeight;
-  C.floorEnabled[eid] = o.floorEnabled ? 1 : 0;
-  C.floorClearance[eid] = o.floorClearance;
-  C.contactDamping[eid] = o.contactDamping;
-  C.unitScale[eid] = o.unitScale;
-  C.teleportDistance[eid] = o.teleportDistance;
+  writeTailParams(C, eid, o);
   const wantAnim = o.restSource === 'animation' || (o.restSource === 'auto' && C.restSource[eid] === REST_ANIMATION);
   setTailRestSource(world, eid, wantAnim ? 'animation' : 'bind');
 }
