@@ -159,3 +159,32 @@ export function qSwingUnit(out: Float64Array, o: number, a: ArrayLike<number>, a
   const l = Math.sqrt(cx * cx + cy * cy + cz * cz + w * w);
   out[o] = cx / l; out[o + 1] = cy / l; out[o + 2] = cz / l; out[o + 3] = w / l;
 }
+
+/**
+ * Unit quaternion of a rotation matrix given row by row (`mRC` = row R, column C), written
+ * to `out[o..o+3]` (Shepperd's method: the largest of w, x, y, z is taken from the diagonal).
+ */
+export function qFromRotationRows(
+  out: Float64Array, o: number,
+  m00: number, m01: number, m02: number,
+  m10: number, m11: number, m12: number,
+  m20: number, m21: number, m22: number,
+): void {
+  let x: number, y: number, z: number, w: number;
+  const tr = m00 + m11 + m22;
+  if (tr > 0) {
+    const S = Math.sqrt(tr + 1) * 2;
+    w = 0.25 * S; x = (m21 - m12) / S; y = (m02 - m20) / S; z = (m10 - m01) / S;
+  } else if (m00 > m11 && m00 > m22) {
+    const S = Math.sqrt(1 + m00 - m11 - m22) * 2;
+    w = (m21 - m12) / S; x = 0.25 * S; y = (m01 + m10) / S; z = (m02 + m20) / S;
+  } else if (m11 > m22) {
+    const S = Math.sqrt(1 + m11 - m00 - m22) * 2;
+    w = (m02 - m20) / S; x = (m01 + m10) / S; y = 0.25 * S; z = (m12 + m21) / S;
+  } else {
+    const S = Math.sqrt(1 + m22 - m00 - m11) * 2;
+    w = (m10 - m01) / S; x = (m02 + m20) / S; y = (m12 + m21) / S; z = 0.25 * S;
+  }
+  const l = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+  out[o] = x * l; out[o + 1] = y * l; out[o + 2] = z * l; out[o + 3] = w * l;
+}

@@ -9,7 +9,7 @@
  */
 import type { BitrigWorld } from './world';
 import { LINK_STRIDE } from './components/tail';
-import { qMul, qRotate, qSwingUnit } from './qmath';
+import { qFromRotationRows, qMul, qRotate, qSwingUnit } from './qmath';
 
 /**
  * Link frame scratch (world space, engine units): [0..2] head h_i, [3..6] parent world
@@ -111,25 +111,9 @@ export function anchorFromMatrix(m: Float64Array, mo: number, out: Float64Array,
   const r00 = m00 / sx, r01 = m01 / sx, r02 = m02 / sx;
   const r10 = m10 / sy, r11 = m11 / sy, r12 = m12 / sy;
   const r20 = m20 / sz, r21 = m21 / sz, r22 = m22 / sz;
-  // Rotation matrix (columns r0, r1, r2) → quaternion.
-  const tr = r00 + r11 + r22;
-  let x: number, y: number, z: number, w: number;
-  if (tr > 0) {
-    const S = Math.sqrt(tr + 1) * 2;
-    w = 0.25 * S; x = (r12 - r21) / S; y = (r20 - r02) / S; z = (r01 - r10) / S;
-  } else if (r00 > r11 && r00 > r22) {
-    const S = Math.sqrt(1 + r00 - r11 - r22) * 2;
-    w = (r12 - r21) / S; x = 0.25 * S; y = (r10 + r01) / S; z = (r20 + r02) / S;
-  } else if (r11 > r22) {
-    const S = Math.sqrt(1 + r11 - r00 - r22) * 2;
-    w = (r20 - r02) / S; x = (r10 + r01) / S; y = 0.25 * S; z = (r21 + r12) / S;
-  } else {
-    const S = Math.sqrt(1 + r22 - r00 - r11) * 2;
-    w = (r01 - r10) / S; x = (r20 + r02) / S; y = (r21 + r12) / S; z = 0.25 * S;
-  }
-  const l = Math.sqrt(x * x + y * y + z * z + w * w);
+  // Rotation matrix (columns r0, r1, r2; rCR = column C, row R) → quaternion.
+  qFromRotationRows(out, oo + 3, r00, r10, r20, r01, r11, r21, r02, r12, r22);
   out[oo] = m[mo + 12]!; out[oo + 1] = m[mo + 13]!; out[oo + 2] = m[mo + 14]!;
-  out[oo + 3] = x / l; out[oo + 4] = y / l; out[oo + 5] = z / l; out[oo + 6] = w / l;
   out[oo + 7] = Math.cbrt(Math.abs(det));
   return true;
 }

@@ -20,7 +20,7 @@
  * toward the caller's bend hint; a pole on the root→target line keeps the current hinge. No
  * trigonometric calls: cosines, half-angle square roots and one matrix-to-quaternion.
  */
-import { qMul, qSlerp } from '../qmath';
+import { qFromRotationRows, qMul, qSlerp } from '../qmath';
 
 /** Options of {@link solveTwoBone}. */
 export interface TwoBoneOptions {
@@ -287,23 +287,7 @@ export function twoBoneKernel(io: Float64Array): boolean {
   const r00 = ux * u1x + mx * nx + bx1 * ax0, r01 = ux * u1y + mx * ny + bx1 * ay0, r02 = ux * u1z + mx * nz + bx1 * az0;
   const r10 = uy * u1x + my * nx + by1 * ax0, r11 = uy * u1y + my * ny + by1 * ay0, r12 = uy * u1z + my * nz + by1 * az0;
   const r20 = uz * u1x + mz * nx + bz1 * ax0, r21 = uz * u1y + mz * ny + bz1 * ay0, r22 = uz * u1z + mz * nz + bz1 * az0;
-  let qx: number, qy: number, qz: number, qw: number;
-  const tr = r00 + r11 + r22;
-  if (tr > 0) {
-    const q = Math.sqrt(tr + 1) * 2;
-    qw = 0.25 * q; qx = (r21 - r12) / q; qy = (r02 - r20) / q; qz = (r10 - r01) / q;
-  } else if (r00 > r11 && r00 > r22) {
-    const q = Math.sqrt(1 + r00 - r11 - r22) * 2;
-    qw = (r21 - r12) / q; qx = 0.25 * q; qy = (r01 + r10) / q; qz = (r02 + r20) / q;
-  } else if (r11 > r22) {
-    const q = Math.sqrt(1 + r11 - r00 - r22) * 2;
-    qw = (r02 - r20) / q; qx = (r01 + r10) / q; qy = 0.25 * q; qz = (r12 + r21) / q;
-  } else {
-    const q = Math.sqrt(1 + r22 - r00 - r11) * 2;
-    qw = (r10 - r01) / q; qx = (r02 + r20) / q; qy = (r12 + r21) / q; qz = 0.25 * q;
-  }
-  const ql = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-  io[20] = qx * ql; io[21] = qy * ql; io[22] = qz * ql; io[23] = qw * ql;
+  qFromRotationRows(io, 20, r00, r01, r02, r10, r11, r12, r20, r21, r22);
   // New positions.
   io[28] = ax + l1 * ux; io[29] = ay + l1 * uy; io[30] = az + l1 * uz;
   const ncx = ax + De * dx, ncy = ay + De * dy, ncz = az + De * dz;
