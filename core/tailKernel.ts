@@ -79,15 +79,14 @@ export function linkFrame(world: BitrigWorld, eid: number, i: number, anchor: Fl
 }
 
 /**
- * Set link `i`'s world rotation so that it points along unit direction (dx, dy, dz) with the
+ * Set link `i`'s world rotation so that it points along the unit direction `dir[o..o+2]` with the
  * least twist from rest: rotWs_i = swing(r_i, d) · parent · restR_i. Needs {@link LF}
  * filled for the same link.
  */
-export function linkAim(world: BitrigWorld, eid: number, i: number, dx: number, dy: number, dz: number): void {
+export function linkAim(world: BitrigWorld, eid: number, i: number, dir: Float64Array, o: number): void {
   const B = world.components.BendState;
   const k = eid * LINK_STRIDE + i;
-  _s[0] = dx; _s[1] = dy; _s[2] = dz;
-  qSwingUnit(_s, 4, LF, 11, _s, 0);
+  qSwingUnit(_s, 4, LF, 11, dir, o);
   qMul(B.rotWs, k * 4, _s, 4, LF, 3);
   qMul(B.rotWs, k * 4, B.rotWs, k * 4, B.restR, k * 4);
 }

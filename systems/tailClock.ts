@@ -130,7 +130,7 @@ export function resetChainToRest(world: BitrigWorld, eid: number): void {
     P.vel[k * 3] = 0; P.vel[k * 3 + 1] = 0; P.vel[k * 3 + 2] = 0;
     P.contact[k] = 0;
     B.bendOld[k * 4] = 0; B.bendOld[k * 4 + 1] = 0; B.bendOld[k * 4 + 2] = 0; B.bendOld[k * 4 + 3] = 1;
-    linkAim(world, eid, i, LF[11]!, LF[12]!, LF[13]!);
+    linkAim(world, eid, i, LF, 11);
   }
   const o = eid * LINK_STRIDE * 4;
   for (let j = o; j < o + n * 4; j++) {

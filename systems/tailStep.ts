@@ -42,14 +42,14 @@ export function tailStep(world: BitrigWorld, h: number): void {
         P.contact[k] = 0;
         B.bendNew[k * 4] = 0; B.bendNew[k * 4 + 1] = 0; B.bendNew[k * 4 + 2] = 0; B.bendNew[k * 4 + 3] = 1;
         if (i === 0) { CS[3] = LF[0]!; CS[4] = LF[1]!; CS[5] = LF[2]!; }
-        linkAim(world, eid, i, LF[11]!, LF[12]!, LF[13]!);
+        linkAim(world, eid, i, LF, 11);
         qConjMul(B.localCur, k * 4, LF, 3, B.rotWs, k * 4);
         continue;
       }
       tailSpringLink(world, eid, i, h); // 5. TailSpring
       bendCoupleLink(world, eid, i, h); // 6. BendCouple
       floorContactLink(world, eid, i, h); // 7. FloorContact
-      linkAim(world, eid, i, CS[20]!, CS[21]!, CS[22]!);
+      linkAim(world, eid, i, CS, 20);
       qConjMul(B.localCur, k * 4, LF, 3, B.rotWs, k * 4); // local = parent⁻¹ · world
     }
     const o = eid * LINK_STRIDE * 4;

@@ -62,7 +62,7 @@ export function tailWrite(world: BitrigWorld): void {
         qRotate(_d, 0, B.rotWs, q, B.tipDirLs, k * 3);
         if (LF[1]! + len * _d[1]! < F) {
           floorDirection(_d, 0, LF[1]!, len, F, _d[0]!, _d[2]!, LF[11]!, LF[13]!, 0, -1);
-          linkAim(world, eid, i, _d[0]!, _d[1]!, _d[2]!);
+          linkAim(world, eid, i, _d, 0);
           qConjMul(_q, 0, LF, 3, B.rotWs, q);
         }
       }
