@@ -118,7 +118,7 @@ function frameAt(t: number, dt: number): void {
   inputs.ground = frame.ground;
   inputs.grounded = on;
   unlockNext = false;
-  diag = stepCorrected(corrected, dt, inputs, diag ?? undefined);
+  diag = stepCorrected(corrected, dt, params.tail, inputs, diag ?? undefined);
   scene.updateMatrixWorld(true);
   baseHand.matrixWorld.decompose(basePose.pos, basePose.rot, _p);
   corrHand.matrixWorld.decompose(corrPose.pos, corrPose.rot, _p);
@@ -134,10 +134,13 @@ function seek(t: number): void {
   const n = Math.max(1, Math.round(Math.min(t, WARM_SECONDS) / FIXED));
   const t0 = t - n * FIXED;
   base.mixer.setTime(Math.max(0, t0));
+  corrected.animator!.restoreAnimatedPose(); // the mixer is advanced here, not by the animator
   corrected.mixer.setTime(Math.max(0, t0));
   corrected.animator!.setTailPhysics(params.tail); // re-seats the tail at rest
+  world.tailClock.accumulator = 0; // and restarts its fixed-step clock,
+  world.components.SceneCharacter.initialised[ik.eid] = 0; // the pelvis smoothing and the grounded fade:
+  unlockNext = true; // and the first frame releases the feet, so a replay is bit-for-bit
   overlays.resetTrails();
-  unlockNext = true;
   for (let i = 1; i <= n; i++) frameAt(t0 + i * FIXED, FIXED);
   time = t;
   followCamera(true);

@@ -1,10 +1,9 @@
 /**
  * The scene page's characters: two copies of the built-in critter (the `chain` variant) —
- * the base pose (the clip through a plain mixer) and the corrected one (bitrig's animator
- * with scene contacts and the tail). Scene IK is attached with the engine-free
- * `addSceneIK` on the animator's binding; the three adapter then writes the limb bones and
- * the pelvis it flags. Also: an idle clip made in code, and the walk's stance weights read
- * off the clip (the game supplies timing; the IK never infers it).
+ * the base pose (the clip through a plain mixer) and the corrected one (bitrig's three.js
+ * animator with `sceneIK` on: soles calibrated from the mesh's skin, limbs found by name,
+ * and the tail). Also: an idle clip made in code, and the walk's stance weights read off the
+ * clip (the game supplies timing; the IK never infers it).
  */
 import {
   type AnimationAction, AnimationClip, AnimationMixer, type Bone, Quaternion, QuaternionKeyframeTrack, Vector3,
@@ -12,9 +11,8 @@ import {
 } from 'three';
 import { characterToThree, createAnimator, type Animator, type ThreeCharacter } from '../../adapters/three/index';
 import type { CharacterData } from '../../core/character/index';
-import {
-  addSceneIK, sceneDiagnostics, setSceneInputs, type SceneDiagnostics, type SceneIKHandle, type SceneInputs, type SkinInput,
-} from '../../core/sceneIK';
+import { sceneDiagnostics, type SceneDiagnostics, type SceneIKHandle, type SceneInputs } from '../../core/sceneIK';
+import { stepAnimator } from './animate';
 
 /** One copy on the scene page. */
 export interface SceneCopy {
@@ -32,8 +30,6 @@ export interface SceneCopy {
   ik: SceneIKHandle | null;
   /** Bones by name. */
   bone: (name: string) => Bone;
-  /** Put the IK-driven bones back to their bind locals (before the mixer writes the keyed ones). */
-  restoreDriven(): void;
   /** Play a clip by name. */
   play(name: string): void;
   /** Set every object's layer (base 1, corrected 2). */
@@ -69,19 +65,6 @@ export function makeIdleClip(data: CharacterData): AnimationClip {
   ]);
 }
 
-/** Skin of a three.js skinned mesh as scene IK reads it (bind space). */
-function skinOf(c: ThreeCharacter): SkinInput {
-  const g = c.mesh.geometry;
-  const inv = new Float64Array(c.skeleton.boneInverses.length * 16);
-  c.skeleton.boneInverses.forEach((m, i) => inv.set(m.elements, i * 16));
-  return {
-    positions: g.getAttribute('position').array,
-    joints: g.getAttribute('skinIndex').array,
-    weights: g.getAttribute('skinWeight').array,
-    inverseBind: inv,
-  };
-}
-
 /**
  * Build a copy. `corrected` adds bitrig's animator (tail on) and scene IK.
  *
@@ -99,26 +82,11 @@ export function makeSceneCopy(data: CharacterData, corrected: boolean): SceneCop
     if (!b) throw new Error(`bitrig demo: no bone ${name}`);
     return b;
   };
-  let animator: Animator | null = null;
-  let ik: SceneIKHandle | null = null;
-  const driven: { bone: Bone; p: Vector3; q: Quaternion }[] = [];
-  if (corrected) {
-    animator = createAnimator(c.root, { mixer, tail: { restSource: 'bind' } });
-    ik = addSceneIK(animator.world, animator.bindings[0]!, { unitScale: animator.diagnostics().unitScale, skin: skinOf(c) });
-    const names = new Set<string>();
-    for (const l of [...ik.legs, ...ik.arms]) for (const n of l.bones) names.add(n);
-    const hipsName = c.bones[animator.bindings[0]!.pelvis]?.name;
-    if (hipsName) names.add(hipsName);
-    for (const n of names) {
-      const b = bone(n);
-      driven.push({ bone: b, p: b.position.clone(), q: b.quaternion.clone() });
-    }
-  }
+  const animator: Animator | null = corrected ? createAnimator(c.root, { mixer, tail: { restSource: 'bind' }, sceneIK: true }) : null;
+  const ik: SceneIKHandle | null = animator?.sceneIK ?? null;
+  if (corrected && !ik) throw new Error('bitrig demo: scene IK did not attach to the critter');
   const copy: SceneCopy = {
     c, mixer, clips, action: null, animator, ik, bone,
-    restoreDriven() {
-      for (const d of driven) { d.bone.position.copy(d.p); d.bone.quaternion.copy(d.q); }
-    },
     play(name: string) {
       mixer.stopAllAction();
       const clip = clips.find((k) => k.name === name) ?? clips[0]!;
@@ -133,17 +101,15 @@ export function makeSceneCopy(data: CharacterData, corrected: boolean): SceneCop
 }
 
 /**
- * One corrected frame: bones back to bind where the IK drives them, inputs in, then the
- * animator (mixer → read → bitrig → write). Returns the diagnostics, refilled in place.
+ * One corrected frame: the animator with this frame's scene inputs (mixer → read → inputs →
+ * bitrig → write). Returns the scene diagnostics, refilled in place.
  *
  * @example
- * stepCorrected(copy, dt, { feet: [1, 1], ground }, diag);
+ * stepCorrected(copy, dt, true, { feet: [1, 1], ground }, diag);
  */
-export function stepCorrected(copy: SceneCopy, dt: number, inputs: SceneInputs, out?: SceneDiagnostics): SceneDiagnostics | null {
+export function stepCorrected(copy: SceneCopy, dt: number, tailPhysics: boolean, inputs: SceneInputs, out?: SceneDiagnostics): SceneDiagnostics | null {
   if (!copy.animator || !copy.ik) return null;
-  copy.restoreDriven();
-  setSceneInputs(copy.animator.world, copy.ik, inputs);
-  copy.animator.update(dt);
+  stepAnimator(copy.animator, dt, tailPhysics, inputs);
   return sceneDiagnostics(copy.animator.world, copy.ik, out);
 }
 

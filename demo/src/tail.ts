@@ -19,6 +19,7 @@ import {
 } from './common';
 import { COPY_KINDS, type CopyKind, loadTailSet, type TailSet } from './models';
 import { listSharedAssets, fetchSharedAsset } from './assets';
+import { stepAnimator } from './animate';
 
 const RAD = Math.PI / 180;
 const FIXED = 1 / 60;
@@ -104,7 +105,7 @@ function step(dt: number): void {
   if (!set) return;
   for (const k of COPY_KINDS) {
     const c = set.copies[k];
-    if (c.animator) c.animator.update(dt);
+    if (c.animator) stepAnimator(c.animator, dt, params.physics);
     else c.mixer.update(dt);
   }
   time += dt;
@@ -131,8 +132,10 @@ function seek(t: number): void {
   const start = ((t0 % duration) + duration) % duration;
   for (const k of COPY_KINDS) {
     const c = set.copies[k];
+    c.animator?.restoreAnimatedPose(); // the mixer is advanced here, not by the animator
     c.mixer.setTime(start);
     c.animator?.setTailPhysics(params.physics); // re-seats the chain at rest
+    if (c.animator) c.animator.world.tailClock.accumulator = 0; // and restarts its fixed-step clock
     c.meter?.reset();
   }
   time = t0;
