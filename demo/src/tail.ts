@@ -311,11 +311,27 @@ async function install(bytes: Uint8Array, label: string, tailVertex?: Uint8Array
     applyTail();
     frameCamera();
     setClip(want);
+    setLabels(tailVertex !== undefined);
     setStatus(`${label} · ${set.notes.join(' · ')}`, 'info');
   } catch (e) {
     reportError(e);
   } finally {
     loading = false;
+  }
+}
+
+/** Sub-labels of the views: what each copy is for the model on show. */
+function setLabels(builtin: boolean): void {
+  if (!set) return;
+  const grown = set.reports.chain.chains > 0;
+  const text: Record<string, string> = {
+    shin: builtin ? 'tail skinned to the shin' : 'the file as it came',
+    rigid: set.reports.rigid.appendages.some((a) => a.verdict === 'rigid') ? 'tail on the pelvis' : 'rig pass found nothing to make rigid',
+    chain: grown ? 'grown bones, runtime springs' : set.chainBones.length ? "the file's tail bones, runtime springs" : 'no tail chain',
+  };
+  for (const k of COPY_KINDS) {
+    const small = viewEl(k).querySelector('.label small');
+    if (small) small.textContent = text[k]!;
   }
 }
 
