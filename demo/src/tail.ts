@@ -190,7 +190,7 @@ function updateReadouts(force = false): void {
   for (const k of COPY_KINDS) {
     const el = readoutEl(k);
     const m = set.copies[k].meter;
-    if (!m) { el.textContent = 'no tail to measure'; el.dataset.p99 = ''; continue; }
+    if (!m) { el.textContent = 'no tail to measure'; el.dataset.p99 = ''; el.dataset.torn = 'no'; continue; }
     const s = m.stats();
     el.textContent = `p99 ${fmt(s.p99)} · p1 ${fmt(s.p1)} · torn ${fmt(s.torn * 100, 1)} %`;
     el.title = 'edge stretch over the last clip cycle: 99th percentile (stretch), 1st percentile (squash), torn = ratio > 1.5 or < 0.67';
