@@ -267,22 +267,22 @@ const platformTranslate: Scenario = {
   label: 'Moving platform (translates)',
   clip: 'idle',
   duration: () => 6,
-  camera: { target: [0, 0.6, 0], offset: [1.6, 1.1, 2.6] },
+  camera: { target: [0, 0.55, 0], offset: [1.3, 1.2, 3.4] },
   follow: false,
   setup(ctx) {
     ctx.props.add(floorMesh());
     const top = 0.22;
-    const plat = new Mesh(new BoxGeometry(1.1, 0.12, 0.8), new MeshStandardMaterial({ color: 0x6a7486, roughness: 0.7 }));
-    const stripes = new Mesh(new PlaneGeometry(1.1, 0.8, 11, 8), new MeshBasicMaterial({ color: 0x9aa6ba, wireframe: true, transparent: true, opacity: 0.35 }));
+    const plat = new Mesh(new BoxGeometry(0.9, 0.12, 0.7), new MeshStandardMaterial({ color: 0x6a7486, roughness: 0.7 }));
+    const stripes = new Mesh(new PlaneGeometry(0.9, 0.7, 9, 7), new MeshBasicMaterial({ color: 0x9aa6ba, wireframe: true, transparent: true, opacity: 0.35 }));
     stripes.rotation.x = -Math.PI / 2;
     stripes.position.y = 0.061;
     plat.add(stripes);
     ctx.props.add(plat);
     const support = addSupport(ctx.world);
-    const px = (t: number): number => 0.7 * Math.sin((2 * Math.PI * t) / 6);
+    const px = (t: number): number => 0.45 * Math.sin((2 * Math.PI * t) / 6);
     const query: GroundQuery = (x, z, out) => {
       const cx = plat.position.x;
-      const on = Math.abs(x - cx) <= 0.55 && Math.abs(z) <= 0.4;
+      const on = Math.abs(x - cx) <= 0.45 && Math.abs(z) <= 0.35;
       out.height = on ? top : 0; out.support = on ? support : -1;
       out.normal[0] = 0; out.normal[1] = 1; out.normal[2] = 0;
       return true;

@@ -302,7 +302,8 @@ const hook = {
       scenario: params.scenario, time, duration, corrections: params.corrections, paused: params.paused,
       repositionNeeded: !!diag?.repositionNeeded, flagShown: !flagEl.hidden,
       hands: diag?.hands.map((h) => ({ side: h.side, weight: h.weight, reached: h.reached, missWs: h.missWs, reposition: h.reposition })) ?? [],
-      contacts: diag?.contacts.map((c) => ({ side: c.side, stance: c.stance, locked: c.locked, gapWs: c.gapWs })) ?? [],
+      contacts: diag?.contacts.map((c) => ({ side: c.side, stance: c.stance, locked: c.locked, gapWs: c.gapWs, pointWs: [...c.pointWs], soleWs: [...c.soleWs], reached: c.reached, missWs: c.missWs })) ?? [],
+      pelvis: diag ? { offsetWs: [...diag.pelvis.offsetWs], band: [...diag.pelvis.band], legs: diag.pelvis.legs, infeasibleLegs: diag.pelvis.infeasibleLegs } : null,
       problems: ik.problems,
     };
   },

@@ -30,7 +30,7 @@ export interface SceneCopy {
   ik: SceneIKHandle | null;
   /** Bones by name. */
   bone: (name: string) => Bone;
-  /** Play a clip by name. */
+  /** Play a clip by name, from the bind pose (a stopped clip leaves its last pose on the bones it keyed). */
   play(name: string): void;
   /** Set every object's layer (base 1, corrected 2). */
   setLayer(layer: number): void;
@@ -85,10 +85,15 @@ export function makeSceneCopy(data: CharacterData, corrected: boolean): SceneCop
   const animator: Animator | null = corrected ? createAnimator(c.root, { mixer, tail: { restSource: 'bind' }, sceneIK: true }) : null;
   const ik: SceneIKHandle | null = animator?.sceneIK ?? null;
   if (corrected && !ik) throw new Error('bitrig demo: scene IK did not attach to the critter');
+  const bind = c.bones.map((b) => ({ p: b.position.clone(), q: b.quaternion.clone(), s: b.scale.clone() }));
   const copy: SceneCopy = {
     c, mixer, clips, action: null, animator, ik, bone,
     play(name: string) {
       mixer.stopAllAction();
+      c.bones.forEach((b, i) => { b.position.copy(bind[i]!.p); b.quaternion.copy(bind[i]!.q); b.scale.copy(bind[i]!.s); });
+      // The animator puts back "the animation's pose at the last read" on the bones it drives
+      // before the mixer runs: read once so that pose is the bind pose, not the old clip's.
+      animator?.read();
       const clip = clips.find((k) => k.name === name) ?? clips[0]!;
       copy.action = mixer.clipAction(clip);
       copy.action.play();
