@@ -429,7 +429,7 @@ const keyLock: Scenario = {
   label: 'Key into a lock (held object, grip)',
   clip: 'idle',
   duration: () => 9,
-  camera: { target: [-0.08, 0.72, 0.2], offset: [-1.6, 0.35, -0.35] },
+  camera: { target: [-0.06, 0.68, 0.18], offset: [-2.3, 0.45, -0.5] },
   follow: false,
   setup(ctx) {
     ctx.props.add(floorMesh());
@@ -507,7 +507,7 @@ const pour: Scenario = {
   label: 'Pour into a cup (spout over the cup)',
   clip: 'idle',
   duration: () => 9,
-  camera: { target: [-0.08, 0.66, 0.18], offset: [-1.65, 0.4, -0.3] },
+  camera: { target: [-0.06, 0.64, 0.16], offset: [-2.3, 0.5, -0.45] },
   follow: false,
   setup(ctx) {
     ctx.props.add(floorMesh());
