@@ -11,7 +11,7 @@
  */
 import type { BitrigWorld } from './world';
 import { createBitrigWorld } from './world';
-import { bindSkeleton, unbindSkeleton, type BindOptions, type CharacterBinding, type SkeletonSource } from './binding';
+import { bindSkeleton, unbindSkeleton, writeTailRest, type BindOptions, type CharacterBinding, type SkeletonSource } from './binding';
 import type { TailOptions } from './defaults';
 import { autoUnitScale } from './units';
 import {
@@ -274,7 +274,12 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
     },
     write() {
       if (!alive) return;
-      for (let i = 0; i < bindings.length; i++) copyOut(skeletons[i]!, bindings[i]!, world);
+      for (let i = 0; i < bindings.length; i++) {
+        // Tail physics off: the systems still ran on the world (it may be shared); the bones
+        // show the carried rest pose.
+        if (!physics) writeTailRest(bindings[i]!);
+        copyOut(skeletons[i]!, bindings[i]!, world);
+      }
       wrote = true;
     },
     update(dt: number, inputs?: SceneInputs) {

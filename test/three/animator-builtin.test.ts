@@ -87,6 +87,25 @@ describe('createAnimator on the built-in character', () => {
     expect(a.bones.find((b) => b.name === 'Tail_1')!.quaternion.angleTo(held)).toBeGreaterThan(1e-4);
   });
 
+  test('tail physics off shows the carried rest pose: every link bone equals its rest rotation after update (1e-12)', () => {
+    const a = rig();
+    a.mixer.clipAction(a.clips.find((c) => c.name === 'hipSweep')!).play();
+    const animator = createAnimator(a.root, { mixer: a.mixer, tailPhysics: false });
+    const B = animator.world.components.BendState;
+    const eid = animator.bindings[0]!.tails[0]!.eid;
+    const tails = a.bones.filter((b) => /^Tail_\d$/.test(b.name));
+    for (let f = 0; f < 60; f++) {
+      animator.update(1 / 60);
+      tails.forEach((t, i) => {
+        const q = t.quaternion.toArray();
+        for (let j = 0; j < 4; j++) expect(Math.abs(q[j]! - B.restR[(eid * 9 + i) * 4 + j]!)).toBeLessThan(1e-12);
+      });
+    }
+    animator.setTailPhysics(true);
+    for (let f = 0; f < 30; f++) animator.update(1 / 60);
+    expect(animator.diagnostics().tails[0]!.bendAngles.some((x) => x > 1e-3)).toBe(true);
+  });
+
   test('the shin variant (no tail bones) binds with no chain and changes nothing', () => {
     const a = rig('shin');
     const animator = createAnimator(a.root, { mixer: a.mixer });
