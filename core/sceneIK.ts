@@ -529,6 +529,18 @@ export function addSceneIK(world: BitrigWorld, binding: CharacterBinding, option
     L.char[le] = char; L.owner[le] = eid; L.kind[le] = kind; L.side[le] = l.side === 'right' ? 1 : 0; L.front[le] = l.front ? 1 : 0;
     L.rootSlot[le] = binding.slotOf[l.root]!; L.midSlot[le] = binding.slotOf[l.mid]!; L.endSlot[le] = binding.slotOf[l.end]!;
     L.endIsChild[le] = l.endIsDescendant ? 1 : 0;
+    {
+      // Last slot of the root's subtree (slots are parents first, so one forward pass finds it).
+      const rs = L.rootSlot[le]!, cEnd = pose.charStart[char]! + pose.charCount[char]!;
+      const inSub = new Uint8Array(cEnd - rs);
+      inSub[0] = 1;
+      let last = rs;
+      for (let k = rs + 1; k < cEnd; k++) {
+        const p = pose.parent[k]!;
+        if (p >= rs && inSub[p - rs] === 1) { inSub[k - rs] = 1; last = k; }
+      }
+      L.subtreeEnd[le] = last + 1;
+    }
     // End offset in the mid bone's frame (bind).
     const midInv = invert16(bindW, bindOf(l.mid));
     transformPoint(L.tipLs, le * 3, midInv, 0, bindPos, l.end * 3);

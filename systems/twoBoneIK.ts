@@ -99,8 +99,199 @@ function updateSubtree(pose: PoseStore, slot: number): void {
 export function twoBoneIK(world: BitrigWorld, dt: number): void {
   void dt;
   _state[0] = 0;
+  const L = world.components.Limb;
+  const pose = world.pose;
+  const wm = pose.worldM, R = pose.localR, T = pose.localT, parent = pose.parent, owner = pose.owner;
+  const rootWs = pose.charRootWs;
+  const dirty = pose.dirty;
+  const io = _io;
   const ents = world.queries.limbs.dense;
-  for (let i = 0; i < ents.length; i++) solveLimb(world, ents[i]!);
+  // Cache of the limb root's parent matrix P: its inverse, rotation and mirror flag, reused by
+  // the next limb with the same parent (both legs hang from the pelvis). Dropped when a solved
+  // limb could contain the cached parent (a solve only changes its own subtree).
+  let cValid = false, cOk = false, cMir = false, cPar = -2, cChar = -1;
+  let i00 = 1, i01 = 0, i02 = 0, i10 = 0, i11 = 1, i12 = 0, i20 = 0, i21 = 0, i22 = 1, i30 = 0, i31 = 0, i32 = 0;
+  let qpx = 0, qpy = 0, qpz = 0, qpw = 1;
+  for (let i = 0; i < ents.length; i++) {
+    const e = ents[i]!;
+    const rs = L.rootSlot[e]!, ms = L.midSlot[e]!, es = L.endSlot[e]!;
+    if (L.endIsChild[e] !== 1 || parent[ms] !== rs || parent[es] !== ms) {
+      // General chains (bones between the joints, IK-controller ends): the step-by-step path.
+      _state[0] = 0;
+      solveLimb(world, e);
+      if (cPar > rs && owner[cPar] === owner[rs]) cValid = false;
+      continue;
+    }
+    // ---- Direct chain root → mid → end: fused straight-line path (same maths as solveLimb).
+    const isArm = L.kind[e] === LIMB_ARM;
+    if (isArm) handRequest(world, e);
+    let w = L.weight[e]!;
+    if (!(w > 0)) w = 0; else if (w > 1) w = 1;
+    let wr = L.rotWeight[e]!;
+    if (!(wr > 0) || L.hasTargetRot[e] !== 1) wr = 0; else if (wr > 1) wr = 1;
+    L.solved[e] = 0;
+    if (w === 0 && wr === 0) {
+      // Nothing asked: the animation stays exactly as it was.
+      L.reached[e] = 1; L.missWs[e] = 0; L.missFullWs[e] = 0;
+      if (isArm) { world.components.HandTarget.reposition[e] = 0; heldObject(world, e); }
+      continue;
+    }
+    const ch = L.char[e]!;
+    const par = parent[rs]!;
+    const P = par >= 0 ? wm : rootWs;
+    const po = par >= 0 ? par * 16 : ch * 16;
+    if (!(cValid && cPar === par && cChar === ch)) {
+      const a00 = P[po]!, a01 = P[po + 1]!, a02 = P[po + 2]!;
+      const a10 = P[po + 4]!, a11 = P[po + 5]!, a12 = P[po + 6]!;
+      const a20 = P[po + 8]!, a21 = P[po + 9]!, a22 = P[po + 10]!;
+      const ptx = P[po + 12]!, pty = P[po + 13]!, ptz = P[po + 14]!;
+      const b01 = a22 * a11 - a12 * a21, b11 = -a22 * a10 + a12 * a20, b21 = a21 * a10 - a11 * a20;
+      const det = a00 * b01 + a01 * b11 + a02 * b21;
+      if (!(Math.abs(det) > 1e-300) || !Number.isFinite(det) || !Number.isFinite(ptx + pty + ptz)) {
+        cOk = false;
+        i00 = 1; i01 = 0; i02 = 0; i10 = 0; i11 = 1; i12 = 0; i20 = 0; i21 = 0; i22 = 1; i30 = 0; i31 = 0; i32 = 0;
+      } else {
+        cOk = true;
+        const id = 1 / det;
+        i00 = b01 * id; i01 = (-a22 * a01 + a02 * a21) * id; i02 = (a12 * a01 - a02 * a11) * id;
+        i10 = b11 * id; i11 = (a22 * a00 - a02 * a20) * id; i12 = (-a12 * a00 + a02 * a10) * id;
+        i20 = b21 * id; i21 = (-a21 * a00 + a01 * a20) * id; i22 = (a11 * a00 - a01 * a10) * id;
+        i30 = -(i00 * ptx + i10 * pty + i20 * ptz);
+        i31 = -(i01 * ptx + i11 * pty + i21 * ptz);
+        i32 = -(i02 * ptx + i12 * pty + i22 * ptz);
+      }
+      rotationOfMatrix(_qP, 0, P, po);
+      qpx = _qP[0]!; qpy = _qP[1]!; qpz = _qP[2]!; qpw = _qP[3]!;
+      cMir = det < 0;
+      cValid = cOk; cPar = par; cChar = ch;
+    }
+    // Solve-space inputs: root (its local translation), mid, end, target, pole, hint.
+    io[0] = T[rs * 3]!; io[1] = T[rs * 3 + 1]!; io[2] = T[rs * 3 + 2]!;
+    let x = wm[ms * 16 + 12]!, y = wm[ms * 16 + 13]!, z = wm[ms * 16 + 14]!;
+    io[3] = i00 * x + i10 * y + i20 * z + i30; io[4] = i01 * x + i11 * y + i21 * z + i31; io[5] = i02 * x + i12 * y + i22 * z + i32;
+    const cwx = wm[es * 16 + 12]!, cwy = wm[es * 16 + 13]!, cwz = wm[es * 16 + 14]!; // animated end (world)
+    io[6] = i00 * cwx + i10 * cwy + i20 * cwz + i30; io[7] = i01 * cwx + i11 * cwy + i21 * cwz + i31; io[8] = i02 * cwx + i12 * cwy + i22 * cwz + i32;
+    const twx = L.targetWs[e * 3]!, twy = L.targetWs[e * 3 + 1]!, twz = L.targetWs[e * 3 + 2]!;
+    io[9] = i00 * twx + i10 * twy + i20 * twz + i30; io[10] = i01 * twx + i11 * twy + i21 * twz + i31; io[11] = i02 * twx + i12 * twy + i22 * twz + i32;
+    const hasPole = L.hasPole[e] === 1;
+    if (hasPole) {
+      x = L.poleWs[e * 3]!; y = L.poleWs[e * 3 + 1]!; z = L.poleWs[e * 3 + 2]!;
+      io[12] = i00 * x + i10 * y + i20 * z + i30; io[13] = i01 * x + i11 * y + i21 * z + i31; io[14] = i02 * x + i12 * y + i22 * z + i32;
+    }
+    io[15] = L.bendHintLs[e * 3]!; io[16] = L.bendHintLs[e * 3 + 1]!; io[17] = L.bendHintLs[e * 3 + 2]!;
+    io[18] = w; io[19] = L.soften[e]!; io[42] = hasPole ? 1 : 0;
+    if (!twoBoneKernel(io) || !cOk) {
+      L.invalid[e] = 1; L.reached[e] = 0; L.missWs[e] = 0; L.missFullWs[e] = 0;
+      if (isArm) { world.components.HandTarget.reposition[e] = 0; heldObject(world, e); }
+      continue;
+    }
+    if (!isArm) L.invalid[e] = 0;
+    // Local rotations: root qr, mid qm, end qe (solve space = the root's parent frame).
+    const r4 = rs * 4, m4 = ms * 4, e4 = es * 4;
+    const qrx = R[r4]!, qry = R[r4 + 1]!, qrz = R[r4 + 2]!, qrw = R[r4 + 3]!;
+    const qmx = R[m4]!, qmy = R[m4 + 1]!, qmz = R[m4 + 2]!, qmw = R[m4 + 3]!;
+    // End's parent orientation Q_pe = qr·qm; end orientation before the solve Qe = Q_pe·qe.
+    const pex = qrx * qmw + qrw * qmx + qry * qmz - qrz * qmy;
+    const pey = qry * qmw + qrw * qmy + qrz * qmx - qrx * qmz;
+    const pez = qrz * qmw + qrw * qmz + qrx * qmy - qry * qmx;
+    const pew = qrw * qmw - qrx * qmx - qry * qmy - qrz * qmz;
+    let qex: number, qey: number, qez: number, qew: number;
+    if (wr === 1) {
+      // Full rotation weight: the target orientation replaces the animated one.
+      const tr = L.targetRotWs;
+      const bx = tr[e * 4]!, by = tr[e * 4 + 1]!, bz = tr[e * 4 + 2]!, bw = tr[e * 4 + 3]!;
+      const lx = -qpx * bw + qpw * bx - qpy * bz + qpz * by;
+      let ly = -qpy * bw + qpw * by - qpz * bx + qpx * bz;
+      let lz = -qpz * bw + qpw * bz - qpx * by + qpy * bx;
+      const lw = qpw * bw + qpx * bx + qpy * by + qpz * bz;
+      if (cMir) { ly = -ly; lz = -lz; }
+      const l = Math.sqrt(lx * lx + ly * ly + lz * lz + lw * lw);
+      if (l > 1e-15) { const il = 1 / l; qex = lx * il; qey = ly * il; qez = lz * il; qew = lw * il; } else { qex = 0; qey = 0; qez = 0; qew = 1; }
+    } else {
+      const bx = R[e4]!, by = R[e4 + 1]!, bz = R[e4 + 2]!, bw = R[e4 + 3]!;
+      qex = pex * bw + pew * bx + pey * bz - pez * by;
+      qey = pey * bw + pew * by + pez * bx - pex * bz;
+      qez = pez * bw + pew * bz + pex * by - pey * bx;
+      qew = pew * bw - pex * bx - pey * by - pez * bz;
+      if (wr > 0) {
+        _q[12] = qex; _q[13] = qey; _q[14] = qez; _q[15] = qew;
+        rotationToLocal(_q, 20, _qP, 0, L.targetRotWs, e * 4, cMir);
+        normalizeAt(_q, 20);
+        qSlerp(_q, 12, _q, 12, _q, 20, wr);
+        qex = _q[12]!; qey = _q[13]!; qez = _q[14]!; qew = _q[15]!;
+      }
+    }
+    const QRx = io[20]!, QRy = io[21]!, QRz = io[22]!, QRw = io[23]!;
+    const QMx = io[24]!, QMy = io[25]!, QMz = io[26]!, QMw = io[27]!;
+    // Root: R_r' = rootDelta · qr.
+    R[r4] = QRx * qrw + QRw * qrx + QRy * qrz - QRz * qry;
+    R[r4 + 1] = QRy * qrw + QRw * qry + QRz * qrx - QRx * qrz;
+    R[r4 + 2] = QRz * qrw + QRw * qrz + QRx * qry - QRy * qrx;
+    R[r4 + 3] = QRw * qrw - QRx * qrx - QRy * qry - QRz * qrz;
+    // Mid: R_m' = qr⁻¹ · midDelta · qr · qm.
+    const ax = QMx * qrw + QMw * qrx + QMy * qrz - QMz * qry;
+    const ay = QMy * qrw + QMw * qry + QMz * qrx - QMx * qrz;
+    const az = QMz * qrw + QMw * qrz + QMx * qry - QMy * qrx;
+    const aw = QMw * qrw - QMx * qrx - QMy * qry - QMz * qrz;
+    const cx = -qrx * aw + qrw * ax - qry * az + qrz * ay;
+    const cy = -qry * aw + qrw * ay - qrz * ax + qrx * az;
+    const cz = -qrz * aw + qrw * az - qrx * ay + qry * ax;
+    const cw = qrw * aw + qrx * ax + qry * ay + qrz * az;
+    R[m4] = cx * qmw + cw * qmx + cy * qmz - cz * qmy;
+    R[m4 + 1] = cy * qmw + cw * qmy + cz * qmx - cx * qmz;
+    R[m4 + 2] = cz * qmw + cw * qmz + cx * qmy - cy * qmx;
+    R[m4 + 3] = cw * qmw - cx * qmx - cy * qmy - cz * qmz;
+    // End: R_e' = (rootDelta · midDelta · Q_pe)⁻¹ · Qe.
+    const dx = QMx * pew + QMw * pex + QMy * pez - QMz * pey;
+    const dy = QMy * pew + QMw * pey + QMz * pex - QMx * pez;
+    const dz = QMz * pew + QMw * pez + QMx * pey - QMy * pex;
+    const dw = QMw * pew - QMx * pex - QMy * pey - QMz * pez;
+    const fx = QRx * dw + QRw * dx + QRy * dz - QRz * dy;
+    const fy = QRy * dw + QRw * dy + QRz * dx - QRx * dz;
+    const fz = QRz * dw + QRw * dz + QRx * dy - QRy * dx;
+    const fw = QRw * dw - QRx * dx - QRy * dy - QRz * dz;
+    R[e4] = -fx * qew + fw * qex - fy * qez + fz * qey;
+    R[e4 + 1] = -fy * qew + fw * qey - fz * qex + fx * qez;
+    R[e4 + 2] = -fz * qew + fw * qez - fx * qey + fy * qex;
+    R[e4 + 3] = fw * qew + fx * qex + fy * qey + fz * qez;
+    // World matrices of the chain, then of any other bone of the root's subtree (toes, twists).
+    worldOfSlot(pose, rs);
+    worldOfSlot(pose, ms);
+    worldOfSlot(pose, es);
+    const sEnd = L.subtreeEnd[e]!;
+    if (sEnd > es + 1 || ms > rs + 1 || es > ms + 1) {
+      dirty[rs] = 1; dirty[ms] = 1; dirty[es] = 1;
+      for (let k = rs + 1; k < sEnd; k++) {
+        if (k === ms || k === es) continue;
+        const p = parent[k]!;
+        if (p >= 0 && dirty[p] === 1) { worldOfSlot(pose, k); dirty[k] = 1; }
+      }
+      for (let k = rs; k < sEnd; k++) dirty[k] = 0;
+    }
+    if (cPar > rs && owner[cPar] === owner[rs]) cValid = false;
+    // Outcome, in world units.
+    const ex = wm[es * 16 + 12]!, ey = wm[es * 16 + 13]!, ez = wm[es * 16 + 14]!;
+    const bx = cwx + w * (twx - cwx) - ex, by = cwy + w * (twy - cwy) - ey, bz = cwz + w * (twz - cwz) - ez;
+    const miss = Math.sqrt(bx * bx + by * by + bz * bz);
+    L.missWs[e] = miss;
+    L.missFullWs[e] = Math.sqrt((ex - twx) * (ex - twx) + (ey - twy) * (ey - twy) + (ez - twz) * (ez - twz));
+    L.reached[e] = miss <= L.reachTolerance[e]! ? 1 : 0;
+    L.extension[e] = io[TB.EXT]!;
+    L.solved[e] = 1;
+    if (isArm) armOutcome(world, e, w);
+  }
+}
+
+/** Arm outcome after a solve: the reposition flag and the held object on the solved hand. */
+function armOutcome(world: BitrigWorld, e: number, w: number): void {
+  const L = world.components.Limb;
+  const H = world.components.HandTarget;
+  const io = _io;
+  // Out of reach at full weight: the character must be repositioned.
+  const dx = io[TB.T]! - io[0]!, dy = io[TB.T + 1]! - io[1]!, dz = io[TB.T + 2]! - io[2]!;
+  const reach = (io[TB.L1]! + io[TB.L2]!) * (1 - L.soften[e]!);
+  H.reposition[e] = w > 0 && Math.sqrt(dx * dx + dy * dy + dz * dz) > reach + L.reachTolerance[e]! ? 1 : 0;
+  heldObject(world, e);
 }
 
 function handRequest(world: BitrigWorld, e: number): void {
@@ -263,12 +454,5 @@ function solveLimb(world: BitrigWorld, e: number): void {
   L.reached[e] = miss <= L.reachTolerance[e]! ? 1 : 0;
   L.extension[e] = io[TB.EXT]!;
   L.solved[e] = 1;
-  if (isArm) {
-    const H = world.components.HandTarget;
-    // Out of reach at full weight: the character must be repositioned.
-    const dx = io[TB.T]! - io[0]!, dy = io[TB.T + 1]! - io[1]!, dz = io[TB.T + 2]! - io[2]!;
-    const reach = (io[TB.L1]! + io[TB.L2]!) * (1 - L.soften[e]!);
-    H.reposition[e] = w > 0 && Math.sqrt(dx * dx + dy * dy + dz * dz) > reach + L.reachTolerance[e]! ? 1 : 0;
-    heldObject(world, e);
-  }
+  if (isArm) armOutcome(world, e, w);
 }

@@ -111,6 +111,8 @@ export interface LimbComponent {
   endSlot: Int32Array;
   /** 1 when the end bone is a descendant of the mid bone; 0 for IK-controller ends placed explicitly. */
   endIsChild: Uint8Array;
+  /** Setup: one past the last pose slot of the root bone's subtree (the world-matrix refresh range after a solve). */
+  subtreeEnd: Int32Array;
   /** End joint offset in the mid bone's local frame (used when `endIsChild` is 0), 3 per entity. */
   tipLs: Float64Array;
   /** Bend direction for a straight limb, in the root's parent frame, 3 per entity. */
@@ -264,7 +266,7 @@ export function createSceneComponents(cap: number): {
     Limb: {
       char: new Int32Array(cap), owner: new Int32Array(cap), kind: new Uint8Array(cap), side: new Uint8Array(cap),
       front: new Uint8Array(cap), rootSlot: new Int32Array(cap), midSlot: new Int32Array(cap), endSlot: new Int32Array(cap),
-      endIsChild: new Uint8Array(cap), tipLs: f64(cap * 3), bendHintLs: f64(cap * 3), soften: f64(cap),
+      endIsChild: new Uint8Array(cap), subtreeEnd: new Int32Array(cap), tipLs: f64(cap * 3), bendHintLs: f64(cap * 3), soften: f64(cap),
       reachTolerance: f64(cap), weight: f64(cap), rotWeight: f64(cap), targetWs: f64(cap * 3), targetRotWs: f64(cap * 4),
       hasTargetRot: new Uint8Array(cap), poleWs: f64(cap * 3), hasPole: new Uint8Array(cap), reached: new Uint8Array(cap),
       missWs: f64(cap), missFullWs: f64(cap), extension: f64(cap), solved: new Uint8Array(cap), invalid: new Uint8Array(cap),

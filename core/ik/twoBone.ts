@@ -20,7 +20,7 @@
  * toward the caller's bend hint; a pole on the root→target line keeps the current hinge. No
  * trigonometric calls: cosines, half-angle square roots and one matrix-to-quaternion.
  */
-import { qFromRotationRows, qMul, qSlerp } from '../qmath';
+import { qMul, qSlerp } from '../qmath';
 
 /** Options of {@link solveTwoBone}. */
 export interface TwoBoneOptions {
@@ -287,7 +287,27 @@ export function twoBoneKernel(io: Float64Array): boolean {
   const r00 = ux * u1x + mx * nx + bx1 * ax0, r01 = ux * u1y + mx * ny + bx1 * ay0, r02 = ux * u1z + mx * nz + bx1 * az0;
   const r10 = uy * u1x + my * nx + by1 * ax0, r11 = uy * u1y + my * ny + by1 * ay0, r12 = uy * u1z + my * nz + by1 * az0;
   const r20 = uz * u1x + mz * nx + bz1 * ax0, r21 = uz * u1y + mz * ny + bz1 * ay0, r22 = uz * u1z + mz * nz + bz1 * az0;
-  qFromRotationRows(io, 20, r00, r01, r02, r10, r11, r12, r20, r21, r22);
+  // Matrix → quaternion (Shepperd; as qFromRotationRows, written out: a call with nine double
+  // arguments that is not inlined boxes every one of them, i.e. allocates per solve).
+  {
+    let x: number, y: number, z: number, w: number;
+    const tr = r00 + r11 + r22;
+    if (tr > 0) {
+      const S = Math.sqrt(tr + 1) * 2;
+      w = 0.25 * S; x = (r21 - r12) / S; y = (r02 - r20) / S; z = (r10 - r01) / S;
+    } else if (r00 > r11 && r00 > r22) {
+      const S = Math.sqrt(1 + r00 - r11 - r22) * 2;
+      w = (r21 - r12) / S; x = 0.25 * S; y = (r01 + r10) / S; z = (r02 + r20) / S;
+    } else if (r11 > r22) {
+      const S = Math.sqrt(1 + r11 - r00 - r22) * 2;
+      w = (r02 - r20) / S; x = (r01 + r10) / S; y = 0.25 * S; z = (r12 + r21) / S;
+    } else {
+      const S = Math.sqrt(1 + r22 - r00 - r11) * 2;
+      w = (r10 - r01) / S; x = (r02 + r20) / S; y = (r12 + r21) / S; z = 0.25 * S;
+    }
+    const l = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+    io[20] = x * l; io[21] = y * l; io[22] = z * l; io[23] = w * l;
+  }
   // New positions.
   io[28] = ax + l1 * ux; io[29] = ay + l1 * uy; io[30] = az + l1 * uz;
   const ncx = ax + De * dx, ncy = ay + De * dy, ncz = az + De * dz;
