@@ -10,7 +10,7 @@ import {
 import { LINK_STRIDE, REST_ANIMATION } from './components/tail';
 import { setTailOptions } from './tailSetup';
 import type { TailOptions } from './defaults';
-import { bendAngleOf } from '../systems/bendCouple';
+import { bendAngleOf } from './tailKernel';
 import { update as runPipeline } from '../systems/pipeline';
 
 /** Diagnostics of one tail chain. */

@@ -35,9 +35,7 @@ export { autoUnitScale } from './units';
 export { update } from '../systems/pipeline';
 export { tailClockBegin, tailClockStep, resetChainToRest } from '../systems/tailClock';
 export { tailStep } from '../systems/tailStep';
-export { tailSpringLink } from '../systems/tailSpring';
-export { bendCoupleLink, bendAngleOf } from '../systems/bendCouple';
-export { floorContactLink } from '../systems/floorContact';
+export { bendAngleOf } from './tailKernel';
 export { tailWrite } from '../systems/tailWrite';
 export * from './character';
 export {

@@ -5,7 +5,8 @@
  * current world frame (the anchor for link 0, else link i−1 as already finalised this step),
  * the head position and the rest direction in world space. {@link linkFrame} computes them
  * into the module-scope {@link LF} scratch; {@link chainBegin} fills per-chain constants
- * into {@link CS}.
+ * into {@link LF}; the tail step itself keeps the parent frame in locals and hands a link's
+ * state between its stages through the link register {@link LK}.
  */
 import type { BitrigWorld } from './world';
 import { LINK_STRIDE } from './components/tail';
@@ -19,34 +20,60 @@ import { qFromRotationRows, qMul, qRotate, qSwingUnit } from './qmath';
 export const LF = new Float64Array(16);
 
 /**
- * Chain constants for the current step, written by {@link chainBegin}: [0..2] hips forward
- * axis F (world), [3..5] tail root O (head of link 0; set by the first link), [6..7]
- * backward horizontal unit (x, z), [8] floor height F + ρ (world units), [9] contact damping
- * factor e^(−γΔt), [10] coupling α, [11] cos(θmax/2), [12] sin(θmax/2), [13] gravity (units/s²),
- * [14] floor on (1/0), [16..19] scratch quaternion M = A_i · parent⁻¹ of the current link.
+ * Offsets into the link register {@link LK} (world space, engine units unless noted).
+ * Per link: `M` parent world rotation as a 3×3 matrix (row-major, 9), `H` head (3), `R` unit
+ * rest direction (3), `LEN` link length, `D` unit candidate direction (3, world), `DP` the
+ * final direction in the parent's frame (3). Per chain and step: `O` tail root (head of link
+ * 0), `F` hips forward axis (3), `BACK` backward horizontal unit (x, z), `FLOOR` floor height
+ * F + ρ, `DAMP` contact damping factor e^(−γΔt), `ALPHA` coupling α, `COSH`/`SINH`
+ * cos/sin(θmax/2), `GRAV` gravity (units/s²), `FLOORON` 1 when floor contact is on.
  */
-export const CS = new Float64Array(24);
+export const K = {
+  M: 0, H: 9, R: 12, LEN: 15, O: 16, D: 19, DP: 22,
+  F: 25, BACK: 28, FLOOR: 30, DAMP: 31, ALPHA: 32, COSH: 33, SINH: 34, GRAV: 35, FLOORON: 36,
+} as const;
+
+/**
+ * The link register: the state one link's stages hand to each other during a tail step
+ * (see {@link K} for the layout). Module scope, so the per-link path never allocates.
+ */
+export const LK = new Float64Array(40);
 const _s = new Float64Array(8);
 
-/** Fill {@link CS} for chain `eid` and a step of `h` seconds with the anchor at `anchor[ao..]`. */
-export function chainBegin(world: BitrigWorld, eid: number, h: number, anchor: Float64Array, ao: number): void {
+/**
+ * Fill the chain constants of {@link LK} (forward axis, backward horizontal, floor, damping,
+ * coupling α, bend limit, gravity) for chain `eid`, a step of `h` seconds and the anchor at
+ * this step (`anchorStep`). The exponentials are cached per chain while `h` and the options
+ * stay the same.
+ */
+export function chainStepConstants(world: BitrigWorld, eid: number, h: number): void {
   const C = world.components.TailChain;
-  qRotate(CS, 0, anchor, ao + 3, C.axesLs, eid * 9);
-  let bx = -CS[0]!, bz = -CS[2]!;
+  qRotate(LK, K.F, C.anchorStep, eid * 8 + 3, C.axesLs, eid * 9);
+  let bx = -LK[K.F]!, bz = -LK[K.F + 2]!;
   const bl = Math.sqrt(bx * bx + bz * bz);
   if (bl > 1e-9) { bx /= bl; bz /= bl; } else { bx = 0; bz = -1; }
-  CS[6] = bx; CS[7] = bz;
+  LK[K.BACK] = bx; LK[K.BACK + 1] = bz;
   const us = C.unitScale[eid]!;
-  CS[8] = C.floorY[eid]! + C.floorClearance[eid]! * us;
-  CS[9] = Math.exp(-C.contactDamping[eid]! * h);
-  const n = C.links[eid]!;
-  const k = C.couplingRate[eid]!;
-  CS[10] = n > 1 && k > 0 ? 1 - Math.exp(-k * h) : 0;
-  const half = C.bendLimit[eid]! * 0.5;
-  CS[11] = Math.cos(half);
-  CS[12] = Math.sin(half);
-  CS[13] = C.gravity[eid]! * us;
-  CS[14] = C.floorEnabled[eid]!;
+  LK[K.FLOOR] = C.floorY[eid]! + C.floorClearance[eid]! * us;
+  const c = eid * 5;
+  const cache = C.stepCache;
+  if (cache[c] !== h) {
+    // Options changed (setTailOptions clears the cache) or a new step length.
+    const n = C.links[eid]!;
+    const k = C.couplingRate[eid]!;
+    const half = C.bendLimit[eid]! * 0.5;
+    cache[c] = h;
+    cache[c + 1] = Math.exp(-C.contactDamping[eid]! * h);
+    cache[c + 2] = n > 1 && k > 0 ? 1 - Math.exp(-k * h) : 0;
+    cache[c + 3] = Math.cos(half);
+    cache[c + 4] = Math.sin(half);
+  }
+  LK[K.DAMP] = cache[c + 1]!;
+  LK[K.ALPHA] = cache[c + 2]!;
+  LK[K.COSH] = cache[c + 3]!;
+  LK[K.SINH] = cache[c + 4]!;
+  LK[K.GRAV] = C.gravity[eid]! * us;
+  LK[K.FLOORON] = C.floorEnabled[eid]!;
 }
 
 /**
@@ -135,4 +162,15 @@ export function floorDirection(
   if (tl < 1e-9) { tx = bx; tz = bz; tl = Math.sqrt(tx * tx + tz * tz) || 1; }
   const c = Math.sqrt(1 - u * u);
   out[o] = (c * tx) / tl; out[o + 1] = u; out[o + 2] = (c * tz) / tl;
+}
+
+/**
+ * Bend angle (radians) of a bend quaternion's w: θ = 2·acos(clamp(|w|, 0, 1)).
+ *
+ * @example
+ * const deg = bendAngleOf(world.components.BendState.bendOld[k * 4 + 3]) * 180 / Math.PI;
+ */
+export function bendAngleOf(w: number): number {
+  const a = w < 0 ? -w : w;
+  return 2 * Math.acos(a > 1 ? 1 : a);
 }

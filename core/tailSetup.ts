@@ -78,6 +78,7 @@ function writeTailParams(C: TailChainComponent, eid: number, o: TailOptions): vo
   C.contactDamping[eid] = o.contactDamping;
   C.unitScale[eid] = o.unitScale;
   C.teleportDistance[eid] = o.teleportDistance;
+  C.stepCache.fill(0, eid * 5, eid * 5 + 5); // per-step constants are recomputed on the next step
 }
 
 /**

@@ -1,14 +1,15 @@
 /**
- * FloorContact — stage 3 of a tail step, per link (SPEC §2 floor contact), after bend
- * coupling: contact has precedence over the bend limit.
+ * FloorContact — stage 7 of the pipeline, per link of a tail step (SPEC §2 floor contact),
+ * after bend coupling: contact has precedence over the bend limit. The below-the-floor test is
+ * inline in {@link tailStep}; this file resolves a contact.
  *
- * Reads: the direction CS[20..22] (world unit), {@link LF} (head, length), the floor F = g0 + ρ
- * (world units), damping factor e^(−γΔt), backward axis, M = A_i·parent⁻¹ (CS[16..19]),
- * `restDirHs`.
+ * Reads: the link register {@link LK} (direction D, world unit; head; length; rest direction;
+ * floor F = g0 + ρ, world units; damping factor e^(−γΔt); backward axis; parent rotation
+ * matrix M), `toHips`, `restDirHs`.
  * Writes: `pos` (tip on the floor circle), `vel` (radial part and downward part removed, then
- * damped — inelastic, not Coulomb friction), `contact[i]`, `bendNew[i]` for a link in contact
+ * damped — inelastic, not Coulomb friction), `contact[i]` = 1, `bendNew[i]` for a link in contact
  * (the final bend, so neighbours never couple toward a stale pre-contact bend — that lifts a
- * resting tail off the floor every step: a jitter), the direction CS[20..22].
+ * resting tail off the floor every step: a jitter), LK[D] and LK[DP].
  *
  * With the predicted tip below F: u = (F − h_y)/ℓ clamped to [−1, 1] and
  * p' = h + ℓ(√(1−u²)·t + u·e_y), t the unit horizontal part of the candidate direction
@@ -16,45 +17,47 @@
  * exactly ℓ; the bone is never stretched and the body never lifted.
  */
 import type { BitrigWorld } from '../core/world';
-import { LINK_STRIDE } from '../core/components/tail';
-import { CS, LF, floorDirection } from '../core/tailKernel';
-import { qRotate, qSwingUnit } from '../core/qmath';
+import { K, LK, floorDirection } from '../core/tailKernel';
+import { qSwingUnit } from '../core/qmath';
 
-const _d = new Float64Array(3);
+const _d = new Float64Array(6);
 
 /**
- * Resolve floor contact for link `i` of chain `eid` for a step of `h` seconds (after
- * {@link bendCoupleLink}).
+ * Put link `k`'s (entity link index: eid × LINK_STRIDE + i) tip on the floor circle. Called by
+ * {@link tailStep} when the predicted tip is below `F` with the link register {@link LK}
+ * filled (parent matrix, head, rest direction, direction, length, damping, backward axis);
+ * writes `pos`, `vel`, `contact`, `bendNew` and LK[D], LK[DP].
  *
  * @example
- * bendCoupleLink(world, eid, i, h);
- * floorContactLink(world, eid, i, h);
+ * if (floorOn && hy + len * dy < F) floorContactResolve(world, k, hy, len, F);
  */
-export function floorContactLink(world: BitrigWorld, eid: number, i: number, h: number): void {
+export function floorContactResolve(world: BitrigWorld, k: number, hy: number, len: number, F: number): void {
   const P = world.components.TailParticle;
-  const k = eid * LINK_STRIDE + i;
-  const hy = LF[1]!;
-  const len = LF[14]!;
-  const F = CS[8]!;
-  if (CS[14] !== 1 || !(hy + len * CS[21]! < F)) {
-    P.contact[k] = 0;
-    return;
-  }
   const B = world.components.BendState;
-  floorDirection(_d, 0, hy, len, F, CS[20]!, CS[22]!, LF[11]!, LF[13]!, CS[6]!, CS[7]!);
+  floorDirection(_d, 0, hy, len, F, LK[K.D]!, LK[K.D + 2]!, LK[K.R]!, LK[K.R + 2]!, LK[K.BACK]!, LK[K.BACK + 1]!);
   const dx = _d[0]!, dy = _d[1]!, dz = _d[2]!;
   const p = k * 3;
   const pos = P.pos, vel = P.vel;
-  pos[p] = LF[0]! + len * dx; pos[p + 1] = hy + len * dy; pos[p + 2] = LF[2]! + len * dz;
+  pos[p] = LK[K.H]! + len * dx; pos[p + 1] = hy + len * dy; pos[p + 2] = LK[K.H + 2]! + len * dz;
   let vx = vel[p]!, vy = vel[p + 1]!, vz = vel[p + 2]!;
   const vr = vx * dx + vy * dy + vz * dz;
   vx -= vr * dx; vy -= vr * dy; vz -= vr * dz;
   if (vy < 0) vy = 0;
-  const damp = CS[9]!;
+  const damp = LK[K.DAMP]!;
   vel[p] = vx * damp; vel[p + 1] = vy * damp; vel[p + 2] = vz * damp;
   P.contact[k] = 1;
-  CS[20] = dx; CS[21] = dy; CS[22] = dz;
-  // Final bend of this link in the hips frame.
-  qRotate(_d, 0, CS, 16, CS, 20);
-  qSwingUnit(B.bendNew, k * 4, B.restDirHs, k * 3, _d, 0);
+  LK[K.D] = dx; LK[K.D + 1] = dy; LK[K.D + 2] = dz;
+  // The direction in the parent frame (M⁻¹ d) and the final bend in the hips frame.
+  const M = LK;
+  const ux = M[K.M]! * dx + M[K.M + 3]! * dy + M[K.M + 6]! * dz;
+  const uy = M[K.M + 1]! * dx + M[K.M + 4]! * dy + M[K.M + 7]! * dz;
+  const uz = M[K.M + 2]! * dx + M[K.M + 5]! * dy + M[K.M + 8]! * dz;
+  LK[K.DP] = ux; LK[K.DP + 1] = uy; LK[K.DP + 2] = uz;
+  const A = B.toHips, a = k * 4;
+  const ax = A[a]!, ay = A[a + 1]!, az = A[a + 2]!, aw = A[a + 3]!;
+  const tx = 2 * (ay * uz - az * uy), ty = 2 * (az * ux - ax * uz), tz = 2 * (ax * uy - ay * ux);
+  _d[3] = ux + aw * tx + (ay * tz - az * ty);
+  _d[4] = uy + aw * ty + (az * tx - ax * tz);
+  _d[5] = uz + aw * tz + (ax * ty - ay * tx);
+  qSwingUnit(B.bendNew, a, B.restDirHs, p, _d, 3);
 }

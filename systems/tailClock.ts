@@ -144,7 +144,7 @@ export function resetChainToRest(world: BitrigWorld, eid: number): void {
  * step's time and remember the particles before the step (for display interpolation).
  *
  * @example
- * for (let s = 0; s < steps; s++) { tailClockStep(world, s); tailSpring(world, h); … }
+ * for (let s = 0; s < steps; s++) { tailClockStep(world, s); tailStep(world, h); }
  */
 export function tailClockStep(world: BitrigWorld, s: number): void {
   const clock = world.tailClock;

@@ -12,16 +12,16 @@
  * drawn tip that the blend (or this frame's hips) puts under the floor goes back onto the
  * floor circle. A non-finite result writes the rest rotation and re-initialises the chain next
  * frame: no NaN ever reaches a bone.
+ *
+ * Speed: one loop body on locals per link (the parent frame travels as a quaternion and a
+ * 3×3 matrix; the same matrix gives the bone's world matrix), like {@link tailStep}.
  */
 import type { BitrigWorld } from '../core/world';
 import { LINK_STRIDE } from '../core/components/tail';
-import { floorDirection, linkAim, linkFrame, LF } from '../core/tailKernel';
-import { qConjMul, qMul, qRotate } from '../core/qmath';
-import { composeTRS, poseUpdateSubtree } from '../core/pose';
+import { floorDirection } from '../core/tailKernel';
+import { poseUpdateSubtree } from '../core/pose';
 
-const _q = new Float64Array(4);
 const _d = new Float64Array(3);
-const _sc = new Float64Array(3);
 
 /**
  * Write every chain's bone rotations (and tail world matrices) for this frame.
@@ -33,7 +33,12 @@ export function tailWrite(world: BitrigWorld): void {
   const C = world.components.TailChain;
   const B = world.components.BendState;
   const pose = world.pose;
-  const al = world.tailClock.alpha;
+  const localR = pose.localR, worldM = pose.worldM;
+  const al = world.tailClock.alpha, al1 = 1 - al;
+  const lp = B.localPrev, lc = B.localCur, restR = B.restR, writtenR = B.writtenR;
+  const headLs = B.headLs, restDirLs = B.restDirLs, tipDirLs = B.tipDirLs, lenRel = B.lenRel, scaleRel = B.scaleRel;
+  const rotWs = B.rotWs, headWs = B.headWs;
+  const AC = C.anchorCur;
   const ents = world.queries.tails.dense;
   for (let e = 0; e < ents.length; e++) {
     const eid = ents[e]!;
@@ -42,59 +47,124 @@ export function tailWrite(world: BitrigWorld): void {
     const a = eid * 8;
     const floorOn = C.floorEnabled[eid] === 1;
     const F = C.floorY[eid]! + C.floorClearance[eid]! * C.unitScale[eid]!;
+    const composeWorld = C.exactWorld[eid] !== 1;
+    // Parent frame of link 0: this frame's anchor.
+    let qx = AC[a + 3]!, qy = AC[a + 4]!, qz = AC[a + 5]!, qw = AC[a + 6]!;
+    let px = AC[a]!, py = AC[a + 1]!, pz = AC[a + 2]!;
+    const s = AC[a + 7]!;
+    let ps = s;
+    let x2 = qx + qx, y2 = qy + qy, z2 = qz + qz;
+    let xx = qx * x2, xy = qx * y2, xz = qx * z2, yy = qy * y2, yz = qy * z2, zz = qz * z2;
+    let wx = qw * x2, wy = qw * y2, wz = qw * z2;
+    let m00 = 1 - (yy + zz), m01 = xy - wz, m02 = xz + wy;
+    let m10 = xy + wz, m11 = 1 - (xx + zz), m12 = yz - wx;
+    let m20 = xz - wy, m21 = yz + wx, m22 = 1 - (xx + yy);
     let bad = false;
     for (let i = 0; i < n; i++) {
       const k = eid * LINK_STRIDE + i;
-      const q = k * 4;
+      const k3 = k * 3, q = k * 4;
       // Displayed local rotation: normalised blend of the last two steps (shorter arc).
-      const p = B.localPrev, c = B.localCur;
-      const sgn = p[q]! * c[q]! + p[q + 1]! * c[q + 1]! + p[q + 2]! * c[q + 2]! + p[q + 3]! * c[q + 3]! < 0 ? -al : al;
-      let x = p[q]! * (1 - al) + c[q]! * sgn, y = p[q + 1]! * (1 - al) + c[q + 1]! * sgn;
-      let z = p[q + 2]! * (1 - al) + c[q + 2]! * sgn, w = p[q + 3]! * (1 - al) + c[q + 3]! * sgn;
-      const l = Math.sqrt(x * x + y * y + z * z + w * w);
+      const p0 = lp[q]!, p1 = lp[q + 1]!, p2 = lp[q + 2]!, p3 = lp[q + 3]!;
+      const c0 = lc[q]!, c1 = lc[q + 1]!, c2 = lc[q + 2]!, c3 = lc[q + 3]!;
+      const sg = p0 * c0 + p1 * c1 + p2 * c2 + p3 * c3 < 0 ? -al : al;
+      let lx = p0 * al1 + c0 * sg, ly = p1 * al1 + c1 * sg, lz = p2 * al1 + c2 * sg, lw = p3 * al1 + c3 * sg;
+      const l = Math.sqrt(lx * lx + ly * ly + lz * lz + lw * lw);
       if (!(l > 1e-9) || !(l < Infinity)) { bad = true; break; }
-      x /= l; y /= l; z /= l; w /= l;
-      _q[0] = x; _q[1] = y; _q[2] = z; _q[3] = w;
-      linkFrame(world, eid, i, C.anchorCur, a);
-      qMul(B.rotWs, q, LF, 3, _q, 0);
-      const len = LF[14]!;
+      const il = 1 / l;
+      lx *= il; ly *= il; lz *= il; lw *= il;
+      // Head from the parent frame.
+      const hlx = headLs[k3]!, hly = headLs[k3 + 1]!, hlz = headLs[k3 + 2]!;
+      const hx = px + ps * (m00 * hlx + m01 * hly + m02 * hlz);
+      const hy = py + ps * (m10 * hlx + m11 * hly + m12 * hlz);
+      const hz = pz + ps * (m20 * hlx + m21 * hly + m22 * hlz);
+      // World rotation = parent · local.
+      let nx = qx * lw + qw * lx + qy * lz - qz * ly;
+      let ny = qy * lw + qw * ly + qz * lx - qx * lz;
+      let nz = qz * lw + qw * lz + qx * ly - qy * lx;
+      let nw = qw * lw - qx * lx - qy * ly - qz * lz;
+      x2 = nx + nx; y2 = ny + ny; z2 = nz + nz;
+      xx = nx * x2; xy = nx * y2; xz = nx * z2; yy = ny * y2; yz = ny * z2; zz = nz * z2;
+      wx = nw * x2; wy = nw * y2; wz = nw * z2;
+      let n00 = 1 - (yy + zz), n01 = xy - wz, n02 = xz + wy;
+      let n10 = xy + wz, n11 = 1 - (xx + zz), n12 = yz - wx;
+      let n20 = xz - wy, n21 = yz + wx, n22 = 1 - (xx + yy);
+      const len = s * lenRel[k]!;
       if (floorOn && len > 0) {
-        qRotate(_d, 0, B.rotWs, q, B.tipDirLs, k * 3);
-        if (LF[1]! + len * _d[1]! < F) {
-          floorDirection(_d, 0, LF[1]!, len, F, _d[0]!, _d[2]!, LF[11]!, LF[13]!, 0, -1);
-          linkAim(world, eid, i, _d, 0);
-          qConjMul(_q, 0, LF, 3, B.rotWs, q);
+        const tx = tipDirLs[k3]!, ty = tipDirLs[k3 + 1]!, tz = tipDirLs[k3 + 2]!;
+        const dy = n10 * tx + n11 * ty + n12 * tz;
+        if (hy + len * dy < F) {
+          // Back onto the floor circle; aimed with the least twist from rest.
+          const dx = n00 * tx + n01 * ty + n02 * tz, dz = n20 * tx + n21 * ty + n22 * tz;
+          const ux = restDirLs[k3]!, uy = restDirLs[k3 + 1]!, uz = restDirLs[k3 + 2]!;
+          const rx = m00 * ux + m01 * uy + m02 * uz, rz = m20 * ux + m21 * uy + m22 * uz;
+          floorDirection(_d, 0, hy, len, F, dx, dz, rx, rz, 0, -1);
+          const fx = _d[0]!, fy = _d[1]!, fz = _d[2]!;
+          // d in the parent frame; local = swing(restDirLs, d_p) · restR.
+          const ex = m00 * fx + m10 * fy + m20 * fz;
+          const ey = m01 * fx + m11 * fy + m21 * fz;
+          const ez = m02 * fx + m12 * fy + m22 * fz;
+          let sx: number, sy: number, sz: number, sw: number;
+          const dd = ux * ex + uy * ey + uz * ez;
+          if (dd < -0.999999999) {
+            let ax = 0, ay = -uz, az = uy;
+            if (ay * ay + az * az < 1e-12) { ax = uz; ay = 0; az = -ux; }
+            const axl = Math.sqrt(ax * ax + ay * ay + az * az);
+            sx = ax / axl; sy = ay / axl; sz = az / axl; sw = 0;
+          } else {
+            sx = uy * ez - uz * ey; sy = uz * ex - ux * ez; sz = ux * ey - uy * ex; sw = 1 + dd;
+            const sl = 1 / Math.sqrt(sx * sx + sy * sy + sz * sz + sw * sw);
+            sx *= sl; sy *= sl; sz *= sl; sw *= sl;
+          }
+          const r0 = restR[q]!, r1 = restR[q + 1]!, r2 = restR[q + 2]!, r3 = restR[q + 3]!;
+          lx = sx * r3 + sw * r0 + sy * r2 - sz * r1;
+          ly = sy * r3 + sw * r1 + sz * r0 - sx * r2;
+          lz = sz * r3 + sw * r2 + sx * r1 - sy * r0;
+          lw = sw * r3 - sx * r0 - sy * r1 - sz * r2;
+          nx = qx * lw + qw * lx + qy * lz - qz * ly;
+          ny = qy * lw + qw * ly + qz * lx - qx * lz;
+          nz = qz * lw + qw * lz + qx * ly - qy * lx;
+          nw = qw * lw - qx * lx - qy * ly - qz * lz;
+          x2 = nx + nx; y2 = ny + ny; z2 = nz + nz;
+          xx = nx * x2; xy = nx * y2; xz = nx * z2; yy = ny * y2; yz = ny * z2; zz = nz * z2;
+          wx = nw * x2; wy = nw * y2; wz = nw * z2;
+          n00 = 1 - (yy + zz); n01 = xy - wz; n02 = xz + wy;
+          n10 = xy + wz; n11 = 1 - (xx + zz); n12 = yz - wx;
+          n20 = xz - wy; n21 = yz + wx; n22 = 1 - (xx + yy);
         }
       }
-      const s = C.slot[k]! * 4;
-      pose.localR[s] = _q[0]!; pose.localR[s + 1] = _q[1]!; pose.localR[s + 2] = _q[2]!; pose.localR[s + 3] = _q[3]!;
+      const sl = C.slot[k]!;
+      const s4 = sl * 4;
+      localR[s4] = lx; localR[s4 + 1] = ly; localR[s4 + 2] = lz; localR[s4 + 3] = lw;
+      writtenR[q] = lx; writtenR[q + 1] = ly; writtenR[q + 2] = lz; writtenR[q + 3] = lw;
+      rotWs[q] = nx; rotWs[q + 1] = ny; rotWs[q + 2] = nz; rotWs[q + 3] = nw;
+      headWs[k3] = hx; headWs[k3 + 1] = hy; headWs[k3 + 2] = hz;
+      const sc = s * scaleRel[k]!;
+      if (composeWorld) {
+        // The bone's world matrix straight from its world frame (uniform scale).
+        const o = sl * 16;
+        worldM[o] = n00 * sc; worldM[o + 1] = n10 * sc; worldM[o + 2] = n20 * sc; worldM[o + 3] = 0;
+        worldM[o + 4] = n01 * sc; worldM[o + 5] = n11 * sc; worldM[o + 6] = n21 * sc; worldM[o + 7] = 0;
+        worldM[o + 8] = n02 * sc; worldM[o + 9] = n12 * sc; worldM[o + 10] = n22 * sc; worldM[o + 11] = 0;
+        worldM[o + 12] = hx; worldM[o + 13] = hy; worldM[o + 14] = hz; worldM[o + 15] = 1;
+      }
+      qx = nx; qy = ny; qz = nz; qw = nw;
+      m00 = n00; m01 = n01; m02 = n02; m10 = n10; m11 = n11; m12 = n12; m20 = n20; m21 = n21; m22 = n22;
+      px = hx; py = hy; pz = hz; ps = sc;
     }
     if (bad) {
       for (let i = 0; i < n; i++) {
         const k = eid * LINK_STRIDE + i;
-        const s = C.slot[k]!;
-        for (let j = 0; j < 4; j++) pose.localR[s * 4 + j] = B.restR[k * 4 + j]!;
+        const s4 = C.slot[k]! * 4;
+        for (let j = 0; j < 4; j++) {
+          localR[s4 + j] = restR[k * 4 + j]!;
+          writtenR[k * 4 + j] = restR[k * 4 + j]!;
+        }
       }
       C.initialised[eid] = 0;
     }
-    for (let i = 0; i < n; i++) {
-      const k = eid * LINK_STRIDE + i;
-      const s = C.slot[k]!;
-      for (let j = 0; j < 4; j++) B.writtenR[k * 4 + j] = pose.localR[s * 4 + j]!;
-    }
-    for (let j = 0; j < 8; j++) C.anchorPrev[a + j] = C.anchorCur[a + j]!;
-    if (bad || C.exactWorld[eid] === 1) {
-      poseUpdateSubtree(pose, C.slot[eid * LINK_STRIDE]!);
-    } else {
-      // World matrices of the links straight from their world frames (uniform scale), then
-      // the end helper from its parent.
-      const s0 = C.anchorCur[a + 7]!;
-      for (let i = 0; i < n; i++) {
-        const k = eid * LINK_STRIDE + i;
-        const sc = s0 * B.scaleRel[k]!;
-        _sc[0] = sc; _sc[1] = sc; _sc[2] = sc;
-        composeTRS(pose.worldM, C.slot[k]! * 16, B.headWs, k * 3, B.rotWs, k * 4, _sc, 0);
-      }
+    for (let j = 0; j < 8; j++) C.anchorPrev[a + j] = AC[a + j]!;
+    if (bad || !composeWorld) poseUpdateSubtree(pose, C.slot[eid * LINK_STRIDE]!);
+    else {
       const end = C.endSlot[eid]!;
       if (end >= 0) poseUpdateSubtree(pose, end);
     }

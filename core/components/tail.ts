@@ -85,6 +85,12 @@ export interface TailChainComponent {
   stepsLastFrame: Uint8Array;
   /** 1 when the last frame reset the chain (teleport or bad input). */
   resetLastFrame: Uint8Array;
+  /**
+   * Per-step constants cached per chain, 5 per entity: step length h (s) they were computed
+   * for (0 = stale; option changes clear it), e^(−γh), coupling α = 1 − e^(−kh),
+   * cos(θmax/2), sin(θmax/2).
+   */
+  stepCache: Float64Array;
 }
 
 /** Particle per link tip: position, velocity, previous-step position (world). */
@@ -154,6 +160,7 @@ export function createTailComponents(cap: number): {
       restSource: new Uint8Array(cap), unitScale: f64(cap), teleportDistance: f64(cap), initialised: new Uint8Array(cap),
       anchorPrev: f64(cap * 8), anchorCur: f64(cap * 8), anchorStep: f64(cap * 8), axesLs: f64(cap * 9),
       stepsLastFrame: new Uint8Array(cap), resetLastFrame: new Uint8Array(cap), exactWorld: new Uint8Array(cap), exactWorldSetup: new Uint8Array(cap),
+      stepCache: f64(cap * 5),
     },
     TailParticle: { pos: f64(cap * L * 3), vel: f64(cap * L * 3), contact: new Uint8Array(cap * L) },
     BendState: {
