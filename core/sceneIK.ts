@@ -497,6 +497,19 @@ export function addSceneIK(world: BitrigWorld, binding: CharacterBinding, option
   addComponent(world, eid, SC);
   SC.char[eid] = char;
   SC.pelvisSlot[eid] = binding.slotOf[pelvis]!;
+  {
+    // The pelvis subtree's slot range (slots are parents first: one forward pass).
+    const ps = SC.pelvisSlot[eid]!, cEnd = pose.charStart[char]! + pose.charCount[char]!;
+    const inSub = new Uint8Array(cEnd - ps);
+    inSub[0] = 1;
+    let last = ps, count = 1;
+    for (let k = ps + 1; k < cEnd; k++) {
+      const p = pose.parent[k]!;
+      if (p >= ps && inSub[p - ps] === 1) { inSub[k - ps] = 1; last = k; count++; }
+    }
+    SC.pelvisSubEnd[eid] = last + 1;
+    SC.pelvisDense[eid] = count === last + 1 - ps ? 1 : 0;
+  }
   SC.legCount[eid] = legs.length;
   SC.armCount[eid] = arms.length;
   SC.grounded[eid] = 1;

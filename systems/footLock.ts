@@ -44,6 +44,11 @@ const _tilt = new Float64Array(2); // memo: [maxTilt, cos(maxTilt / 2)]
  */
 export function footLock(world: BitrigWorld, dt: number): void {
   const SC = world.components.SceneCharacter;
+  const L = world.components.Limb;
+  const F = world.components.FootContact;
+  const S = world.components.SupportFrame;
+  const wm = world.pose.worldM;
+  const rootWs = world.pose.charRootWs;
   const chars = world.queries.sceneChars.dense;
   const valid = dt > 0 && Number.isFinite(dt);
   for (let i = 0; i < chars.length; i++) {
@@ -57,8 +62,199 @@ export function footLock(world: BitrigWorld, dt: number): void {
     }
     if (!(gb >= 0 && gb <= 1)) gb = want;
     SC.groundBlend[c] = gb;
+    const refY = rootWs[SC.char[c]! * 16 + 13]!; // the character's reference floor (root frame height)
     const n = SC.legCount[c]!;
-    for (let k = 0; k < n; k++) footLeg(world, SC.legs[c * MAX_LEGS + k]!, c);
+    for (let k = 0; k < n; k++) {
+      const e = SC.legs[c * MAX_LEGS + k]!;
+      const wo = L.endSlot[e]! * 16;
+      // Animated foot (end bone world matrix): orientation qA, sole point p, sole normal na, ankle a.
+      const m0 = wm[wo]!, m1 = wm[wo + 1]!, m2 = wm[wo + 2]!;
+      const m4 = wm[wo + 4]!, m5 = wm[wo + 5]!, m6 = wm[wo + 6]!;
+      const m8 = wm[wo + 8]!, m9 = wm[wo + 9]!, m10 = wm[wo + 10]!;
+      const atx = wm[wo + 12]!, aty = wm[wo + 13]!, atz = wm[wo + 14]!;
+      // qA: rotation of the linear part (as rotationOfMatrix: Gram–Schmidt, x negated when mirrored, Shepperd).
+      let qax = 0, qay = 0, qaz = 0, qaw = 1;
+      {
+        let x0 = m0, x1 = m1, x2 = m2, y0 = m4, y1 = m5, y2 = m6;
+        const d = x0 * (y1 * m10 - y2 * m9) - y0 * (x1 * m10 - x2 * m9) + m8 * (x1 * y2 - x2 * y1);
+        if (d < 0) { x0 = -x0; x1 = -x1; x2 = -x2; }
+        let l = x0 * x0 + x1 * x1 + x2 * x2;
+        if (l > 1e-300 && Number.isFinite(l)) {
+          l = 1 / Math.sqrt(l);
+          x0 *= l; x1 *= l; x2 *= l;
+          const dp = y0 * x0 + y1 * x1 + y2 * x2;
+          y0 -= dp * x0; y1 -= dp * x1; y2 -= dp * x2;
+          l = y0 * y0 + y1 * y1 + y2 * y2;
+          if (l > 1e-300) {
+            l = 1 / Math.sqrt(l);
+            y0 *= l; y1 *= l; y2 *= l;
+            const r02 = x1 * y2 - x2 * y1, r12 = x2 * y0 - x0 * y2, r22 = x0 * y1 - x1 * y0;
+            const tr = x0 + y1 + r22;
+            if (tr > 0) {
+              const s2 = Math.sqrt(tr + 1) * 2, is = 1 / s2;
+              qaw = 0.25 * s2; qax = (y2 - r12) * is; qay = (r02 - x2) * is; qaz = (x1 - y0) * is;
+            } else if (x0 > y1 && x0 > r22) {
+              const s2 = Math.sqrt(1 + x0 - y1 - r22) * 2, is = 1 / s2;
+              qaw = (y2 - r12) * is; qax = 0.25 * s2; qay = (y0 + x1) * is; qaz = (r02 + x2) * is;
+            } else if (y1 > r22) {
+              const s2 = Math.sqrt(1 + y1 - x0 - r22) * 2, is = 1 / s2;
+              qaw = (r02 - x2) * is; qax = (y0 + x1) * is; qay = 0.25 * s2; qaz = (r12 + y2) * is;
+            } else {
+              const s2 = Math.sqrt(1 + r22 - x0 - y1) * 2, is = 1 / s2;
+              qaw = (x1 - y0) * is; qax = (r02 + x2) * is; qay = (r12 + y2) * is; qaz = 0.25 * s2;
+            }
+          }
+        }
+      }
+      const e3 = e * 3, e4 = e * 4;
+      const sl0 = F.soleLs[e3]!, sl1 = F.soleLs[e3 + 1]!, sl2 = F.soleLs[e3 + 2]!;
+      const px = m0 * sl0 + m4 * sl1 + m8 * sl2 + atx;
+      const py = m1 * sl0 + m5 * sl1 + m9 * sl2 + aty;
+      const pz = m2 * sl0 + m6 * sl1 + m10 * sl2 + atz;
+      const snx = F.soleNormalLs[e3]!, sny = F.soleNormalLs[e3 + 1]!, snz = F.soleNormalLs[e3 + 2]!;
+      let nax = m0 * snx + m4 * sny + m8 * snz;
+      let nay = m1 * snx + m5 * sny + m9 * snz;
+      let naz = m2 * snx + m6 * sny + m10 * snz;
+      const nal = Math.sqrt(nax * nax + nay * nay + naz * naz);
+      if (nal > 1e-12 && Number.isFinite(nal)) { nax /= nal; nay /= nal; naz /= nal; } else { nax = 0; nay = 1; naz = 0; }
+      if (!Number.isFinite(px + py + pz + qaw)) {
+        // Non-finite animated foot: ask for nothing this frame.
+        L.weight[e] = 0; L.rotWeight[e] = 0; F.stanceEff[e] = 0; F.locked[e] = 0;
+        continue;
+      }
+      let st = F.stance[e]!;
+      if (!(st > 0)) st = 0; else if (st > 1) st = 1;
+      const w = st * gb;
+      F.stanceEff[e] = w;
+      // Ground under the sole: height h, normal gn, support gs.
+      let hasGround: boolean, h: number, gnx = 0, gny = 1, gnz = 0, gs = -1;
+      if (!SC.ground[c]) {
+        h = refY;
+        hasGround = Number.isFinite(h);
+      } else {
+        _v[0] = px; _v[2] = pz;
+        hasGround = queryGround(world, c);
+        h = _g[0]!; gnx = _g[1]!; gny = _g[2]!; gnz = _g[3]!; gs = _g[4]!;
+      }
+      F.hasGround[e] = hasGround ? 1 : 0;
+      if (!hasGround) h = py;
+      F.groundY[e] = h;
+      F.groundSupport[e] = hasGround ? gs : -1;
+      // Free target (fx, fy, fz), orientation qA.
+      const fx = px, fz = pz;
+      let fy = py;
+      if (hasGround) {
+        fy = py + gb * (h - refY);
+        if (fy < h) fy = fy + (h - fy) * gb;
+      }
+      if (w <= 0) F.locked[e] = 0;
+      // Planted target G, orientation qg, ground normal gN.
+      let Gx: number, Gy: number, Gz: number, Nx: number, Ny: number, Nz: number;
+      let qgx: number, qgy: number, qgz: number, qgw: number;
+      if (F.locked[e] === 1) {
+        const s = F.support[e]!;
+        if (s >= 0) {
+          const M = S.matrixWs, so = s * 16;
+          const cx = F.contactSs[e3]!, cy = F.contactSs[e3 + 1]!, cz = F.contactSs[e3 + 2]!;
+          Gx = M[so]! * cx + M[so + 4]! * cy + M[so + 8]! * cz + M[so + 12]!;
+          Gy = M[so + 1]! * cx + M[so + 5]! * cy + M[so + 9]! * cz + M[so + 13]!;
+          Gz = M[so + 2]! * cx + M[so + 6]! * cy + M[so + 10]! * cz + M[so + 14]!;
+          const mir = S.mirrored[s] === 1;
+          const Q = S.rotWs, s4 = s * 4;
+          const ax = Q[s4]!, ay = Q[s4 + 1]!, az = Q[s4 + 2]!, aw = Q[s4 + 3]!;
+          // orientation: qS · M(rotSs) (rotationToWorld)
+          const bx = F.rotSs[e4]!, by = mir ? -F.rotSs[e4 + 1]! : F.rotSs[e4 + 1]!, bz = mir ? -F.rotSs[e4 + 2]! : F.rotSs[e4 + 2]!, bw = F.rotSs[e4 + 3]!;
+          qgx = ax * bw + aw * bx + ay * bz - az * by;
+          qgy = ay * bw + aw * by + az * bx - ax * bz;
+          qgz = az * bw + aw * bz + ax * by - ay * bx;
+          qgw = aw * bw - ax * bx - ay * by - az * bz;
+          // normal: R · D · n (D negates x in a mirrored frame)
+          const vx = mir ? -F.normalSs[e3]! : F.normalSs[e3]!, vy = F.normalSs[e3 + 1]!, vz = F.normalSs[e3 + 2]!;
+          const tx = 2 * (ay * vz - az * vy), ty = 2 * (az * vx - ax * vz), tz = 2 * (ax * vy - ay * vx);
+          Nx = vx + aw * tx + (ay * tz - az * ty);
+          Ny = vy + aw * ty + (az * tx - ax * tz);
+          Nz = vz + aw * tz + (ax * ty - ay * tx);
+        } else {
+          Gx = F.contactSs[e3]!; Gy = F.contactSs[e3 + 1]!; Gz = F.contactSs[e3 + 2]!;
+          Nx = F.normalSs[e3]!; Ny = F.normalSs[e3 + 1]!; Nz = F.normalSs[e3 + 2]!;
+          qgx = F.rotSs[e4]!; qgy = F.rotSs[e4 + 1]!; qgz = F.rotSs[e4 + 2]!; qgw = F.rotSs[e4 + 3]!;
+        }
+      } else if (hasGround) {
+        Gx = px; Gy = h; Gz = pz;
+        Nx = gnx; Ny = gny; Nz = gnz;
+        // Sole normal onto the ground normal, at most maxTilt.
+        _v[3] = nax; _v[4] = nay; _v[5] = naz;
+        _v[15] = Nx; _v[16] = Ny; _v[17] = Nz;
+        qSwing(_q, 8, _v, 3, _v, 15);
+        const maxT = F.maxTilt[e]!;
+        if (_tilt[0] !== maxT) { _tilt[0] = maxT; _tilt[1] = Math.cos(0.5 * maxT); }
+        const cw = Math.abs(_q[11]!);
+        if (cw < _tilt[1]!) {
+          // beyond maxTilt: keep maxTilt of the swing
+          const ang = 2 * Math.acos(cw > 1 ? 1 : cw);
+          _q[12] = 0; _q[13] = 0; _q[14] = 0; _q[15] = 1;
+          qSlerp(_q, 8, _q, 12, _q, 8, ang > 0 ? maxT / ang : 0);
+        }
+        // qg = swing · qA
+        {
+          const ax = _q[8]!, ay = _q[9]!, az = _q[10]!, aw = _q[11]!;
+          qgx = ax * qaw + aw * qax + ay * qaz - az * qay;
+          qgy = ay * qaw + aw * qay + az * qax - ax * qaz;
+          qgz = az * qaw + aw * qaz + ax * qay - ay * qax;
+          qgw = aw * qaw - ax * qax - ay * qay - az * qaz;
+        }
+        if (w >= F.lockOn[e]!) {
+          // Record the contact in the supporting entity's local frame.
+          const s = gs;
+          F.support[e] = s;
+          if (s >= 0) {
+            _v[12] = Gx; _v[13] = Gy; _v[14] = Gz;
+            _q[4] = qgx; _q[5] = qgy; _q[6] = qgz; _q[7] = qgw;
+            transformPoint(F.contactSs, e3, S.invMatrixWs, s * 16, _v, 12);
+            const mir = S.mirrored[s] === 1;
+            rotationToLocal(F.rotSs, e4, S.rotWs, s * 4, _q, 4, mir);
+            qRotateInv(F.normalSs, e3, S.rotWs, s * 4, _v, 15);
+            if (mir) F.normalSs[e3] = -F.normalSs[e3]!;
+          } else {
+            F.contactSs[e3] = Gx; F.contactSs[e3 + 1] = Gy; F.contactSs[e3 + 2] = Gz;
+            F.normalSs[e3] = Nx; F.normalSs[e3 + 1] = Ny; F.normalSs[e3 + 2] = Nz;
+            F.rotSs[e4] = qgx; F.rotSs[e4 + 1] = qgy; F.rotSs[e4 + 2] = qgz; F.rotSs[e4 + 3] = qgw;
+          }
+          F.locked[e] = 1;
+        }
+      } else {
+        // No ground: nothing to plant on.
+        Gx = fx; Gy = fy; Gz = fz;
+        Nx = 0; Ny = 1; Nz = 0;
+        qgx = qax; qgy = qay; qgz = qaz; qgw = qaw;
+      }
+      F.contactWs[e3] = Gx; F.contactWs[e3 + 1] = Gy; F.contactWs[e3 + 2] = Gz;
+      F.normalWs[e3] = Nx; F.normalWs[e3 + 1] = Ny; F.normalWs[e3 + 2] = Nz;
+      // Blend: sole target T, orientation qt.
+      const Tx = fx + w * (Gx - fx), Ty = fy + w * (Gy - fy), Tz = fz + w * (Gz - fz);
+      let qtx: number, qty: number, qtz: number, qtw: number;
+      if (w >= 1) { qtx = qgx; qty = qgy; qtz = qgz; qtw = qgw; } else if (w > 0) {
+        _q[0] = qax; _q[1] = qay; _q[2] = qaz; _q[3] = qaw;
+        _q[4] = qgx; _q[5] = qgy; _q[6] = qgz; _q[7] = qgw;
+        qSlerp(_q, 16, _q, 0, _q, 4, w);
+        qtx = _q[16]!; qty = _q[17]!; qtz = _q[18]!; qtw = _q[19]!;
+      } else { qtx = qax; qty = qay; qtz = qaz; qtw = qaw; }
+      // Ankle target = T − R_delta (sole − ankle), R_delta = qt · qA⁻¹.
+      const rx = qtx * qaw - qtw * qax - qty * qaz + qtz * qay;
+      const ry = qty * qaw - qtw * qay - qtz * qax + qtx * qaz;
+      const rz = qtz * qaw - qtw * qaz - qtx * qay + qty * qax;
+      const rw = qtw * qaw + qtx * qax + qty * qay + qtz * qaz;
+      const vx = px - atx, vy = py - aty, vz = pz - atz;
+      const tx = 2 * (ry * vz - rz * vy), ty = 2 * (rz * vx - rx * vz), tz = 2 * (rx * vy - ry * vx);
+      L.targetWs[e3] = Tx - (vx + rw * tx + (ry * tz - rz * ty));
+      L.targetWs[e3 + 1] = Ty - (vy + rw * ty + (rz * tx - rx * tz));
+      L.targetWs[e3 + 2] = Tz - (vz + rw * tz + (rx * ty - ry * tx));
+      L.targetRotWs[e4] = qtx; L.targetRotWs[e4 + 1] = qty; L.targetRotWs[e4 + 2] = qtz; L.targetRotWs[e4 + 3] = qtw;
+      L.hasTargetRot[e] = 1;
+      L.weight[e] = gb;
+      L.rotWeight[e] = gb;
+      L.hasPole[e] = 0;
+    }
   }
 }
 
@@ -89,202 +285,4 @@ function queryGround(world: BitrigWorld, c: number): boolean {
   _g[0] = h; _g[1] = nx; _g[2] = ny; _g[3] = nz;
   _g[4] = Number.isInteger(s) && s >= 0 && s < world.capacity && S.alive[s] === 1 ? s : -1;
   return true;
-}
-
-function footLeg(world: BitrigWorld, e: number, c: number): void {
-  const SC = world.components.SceneCharacter;
-  const gb = SC.groundBlend[c]!;
-  const refY = world.pose.charRootWs[SC.char[c]! * 16 + 13]!;
-  const L = world.components.Limb;
-  const F = world.components.FootContact;
-  const S = world.components.SupportFrame;
-  const wm = world.pose.worldM;
-  const wo = L.endSlot[e]! * 16;
-  // Animated foot (end bone world matrix): orientation qA, sole point p, sole normal na, ankle a.
-  const m0 = wm[wo]!, m1 = wm[wo + 1]!, m2 = wm[wo + 2]!;
-  const m4 = wm[wo + 4]!, m5 = wm[wo + 5]!, m6 = wm[wo + 6]!;
-  const m8 = wm[wo + 8]!, m9 = wm[wo + 9]!, m10 = wm[wo + 10]!;
-  const atx = wm[wo + 12]!, aty = wm[wo + 13]!, atz = wm[wo + 14]!;
-  // qA: rotation of the linear part (as rotationOfMatrix: Gram–Schmidt, x negated when mirrored, Shepperd).
-  let qax = 0, qay = 0, qaz = 0, qaw = 1;
-  {
-    let x0 = m0, x1 = m1, x2 = m2, y0 = m4, y1 = m5, y2 = m6;
-    const d = x0 * (y1 * m10 - y2 * m9) - y0 * (x1 * m10 - x2 * m9) + m8 * (x1 * y2 - x2 * y1);
-    if (d < 0) { x0 = -x0; x1 = -x1; x2 = -x2; }
-    let l = x0 * x0 + x1 * x1 + x2 * x2;
-    if (l > 1e-300 && Number.isFinite(l)) {
-      l = 1 / Math.sqrt(l);
-      x0 *= l; x1 *= l; x2 *= l;
-      const dp = y0 * x0 + y1 * x1 + y2 * x2;
-      y0 -= dp * x0; y1 -= dp * x1; y2 -= dp * x2;
-      l = y0 * y0 + y1 * y1 + y2 * y2;
-      if (l > 1e-300) {
-        l = 1 / Math.sqrt(l);
-        y0 *= l; y1 *= l; y2 *= l;
-        const r02 = x1 * y2 - x2 * y1, r12 = x2 * y0 - x0 * y2, r22 = x0 * y1 - x1 * y0;
-        const tr = x0 + y1 + r22;
-        if (tr > 0) {
-          const s2 = Math.sqrt(tr + 1) * 2, is = 1 / s2;
-          qaw = 0.25 * s2; qax = (y2 - r12) * is; qay = (r02 - x2) * is; qaz = (x1 - y0) * is;
-        } else if (x0 > y1 && x0 > r22) {
-          const s2 = Math.sqrt(1 + x0 - y1 - r22) * 2, is = 1 / s2;
-          qaw = (y2 - r12) * is; qax = 0.25 * s2; qay = (y0 + x1) * is; qaz = (r02 + x2) * is;
-        } else if (y1 > r22) {
-          const s2 = Math.sqrt(1 + y1 - x0 - r22) * 2, is = 1 / s2;
-          qaw = (r02 - x2) * is; qax = (y0 + x1) * is; qay = 0.25 * s2; qaz = (r12 + y2) * is;
-        } else {
-          const s2 = Math.sqrt(1 + r22 - x0 - y1) * 2, is = 1 / s2;
-          qaw = (x1 - y0) * is; qax = (r02 + x2) * is; qay = (r12 + y2) * is; qaz = 0.25 * s2;
-        }
-      }
-    }
-  }
-  const e3 = e * 3, e4 = e * 4;
-  const sl0 = F.soleLs[e3]!, sl1 = F.soleLs[e3 + 1]!, sl2 = F.soleLs[e3 + 2]!;
-  const px = m0 * sl0 + m4 * sl1 + m8 * sl2 + atx;
-  const py = m1 * sl0 + m5 * sl1 + m9 * sl2 + aty;
-  const pz = m2 * sl0 + m6 * sl1 + m10 * sl2 + atz;
-  const snx = F.soleNormalLs[e3]!, sny = F.soleNormalLs[e3 + 1]!, snz = F.soleNormalLs[e3 + 2]!;
-  let nax = m0 * snx + m4 * sny + m8 * snz;
-  let nay = m1 * snx + m5 * sny + m9 * snz;
-  let naz = m2 * snx + m6 * sny + m10 * snz;
-  const nal = Math.sqrt(nax * nax + nay * nay + naz * naz);
-  if (nal > 1e-12 && Number.isFinite(nal)) { nax /= nal; nay /= nal; naz /= nal; } else { nax = 0; nay = 1; naz = 0; }
-  if (!Number.isFinite(px + py + pz + qaw)) {
-    // Non-finite animated foot: ask for nothing this frame.
-    L.weight[e] = 0; L.rotWeight[e] = 0; F.stanceEff[e] = 0; F.locked[e] = 0;
-    return;
-  }
-  let st = F.stance[e]!;
-  if (!(st > 0)) st = 0; else if (st > 1) st = 1;
-  const w = st * gb;
-  F.stanceEff[e] = w;
-  // Ground under the sole: height h, normal gn, support gs.
-  let hasGround: boolean, h: number, gnx = 0, gny = 1, gnz = 0, gs = -1;
-  if (!SC.ground[c]) {
-    h = refY;
-    hasGround = Number.isFinite(h);
-  } else {
-    _v[0] = px; _v[2] = pz;
-    hasGround = queryGround(world, c);
-    h = _g[0]!; gnx = _g[1]!; gny = _g[2]!; gnz = _g[3]!; gs = _g[4]!;
-  }
-  F.hasGround[e] = hasGround ? 1 : 0;
-  if (!hasGround) h = py;
-  F.groundY[e] = h;
-  F.groundSupport[e] = hasGround ? gs : -1;
-  // Free target (fx, fy, fz), orientation qA.
-  const fx = px, fz = pz;
-  let fy = py;
-  if (hasGround) {
-    fy = py + gb * (h - refY);
-    if (fy < h) fy = fy + (h - fy) * gb;
-  }
-  if (w <= 0) F.locked[e] = 0;
-  // Planted target G, orientation qg, ground normal gN.
-  let Gx: number, Gy: number, Gz: number, Nx: number, Ny: number, Nz: number;
-  let qgx: number, qgy: number, qgz: number, qgw: number;
-  if (F.locked[e] === 1) {
-    const s = F.support[e]!;
-    if (s >= 0) {
-      const M = S.matrixWs, so = s * 16;
-      const cx = F.contactSs[e3]!, cy = F.contactSs[e3 + 1]!, cz = F.contactSs[e3 + 2]!;
-      Gx = M[so]! * cx + M[so + 4]! * cy + M[so + 8]! * cz + M[so + 12]!;
-      Gy = M[so + 1]! * cx + M[so + 5]! * cy + M[so + 9]! * cz + M[so + 13]!;
-      Gz = M[so + 2]! * cx + M[so + 6]! * cy + M[so + 10]! * cz + M[so + 14]!;
-      const mir = S.mirrored[s] === 1;
-      const Q = S.rotWs, s4 = s * 4;
-      const ax = Q[s4]!, ay = Q[s4 + 1]!, az = Q[s4 + 2]!, aw = Q[s4 + 3]!;
-      // orientation: qS · M(rotSs) (rotationToWorld)
-      const bx = F.rotSs[e4]!, by = mir ? -F.rotSs[e4 + 1]! : F.rotSs[e4 + 1]!, bz = mir ? -F.rotSs[e4 + 2]! : F.rotSs[e4 + 2]!, bw = F.rotSs[e4 + 3]!;
-      qgx = ax * bw + aw * bx + ay * bz - az * by;
-      qgy = ay * bw + aw * by + az * bx - ax * bz;
-      qgz = az * bw + aw * bz + ax * by - ay * bx;
-      qgw = aw * bw - ax * bx - ay * by - az * bz;
-      // normal: R · D · n (D negates x in a mirrored frame)
-      const vx = mir ? -F.normalSs[e3]! : F.normalSs[e3]!, vy = F.normalSs[e3 + 1]!, vz = F.normalSs[e3 + 2]!;
-      const tx = 2 * (ay * vz - az * vy), ty = 2 * (az * vx - ax * vz), tz = 2 * (ax * vy - ay * vx);
-      Nx = vx + aw * tx + (ay * tz - az * ty);
-      Ny = vy + aw * ty + (az * tx - ax * tz);
-      Nz = vz + aw * tz + (ax * ty - ay * tx);
-    } else {
-      Gx = F.contactSs[e3]!; Gy = F.contactSs[e3 + 1]!; Gz = F.contactSs[e3 + 2]!;
-      Nx = F.normalSs[e3]!; Ny = F.normalSs[e3 + 1]!; Nz = F.normalSs[e3 + 2]!;
-      qgx = F.rotSs[e4]!; qgy = F.rotSs[e4 + 1]!; qgz = F.rotSs[e4 + 2]!; qgw = F.rotSs[e4 + 3]!;
-    }
-  } else if (hasGround) {
-    Gx = px; Gy = h; Gz = pz;
-    Nx = gnx; Ny = gny; Nz = gnz;
-    // Sole normal onto the ground normal, at most maxTilt.
-    _v[3] = nax; _v[4] = nay; _v[5] = naz;
-    _v[15] = Nx; _v[16] = Ny; _v[17] = Nz;
-    qSwing(_q, 8, _v, 3, _v, 15);
-    const maxT = F.maxTilt[e]!;
-    if (_tilt[0] !== maxT) { _tilt[0] = maxT; _tilt[1] = Math.cos(0.5 * maxT); }
-    const cw = Math.abs(_q[11]!);
-    if (cw < _tilt[1]!) {
-      // beyond maxTilt: keep maxTilt of the swing
-      const ang = 2 * Math.acos(cw > 1 ? 1 : cw);
-      _q[12] = 0; _q[13] = 0; _q[14] = 0; _q[15] = 1;
-      qSlerp(_q, 8, _q, 12, _q, 8, ang > 0 ? maxT / ang : 0);
-    }
-    // qg = swing · qA
-    {
-      const ax = _q[8]!, ay = _q[9]!, az = _q[10]!, aw = _q[11]!;
-      qgx = ax * qaw + aw * qax + ay * qaz - az * qay;
-      qgy = ay * qaw + aw * qay + az * qax - ax * qaz;
-      qgz = az * qaw + aw * qaz + ax * qay - ay * qax;
-      qgw = aw * qaw - ax * qax - ay * qay - az * qaz;
-    }
-    if (w >= F.lockOn[e]!) {
-      // Record the contact in the supporting entity's local frame.
-      const s = gs;
-      F.support[e] = s;
-      if (s >= 0) {
-        _v[12] = Gx; _v[13] = Gy; _v[14] = Gz;
-        _q[4] = qgx; _q[5] = qgy; _q[6] = qgz; _q[7] = qgw;
-        transformPoint(F.contactSs, e3, S.invMatrixWs, s * 16, _v, 12);
-        const mir = S.mirrored[s] === 1;
-        rotationToLocal(F.rotSs, e4, S.rotWs, s * 4, _q, 4, mir);
-        qRotateInv(F.normalSs, e3, S.rotWs, s * 4, _v, 15);
-        if (mir) F.normalSs[e3] = -F.normalSs[e3]!;
-      } else {
-        F.contactSs[e3] = Gx; F.contactSs[e3 + 1] = Gy; F.contactSs[e3 + 2] = Gz;
-        F.normalSs[e3] = Nx; F.normalSs[e3 + 1] = Ny; F.normalSs[e3 + 2] = Nz;
-        F.rotSs[e4] = qgx; F.rotSs[e4 + 1] = qgy; F.rotSs[e4 + 2] = qgz; F.rotSs[e4 + 3] = qgw;
-      }
-      F.locked[e] = 1;
-    }
-  } else {
-    // No ground: nothing to plant on.
-    Gx = fx; Gy = fy; Gz = fz;
-    Nx = 0; Ny = 1; Nz = 0;
-    qgx = qax; qgy = qay; qgz = qaz; qgw = qaw;
-  }
-  F.contactWs[e3] = Gx; F.contactWs[e3 + 1] = Gy; F.contactWs[e3 + 2] = Gz;
-  F.normalWs[e3] = Nx; F.normalWs[e3 + 1] = Ny; F.normalWs[e3 + 2] = Nz;
-  // Blend: sole target T, orientation qt.
-  const Tx = fx + w * (Gx - fx), Ty = fy + w * (Gy - fy), Tz = fz + w * (Gz - fz);
-  let qtx: number, qty: number, qtz: number, qtw: number;
-  if (w >= 1) { qtx = qgx; qty = qgy; qtz = qgz; qtw = qgw; } else if (w > 0) {
-    _q[0] = qax; _q[1] = qay; _q[2] = qaz; _q[3] = qaw;
-    _q[4] = qgx; _q[5] = qgy; _q[6] = qgz; _q[7] = qgw;
-    qSlerp(_q, 16, _q, 0, _q, 4, w);
-    qtx = _q[16]!; qty = _q[17]!; qtz = _q[18]!; qtw = _q[19]!;
-  } else { qtx = qax; qty = qay; qtz = qaz; qtw = qaw; }
-  // Ankle target = T − R_delta (sole − ankle), R_delta = qt · qA⁻¹.
-  const rx = qtx * qaw - qtw * qax - qty * qaz + qtz * qay;
-  const ry = qty * qaw - qtw * qay - qtz * qax + qtx * qaz;
-  const rz = qtz * qaw - qtw * qaz - qtx * qay + qty * qax;
-  const rw = qtw * qaw + qtx * qax + qty * qay + qtz * qaz;
-  const vx = px - atx, vy = py - aty, vz = pz - atz;
-  const tx = 2 * (ry * vz - rz * vy), ty = 2 * (rz * vx - rx * vz), tz = 2 * (rx * vy - ry * vx);
-  L.targetWs[e3] = Tx - (vx + rw * tx + (ry * tz - rz * ty));
-  L.targetWs[e3 + 1] = Ty - (vy + rw * ty + (rz * tx - rx * tz));
-  L.targetWs[e3 + 2] = Tz - (vz + rw * tz + (rx * ty - ry * tx));
-  L.targetRotWs[e4] = qtx; L.targetRotWs[e4 + 1] = qty; L.targetRotWs[e4 + 2] = qtz; L.targetRotWs[e4 + 3] = qtw;
-  L.hasTargetRot[e] = 1;
-  L.weight[e] = gb;
-  L.rotWeight[e] = gb;
-  L.hasPole[e] = 0;
 }

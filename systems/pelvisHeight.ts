@@ -25,15 +25,12 @@
 import type { BitrigWorld } from '../core/world';
 import { MAX_LEGS } from '../core/components/scene';
 import { computeCenterOfMass } from '../core/sceneIK';
-import { transformPoint } from '../core/ik/frames';
 
 const _com = new Float64Array(3);
-const _tip = new Float64Array(3);
 const _order = new Int32Array(MAX_LEGS);
 const _w = new Float64Array(MAX_LEGS);
 const _R = new Float64Array(MAX_LEGS);
 const _hip = new Float64Array(MAX_LEGS * 3);
-const _alpha = Float64Array.of(NaN, NaN, 0); // memo: [rate, dt, 1 − exp(−rate·dt)]
 
 /**
  * Run the pelvis step for every scene character.
@@ -47,41 +44,48 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
   const F = world.components.FootContact;
   const pose = world.pose;
   const wm = pose.worldM;
+  const rootSlot = L.rootSlot, midSlot = L.midSlot, endSlot = L.endSlot, endIsChild = L.endIsChild;
+  const tipLs = L.tipLs, soften = L.soften, targetWs = L.targetWs;
+  const stanceEff = F.stanceEff, contactWs = F.contactWs;
+  const legs = SC.legs, offsetWs = SC.offsetWs;
   const chars = world.queries.sceneChars.dense;
   const valid = dt > 0 && Number.isFinite(dt);
+  // 1 − exp(−rate·dt), recomputed only when the rate changes between characters.
+  let aRate = NaN, alpha = 0;
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
-    const ps = SC.pelvisSlot[c]!;
     const nLegs = SC.legCount[c]!;
     const rate = SC.pelvisRate[c]!;
-    if (rate !== _alpha[0] || dt !== _alpha[1]) { _alpha[0] = rate; _alpha[1] = dt; _alpha[2] = valid ? 1 - Math.exp(-rate * dt) : 0; }
-    const alpha = _alpha[2]!;
+    if (rate !== aRate) { aRate = rate; alpha = valid ? 1 - Math.exp(-rate * dt) : 0; }
     const first = SC.initialised[c] === 0;
     // Legs: hip positions, reach, weights.
     let meanLen = 0;
     let minStance = 1;
     let sw = 0, sx = 0, sz = 0;
     for (let k = 0; k < nLegs; k++) {
-      const e = SC.legs[c * MAX_LEGS + k]!;
-      const a = L.rootSlot[e]! * 16, b = L.midSlot[e]! * 16;
+      const e = legs[c * MAX_LEGS + k]!;
+      const a = rootSlot[e]! * 16, b = midSlot[e]! * 16;
+      const bx = wm[b + 12]!, by = wm[b + 13]!, bz = wm[b + 14]!;
       let cx: number, cy: number, cz: number;
-      if (L.endIsChild[e] === 1) { const eo = L.endSlot[e]! * 16; cx = wm[eo + 12]!; cy = wm[eo + 13]!; cz = wm[eo + 14]!; } else {
-        transformPoint(_tip, 0, wm, b, L.tipLs, e * 3); cx = _tip[0]!; cy = _tip[1]!; cz = _tip[2]!;
+      if (endIsChild[e] === 1) { const eo = endSlot[e]! * 16; cx = wm[eo + 12]!; cy = wm[eo + 13]!; cz = wm[eo + 14]!; } else {
+        const x = tipLs[e * 3]!, y = tipLs[e * 3 + 1]!, z = tipLs[e * 3 + 2]!;
+        cx = wm[b]! * x + wm[b + 4]! * y + wm[b + 8]! * z + bx;
+        cy = wm[b + 1]! * x + wm[b + 5]! * y + wm[b + 9]! * z + by;
+        cz = wm[b + 2]! * x + wm[b + 6]! * y + wm[b + 10]! * z + bz;
       }
       const ax = wm[a + 12]!, ay = wm[a + 13]!, az = wm[a + 14]!;
-      const bx = wm[b + 12]!, by = wm[b + 13]!, bz = wm[b + 14]!;
       const len = Math.sqrt(((bx - ax) * (bx - ax)) + ((by - ay) * (by - ay)) + ((bz - az) * (bz - az))) + Math.sqrt(((cx - bx) * (cx - bx)) + ((cy - by) * (cy - by)) + ((cz - bz) * (cz - bz)));
       _hip[k * 3] = ax; _hip[k * 3 + 1] = ay; _hip[k * 3 + 2] = az;
       // Reach without softening: (1 − soften) × length, or the animated extension if larger.
-      let R = len * (1 - L.soften[e]!);
+      let R = len * (1 - soften[e]!);
       const dc = Math.sqrt(((cx - ax) * (cx - ax)) + ((cy - ay) * (cy - ay)) + ((cz - az) * (cz - az)));
       if (dc > R) R = dc < len ? dc : len;
       _R[k] = R * (1 - 1e-9);
       meanLen += len / nLegs;
-      const w = F.stanceEff[e]!;
+      const w = stanceEff[e]!;
       _w[k] = w;
       if (w < minStance) minStance = w;
-      if (w > 0) { sw += w; sx += w * F.contactWs[e * 3]!; sz += w * F.contactWs[e * 3 + 2]!; }
+      if (w > 0) { sw += w; sx += w * contactWs[e * 3]!; sz += w * contactWs[e * 3 + 2]!; }
       _order[k] = k;
     }
     if (!Number.isFinite(meanLen)) meanLen = 0;
@@ -100,7 +104,7 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
       wantZ = bw * (sz / sw - _com[2]!);
     }
     const maxShift = SC.balanceMaxShift[c]! * meanLen;
-    let ox = SC.offsetWs[c * 3]!, oz = SC.offsetWs[c * 3 + 2]!;
+    let ox = offsetWs[c * 3]!, oz = offsetWs[c * 3 + 2]!;
     if (first) { ox = wantX; oz = wantZ; } else { ox += (wantX - ox) * alpha; oz += (wantZ - oz) * alpha; }
     const snap = 1e-9 * (meanLen > 0 ? meanLen : 1);
     if (Math.abs(ox - wantX) < snap) ox = wantX;
@@ -119,10 +123,10 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
     for (let p = 0; p < nLegs; p++) {
       const k = _order[p]!;
       if (!(_w[k]! > 0)) continue;
-      const e = SC.legs[c * MAX_LEGS + k]!;
-      const dx = _hip[k * 3]! + ox - L.targetWs[e * 3]!;
-      const dy = _hip[k * 3 + 1]! - L.targetWs[e * 3 + 1]!;
-      const dz = _hip[k * 3 + 2]! + oz - L.targetWs[e * 3 + 2]!;
+      const e = legs[c * MAX_LEGS + k]!;
+      const dx = _hip[k * 3]! + ox - targetWs[e * 3]!;
+      const dy = _hip[k * 3 + 1]! - targetWs[e * 3 + 1]!;
+      const dz = _hip[k * 3 + 2]! + oz - targetWs[e * 3 + 2]!;
       const R = _R[k]!;
       const disc = R * R - dx * dx - dz * dz;
       if (!(disc >= 0)) { nBad++; continue; }
@@ -140,27 +144,28 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
     }
     let desired = 0;
     if (desired < lo) desired = lo; else if (desired > hi) desired = hi;
-    let y = SC.offsetWs[c * 3 + 1]!;
+    let y = offsetWs[c * 3 + 1]!;
     y = first ? desired : y + (desired - y) * alpha;
     if (Math.abs(y - desired) < snap) y = desired;
     if (y < lo) y = lo; else if (y > hi) y = hi;
     if (!Number.isFinite(y)) y = 0;
-    SC.offsetWs[c * 3] = ox; SC.offsetWs[c * 3 + 1] = y; SC.offsetWs[c * 3 + 2] = oz;
+    offsetWs[c * 3] = ox; offsetWs[c * 3 + 1] = y; offsetWs[c * 3 + 2] = oz;
     SC.bandLo[c] = lo; SC.bandHi[c] = hi; SC.bandLegs[c] = nIn; SC.bandInfeasible[c] = nBad;
     SC.initialised[c] = 1;
     if (ox === 0 && y === 0 && oz === 0) continue;
-    applyPelvisOffset(world, c, ps);
+    applyPelvisOffset(world, c);
   }
 }
 
 /**
- * Move the pelvis by a world translation: its local translation through the inverse of its
- * parent's linear part, and the world matrices of the pelvis and every descendant shifted by
- * the same translation (exact: a translated subtree only changes its translation column).
- * Per-frame; no allocation.
+ * Move the pelvis by the world translation `offsetWs`: its local translation through the
+ * inverse of its parent's linear part, and the world matrices of the pelvis and every
+ * descendant shifted by the same translation (exact: a translated subtree only changes its
+ * translation column). Per-frame; no allocation.
  */
-function applyPelvisOffset(world: BitrigWorld, c: number, ps: number): void {
+function applyPelvisOffset(world: BitrigWorld, c: number): void {
   const SC = world.components.SceneCharacter;
+  const ps = SC.pelvisSlot[c]!;
   const char = SC.char[c]!;
   const dx = SC.offsetWs[c * 3]!, dy = SC.offsetWs[c * 3 + 1]!, dz = SC.offsetWs[c * 3 + 2]!;
   const pose = world.pose;
@@ -178,16 +183,23 @@ function applyPelvisOffset(world: BitrigWorld, c: number, ps: number): void {
   const lx = (b01 * dx + (-a22 * a01 + a02 * a21) * dy + (a12 * a01 - a02 * a11) * dz) * id;
   const ly = (b11 * dx + (a22 * a00 - a02 * a20) * dy + (-a12 * a00 + a02 * a10) * dz) * id;
   const lz = (b21 * dx + (-a21 * a00 + a01 * a20) * dy + (a11 * a00 - a01 * a10) * dz) * id;
-  pose.localT[ps * 3] = pose.localT[ps * 3]! + lx;
-  pose.localT[ps * 3 + 1] = pose.localT[ps * 3 + 1]! + ly;
-  pose.localT[ps * 3 + 2] = pose.localT[ps * 3 + 2]! + lz;
+  const T = pose.localT;
+  T[ps * 3] = T[ps * 3]! + lx;
+  T[ps * 3 + 1] = T[ps * 3 + 1]! + ly;
+  T[ps * 3 + 2] = T[ps * 3 + 2]! + lz;
   const wm = pose.worldM;
-  const end = pose.charStart[char]! + pose.charCount[char]!;
+  const end = SC.pelvisSubEnd[c]!;
+  if (SC.pelvisDense[c] === 1) {
+    // The subtree is the contiguous range [ps, end).
+    for (let o = ps * 16 + 12; o < end * 16; o += 16) { wm[o] = wm[o]! + dx; wm[o + 1] = wm[o + 1]! + dy; wm[o + 2] = wm[o + 2]! + dz; }
+    return;
+  }
   const dirty = pose.dirty;
+  const parent = pose.parent;
   wm[ps * 16 + 12] = wm[ps * 16 + 12]! + dx; wm[ps * 16 + 13] = wm[ps * 16 + 13]! + dy; wm[ps * 16 + 14] = wm[ps * 16 + 14]! + dz;
   dirty[ps] = 1;
   for (let k = ps + 1; k < end; k++) {
-    const p = pose.parent[k]!;
+    const p = parent[k]!;
     if (p >= 0 && dirty[p] === 1) {
       const o = k * 16;
       wm[o + 12] = wm[o + 12]! + dx; wm[o + 13] = wm[o + 13]! + dy; wm[o + 14] = wm[o + 14]! + dz;

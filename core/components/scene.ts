@@ -37,6 +37,10 @@ export interface SceneCharacterComponent {
   char: Int32Array;
   /** Pose slot of the pelvis. */
   pelvisSlot: Int32Array;
+  /** Setup: one past the last pose slot of the pelvis subtree. */
+  pelvisSubEnd: Int32Array;
+  /** Setup: 1 when every slot in (pelvisSlot, pelvisSubEnd) is below the pelvis (its subtree is one contiguous range). */
+  pelvisDense: Uint8Array;
   /** Leg limb entities, {@link MAX_LEGS} per character (-1 unused). */
   legs: Int32Array;
   /** Number of legs. */
@@ -254,7 +258,7 @@ export function createSceneComponents(cap: number): {
 } {
   return {
     SceneCharacter: {
-      char: new Int32Array(cap), pelvisSlot: new Int32Array(cap), legs: new Int32Array(cap * MAX_LEGS).fill(-1),
+      char: new Int32Array(cap), pelvisSlot: new Int32Array(cap), pelvisSubEnd: new Int32Array(cap), pelvisDense: new Uint8Array(cap), legs: new Int32Array(cap * MAX_LEGS).fill(-1),
       legCount: new Uint8Array(cap), arms: new Int32Array(cap * MAX_ARMS).fill(-1), armCount: new Uint8Array(cap),
       grounded: new Uint8Array(cap), groundBlend: f64(cap), groundRate: f64(cap), balanceInput: f64(cap), balance: f64(cap),
       balanceMaxShift: f64(cap), pelvisRate: f64(cap), maxDrop: f64(cap), maxRaise: f64(cap), unitScale: f64(cap),
