@@ -165,25 +165,140 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
       cMir = det < 0;
       cValid = cOk; cPar = par; cChar = ch;
     }
-    // Solve-space inputs: root (its local translation), mid, end, target, pole, hint.
-    io[0] = T[rs * 3]!; io[1] = T[rs * 3 + 1]!; io[2] = T[rs * 3 + 2]!;
+    // Solve-space inputs (the root's parent frame): root A (its local translation), mid B,
+    // end C, target, pole.
+    const ax = T[rs * 3]!, ay = T[rs * 3 + 1]!, az = T[rs * 3 + 2]!;
     let x = wm[ms * 16 + 12]!, y = wm[ms * 16 + 13]!, z = wm[ms * 16 + 14]!;
-    io[3] = i00 * x + i10 * y + i20 * z + i30; io[4] = i01 * x + i11 * y + i21 * z + i31; io[5] = i02 * x + i12 * y + i22 * z + i32;
+    const bx = i00 * x + i10 * y + i20 * z + i30, by = i01 * x + i11 * y + i21 * z + i31, bz = i02 * x + i12 * y + i22 * z + i32;
     const cwx = wm[es * 16 + 12]!, cwy = wm[es * 16 + 13]!, cwz = wm[es * 16 + 14]!; // animated end (world)
-    io[6] = i00 * cwx + i10 * cwy + i20 * cwz + i30; io[7] = i01 * cwx + i11 * cwy + i21 * cwz + i31; io[8] = i02 * cwx + i12 * cwy + i22 * cwz + i32;
+    const cx = i00 * cwx + i10 * cwy + i20 * cwz + i30, cy = i01 * cwx + i11 * cwy + i21 * cwz + i31, cz = i02 * cwx + i12 * cwy + i22 * cwz + i32;
     const twx = L.targetWs[e * 3]!, twy = L.targetWs[e * 3 + 1]!, twz = L.targetWs[e * 3 + 2]!;
-    io[9] = i00 * twx + i10 * twy + i20 * twz + i30; io[10] = i01 * twx + i11 * twy + i21 * twz + i31; io[11] = i02 * twx + i12 * twy + i22 * twz + i32;
-    const hasPole = L.hasPole[e] === 1;
-    if (hasPole) {
-      x = L.poleWs[e * 3]!; y = L.poleWs[e * 3 + 1]!; z = L.poleWs[e * 3 + 2]!;
-      io[12] = i00 * x + i10 * y + i20 * z + i30; io[13] = i01 * x + i11 * y + i21 * z + i31; io[14] = i02 * x + i12 * y + i22 * z + i32;
-    }
-    io[15] = L.bendHintLs[e * 3]!; io[16] = L.bendHintLs[e * 3 + 1]!; io[17] = L.bendHintLs[e * 3 + 2]!;
-    io[18] = w; io[19] = L.soften[e]!; io[42] = hasPole ? 1 : 0;
-    if (!twoBoneKernel(io) || !cOk) {
+    const tx0 = i00 * twx + i10 * twy + i20 * twz + i30, ty0 = i01 * twx + i11 * twy + i21 * twz + i31, tz0 = i02 * twx + i12 * twy + i22 * twz + i32;
+    // ---- The two-bone kernel (core/ik/twoBone.ts twoBoneKernel), inline: same operations.
+    const v1x = bx - ax, v1y = by - ay, v1z = bz - az;
+    const v2x = cx - bx, v2y = cy - by, v2z = cz - bz;
+    const l1 = Math.sqrt(v1x * v1x + v1y * v1y + v1z * v1z);
+    const l2 = Math.sqrt(v2x * v2x + v2y * v2y + v2z * v2z);
+    const sum = ax + ay + az + cx + cy + cz + bx + by + bz + tx0 + ty0 + tz0;
+    if (!Number.isFinite(sum) || !(l1 > 1e-12) || !(l2 > 1e-12) || !Number.isFinite(l1 + l2) || !cOk) {
       L.invalid[e] = 1; L.reached[e] = 0; L.missWs[e] = 0; L.missFullWs[e] = 0;
       if (isArm) { world.components.HandTarget.reposition[e] = 0; heldObject(world, e); }
       continue;
+    }
+    const lmax = l1 + l2;
+    const acx = cx - ax, acy = cy - ay, acz = cz - az;
+    let QRx = 0, QRy = 0, QRz = 0, QRw = 1, QMx = 0, QMy = 0, QMz = 0, QMw = 1, ext: number;
+    if (w === 0) ext = Math.sqrt(acx * acx + acy * acy + acz * acz) / lmax;
+    else {
+      const tx = cx + w * (tx0 - cx), ty = cy + w * (ty0 - cy), tz = cz + w * (tz0 - cz);
+      const lmin = l1 > l2 ? l1 - l2 : l2 - l1;
+      const il1 = 1 / l1;
+      const u1x = v1x * il1, u1y = v1y * il1, u1z = v1z * il1;
+      // Direction root → target û (fallback: root → end, then the upper bone).
+      let dx = tx - ax, dy = ty - ay, dz = tz - az;
+      let D = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      if (D > 1e-12 * lmax) { const id = 1 / D; dx *= id; dy *= id; dz *= id; } else {
+        D = 0;
+        const l = Math.sqrt(acx * acx + acy * acy + acz * acz);
+        if (l > 1e-12 * lmax) { dx = acx / l; dy = acy / l; dz = acz / l; } else { dx = u1x; dy = u1y; dz = u1z; }
+      }
+      // Softened reach (see the kernel).
+      let De = D;
+      let sf = L.soften[e]!;
+      if (!(sf > 0)) sf = 0; else if (sf > 0.5) sf = 0.5;
+      if (sf > 0 && De > lmax * (1 - sf)) {
+        let da = lmax * (1 - sf);
+        const dc = Math.sqrt(acx * acx + acy * acy + acz * acz);
+        if (dc > da) da = dc < lmax ? dc : lmax;
+        const sl = lmax - da;
+        if (De > da) De = sl > 1e-12 * lmax ? da + sl * (1 - Math.exp(-(De - da) / sl)) : lmax;
+      }
+      if (De > lmax) De = lmax;
+      if (De < lmin) De = lmin;
+      // Hinge axis n of the current bend; a straight limb bends toward the hint.
+      let nx = v1y * v2z - v1z * v2y, ny = v1z * v2x - v1x * v2z, nz = v1x * v2y - v1y * v2x;
+      const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+      if (nl > 1e-7 * l1 * l2) { nx /= nl; ny /= nl; nz /= nl; } else {
+        const hx = L.bendHintLs[e * 3]!, hy = L.bendHintLs[e * 3 + 1]!, hz = L.bendHintLs[e * 3 + 2]!;
+        const hp = hx * u1x + hy * u1y + hz * u1z;
+        let kx = hx - hp * u1x, ky = hy - hp * u1y, kz = hz - hp * u1z;
+        let kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
+        if (!(kl > 1e-9) || !Number.isFinite(kl)) {
+          const ux = Math.abs(u1x), uy = Math.abs(u1y), uz = Math.abs(u1z);
+          kx = 0; ky = 0; kz = 0;
+          if (ux <= uy && ux <= uz) kx = 1; else if (uy <= uz) ky = 1; else kz = 1;
+          const kp = kx * u1x + ky * u1y + kz * u1z;
+          kx -= kp * u1x; ky -= kp * u1y; kz -= kp * u1z;
+          kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
+        }
+        kx /= kl; ky /= kl; kz /= kl;
+        nx = ky * u1z - kz * u1y; ny = kz * u1x - kx * u1z; nz = kx * u1y - ky * u1x;
+      }
+      // Knee: interior angle now / wanted (law of cosines), midDelta from half-angle cosines.
+      let c0 = -(v1x * v2x + v1y * v2y + v1z * v2z) / (l1 * l2);
+      if (c0 > 1) c0 = 1; else if (c0 < -1) c0 = -1;
+      let c1 = (l1 * l1 + l2 * l2 - De * De) / (2 * l1 * l2);
+      if (c1 > 1) c1 = 1; else if (c1 < -1) c1 = -1;
+      const ch0 = Math.sqrt(0.5 * (1 + c0)), sh0 = Math.sqrt(0.5 * (1 - c0));
+      const ch1 = Math.sqrt(0.5 * (1 + c1)), sh1 = Math.sqrt(0.5 * (1 - c1));
+      const sh = sh0 * ch1 - ch0 * sh1;
+      QMx = nx * sh; QMy = ny * sh; QMz = nz * sh; QMw = ch0 * ch1 + sh0 * sh1;
+      // Knee direction k̂ ⊥ û: toward the pole (default the animated knee); on the line, keep the hinge.
+      let pvx: number, pvy: number, pvz: number;
+      if (L.hasPole[e] === 1) {
+        x = L.poleWs[e * 3]!; y = L.poleWs[e * 3 + 1]!; z = L.poleWs[e * 3 + 2]!;
+        pvx = i00 * x + i10 * y + i20 * z + i30 - ax; pvy = i01 * x + i11 * y + i21 * z + i31 - ay; pvz = i02 * x + i12 * y + i22 * z + i32 - az;
+      } else { pvx = v1x; pvy = v1y; pvz = v1z; }
+      const pd = pvx * dx + pvy * dy + pvz * dz;
+      let kx = pvx - pd * dx, ky = pvy - pd * dy, kz = pvz - pd * dz;
+      let kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
+      const pv2 = pvx * pvx + pvy * pvy + pvz * pvz;
+      if (!(kl * kl > 1e-14 * pv2) || !Number.isFinite(kl)) {
+        kx = dy * nz - dz * ny; ky = dz * nx - dx * nz; kz = dx * ny - dy * nx;
+        kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
+        if (!(kl > 1e-9)) {
+          const ux = Math.abs(dx), uy = Math.abs(dy), uz = Math.abs(dz);
+          kx = 0; ky = 0; kz = 0;
+          if (ux <= uy && ux <= uz) kx = 1; else if (uy <= uz) ky = 1; else kz = 1;
+          const kp = kx * dx + ky * dy + kz * dz;
+          kx -= kp * dx; ky -= kp * dy; kz -= kp * dz;
+          kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
+        }
+      }
+      kx /= kl; ky /= kl; kz /= kl;
+      // Root angle → new upper-bone direction u1' and new hinge n' = k̂ × û.
+      let cA = 0;
+      if (De > 1e-12 * lmax) { cA = (l1 * l1 + De * De - l2 * l2) / (2 * l1 * De); if (cA > 1) cA = 1; else if (cA < -1) cA = -1; }
+      const sA = Math.sqrt(1 - cA * cA);
+      const ux = cA * dx + sA * kx, uy = cA * dy + sA * ky, uz = cA * dz + sA * kz;
+      const mx = ky * dz - kz * dy, my = kz * dx - kx * dz, mz = kx * dy - ky * dx;
+      // rootDelta: the rotation taking the frame (u1, n, u1 × n) onto (u1', n', u1' × n').
+      const ax0 = u1y * nz - u1z * ny, ay0 = u1z * nx - u1x * nz, az0 = u1x * ny - u1y * nx;
+      const bx1 = uy * mz - uz * my, by1 = uz * mx - ux * mz, bz1 = ux * my - uy * mx;
+      const r00 = ux * u1x + mx * nx + bx1 * ax0, r01 = ux * u1y + mx * ny + bx1 * ay0, r02 = ux * u1z + mx * nz + bx1 * az0;
+      const r10 = uy * u1x + my * nx + by1 * ax0, r11 = uy * u1y + my * ny + by1 * ay0, r12 = uy * u1z + my * nz + by1 * az0;
+      const r20 = uz * u1x + mz * nx + bz1 * ax0, r21 = uz * u1y + mz * ny + bz1 * ay0, r22 = uz * u1z + mz * nz + bz1 * az0;
+      const trc = r00 + r11 + r22;
+      if (trc > 0) {
+        const S = Math.sqrt(trc + 1) * 2;
+        QRw = 0.25 * S; QRx = (r21 - r12) / S; QRy = (r02 - r20) / S; QRz = (r10 - r01) / S;
+      } else if (r00 > r11 && r00 > r22) {
+        const S = Math.sqrt(1 + r00 - r11 - r22) * 2;
+        QRw = (r21 - r12) / S; QRx = 0.25 * S; QRy = (r01 + r10) / S; QRz = (r02 + r20) / S;
+      } else if (r11 > r22) {
+        const S = Math.sqrt(1 + r11 - r00 - r22) * 2;
+        QRw = (r02 - r20) / S; QRx = (r01 + r10) / S; QRy = 0.25 * S; QRz = (r12 + r21) / S;
+      } else {
+        const S = Math.sqrt(1 + r22 - r00 - r11) * 2;
+        QRw = (r10 - r01) / S; QRx = (r02 + r20) / S; QRy = (r12 + r21) / S; QRz = 0.25 * S;
+      }
+      const ql = 1 / Math.sqrt(QRx * QRx + QRy * QRy + QRz * QRz + QRw * QRw);
+      QRx *= ql; QRy *= ql; QRz *= ql; QRw *= ql;
+      ext = De / lmax;
+    }
+    if (isArm) {
+      // what armOutcome reads (the kernel's buffer layout)
+      io[0] = ax; io[1] = ay; io[2] = az; io[9] = tx0; io[10] = ty0; io[11] = tz0; io[TB.L1] = l1; io[TB.L2] = l2;
     }
     if (!isArm) L.invalid[e] = 0;
     // Local rotations: root qr, mid qm, end qe (solve space = the root's parent frame).
@@ -221,35 +336,33 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
         qex = _q[12]!; qey = _q[13]!; qez = _q[14]!; qew = _q[15]!;
       }
     }
-    const QRx = io[20]!, QRy = io[21]!, QRz = io[22]!, QRw = io[23]!;
-    const QMx = io[24]!, QMy = io[25]!, QMz = io[26]!, QMw = io[27]!;
     // Root: R_r' = rootDelta · qr.
     R[r4] = QRx * qrw + QRw * qrx + QRy * qrz - QRz * qry;
     R[r4 + 1] = QRy * qrw + QRw * qry + QRz * qrx - QRx * qrz;
     R[r4 + 2] = QRz * qrw + QRw * qrz + QRx * qry - QRy * qrx;
     R[r4 + 3] = QRw * qrw - QRx * qrx - QRy * qry - QRz * qrz;
     // Mid: R_m' = qr⁻¹ · midDelta · qr · qm.
-    const ax = QMx * qrw + QMw * qrx + QMy * qrz - QMz * qry;
-    const ay = QMy * qrw + QMw * qry + QMz * qrx - QMx * qrz;
-    const az = QMz * qrw + QMw * qrz + QMx * qry - QMy * qrx;
-    const aw = QMw * qrw - QMx * qrx - QMy * qry - QMz * qrz;
-    const cx = -qrx * aw + qrw * ax - qry * az + qrz * ay;
-    const cy = -qry * aw + qrw * ay - qrz * ax + qrx * az;
-    const cz = -qrz * aw + qrw * az - qrx * ay + qry * ax;
-    const cw = qrw * aw + qrx * ax + qry * ay + qrz * az;
-    R[m4] = cx * qmw + cw * qmx + cy * qmz - cz * qmy;
-    R[m4 + 1] = cy * qmw + cw * qmy + cz * qmx - cx * qmz;
-    R[m4 + 2] = cz * qmw + cw * qmz + cx * qmy - cy * qmx;
-    R[m4 + 3] = cw * qmw - cx * qmx - cy * qmy - cz * qmz;
+    const gx = QMx * qrw + QMw * qrx + QMy * qrz - QMz * qry;
+    const gy = QMy * qrw + QMw * qry + QMz * qrx - QMx * qrz;
+    const gz = QMz * qrw + QMw * qrz + QMx * qry - QMy * qrx;
+    const gw = QMw * qrw - QMx * qrx - QMy * qry - QMz * qrz;
+    const hx = -qrx * gw + qrw * gx - qry * gz + qrz * gy;
+    const hy = -qry * gw + qrw * gy - qrz * gx + qrx * gz;
+    const hz = -qrz * gw + qrw * gz - qrx * gy + qry * gx;
+    const hw = qrw * gw + qrx * gx + qry * gy + qrz * gz;
+    R[m4] = hx * qmw + hw * qmx + hy * qmz - hz * qmy;
+    R[m4 + 1] = hy * qmw + hw * qmy + hz * qmx - hx * qmz;
+    R[m4 + 2] = hz * qmw + hw * qmz + hx * qmy - hy * qmx;
+    R[m4 + 3] = hw * qmw - hx * qmx - hy * qmy - hz * qmz;
     // End: R_e' = (rootDelta · midDelta · Q_pe)⁻¹ · Qe.
-    const dx = QMx * pew + QMw * pex + QMy * pez - QMz * pey;
-    const dy = QMy * pew + QMw * pey + QMz * pex - QMx * pez;
-    const dz = QMz * pew + QMw * pez + QMx * pey - QMy * pex;
-    const dw = QMw * pew - QMx * pex - QMy * pey - QMz * pez;
-    const fx = QRx * dw + QRw * dx + QRy * dz - QRz * dy;
-    const fy = QRy * dw + QRw * dy + QRz * dx - QRx * dz;
-    const fz = QRz * dw + QRw * dz + QRx * dy - QRy * dx;
-    const fw = QRw * dw - QRx * dx - QRy * dy - QRz * dz;
+    const jx = QMx * pew + QMw * pex + QMy * pez - QMz * pey;
+    const jy = QMy * pew + QMw * pey + QMz * pex - QMx * pez;
+    const jz = QMz * pew + QMw * pez + QMx * pey - QMy * pex;
+    const jw = QMw * pew - QMx * pex - QMy * pey - QMz * pez;
+    const fx = QRx * jw + QRw * jx + QRy * jz - QRz * jy;
+    const fy = QRy * jw + QRw * jy + QRz * jx - QRx * jz;
+    const fz = QRz * jw + QRw * jz + QRx * jy - QRy * jx;
+    const fw = QRw * jw - QRx * jx - QRy * jy - QRz * jz;
     R[e4] = -fx * qew + fw * qex - fy * qez + fz * qey;
     R[e4 + 1] = -fy * qew + fw * qey - fz * qex + fx * qez;
     R[e4 + 2] = -fz * qew + fw * qez - fx * qey + fy * qex;
@@ -271,12 +384,12 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
     if (cPar > rs && owner[cPar] === owner[rs]) cValid = false;
     // Outcome, in world units.
     const ex = wm[es * 16 + 12]!, ey = wm[es * 16 + 13]!, ez = wm[es * 16 + 14]!;
-    const bx = cwx + w * (twx - cwx) - ex, by = cwy + w * (twy - cwy) - ey, bz = cwz + w * (twz - cwz) - ez;
-    const miss = Math.sqrt(bx * bx + by * by + bz * bz);
+    const ox = cwx + w * (twx - cwx) - ex, oy = cwy + w * (twy - cwy) - ey, oz = cwz + w * (twz - cwz) - ez;
+    const miss = Math.sqrt(ox * ox + oy * oy + oz * oz);
     L.missWs[e] = miss;
     L.missFullWs[e] = Math.sqrt((ex - twx) * (ex - twx) + (ey - twy) * (ey - twy) + (ez - twz) * (ez - twz));
     L.reached[e] = miss <= L.reachTolerance[e]! ? 1 : 0;
-    L.extension[e] = io[TB.EXT]!;
+    L.extension[e] = ext;
     L.solved[e] = 1;
     if (isArm) armOutcome(world, e, w);
   }
