@@ -24,6 +24,13 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/** Time one call of `fn` in milliseconds. */
+export function timeOnce(fn: () => void): number {
+  const t0 = performance.now();
+  fn();
+  return performance.now() - t0;
+}
+
 /** Time `fn` `repeats` times; returns the median in milliseconds. */
 export function timeMedian(fn: () => void, repeats = 5): number {
   const t: number[] = [];

@@ -3,7 +3,7 @@
  * printed as a table and written to bench/results.json. A benchmark, never a test: the
  * machine is shared and timings are noisy; read the ratios.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { machine, type BenchResult } from './common';
@@ -44,5 +44,16 @@ for (const r of results) {
   const extra = r.extra ? Object.entries(r.extra).map(([k, v]) => `${k}=${typeof v === 'number' ? +v.toFixed(3) : v}`).join(', ') : '';
   console.log(`| ${r.id} | ${ours} | ${cmp} | ${r.ratio ? r.ratio.toFixed(1) + '×' : ''} | ${extra} |`);
 }
-writeFileSync(path.join(here, 'results.json'), JSON.stringify({ machine: machine(), date: new Date().toISOString(), results }, null, 2) + '\n');
+// A partial run (`npm run bench -- tail`) replaces its own entries and keeps the others.
+const file = path.join(here, 'results.json');
+let all = results;
+if (only.length && existsSync(file)) {
+  try {
+    const prev = (JSON.parse(readFileSync(file, 'utf8')) as { results?: BenchResult[] }).results ?? [];
+    const ids = new Set(results.map((r) => r.id));
+    all = [...prev.filter((r) => !ids.has(r.id)), ...results];
+  } catch { /* unreadable: write this run alone */ }
+}
+writeFileSync(file + '.tmp', JSON.stringify({ machine: machine(), date: new Date().toISOString(), results: all }, null, 2) + '\n');
+renameSync(file + '.tmp', file);
 console.log(`\nwritten ${path.join('bench', 'results.json')}`);

@@ -8,7 +8,8 @@ import { VRMSpringBoneJoint, VRMSpringBoneManager } from '@pixiv/three-vrm-sprin
 import { createBitrigWorld } from '../core/world';
 import { bindSkeleton, beginCharacterFrame } from '../core/binding';
 import { update } from '../systems/pipeline';
-import { timeMedian, type BenchResult } from './common';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { median, timeOnce, type BenchResult } from './common';
 
 const CHAINS = 10_000;
 const LINKS = 6;
@@ -62,19 +63,24 @@ export async function benchTail(): Promise<BenchResult[]> {
   };
   for (let f = 0; f < 60; f++) { moveHips(); update(world, 1 / 60); } // warm-up (JIT, settle)
   const FR = 60;
-  const ours = timeMedian(() => {
-    for (let f = 0; f < FR; f++) { moveHips(); update(world, 1 / 60); }
-  }, 5);
-  // moveHips alone, to subtract
-  const base = timeMedian(() => { for (let f = 0; f < FR; f++) moveHips(); }, 5);
-  const oursNs = ((ours - base) * 1e6) / (FR * CHAINS * LINKS);
+  const oursRun = (): void => { for (let f = 0; f < FR; f++) { moveHips(); update(world, 1 / 60); } };
+  const baseRun = (): void => { for (let f = 0; f < FR; f++) moveHips(); };
 
-  // Heap growth over 1,000 frames after warm-up (no GC in between; 0 = no allocation).
+  // Heap growth over 1,000 frames after warm-up, in a warmed function (0 = no allocation),
+  // and the garbage collections that ran meanwhile.
   const gc = (globalThis as { gc?: () => void }).gc;
+  const framesOnly = (n: number): void => { for (let f = 0; f < n; f++) update(world, 1 / 60); };
+  framesOnly(100);
+  let gcEvents = 0;
+  const obs = new PerformanceObserver((list) => { gcEvents += list.getEntries().length; });
   gc?.();
+  await new Promise((r) => setImmediate(r));
+  obs.observe({ entryTypes: ['gc'] });
   const h0 = process.memoryUsage().heapUsed;
-  for (let f = 0; f < 1000; f++) update(world, 1 / 60);
+  framesOnly(1000);
   const h1 = process.memoryUsage().heapUsed;
+  await new Promise((r) => setImmediate(r));
+  obs.disconnect();
   const heapGrowth = h1 - h0;
 
   // Bytes of runtime state per link: component bytes per chain / links, plus pose slots.
@@ -120,10 +126,25 @@ export async function benchTail(): Promise<BenchResult[]> {
   };
   for (let f = 0; f < 5; f++) { moveVrm(); scene.updateMatrixWorld(true); manager.update(1 / 60); }
   const VF = 6;
-  const vrm = timeMedian(() => {
-    for (let f = 0; f < VF; f++) { moveVrm(); manager.update(1 / 60); }
-  }, 3);
-  const vrmNs = (vrm * 1e6) / (VF * CHAINS * LINKS);
+  const vrmRun = (): void => { for (let f = 0; f < VF; f++) { moveVrm(); manager.update(1 / 60); } };
+
+  // Bare flat-array spring with rotation readback on the same 60,000 links: the issue's
+  // calibration point (≈ 50 ns per link on the machine its targets were measured on).
+  const bare = bareSpring(CHAINS * LINKS);
+  bare.run(); bare.run();
+
+  // Interleaved rounds (ours, its input-only baseline, three-vrm, bare spring), medians: the
+  // machine is shared, so the ratio comes from timings taken side by side.
+  const tOurs: number[] = [], tBase: number[] = [], tVrm: number[] = [], tBare: number[] = [];
+  for (let r = 0; r < 7; r++) {
+    tOurs.push(timeOnce(oursRun));
+    tBase.push(timeOnce(baseRun));
+    tVrm.push(timeOnce(vrmRun));
+    tBare.push(timeOnce(bare.run));
+  }
+  const oursNs = ((median(tOurs) - median(tBase)) * 1e6) / (FR * CHAINS * LINKS);
+  const vrmNs = (median(tVrm) * 1e6) / (VF * CHAINS * LINKS);
+  const bareNs = (median(tBare) * 1e6) / (bare.frames * CHAINS * LINKS);
 
   return [{
     id: 'tail.link',
@@ -132,10 +153,53 @@ export async function benchTail(): Promise<BenchResult[]> {
     ratio: vrmNs / oursNs,
     extra: {
       links: CHAINS * LINKS,
-      msPerFrame: (ours - base) / FR,
+      msPerFrame: (median(tOurs) - median(tBase)) / FR,
+      bareSpringNs: bareNs,
+      machineFactorVsIssue: bareNs / 50,
       componentBytesPerLink: Math.round(compBytes / LINKS),
       poseBytesPerBone: Math.round(slotBytes),
       heapGrowthBytesOver1000Frames: heapGrowth,
+      gcEventsOver1000Frames: gcEvents,
     },
   }];
+}
+
+/**
+ * The calibration kernel: per link a spring toward a fixed rest target, rope projection and
+ * the shortest-arc readback quaternion, on flat Float64Arrays — no chain frames, coupling,
+ * limit or floor. It is not bitrig; it says how fast this machine runs the bare minimum.
+ */
+function bareSpring(links: number): { run: () => void; frames: number } {
+  const pos = new Float64Array(links * 3), vel = new Float64Array(links * 3), rot = new Float64Array(links * 4);
+  for (let i = 0; i < links; i++) { pos[i * 3 + 1] = -0.1; pos[i * 3 + 2] = -0.1; }
+  const frames = 30;
+  let t = 0;
+  const run = (): void => {
+    for (let f = 0; f < frames; f++) {
+      t += 1 / 60;
+      const hx = 0.1 * Math.sin(t * 3), h = 1 / 60, w2 = (2 * Math.PI * 0.9) ** 2, c = 2 * 0.65 * 2 * Math.PI * 0.9;
+      for (let i = 0; i < links; i++) {
+        const o = i * 3;
+        let vx = vel[o]!, vy = vel[o + 1]!, vz = vel[o + 2]!;
+        let px = pos[o]!, py = pos[o + 1]!, pz = pos[o + 2]!;
+        vx += (w2 * (hx - px) - c * vx) * h; vy += (w2 * (-0.1 - py) - c * vy - 1) * h; vz += (w2 * (-0.1 - pz) - c * vz) * h;
+        px += vx * h; py += vy * h; pz += vz * h;
+        const dx = px - hx, dy = py, dz = pz;
+        const il = 0.1414 / Math.sqrt(dx * dx + dy * dy + dz * dz);
+        px = hx + dx * il; py = dy * il; pz = dz * il;
+        const nx = dx * il / 0.1414, ny = dy * il / 0.1414, nz = dz * il / 0.1414;
+        const vr = vx * nx + vy * ny + vz * nz;
+        vel[o] = vx - vr * nx; vel[o + 1] = vy - vr * ny; vel[o + 2] = vz - vr * nz;
+        pos[o] = px; pos[o + 1] = py; pos[o + 2] = pz;
+        // swing from the rest direction (0, −0.707, −0.707) onto n
+        const rx = 0, ry = -0.7071067811865476, rz = -0.7071067811865476;
+        const d = rx * nx + ry * ny + rz * nz;
+        const qx = ry * nz - rz * ny, qy = rz * nx - rx * nz, qz = rx * ny - ry * nx, qw = 1 + d;
+        const ql = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+        const q = i * 4;
+        rot[q] = qx * ql; rot[q + 1] = qy * ql; rot[q + 2] = qz * ql; rot[q + 3] = qw * ql;
+      }
+    }
+  };
+  return { run, frames };
 }

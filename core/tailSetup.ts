@@ -151,6 +151,8 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
     }
   }
   B.headLs.fill(0, eid * L * 3, (eid + 1) * L * 3);
+  B.toHipsM.fill(0, eid * L * 9, (eid + 1) * L * 9);
+  for (let i = 0; i < L; i++) { const m = (eid * L + i) * 9; B.toHipsM[m] = 1; B.toHipsM[m + 4] = 1; B.toHipsM[m + 8] = 1; }
   B.restDirLs.fill(0, eid * L * 3, (eid + 1) * L * 3);
   B.restDirHs.fill(0, eid * L * 3, (eid + 1) * L * 3);
   B.tipLs.fill(0, eid * L * 3, (eid + 1) * L * 3);
@@ -321,6 +323,15 @@ export function computeRestDirs(world: BitrigWorld, eid: number): void {
     const k = eid * LINK_STRIDE + i;
     qRotate(B.restDirLs, k * 3, B.restR, k * 4, B.tipDirLs, k * 3);
     qRotate(B.restDirHs, k * 3, B.toHips, k * 4, B.restDirLs, k * 3);
+    // A_i as a matrix for the per-link hot loop.
+    const T = B.toHips, q = k * 4, M = B.toHipsM, m = k * 9;
+    const x = T[q]!, y = T[q + 1]!, z = T[q + 2]!, w = T[q + 3]!;
+    const x2 = x + x, y2 = y + y, z2 = z + z;
+    const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
+    const wx = w * x2, wy = w * y2, wz = w * z2;
+    M[m] = 1 - (yy + zz); M[m + 1] = xy - wz; M[m + 2] = xz + wy;
+    M[m + 3] = xy + wz; M[m + 4] = 1 - (xx + zz); M[m + 5] = yz - wx;
+    M[m + 6] = xz - wy; M[m + 7] = yz + wx; M[m + 8] = 1 - (xx + yy);
   }
 }
 

@@ -5,7 +5,7 @@
  *
  * Reads: the link register {@link LK} (direction D, world unit; head; length; rest direction;
  * floor F = g0 + ρ, world units; damping factor e^(−γΔt); backward axis; parent rotation
- * matrix M), `toHips`, `restDirHs`.
+ * matrix M), `toHipsM` (A_i), `restDirHs`.
  * Writes: `pos` (tip on the floor circle), `vel` (radial part and downward part removed, then
  * damped — inelastic, not Coulomb friction), `contact[i]` = 1, `bendNew[i]` for a link in contact
  * (the final bend, so neighbours never couple toward a stale pre-contact bend — that lifts a
@@ -53,11 +53,9 @@ export function floorContactResolve(world: BitrigWorld, k: number, hy: number, l
   const uy = M[K.M + 1]! * dx + M[K.M + 4]! * dy + M[K.M + 7]! * dz;
   const uz = M[K.M + 2]! * dx + M[K.M + 5]! * dy + M[K.M + 8]! * dz;
   LK[K.DP] = ux; LK[K.DP + 1] = uy; LK[K.DP + 2] = uz;
-  const A = B.toHips, a = k * 4;
-  const ax = A[a]!, ay = A[a + 1]!, az = A[a + 2]!, aw = A[a + 3]!;
-  const tx = 2 * (ay * uz - az * uy), ty = 2 * (az * ux - ax * uz), tz = 2 * (ax * uy - ay * ux);
-  _d[3] = ux + aw * tx + (ay * tz - az * ty);
-  _d[4] = uy + aw * ty + (az * tx - ax * tz);
-  _d[5] = uz + aw * tz + (ax * ty - ay * tx);
-  qSwingUnit(B.bendNew, a, B.restDirHs, p, _d, 3);
+  const A = B.toHipsM, m = k * 9;
+  _d[3] = A[m]! * ux + A[m + 1]! * uy + A[m + 2]! * uz;
+  _d[4] = A[m + 3]! * ux + A[m + 4]! * uy + A[m + 5]! * uz;
+  _d[5] = A[m + 6]! * ux + A[m + 7]! * uy + A[m + 8]! * uz;
+  qSwingUnit(B.bendNew, k * 4, B.restDirHs, p, _d, 3);
 }

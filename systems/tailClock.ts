@@ -6,9 +6,8 @@
  * Writes: the accumulator and step count; per chain `anchorCur` (world position, rotation,
  * uniform scale), `stepsLastFrame`, `resetLastFrame`, the rest rotations in animation mode,
  * and — on the first frame, a teleport or a non-finite state — the particles placed at rest.
- * Per step ({@link tailClockStep}): `localPrev` = the links' local rotations before the step,
- * then `anchorStep` interpolated between last frame's anchor and this frame's at the new
- * step's time.
+ * Per step ({@link tailClockStep}): `anchorStep` interpolated between last frame's anchor and
+ * this frame's at the new step's time.
  *
  * dt ≤ 0, NaN or Inf simulate nothing; a long frame (tab switch) runs at most
  * `maxStepsPerFrame` steps and drops the rest. Units: seconds; world units.
@@ -141,7 +140,7 @@ export function resetChainToRest(world: BitrigWorld, eid: number): void {
 
 /**
  * Prepare internal step `s` (0-based) of this frame: interpolate each chain's anchor at the
- * step's time and remember the particles before the step (for display interpolation).
+ * step's time (TailStep keeps the links' previous local rotations for display interpolation).
  *
  * @example
  * for (let s = 0; s < steps; s++) { tailClockStep(world, s); tailStep(world, h); }
@@ -149,7 +148,6 @@ export function resetChainToRest(world: BitrigWorld, eid: number): void {
 export function tailClockStep(world: BitrigWorld, s: number): void {
   const clock = world.tailClock;
   const C = world.components.TailChain;
-  const B = world.components.BendState;
   let t: number;
   if (clock.capped === 1 || !(clock.frameDt > 0)) t = (s + 1) / clock.steps;
   else t = ((s + 1) * clock.fixedStep - clock.accumulatorAtFrameStart) / clock.frameDt;
@@ -160,10 +158,6 @@ export function tailClockStep(world: BitrigWorld, s: number): void {
     const eid = ents[e]!;
     if (C.stepsLastFrame[eid] === 0) continue;
     const a = eid * 8;
-    // The pose before this step (display interpolation).
-    const o = eid * LINK_STRIDE * 4;
-    const n = C.links[eid]!;
-    for (let j = o; j < o + n * 4; j++) B.localPrev[j] = B.localCur[j]!;
     const u = 1 - t;
     C.anchorStep[a] = u * C.anchorPrev[a]! + t * C.anchorCur[a]!;
     C.anchorStep[a + 1] = u * C.anchorPrev[a + 1]! + t * C.anchorCur[a + 1]!;

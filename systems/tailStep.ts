@@ -26,11 +26,12 @@
  *
  * Reads: the chain's anchor at this step (`anchorStep`: world position, rotation, uniform
  * scale), its options, the per-link rest data (`headLs`, `restDirLs`, `lenRel`, `scaleRel`,
- * `toHips` A_i, `restDirHs`, `restR`), the particles and the previous step's bend snapshots.
+ * `toHipsM` A_i, `restDirHs`, `restR`), the particles and the previous step's bend snapshots.
  * Writes: the particles (`pos`, `vel`, `contact`; world, units and units/s), `bendNew` →
  * `bendOld` (snapshots, taken once the whole chain is done: a step never reads a half-updated
- * neighbour), `headWs`, `rotWs` and the links' local rotations `localCur` (parent frame).
- * World space, engine units, seconds.
+ * neighbour) and the links' local rotations `localCur` (parent frame; the previous value goes
+ * to `localPrev` for display interpolation). World space, engine
+ * units, seconds. (`headWs`/`rotWs` hold the displayed frame: TailWrite writes them.)
  *
  * Speed: this is the hot loop (60,000 links per frame in `npm run bench`). The three stages
  * are written out in one loop body on local variables, with the parent frame carried from
@@ -56,8 +57,8 @@ export function tailStep(world: BitrigWorld, h: number): void {
   const ents = world.queries.tails.dense;
   const AS = C.anchorStep;
   const headLs = B.headLs, restDirLs = B.restDirLs, lenRel = B.lenRel, scaleRel = B.scaleRel;
-  const restR = B.restR, rotWs = B.rotWs, headWs = B.headWs, localCur = B.localCur;
-  const toHips = B.toHips, restDirHs = B.restDirHs, bendOld = B.bendOld, bendNew = B.bendNew;
+  const restR = B.restR, localCur = B.localCur, localPrev = B.localPrev;
+  const toHipsM = B.toHipsM, restDirHs = B.restDirHs, bendOld = B.bendOld, bendNew = B.bendNew;
   const pos = P.pos, vel = P.vel, contact = P.contact;
   for (let e = 0; e < ents.length; e++) {
     const eid = ents[e]!;
@@ -88,7 +89,7 @@ export function tailStep(world: BitrigWorld, h: number): void {
       const hx = px + ps * (m00 * lx + m01 * ly + m02 * lz);
       const hy = py + ps * (m10 * lx + m11 * ly + m12 * lz);
       const hz = pz + ps * (m20 * lx + m21 * ly + m22 * lz);
-      headWs[k3] = hx; headWs[k3 + 1] = hy; headWs[k3 + 2] = hz;
+
       const ux = restDirLs[k3]!, uy = restDirLs[k3 + 1]!, uz = restDirLs[k3 + 2]!;
       const rx = m00 * ux + m01 * uy + m02 * uz;
       const ry = m10 * ux + m11 * uy + m12 * uz;
@@ -126,11 +127,13 @@ export function tailStep(world: BitrigWorld, h: number): void {
         dpx = m00 * dx + m10 * dy + m20 * dz;
         dpy = m01 * dx + m11 * dy + m21 * dz;
         dpz = m02 * dx + m12 * dy + m22 * dz;
-        const ax = toHips[k4]!, ay = toHips[k4 + 1]!, az = toHips[k4 + 2]!, aw = toHips[k4 + 3]!;
-        let t0 = 2 * (ay * dpz - az * dpy), t1 = 2 * (az * dpx - ax * dpz), t2 = 2 * (ax * dpy - ay * dpx);
-        const gx = dpx + aw * t0 + (ay * t2 - az * t1);
-        const gy = dpy + aw * t1 + (az * t0 - ax * t2);
-        const gz = dpz + aw * t2 + (ax * t1 - ay * t0);
+        const k9 = k * 9;
+        const a00 = toHipsM[k9]!, a01 = toHipsM[k9 + 1]!, a02 = toHipsM[k9 + 2]!;
+        const a10 = toHipsM[k9 + 3]!, a11 = toHipsM[k9 + 4]!, a12 = toHipsM[k9 + 5]!;
+        const a20 = toHipsM[k9 + 6]!, a21 = toHipsM[k9 + 7]!, a22 = toHipsM[k9 + 8]!;
+        const gx = a00 * dpx + a01 * dpy + a02 * dpz;
+        const gy = a10 * dpx + a11 * dpy + a12 * dpz;
+        const gz = a20 * dpx + a21 * dpy + a22 * dpz;
         const bx0 = restDirHs[k3]!, by0 = restDirHs[k3 + 1]!, bz0 = restDirHs[k3 + 2]!;
         let sx: number, sy: number, sz: number, sw: number;
         const dd = bx0 * gx + by0 * gy + bz0 * gz;
@@ -141,7 +144,7 @@ export function tailStep(world: BitrigWorld, h: number): void {
           sx = qa / pl; sy = qb / pl; sz = qc / pl; sw = 0;
         } else {
           sx = by0 * gz - bz0 * gy; sy = bz0 * gx - bx0 * gz; sz = bx0 * gy - by0 * gx; sw = 1 + dd;
-          const ql = 1 / Math.sqrt(sx * sx + sy * sy + sz * sz + sw * sw);
+          const ql = 1 / Math.sqrt(sw + sw); // |(r×d, 1 + r·d)|² = 2(1 + r·d) for unit r, d
           sx *= ql; sy *= ql; sz *= ql; sw *= ql;
         }
         if (alpha > 0) {
@@ -176,20 +179,16 @@ export function tailStep(world: BitrigWorld, h: number): void {
         }
         bendNew[k4] = sx; bendNew[k4 + 1] = sy; bendNew[k4 + 2] = sz; bendNew[k4 + 3] = sw;
         if (limited || alpha > 0) {
-          t0 = 2 * (sy * bz0 - sz * by0); t1 = 2 * (sz * bx0 - sx * bz0); t2 = 2 * (sx * by0 - sy * bx0);
+          const t0 = 2 * (sy * bz0 - sz * by0), t1 = 2 * (sz * bx0 - sx * bz0), t2 = 2 * (sx * by0 - sy * bx0);
           const ex_ = bx0 + sw * t0 + (sy * t2 - sz * t1);
           const ey_ = by0 + sw * t1 + (sz * t0 - sx * t2);
           const ez_ = bz0 + sw * t2 + (sx * t1 - sy * t0);
-          t0 = 2 * (-ay * ez_ + az * ey_); t1 = 2 * (-az * ex_ + ax * ez_); t2 = 2 * (-ax * ey_ + ay * ex_);
-          let qpx = ex_ + aw * t0 + (-ay * t2 + az * t1);
-          let qpy = ey_ + aw * t1 + (-az * t0 + ax * t2);
-          let qpz = ez_ + aw * t2 + (-ax * t1 + ay * t0);
-          let nx = m00 * qpx + m01 * qpy + m02 * qpz;
-          let ny = m10 * qpx + m11 * qpy + m12 * qpz;
-          let nz = m20 * qpx + m21 * qpy + m22 * qpz;
-          const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
-          if (nl > 1e-12) { const il = 1 / nl; nx *= il; ny *= il; nz *= il; qpx *= il; qpy *= il; qpz *= il; }
-          else { nx = dx; ny = dy; nz = dz; qpx = dpx; qpy = dpy; qpz = dpz; }
+          const qpx = a00 * ex_ + a10 * ey_ + a20 * ez_;
+          const qpy = a01 * ex_ + a11 * ey_ + a21 * ez_;
+          const qpz = a02 * ex_ + a12 * ey_ + a22 * ez_;
+          const nx = m00 * qpx + m01 * qpy + m02 * qpz;
+          const ny = m10 * qpx + m11 * qpy + m12 * qpz;
+          const nz = m20 * qpx + m21 * qpy + m22 * qpz;
           vr = vx * nx + vy * ny + vz * nz;
           vx -= vr * nx; vy -= vr * ny; vz -= vr * nz;
           const cc = dx * nx + dy * ny + dz * nz;
@@ -234,7 +233,7 @@ export function tailStep(world: BitrigWorld, h: number): void {
         sx = ax / al; sy = ay / al; sz = az / al; sw = 0;
       } else {
         sx = uy * dpz - uz * dpy; sy = uz * dpx - ux * dpz; sz = ux * dpy - uy * dpx; sw = 1 + dd;
-        const sl = 1 / Math.sqrt(sx * sx + sy * sy + sz * sz + sw * sw);
+        const sl = 1 / Math.sqrt(sw + sw);
         sx *= sl; sy *= sl; sz *= sl; sw *= sl;
       }
       const r0 = restR[k4]!, r1 = restR[k4 + 1]!, r2 = restR[k4 + 2]!, r3 = restR[k4 + 3]!;
@@ -242,12 +241,15 @@ export function tailStep(world: BitrigWorld, h: number): void {
       const cy = sy * r3 + sw * r1 + sz * r0 - sx * r2;
       const cz = sz * r3 + sw * r2 + sx * r1 - sy * r0;
       const cw = sw * r3 - sx * r0 - sy * r1 - sz * r2;
+      // The local rotation before this step stays for display interpolation (TailWrite).
+      localPrev[k4] = localCur[k4]!; localPrev[k4 + 1] = localCur[k4 + 1]!;
+      localPrev[k4 + 2] = localCur[k4 + 2]!; localPrev[k4 + 3] = localCur[k4 + 3]!;
       localCur[k4] = cx; localCur[k4 + 1] = cy; localCur[k4 + 2] = cz; localCur[k4 + 3] = cw;
       const nx = qx * cw + qw * cx + qy * cz - qz * cy;
       const ny = qy * cw + qw * cy + qz * cx - qx * cz;
       const nz = qz * cw + qw * cz + qx * cy - qy * cx;
       const nw = qw * cw - qx * cx - qy * cy - qz * cz;
-      rotWs[k4] = nx; rotWs[k4 + 1] = ny; rotWs[k4 + 2] = nz; rotWs[k4 + 3] = nw;
+
       qx = nx; qy = ny; qz = nz; qw = nw;
       px = hx; py = hy; pz = hz;
       ps = s * scaleRel[k]!;

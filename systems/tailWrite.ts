@@ -68,10 +68,12 @@ export function tailWrite(world: BitrigWorld): void {
       const c0 = lc[q]!, c1 = lc[q + 1]!, c2 = lc[q + 2]!, c3 = lc[q + 3]!;
       const sg = p0 * c0 + p1 * c1 + p2 * c2 + p3 * c3 < 0 ? -al : al;
       let lx = p0 * al1 + c0 * sg, ly = p1 * al1 + c1 * sg, lz = p2 * al1 + c2 * sg, lw = p3 * al1 + c3 * sg;
-      const l = Math.sqrt(lx * lx + ly * ly + lz * lz + lw * lw);
-      if (!(l > 1e-9) || !(l < Infinity)) { bad = true; break; }
-      const il = 1 / l;
-      lx *= il; ly *= il; lz *= il; lw *= il;
+      const l2 = lx * lx + ly * ly + lz * lz + lw * lw;
+      if (!(l2 > 1e-18) || !(l2 < Infinity)) { bad = true; break; }
+      if (al !== 0) { // (α = 0 shows the last step's unit rotation as it is)
+        const il = 1 / Math.sqrt(l2);
+        lx *= il; ly *= il; lz *= il; lw *= il;
+      }
       // Head from the parent frame.
       const hlx = headLs[k3]!, hly = headLs[k3 + 1]!, hlz = headLs[k3 + 2]!;
       const hx = px + ps * (m00 * hlx + m01 * hly + m02 * hlz);

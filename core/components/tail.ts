@@ -113,13 +113,15 @@ export interface BendStateComponent {
   tipLs: Float64Array;
   /** A_i: rotation from link i's parent rest frame into the hips frame; 4 × stride. */
   toHips: Float64Array;
+  /** A_i as a row-major 3×3 rotation matrix (kept with `toHips` by `computeRestDirs`); 9 × stride. */
+  toHipsM: Float64Array;
   /** Bend snapshot q^old (hips frame) from the previous step; 4 × stride. */
   bendOld: Float64Array;
   /** Bend this step before snapshotting; 4 × stride. */
   bendNew: Float64Array;
-  /** Current world rotation of each link's bone during a step; 4 × stride. */
+  /** World rotation of each link's bone as last displayed (TailWrite); 4 × stride. */
   rotWs: Float64Array;
-  /** Current head position of each link during a step; 3 × stride. */
+  /** Head position of each link as last displayed (TailWrite); 3 × stride. */
   headWs: Float64Array;
   /** Product of the uniform local scales from the anchor down to each link's bone; 1 × stride. */
   scaleRel: Float64Array;
@@ -164,7 +166,7 @@ export function createTailComponents(cap: number): {
     },
     TailParticle: { pos: f64(cap * L * 3), vel: f64(cap * L * 3), contact: new Uint8Array(cap * L) },
     BendState: {
-      restR: f64(cap * L * 4), headLs: f64(cap * L * 3), tipLs: f64(cap * L * 3), toHips: f64(cap * L * 4),
+      restR: f64(cap * L * 4), headLs: f64(cap * L * 3), tipLs: f64(cap * L * 3), toHips: f64(cap * L * 4), toHipsM: f64(cap * L * 9),
       bendOld: f64(cap * L * 4), bendNew: f64(cap * L * 4), rotWs: f64(cap * L * 4), headWs: f64(cap * L * 3),
       scaleRel: f64(cap * L), tipDirLs: f64(cap * L * 3), lenRel: f64(cap * L),
       writtenR: f64(cap * L * 4), localCur: f64(cap * L * 4), localPrev: f64(cap * L * 4), restDirLs: f64(cap * L * 3), restDirHs: f64(cap * L * 3),
