@@ -111,12 +111,6 @@ export function footLock(world: BitrigWorld, dt: number): void {
       const px = m0 * sl0 + m4 * sl1 + m8 * sl2 + atx;
       const py = m1 * sl0 + m5 * sl1 + m9 * sl2 + aty;
       const pz = m2 * sl0 + m6 * sl1 + m10 * sl2 + atz;
-      const snx = F.soleNormalLs[e3]!, sny = F.soleNormalLs[e3 + 1]!, snz = F.soleNormalLs[e3 + 2]!;
-      let nax = m0 * snx + m4 * sny + m8 * snz;
-      let nay = m1 * snx + m5 * sny + m9 * snz;
-      let naz = m2 * snx + m6 * sny + m10 * snz;
-      const nal = Math.sqrt(nax * nax + nay * nay + naz * naz);
-      if (nal > 1e-12 && Number.isFinite(nal)) { nax /= nal; nay /= nal; naz /= nal; } else { nax = 0; nay = 1; naz = 0; }
       if (!Number.isFinite(px + py + pz + qaw)) {
         // Non-finite animated foot: ask for nothing this frame.
         L.weight[e] = 0; L.rotWeight[e] = 0; F.stanceEff[e] = 0; F.locked[e] = 0;
@@ -183,6 +177,13 @@ export function footLock(world: BitrigWorld, dt: number): void {
         Gx = px; Gy = h; Gz = pz;
         Nx = gnx; Ny = gny; Nz = gnz;
         // Sole normal onto the ground normal, at most maxTilt.
+        // the animated sole normal (unit; up when degenerate), only needed here
+        const snx = F.soleNormalLs[e3]!, sny = F.soleNormalLs[e3 + 1]!, snz = F.soleNormalLs[e3 + 2]!;
+        let nax = m0 * snx + m4 * sny + m8 * snz;
+        let nay = m1 * snx + m5 * sny + m9 * snz;
+        let naz = m2 * snx + m6 * sny + m10 * snz;
+        const nal = Math.sqrt(nax * nax + nay * nay + naz * naz);
+        if (nal > 1e-12 && Number.isFinite(nal)) { nax /= nal; nay /= nal; naz /= nal; } else { nax = 0; nay = 1; naz = 0; }
         _v[3] = nax; _v[4] = nay; _v[5] = naz;
         _v[15] = Nx; _v[16] = Ny; _v[17] = Nz;
         qSwing(_q, 8, _v, 3, _v, 15);

@@ -101,7 +101,7 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
   _state[0] = 0;
   const L = world.components.Limb;
   const pose = world.pose;
-  const wm = pose.worldM, R = pose.localR, T = pose.localT, parent = pose.parent, owner = pose.owner;
+  const wm = pose.worldM, R = pose.localR, T = pose.localT, Sc = pose.localS, parent = pose.parent, owner = pose.owner;
   const rootWs = pose.charRootWs;
   const dirty = pose.dirty;
   const io = _io;
@@ -368,9 +368,35 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
     R[e4 + 2] = -fz * qew + fw * qez - fx * qey + fy * qex;
     R[e4 + 3] = fw * qew + fx * qex + fy * qey + fz * qez;
     // World matrices of the chain, then of any other bone of the root's subtree (toes, twists).
-    worldOfSlot(pose, rs);
-    worldOfSlot(pose, ms);
-    worldOfSlot(pose, es);
+    {
+      // Root, mid and end in turn: W = W_parent · T·R·S (as worldOfSlot), the parent's matrix
+      // carried in locals from one bone to the next.
+      let p00 = P[po]!, p01 = P[po + 1]!, p02 = P[po + 2]!;
+      let p10 = P[po + 4]!, p11 = P[po + 5]!, p12 = P[po + 6]!;
+      let p20 = P[po + 8]!, p21 = P[po + 9]!, p22 = P[po + 10]!;
+      let p30 = P[po + 12]!, p31 = P[po + 13]!, p32 = P[po + 14]!;
+      for (let j = 0; j < 3; j++) {
+        const k = j === 0 ? rs : j === 1 ? ms : es;
+        const qx = R[k * 4]!, qy = R[k * 4 + 1]!, qz = R[k * 4 + 2]!, qw = R[k * 4 + 3]!;
+        const sx = Sc[k * 3]!, sy = Sc[k * 3 + 1]!, sz = Sc[k * 3 + 2]!;
+        const x2 = qx + qx, y2 = qy + qy, z2 = qz + qz;
+        const xx = qx * x2, xy = qx * y2, xz = qx * z2, yy = qy * y2, yz = qy * z2, zz = qz * z2, wx = qw * x2, wy = qw * y2, wz = qw * z2;
+        const l00 = (1 - (yy + zz)) * sx, l01 = (xy + wz) * sx, l02 = (xz - wy) * sx;
+        const l10 = (xy - wz) * sy, l11 = (1 - (xx + zz)) * sy, l12 = (yz + wx) * sy;
+        const l20 = (xz + wy) * sz, l21 = (yz - wx) * sz, l22 = (1 - (xx + yy)) * sz;
+        const tx = T[k * 3]!, ty = T[k * 3 + 1]!, tz = T[k * 3 + 2]!;
+        const n00 = p00 * l00 + p10 * l01 + p20 * l02, n01 = p01 * l00 + p11 * l01 + p21 * l02, n02 = p02 * l00 + p12 * l01 + p22 * l02;
+        const n10 = p00 * l10 + p10 * l11 + p20 * l12, n11 = p01 * l10 + p11 * l11 + p21 * l12, n12 = p02 * l10 + p12 * l11 + p22 * l12;
+        const n20 = p00 * l20 + p10 * l21 + p20 * l22, n21 = p01 * l20 + p11 * l21 + p21 * l22, n22 = p02 * l20 + p12 * l21 + p22 * l22;
+        const n30 = p00 * tx + p10 * ty + p20 * tz + p30, n31 = p01 * tx + p11 * ty + p21 * tz + p31, n32 = p02 * tx + p12 * ty + p22 * tz + p32;
+        const o = k * 16;
+        wm[o] = n00; wm[o + 1] = n01; wm[o + 2] = n02; wm[o + 3] = 0;
+        wm[o + 4] = n10; wm[o + 5] = n11; wm[o + 6] = n12; wm[o + 7] = 0;
+        wm[o + 8] = n20; wm[o + 9] = n21; wm[o + 10] = n22; wm[o + 11] = 0;
+        wm[o + 12] = n30; wm[o + 13] = n31; wm[o + 14] = n32; wm[o + 15] = 1;
+        p00 = n00; p01 = n01; p02 = n02; p10 = n10; p11 = n11; p12 = n12; p20 = n20; p21 = n21; p22 = n22; p30 = n30; p31 = n31; p32 = n32;
+      }
+    }
     const sEnd = L.subtreeEnd[e]!;
     if (sEnd > es + 1 || ms > rs + 1 || es > ms + 1) {
       dirty[rs] = 1; dirty[ms] = 1; dirty[es] = 1;
