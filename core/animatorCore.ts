@@ -56,7 +56,8 @@ export function prepareCharacterFrame(binding: CharacterBinding, tailPhysics: bo
     } else animated = tailOverwrittenByClip(binding, c);
     resolveTailRestSource(binding, c, animated);
   }
-  if (!tailPhysics) writeTailRest(binding);
+  // (an 'animation' chain keeps the clip's pose just read: the systems take their rest from it)
+  if (!tailPhysics) writeTailRest(binding, true);
   beginCharacterFrame(binding);
 }
 

@@ -221,13 +221,21 @@ export function tailOverwrittenByClip(binding: CharacterBinding, chainIndex: num
 }
 
 /**
- * Show the carried rest pose (tail physics off): every link's local rotation becomes its
- * rest rotation. Call after the adapter read the engine pose. Per-frame; no allocation.
+ * Show the rest pose (tail physics off): every link's local rotation becomes its rest
+ * rotation — the carried bind rest, or for an `'animation'` chain the clip's own pose as the
+ * tail systems took it this frame. With `bindOnly` (before the systems run) only `'bind'`
+ * chains are written: an `'animation'` chain keeps the clip's pose just read, which is its
+ * rest for this frame. Per-frame; no allocation.
+ *
+ * @example
+ * if (!tailPhysics) writeTailRest(binding, true); // after read
+ * update(world, dt); if (!tailPhysics) writeTailRest(binding); // before write
  */
-export function writeTailRest(binding: CharacterBinding): void {
+export function writeTailRest(binding: CharacterBinding, bindOnly = false): void {
   const { TailChain: C, BendState: B } = binding.world.components;
   const pose = binding.world.pose;
   for (const t of binding.tails) {
+    if (bindOnly && C.restSource[t.eid] === REST_ANIMATION) continue;
     const n = C.links[t.eid]!;
     for (let i = 0; i < n; i++) {
       const k = t.eid * LINK_STRIDE + i;
