@@ -166,6 +166,13 @@ export interface AnimatorBase {
   setTailPhysics(on: boolean): void;
   /** Change tail options of every chain (or one, by first bone name). */
   setTailOptions(options: Partial<TailOptions>, chain?: string): void;
+  /**
+   * Forget the motion history, for an exact replay or a cut: tails re-seat at rest on the next
+   * frame, foot locks are released, the pelvis smoothing and grounded fade restart, and a
+   * private world's fixed-step clock restarts (a shared world's clock is the caller's:
+   * `world.tailClock.accumulator = 0`). Setting the engine's animation time is the caller's.
+   */
+  reset(): void;
   /** Diagnostics for overlays and tests (`scene`: contacts, COM, reach, pelvis band when scene IK is on). */
   diagnostics(): AnimatorDiagnostics & { scene?: SceneDiagnostics };
   /** Release bitrig's state (pose slots, entities, scene IK). Engine objects are untouched. Safe to call twice. */
@@ -297,6 +304,15 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
     },
     setTailOptions(opts: Partial<TailOptions>, chain?: string) {
       for (let i = 0; i < bindings.length; i++) setBindingTailOptions(bindings[i]!, names[i]!, opts, chain);
+    },
+    reset() {
+      if (!alive) return;
+      for (const b of bindings) reseatTails(b);
+      if (ownWorld) world.tailClock.accumulator = 0;
+      if (sceneIK) {
+        world.components.SceneCharacter.initialised[sceneIK.eid] = 0;
+        for (const leg of sceneIK.legs) world.components.FootContact.locked[leg.eid] = 0;
+      }
     },
     diagnostics() {
       const tails: TailDiagnostics[] = [];
