@@ -136,9 +136,8 @@ function seek(t: number): void {
   base.mixer.setTime(Math.max(0, t0));
   corrected.animator!.restoreAnimatedPose(); // the mixer is advanced here, not by the animator
   corrected.mixer.setTime(Math.max(0, t0));
-  corrected.animator!.setTailPhysics(params.tail); // re-seats the tail at rest
-  world.tailClock.accumulator = 0; // and restarts its fixed-step clock,
-  world.components.SceneCharacter.initialised[ik.eid] = 0; // the pelvis smoothing and the grounded fade:
+  corrected.animator!.setTailPhysics(params.tail);
+  corrected.animator!.reset(); // tail at rest, clock, locks, pelvis smoothing and fade restart
   unlockNext = true; // and the first frame releases the feet, so a replay is bit-for-bit
   overlays.resetTrails();
   for (let i = 1; i <= n; i++) frameAt(t0 + i * FIXED, FIXED);

@@ -134,8 +134,8 @@ function seek(t: number): void {
     const c = set.copies[k];
     c.animator?.restoreAnimatedPose(); // the mixer is advanced here, not by the animator
     c.mixer.setTime(start);
-    c.animator?.setTailPhysics(params.physics); // re-seats the chain at rest
-    if (c.animator) c.animator.world.tailClock.accumulator = 0; // and restarts its fixed-step clock
+    c.animator?.setTailPhysics(params.physics);
+    c.animator?.reset(); // re-seats the chain at rest and restarts its fixed-step clock
     c.meter?.reset();
   }
   time = t0;
