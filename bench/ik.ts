@@ -24,6 +24,7 @@ import { footLock } from '../systems/footLock';
 import { pelvisHeight } from '../systems/pelvisHeight';
 import { twoBoneIK } from '../systems/twoBoneIK';
 import { update } from '../systems/pipeline';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { timeMedian, type BenchResult } from './common';
 
 const DT = 1 / 60;
@@ -190,14 +191,31 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
   const L = c.world.components.Limb;
   let reached = 0;
   for (const h of c.handles) for (const l of h.legs) reached += L.reached[l.eid]!;
-  // heap growth over 300 steady frames (0 = no per-frame allocation in the systems); the
-  // first frames after a branch is first taken may deoptimise and allocate transiently.
+  // Allocation by bitrig's own systems over 300 steady frames (no adapter read, no comparison
+  // solvers): heap growth, and the garbage collections that ran meanwhile (a young-generation
+  // collection every few MB allocated; the heap delta alone misses what those collected, so
+  // 0 collections and ~0 growth together mean no per-frame allocation). The first frames after
+  // a branch is first taken may deoptimise and allocate transiently, hence the warm-up.
   const gc = (globalThis as { gc?: () => void }).gc;
+  let gcEvents = 0;
+  const gcObs = new PerformanceObserver((list) => { gcEvents += list.getEntries().length; });
+  gcObs.observe({ entryTypes: ['gc'] });
   for (let k = 0; k < 600; k++) { footLock(c.world, DT); pelvisHeight(c.world, DT); twoBoneIK(c.world, DT); }
   gc?.();
-  const h0 = process.memoryUsage().heapUsed;
-  for (let k = 0; k < 300; k++) { footLock(c.world, DT); pelvisHeight(c.world, DT); twoBoneIK(c.world, DT); }
-  const heapGrowth = process.memoryUsage().heapUsed - h0;
+  await new Promise((r) => setTimeout(r, 20)); // deliver the forced collection's entry first
+  const window300 = async (): Promise<[number, number]> => {
+    const gc0 = gcEvents;
+    const h0 = process.memoryUsage().heapUsed;
+    for (let k = 0; k < 300; k++) { footLock(c.world, DT); pelvisHeight(c.world, DT); twoBoneIK(c.world, DT); }
+    const grown = process.memoryUsage().heapUsed - h0;
+    await new Promise((r) => setTimeout(r, 20));
+    return [grown, gcEvents - gc0];
+  };
+  // two windows back to back: the first may still see a late re-optimisation (a branch first
+  // taken during the warm-up runs unoptimised, and allocates, until V8 recompiles it).
+  const [, gcFirst] = await window300();
+  const [heapGrowth, gcDuring] = await window300();
+  gcObs.disconnect();
 
   // ---- comparisons in the same run
   const babylon = babylonNs(2000);
@@ -232,6 +250,8 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
         ratioVsCCD: ccd / oursNs,
         reachedLimbs: reached,
         heapGrowthBytesOver300Frames: heapGrowth,
+        gcDuring300Frames: gcDuring,
+        gcDuringPrevious300Frames: gcFirst,
       },
     },
     {

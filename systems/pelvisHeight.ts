@@ -152,7 +152,9 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
     offsetWs[c * 3] = ox; offsetWs[c * 3 + 1] = y; offsetWs[c * 3 + 2] = oz;
     SC.bandLo[c] = lo; SC.bandHi[c] = hi; SC.bandLegs[c] = nIn; SC.bandInfeasible[c] = nBad;
     SC.initialised[c] = 1;
-    if (ox === 0 && y === 0 && oz === 0) continue;
+    // (one expression, not a chain of branches: the last comparisons would first run only once
+    // the offset settles at 0, and a comparison first met late deoptimises the whole system)
+    if (Math.abs(ox) + Math.abs(y) + Math.abs(oz) === 0) continue;
     applyPelvisOffset(world, c);
   }
 }

@@ -191,7 +191,7 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
     if (w === 0) ext = Math.sqrt(acx * acx + acy * acy + acz * acz) / lmax;
     else {
       const tx = cx + w * (tx0 - cx), ty = cy + w * (ty0 - cy), tz = cz + w * (tz0 - cz);
-      const lmin = l1 > l2 ? l1 - l2 : l2 - l1;
+      const lmin = Math.abs(l1 - l2);
       const il1 = 1 / l1;
       const u1x = v1x * il1, u1y = v1y * il1, u1z = v1z * il1;
       // Direction root → target û (fallback: root → end, then the upper bone).

@@ -191,7 +191,7 @@ export function twoBoneKernel(io: Float64Array): boolean {
   const tx = cx + w * (tx0 - cx), ty = cy + w * (ty0 - cy), tz = cz + w * (tz0 - cz);
   io[38] = tx; io[39] = ty; io[40] = tz;
   const lmax = l1 + l2;
-  const lmin = l1 > l2 ? l1 - l2 : l2 - l1;
+  const lmin = Math.abs(l1 - l2);
   const acx = cx - ax, acy = cy - ay, acz = cz - az;
   if (w === 0) {
     const mx = cx - tx, my = cy - ty, mz = cz - tz;
