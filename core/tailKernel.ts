@@ -120,10 +120,15 @@ export function linkAim(world: BitrigWorld, eid: number, i: number, dir: Float64
 
 /**
  * Decompose a column-major affine matrix (16 floats at `mo`) into position, rotation and
- * uniform scale (8 floats at `oo`). Returns false (and writes nothing) when the matrix is
- * not finite or degenerate.
+ * uniform scale (8 floats at `oo`). Returns 1 for a proper frame, −1 for a mirrored one
+ * (negative determinant: the rotation is then that of the matrix with its x column negated,
+ * i.e. M = T·R·S·diag(−1, 1, 1)), and 0 (writing nothing) when the matrix is not finite or
+ * degenerate.
+ *
+ * @example
+ * const sign = anchorFromMatrix(pose.worldM, slot * 16, out, 0); // 0: skip this frame
  */
-export function anchorFromMatrix(m: Float64Array, mo: number, out: Float64Array, oo: number): boolean {
+export function anchorFromMatrix(m: Float64Array, mo: number, out: Float64Array, oo: number): number {
   const m00 = m[mo]!, m01 = m[mo + 1]!, m02 = m[mo + 2]!;
   const m10 = m[mo + 4]!, m11 = m[mo + 5]!, m12 = m[mo + 6]!;
   const m20 = m[mo + 8]!, m21 = m[mo + 9]!, m22 = m[mo + 10]!;
@@ -131,8 +136,8 @@ export function anchorFromMatrix(m: Float64Array, mo: number, out: Float64Array,
   const sy = Math.sqrt(m10 * m10 + m11 * m11 + m12 * m12);
   const sz = Math.sqrt(m20 * m20 + m21 * m21 + m22 * m22);
   const det = m00 * (m11 * m22 - m12 * m21) - m10 * (m01 * m22 - m02 * m21) + m20 * (m01 * m12 - m02 * m11);
-  if (!Number.isFinite(det) || !Number.isFinite(m[mo + 12]! + m[mo + 13]! + m[mo + 14]!)) return false;
-  if (!(sx > 1e-12 && sy > 1e-12 && sz > 1e-12)) return false;
+  if (!Number.isFinite(det) || !Number.isFinite(m[mo + 12]! + m[mo + 13]! + m[mo + 14]!)) return 0;
+  if (!(sx > 1e-12 && sy > 1e-12 && sz > 1e-12)) return 0;
   if (det < 0) sx = -sx; // mirrored: put the sign on x
   const r00 = m00 / sx, r01 = m01 / sx, r02 = m02 / sx;
   const r10 = m10 / sy, r11 = m11 / sy, r12 = m12 / sy;
@@ -141,7 +146,7 @@ export function anchorFromMatrix(m: Float64Array, mo: number, out: Float64Array,
   qFromRotationRows(out, oo + 3, r00, r10, r20, r01, r11, r21, r02, r12, r22);
   out[oo] = m[mo + 12]!; out[oo + 1] = m[mo + 13]!; out[oo + 2] = m[mo + 14]!;
   out[oo + 7] = Math.cbrt(Math.abs(det));
-  return true;
+  return det < 0 ? -1 : 1;
 }
 
 /**

@@ -4,7 +4,7 @@
  * Reads: `world.tailClock`, the pose store's world matrix of each chain's anchor and, for the
  * `'animation'` rest source, the clip's local rotations/translations of the tail bones.
  * Writes: the accumulator and step count; per chain `anchorCur` (world position, rotation,
- * uniform scale), `stepsLastFrame`, `resetLastFrame`, the rest rotations in animation mode,
+ * uniform scale; reflected across x = 0 for a mirrored anchor, see `mirrored`), `mirrored`, `stepsLastFrame`, `resetLastFrame`, the rest rotations in animation mode,
  * and — on the first frame, a teleport or a non-finite state — the particles placed at rest.
  * Per step ({@link tailClockStep}): `anchorStep` interpolated between last frame's anchor and
  * this frame's at the new step's time.
@@ -60,8 +60,8 @@ function prepareChain(world: BitrigWorld, eid: number, steps: number): void {
   const B = world.components.BendState;
   const pose = world.pose;
   C.resetLastFrame[eid] = 0;
-  const ok = anchorFromMatrix(pose.worldM, C.anchorSlot[eid]! * 16, C.anchorCur, eid * 8);
-  if (!ok) {
+  const sign = anchorFromMatrix(pose.worldM, C.anchorSlot[eid]! * 16, C.anchorCur, eid * 8);
+  if (sign === 0) {
     // Non-finite or degenerate anchor: simulate nothing, write nothing this frame.
     C.stepsLastFrame[eid] = 0;
     C.initialised[eid] = 0;
@@ -91,6 +91,19 @@ function prepareChain(world: BitrigWorld, eid: number, steps: number): void {
     computeToHips(world, eid);
   }
   const a = eid * 8;
+  // A mirrored anchor (M = T·R·S·X, X = diag(−1, 1, 1)): simulate in the world reflected
+  // across x = 0 (P = X), where the anchor P·M = (P·T)·(P·R·P)·S is a proper frame. Springs,
+  // gravity and the floor are symmetric under P, so the reflected motion is the real one.
+  // P·R·P has the quaternion (x, −y, −z, w).
+  const mir = sign < 0 ? 1 : 0;
+  if (mir === 1) {
+    const A = C.anchorCur;
+    A[a] = -A[a]!; A[a + 4] = -A[a + 4]!; A[a + 5] = -A[a + 5]!;
+  }
+  if (C.mirrored[eid] !== mir) {
+    C.mirrored[eid] = mir;
+    C.initialised[eid] = 0; // the particles live in the other space: start again at rest
+  }
   if (C.initialised[eid] === 0) {
     resetChainToRest(world, eid);
     C.initialised[eid] = 1;

@@ -6,7 +6,8 @@
  * its particle, in the parent's frame) and the clock's display fraction α (so every render
  * rate shows the same motion, one step behind); this frame's anchor `anchorCur`; the floor.
  * Writes: the pose store's local rotation and world matrix of every link bone (and the end
- * helper's world matrix), `headWs`/`rotWs`, `writtenR`, `anchorPrev`.
+ * helper's world matrix; reflected back for a mirrored anchor), `headWs`/`rotWs`, `writtenR`,
+ * `anchorPrev`.
  *
  * Local rotations are blended, so the tail rides the body exactly as it moves this frame. A
  * drawn tip that the blend (or this frame's hips) puts under the floor goes back onto the
@@ -48,6 +49,7 @@ export function tailWrite(world: BitrigWorld): void {
     const floorOn = C.floorEnabled[eid] === 1;
     const F = C.floorY[eid]! + C.floorClearance[eid]! * C.unitScale[eid]!;
     const composeWorld = C.exactWorld[eid] !== 1;
+    const mx = C.mirrored[eid] === 1 ? -1 : 1; // reflect world matrices back (x row) when mirrored
     // Parent frame of link 0: this frame's anchor.
     let qx = AC[a + 3]!, qy = AC[a + 4]!, qz = AC[a + 5]!, qw = AC[a + 6]!;
     let px = AC[a]!, py = AC[a + 1]!, pz = AC[a + 2]!;
@@ -144,10 +146,11 @@ export function tailWrite(world: BitrigWorld): void {
       if (composeWorld) {
         // The bone's world matrix straight from its world frame (uniform scale).
         const o = sl * 16;
-        worldM[o] = n00 * sc; worldM[o + 1] = n10 * sc; worldM[o + 2] = n20 * sc; worldM[o + 3] = 0;
-        worldM[o + 4] = n01 * sc; worldM[o + 5] = n11 * sc; worldM[o + 6] = n21 * sc; worldM[o + 7] = 0;
-        worldM[o + 8] = n02 * sc; worldM[o + 9] = n12 * sc; worldM[o + 10] = n22 * sc; worldM[o + 11] = 0;
-        worldM[o + 12] = hx; worldM[o + 13] = hy; worldM[o + 14] = hz; worldM[o + 15] = 1;
+        const sx = mx * sc;
+        worldM[o] = n00 * sx; worldM[o + 1] = n10 * sc; worldM[o + 2] = n20 * sc; worldM[o + 3] = 0;
+        worldM[o + 4] = n01 * sx; worldM[o + 5] = n11 * sc; worldM[o + 6] = n21 * sc; worldM[o + 7] = 0;
+        worldM[o + 8] = n02 * sx; worldM[o + 9] = n12 * sc; worldM[o + 10] = n22 * sc; worldM[o + 11] = 0;
+        worldM[o + 12] = mx * hx; worldM[o + 13] = hy; worldM[o + 14] = hz; worldM[o + 15] = 1;
       }
       qx = nx; qy = ny; qz = nz; qw = nw;
       m00 = n00; m01 = n01; m02 = n02; m10 = n10; m11 = n11; m12 = n12; m20 = n20; m21 = n21; m22 = n22;

@@ -86,6 +86,13 @@ export interface TailChainComponent {
   /** 1 when the last frame reset the chain (teleport or bad input). */
   resetLastFrame: Uint8Array;
   /**
+   * 1 while the anchor's world frame is mirrored (negative determinant, e.g. a parent with
+   * scale.x = −1). The chain then simulates in the world reflected across x = 0, where the
+   * anchor is a proper frame: the anchors, particles, `headWs` and `rotWs` are in that
+   * reflected space, and TailWrite reflects the world matrices back. A change resets the chain.
+   */
+  mirrored: Uint8Array;
+  /**
    * Per-step constants cached per chain, 5 per entity: step length h (s) they were computed
    * for (0 = stale; option changes clear it), e^(−γh), coupling α = 1 − e^(−kh),
    * cos(θmax/2), sin(θmax/2).
@@ -161,7 +168,7 @@ export function createTailComponents(cap: number): {
       floorEnabled: new Uint8Array(cap), floorClearance: f64(cap), contactDamping: f64(cap),
       restSource: new Uint8Array(cap), unitScale: f64(cap), teleportDistance: f64(cap), initialised: new Uint8Array(cap),
       anchorPrev: f64(cap * 8), anchorCur: f64(cap * 8), anchorStep: f64(cap * 8), axesLs: f64(cap * 9),
-      stepsLastFrame: new Uint8Array(cap), resetLastFrame: new Uint8Array(cap), exactWorld: new Uint8Array(cap), exactWorldSetup: new Uint8Array(cap),
+      stepsLastFrame: new Uint8Array(cap), resetLastFrame: new Uint8Array(cap), mirrored: new Uint8Array(cap), exactWorld: new Uint8Array(cap), exactWorldSetup: new Uint8Array(cap),
       stepCache: f64(cap * 5),
     },
     TailParticle: { pos: f64(cap * L * 3), vel: f64(cap * L * 3), contact: new Uint8Array(cap * L) },

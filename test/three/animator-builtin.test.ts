@@ -168,6 +168,36 @@ describe('createAnimator on the built-in character', () => {
     animator.dispose();
   });
 
+  test.each([0, 0.7])('a mirrored model (root scale.x = −1, turned %f rad) swings the mirror image of the tail: tail joints equal the reflected original (1e-6 m)', (turn) => {
+    const a = rig(), m = rig();
+    m.root.scale.x = -1; // the left/right variant trick
+    // P·R_y(−θ) = R_y(θ)·P: the mirrored model turned θ is the reflection of the original turned −θ
+    m.root.rotation.y = turn;
+    a.root.rotation.y = -turn;
+    for (const r of [a, m]) r.mixer.clipAction(r.clips.find((c) => c.name === 'hipSweep')!).play();
+    const an = createAnimator(a.root, { mixer: a.mixer });
+    const mn = createAnimator(m.root, { mixer: m.mixer });
+    const tails = (r: typeof a) => r.bones.filter((b) => /^Tail_/.test(b.name));
+    const p = new Vector3(), q = new Vector3();
+    let worst = 0, swing = 0;
+    for (let f = 0; f < 120; f++) {
+      an.update(1 / 60);
+      mn.update(1 / 60);
+      a.root.updateMatrixWorld(true);
+      m.root.updateMatrixWorld(true);
+      const ta = tails(a), tm = tails(m);
+      ta.forEach((b, i) => {
+        b.getWorldPosition(p);
+        tm[i]!.getWorldPosition(q);
+        worst = Math.max(worst, Math.abs(p.x + q.x), Math.abs(p.y - q.y), Math.abs(p.z - q.z));
+      });
+      swing = Math.max(swing, Math.abs(ta[ta.length - 1]!.getWorldPosition(p).x));
+    }
+    expect(swing).toBeGreaterThan(0.05); // the sweep does swing the tail sideways
+    expect(worst).toBeLessThan(1e-6);
+    an.dispose(); mn.dispose();
+  });
+
   test('the shin variant (no tail bones) binds with no chain and changes nothing', () => {
     const a = rig('shin');
     const animator = createAnimator(a.root, { mixer: a.mixer });
