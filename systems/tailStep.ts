@@ -31,7 +31,7 @@
  * `bendOld` (snapshots, taken once the whole chain is done: a step never reads a half-updated
  * neighbour) and the links' local rotations `localCur` (parent frame; the previous value goes
  * to `localPrev` for display interpolation). World space, engine
- * units, seconds. (`headWs`/`rotWs` hold the displayed frame: TailWrite writes them.)
+ * units, seconds.
  *
  * Speed: this is the hot loop (60,000 links per frame in `npm run bench`). The three stages
  * are written out in one loop body on local variables, with the parent frame carried from

@@ -6,8 +6,7 @@
  * its particle, in the parent's frame) and the clock's display fraction α (so every render
  * rate shows the same motion, one step behind); this frame's anchor `anchorCur`; the floor.
  * Writes: the pose store's local rotation and world matrix of every link bone (and the end
- * helper's world matrix; reflected back for a mirrored anchor), `headWs`/`rotWs`, `writtenR`,
- * `anchorPrev`.
+ * helper's world matrix; reflected back for a mirrored anchor), `writtenR`, `anchorPrev`.
  *
  * Local rotations are blended, so the tail rides the body exactly as it moves this frame. A
  * drawn tip that the blend (or this frame's hips) puts under the floor goes back onto the
@@ -38,7 +37,6 @@ export function tailWrite(world: BitrigWorld): void {
   const al = world.tailClock.alpha, al1 = 1 - al;
   const lp = B.localPrev, lc = B.localCur, restR = B.restR, writtenR = B.writtenR;
   const headLs = B.headLs, restDirLs = B.restDirLs, tipDirLs = B.tipDirLs, lenRel = B.lenRel, scaleRel = B.scaleRel;
-  const rotWs = B.rotWs, headWs = B.headWs;
   const AC = C.anchorCur;
   const ents = world.queries.tails.dense;
   for (let e = 0; e < ents.length; e++) {
@@ -140,8 +138,6 @@ export function tailWrite(world: BitrigWorld): void {
       const s4 = sl * 4;
       localR[s4] = lx; localR[s4 + 1] = ly; localR[s4 + 2] = lz; localR[s4 + 3] = lw;
       writtenR[q] = lx; writtenR[q + 1] = ly; writtenR[q + 2] = lz; writtenR[q + 3] = lw;
-      rotWs[q] = nx; rotWs[q + 1] = ny; rotWs[q + 2] = nz; rotWs[q + 3] = nw;
-      headWs[k3] = hx; headWs[k3 + 1] = hy; headWs[k3 + 2] = hz;
       const sc = s * scaleRel[k]!;
       if (composeWorld) {
         // The bone's world matrix straight from its world frame (uniform scale).

@@ -126,9 +126,9 @@ export interface BendStateComponent {
   bendOld: Float64Array;
   /** Bend this step before snapshotting; 4 × stride. */
   bendNew: Float64Array;
-  /** World rotation of each link's bone as last displayed (TailWrite); 4 × stride. */
+  /** Scratch of the rest placement (world rotation of each link's bone while re-seating); 4 × stride. */
   rotWs: Float64Array;
-  /** Head position of each link as last displayed (TailWrite); 3 × stride. */
+  /** Scratch of the rest placement (head of each link while re-seating); 3 × stride. */
   headWs: Float64Array;
   /** Product of the uniform local scales from the anchor down to each link's bone; 1 × stride. */
   scaleRel: Float64Array;

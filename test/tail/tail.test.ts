@@ -102,9 +102,10 @@ describe('spring physics', () => {
     rig.frame(1 / 60);
     const P = rig.world.components.TailParticle;
     const k = rig.eid * LINK_STRIDE * 3;
-    const h = rig.world.components.BendState.headWs;
+    // The head: the link bone's world position (world matrix translation).
+    const m = rig.world.pose.worldM, o = rig.world.components.TailChain.slot[rig.eid * LINK_STRIDE]! * 16;
     // 3° sideways (world X) about the head, zero velocity.
-    const hx = h[k]!, hy = h[k + 1]!, hz = h[k + 2]!;
+    const hx = m[o + 12]!, hy = m[o + 13]!, hz = m[o + 14]!;
     const dx = P.pos[k]! - hx, dy = P.pos[k + 1]! - hy, dz = P.pos[k + 2]! - hz;
     const a = 3 * DEG;
     P.pos[k] = hx + dx * Math.cos(a) + 0.5 * Math.sin(a);
