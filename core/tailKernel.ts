@@ -26,11 +26,12 @@ export const LF = new Float64Array(16);
  * final direction in the parent's frame (3). Per chain and step: `O` tail root (head of link
  * 0), `F` hips forward axis (3), `BACK` backward horizontal unit (x, z), `FLOOR` floor height
  * F + ρ, `DAMP` contact damping factor e^(−γΔt), `ALPHA` coupling α, `COSH`/`SINH`
- * cos/sin(θmax/2), `GRAV` gravity (units/s²), `FLOORON` 1 when floor contact is on.
+ * cos/sin(θmax/2), `GRAV` gravity (units/s²), `FLOORON` 1 when floor contact is on, `STEP` the
+ * step length h (seconds; set by the caller before {@link chainStepConstants}).
  */
 export const K = {
   M: 0, H: 9, R: 12, LEN: 15, O: 16, D: 19, DP: 22,
-  F: 25, BACK: 28, FLOOR: 30, DAMP: 31, ALPHA: 32, COSH: 33, SINH: 34, GRAV: 35, FLOORON: 36,
+  F: 25, BACK: 28, FLOOR: 30, DAMP: 31, ALPHA: 32, COSH: 33, SINH: 34, GRAV: 35, FLOORON: 36, STEP: 37,
 } as const;
 
 /**
@@ -42,12 +43,17 @@ const _s = new Float64Array(8);
 
 /**
  * Fill the chain constants of {@link LK} (forward axis, backward horizontal, floor, damping,
- * coupling α, bend limit, gravity) for chain `eid`, a step of `h` seconds and the anchor at
- * this step (`anchorStep`). The exponentials are cached per chain while `h` and the options
- * stay the same.
+ * coupling α, bend limit, gravity) for chain `eid`, a step of LK[STEP] seconds (passed in the
+ * register: a double argument to a call V8 does not inline is boxed, an allocation per frame)
+ * and the anchor at this step (`anchorStep`). The exponentials are cached per chain while the
+ * step and the options stay the same.
+ *
+ * @example
+ * LK[K.STEP] = 1 / 60; chainStepConstants(world, eid);
  */
-export function chainStepConstants(world: BitrigWorld, eid: number, h: number): void {
+export function chainStepConstants(world: BitrigWorld, eid: number): void {
   const C = world.components.TailChain;
+  const h = LK[K.STEP]!;
   qRotate(LK, K.F, C.anchorStep, eid * 8 + 3, C.axesLs, eid * 9);
   let bx = -LK[K.F]!, bz = -LK[K.F + 2]!;
   const bl = Math.sqrt(bx * bx + bz * bz);

@@ -25,13 +25,17 @@ const _d = new Float64Array(6);
 /**
  * Put link `k`'s (entity link index: eid × LINK_STRIDE + i) tip on the floor circle. Called by
  * {@link tailStep} when the predicted tip is below `F` with the link register {@link LK}
- * filled (parent matrix, head, rest direction, direction, length, damping, backward axis);
+ * filled (parent matrix, head, rest direction, direction, length, floor F, damping, backward
+ * axis);
  * writes `pos`, `vel`, `contact`, `bendNew` and LK[D], LK[DP].
  *
  * @example
- * if (floorOn && hy + len * dy < F) floorContactResolve(world, k, hy, len, F);
+ * if (floorOn && hy + len * dy < F) floorContactResolve(world, k); // LK filled
  */
-export function floorContactResolve(world: BitrigWorld, k: number, hy: number, len: number, F: number): void {
+export function floorContactResolve(world: BitrigWorld, k: number): void {
+  // (numbers come through LK, not as arguments: V8 boxes doubles passed to a call it does not
+  // inline, which would allocate in the frame)
+  const hy = LK[K.H + 1]!, len = LK[K.LEN]!, F = LK[K.FLOOR]!;
   const P = world.components.TailParticle;
   const B = world.components.BendState;
   floorDirection(_d, 0, hy, len, F, LK[K.D]!, LK[K.D + 2]!, LK[K.R]!, LK[K.R + 2]!, LK[K.BACK]!, LK[K.BACK + 1]!);

@@ -40,10 +40,9 @@ export function update(world: BitrigWorld, dt: number): void {
   twoBoneIK(world, dt);
   // 4–8: tail secondary motion.
   const steps = tailClockBegin(world, dt);
-  const h = world.tailClock.fixedStep;
   for (let s = 0; s < steps; s++) {
     tailClockStep(world, s);
-    tailStep(world, h); // 5–7 per link, hips outward: TailSpring → BendCouple → FloorContact
+    tailStep(world); // 5–7 per link, hips outward: TailSpring → BendCouple → FloorContact
   }
   tailWrite(world);
 }

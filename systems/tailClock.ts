@@ -156,7 +156,7 @@ export function resetChainToRest(world: BitrigWorld, eid: number): void {
  * step's time (TailStep keeps the links' previous local rotations for display interpolation).
  *
  * @example
- * for (let s = 0; s < steps; s++) { tailClockStep(world, s); tailStep(world, h); }
+ * for (let s = 0; s < steps; s++) { tailClockStep(world, s); tailStep(world); }
  */
 export function tailClockStep(world: BitrigWorld, s: number): void {
   const clock = world.tailClock;

@@ -45,12 +45,18 @@ import { LK, K, chainStepConstants } from '../core/tailKernel';
 import { floorContactResolve } from './floorContact';
 
 /**
- * Step every chain that has a step pending this frame by `h` seconds.
+ * Step every chain that has a step pending this frame by `step` seconds (default: the world's
+ * fixed step — read here rather than passed, so the frame allocates no boxed number).
  *
  * @example
- * for (let s = 0; s < steps; s++) { tailClockStep(world, s); tailStep(world, h); }
+ * for (let s = 0; s < steps; s++) { tailClockStep(world, s); tailStep(world); }
  */
-export function tailStep(world: BitrigWorld, h: number): void {
+export function tailStep(world: BitrigWorld, step?: number): void {
+  // h through the register: mixing the optional argument with the clock's number would box
+  // it (one allocation per call).
+  LK[K.STEP] = world.tailClock.fixedStep;
+  if (step !== undefined) LK[K.STEP] = step;
+  const h = LK[K.STEP]!;
   const C = world.components.TailChain;
   const P = world.components.TailParticle;
   const B = world.components.BendState;
@@ -69,7 +75,7 @@ export function tailStep(world: BitrigWorld, h: number): void {
     let px = AS[a]!, py = AS[a + 1]!, pz = AS[a + 2]!;
     const s = AS[a + 7]!;
     let ps = s;
-    chainStepConstants(world, eid, h);
+    chainStepConstants(world, eid); // reads LK[STEP]
     const f0 = C.frequency[eid]!, df = n > 1 ? (f0 * (C.tipRatio[eid]! - 1)) / (n - 1) : 0;
     const zeta2 = 2 * C.damping[eid]!;
     const fx = LK[K.F]!, fy = LK[K.F + 1]!, fz = LK[K.F + 2]!;
@@ -214,7 +220,7 @@ export function tailStep(world: BitrigWorld, h: number): void {
           LK[K.M + 6] = m20; LK[K.M + 7] = m21; LK[K.M + 8] = m22;
           LK[K.H] = hx; LK[K.H + 1] = hy; LK[K.H + 2] = hz; LK[K.R] = rx; LK[K.R + 1] = ry; LK[K.R + 2] = rz;
           LK[K.D] = dx; LK[K.D + 1] = dy; LK[K.D + 2] = dz; LK[K.LEN] = len;
-          floorContactResolve(world, k, hy, len, floorF);
+          floorContactResolve(world, k);
           dpx = LK[K.DP]!; dpy = LK[K.DP + 1]!; dpz = LK[K.DP + 2]!;
         } else contact[k] = 0;
       } else {

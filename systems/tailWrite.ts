@@ -18,10 +18,8 @@
  */
 import type { BitrigWorld } from '../core/world';
 import { LINK_STRIDE } from '../core/components/tail';
-import { floorDirection } from '../core/tailKernel';
 import { poseUpdateSubtree } from '../core/pose';
 
-const _d = new Float64Array(3);
 
 /**
  * Write every chain's bone rotations (and tail world matrices) for this frame.
@@ -99,8 +97,14 @@ export function tailWrite(world: BitrigWorld): void {
           const dx = n00 * tx + n01 * ty + n02 * tz, dz = n20 * tx + n21 * ty + n22 * tz;
           const ux = restDirLs[k3]!, uy = restDirLs[k3 + 1]!, uz = restDirLs[k3 + 2]!;
           const rx = m00 * ux + m01 * uy + m02 * uz, rz = m20 * ux + m21 * uy + m22 * uz;
-          floorDirection(_d, 0, hy, len, F, dx, dz, rx, rz, 0, -1);
-          const fx = _d[0]!, fy = _d[1]!, fz = _d[2]!;
+          // Floor circle (as floorDirection, inline: no boxed-double call in the frame).
+          let u = (F - hy) / len;
+          if (u > 1) u = 1; else if (u < -1) u = -1;
+          let hx2 = dx, hz2 = dz, tl = Math.sqrt(hx2 * hx2 + hz2 * hz2);
+          if (tl < 1e-9) { hx2 = rx; hz2 = rz; tl = Math.sqrt(hx2 * hx2 + hz2 * hz2); }
+          if (tl < 1e-9) { hx2 = 0; hz2 = -1; tl = 1; }
+          const cu = Math.sqrt(1 - u * u) / tl;
+          const fx = cu * hx2, fy = u, fz = cu * hz2;
           // d in the parent frame; local = swing(restDirLs, d_p) · restR.
           const ex = m00 * fx + m10 * fy + m20 * fz;
           const ey = m01 * fx + m11 * fy + m21 * fz;
