@@ -26,8 +26,8 @@
 import type { BitrigWorld } from '../core/world';
 import { MAX_LEGS } from '../core/components/scene';
 import type { GroundHit } from '../core/sceneIK';
-import { rotationToLocal, transformPoint } from '../core/ik/frames';
-import { qRotateInv, qSlerp, qSwing } from '../core/qmath';
+import { qSlerpAt, rotationToLocal, transformPoint } from '../core/ik/frames';
+import { qRotateInv, qSwing } from '../core/qmath';
 
 const _q = new Float64Array(24);
 const _v = new Float64Array(24);
@@ -35,6 +35,7 @@ const _hit: GroundHit = { height: 0, normal: new Float64Array(3), support: -1 };
 const _hitNormal = _hit.normal as Float64Array;
 const _g = new Float64Array(5); // ground: height, normal x y z, support
 const _tilt = new Float64Array(2); // memo: [maxTilt, cos(maxTilt / 2)]
+const _f = new Float64Array(1); // slerp fraction (passed in an array: no boxed double argument)
 
 /**
  * Run the foot-lock step for every scene character.
@@ -194,7 +195,8 @@ export function footLock(world: BitrigWorld, dt: number): void {
           // beyond maxTilt: keep maxTilt of the swing
           const ang = 2 * Math.acos(cw > 1 ? 1 : cw);
           _q[12] = 0; _q[13] = 0; _q[14] = 0; _q[15] = 1;
-          qSlerp(_q, 8, _q, 12, _q, 8, ang > 0 ? maxT / ang : 0);
+          _f[0] = ang > 0 ? maxT / ang : 0;
+          qSlerpAt(_q, 8, _q, 12, _q, 8, _f, 0);
         }
         // qg = swing · qA
         {
@@ -237,7 +239,8 @@ export function footLock(world: BitrigWorld, dt: number): void {
       if (w >= 1) { qtx = qgx; qty = qgy; qtz = qgz; qtw = qgw; } else if (w > 0) {
         _q[0] = qax; _q[1] = qay; _q[2] = qaz; _q[3] = qaw;
         _q[4] = qgx; _q[5] = qgy; _q[6] = qgz; _q[7] = qgw;
-        qSlerp(_q, 16, _q, 0, _q, 4, w);
+        _f[0] = w;
+        qSlerpAt(_q, 16, _q, 0, _q, 4, _f, 0);
         qtx = _q[16]!; qty = _q[17]!; qtz = _q[18]!; qtw = _q[19]!;
       } else { qtx = qax; qty = qay; qtz = qaz; qtw = qaw; }
       // Ankle target = T − R_delta (sole − ankle), R_delta = qt · qA⁻¹.

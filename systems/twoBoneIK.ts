@@ -11,7 +11,12 @@
  * `invalid`; for arms the held object's pose on the solved hand and the `reposition` flag.
  *
  * The solve runs in the limb root's parent-local frame (see core/ik/twoBone.ts), so it is
- * exact under any affine parent. A weight of 0 (and no rotation request) leaves the bones
+ * exact under any affine parent. Direct chains (mid a child of the root, end a child of the
+ * mid: the usual leg and arm) take a fused straight-line path — the kernel inline, the parent
+ * inverse shared by limbs with the same parent, the world matrices of the chain computed in one
+ * pass and only the root's subtree (`Limb.subtreeEnd`) refreshed; other chains (bones between
+ * the joints, IK-controller ends) take the step-by-step path. Both give the same pose
+ * (test/scene/fastPath.test.ts). A weight of 0 (and no rotation request) leaves the bones
  * untouched; invalid input (non-finite target, zero-length bone at runtime) keeps the
  * animation and sets `invalid`. Units: world units. Never allocates or throws.
  */
@@ -19,10 +24,11 @@ import type { BitrigWorld } from '../core/world';
 import { LIMB_ARM } from '../core/components/scene';
 import type { PoseStore } from '../core/pose';
 import { TB, twoBoneKernel } from '../core/ik/twoBone';
-import { det3, invertAffine, rotationOfMatrix, rotationToLocal, rotationToWorld, transformPoint } from '../core/ik/frames';
-import { qConjMul, qMul, qMulConj, qRotate, qSlerp } from '../core/qmath';
+import { det3, invertAffine, qSlerpAt, rotationOfMatrix, rotationToLocal, rotationToWorld, transformPoint } from '../core/ik/frames';
+import { qConjMul, qMul, qMulConj, qRotate } from '../core/qmath';
 
 const _io = new Float64Array(TB.SIZE);
+const _f = new Float64Array(1); // a double handed to a helper (no boxed argument)
 const _Pi = new Float64Array(16);
 const _qP = new Float64Array(4);
 const _q = new Float64Array(32);
@@ -332,7 +338,8 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
         _q[12] = qex; _q[13] = qey; _q[14] = qez; _q[15] = qew;
         rotationToLocal(_q, 20, _qP, 0, L.targetRotWs, e * 4, cMir);
         normalizeAt(_q, 20);
-        qSlerp(_q, 12, _q, 12, _q, 20, wr);
+        _f[0] = wr;
+        qSlerpAt(_q, 12, _q, 12, _q, 20, _f, 0);
         qex = _q[12]!; qey = _q[13]!; qez = _q[14]!; qew = _q[15]!;
       }
     }
@@ -417,12 +424,13 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
     L.reached[e] = miss <= L.reachTolerance[e]! ? 1 : 0;
     L.extension[e] = ext;
     L.solved[e] = 1;
-    if (isArm) armOutcome(world, e, w);
+    if (isArm) { _f[0] = w; armOutcome(world, e); }
   }
 }
 
 /** Arm outcome after a solve: the reposition flag and the held object on the solved hand. */
-function armOutcome(world: BitrigWorld, e: number, w: number): void {
+function armOutcome(world: BitrigWorld, e: number): void {
+  const w = _f[0]!; // the position weight (passed in an array: no boxed double argument)
   const L = world.components.Limb;
   const H = world.components.HandTarget;
   const io = _io;
@@ -550,7 +558,7 @@ function solveLimb(world: BitrigWorld, e: number): void {
   if (wr > 0) {
     rotationToLocal(_q, 20, _qP, 0, L.targetRotWs, e * 4, mirrored);
     normalizeAt(_q, 20);
-    if (wr === 1) { _q[12] = _q[20]!; _q[13] = _q[21]!; _q[14] = _q[22]!; _q[15] = _q[23]!; } else qSlerp(_q, 12, _q, 12, _q, 20, wr);
+    if (wr === 1) { _q[12] = _q[20]!; _q[13] = _q[21]!; _q[14] = _q[22]!; _q[15] = _q[23]!; } else { _f[0] = wr; qSlerpAt(_q, 12, _q, 12, _q, 20, _f, 0); }
   }
   // Root: R_r' = rootDelta · R_r.
   qMul(R, rs * 4, io, TB.QR, _q, 4);
@@ -593,5 +601,5 @@ function solveLimb(world: BitrigWorld, e: number): void {
   L.reached[e] = miss <= L.reachTolerance[e]! ? 1 : 0;
   L.extension[e] = io[TB.EXT]!;
   L.solved[e] = 1;
-  if (isArm) armOutcome(world, e, w);
+  if (isArm) { _f[0] = w; armOutcome(world, e); }
 }

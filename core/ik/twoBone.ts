@@ -20,7 +20,8 @@
  * toward the caller's bend hint; a pole on the root→target line keeps the current hinge. No
  * trigonometric calls: cosines, half-angle square roots and one matrix-to-quaternion.
  */
-import { qMul, qSlerp } from '../qmath';
+import { qMul } from '../qmath';
+import { qSlerpAt } from './frames';
 
 /** Options of {@link solveTwoBone}. */
 export interface TwoBoneOptions {
@@ -364,7 +365,8 @@ export function solveTwoBone(input: TwoBoneInput, out: TwoBoneOutput, options: R
     const l = Math.hypot(tr[0]!, tr[1]!, tr[2]!, tr[3]!);
     if (l > 1e-12) {
       _q[0] = tr[0]! / l; _q[1] = tr[1]! / l; _q[2] = tr[2]! / l; _q[3] = tr[3]! / l;
-      qSlerp(out.endRotation, 0, out.endRotation, 0, _q, 0, wr);
+      _q[4] = wr;
+      qSlerpAt(out.endRotation, 0, out.endRotation, 0, _q, 0, _q, 4);
     }
   }
   return true;
