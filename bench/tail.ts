@@ -9,7 +9,7 @@ import { createBitrigWorld } from '../core/world';
 import { bindSkeleton, beginCharacterFrame } from '../core/binding';
 import { update } from '../systems/pipeline';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { median, timeOnce, type BenchResult } from './common';
+import { median, sampledAllocationPerFrame, timeOnce, type BenchResult } from './common';
 
 const CHAINS = 10_000;
 const LINKS = 6;
@@ -82,6 +82,7 @@ export async function benchTail(): Promise<BenchResult[]> {
   await new Promise((r) => setImmediate(r));
   obs.disconnect();
   const heapGrowth = h1 - h0;
+  const allocPerFrame = await sampledAllocationPerFrame(() => framesOnly(1000), 1000, 'framesOnly');
 
   // Bytes of runtime state per link: component bytes per chain / links, plus pose slots.
   let compBytes = 0;
@@ -155,11 +156,11 @@ export async function benchTail(): Promise<BenchResult[]> {
       links: CHAINS * LINKS,
       msPerFrame: (median(tOurs) - median(tBase)) / FR,
       bareSpringNs: bareNs,
-      machineFactorVsIssue: bareNs / 50,
       componentBytesPerLink: Math.round(compBytes / LINKS),
       poseBytesPerBone: Math.round(slotBytes),
       heapGrowthBytesOver1000Frames: heapGrowth,
       gcEventsOver1000Frames: gcEvents,
+      allocatedBytesPerFrameSampled: allocPerFrame,
     },
   }];
 }
