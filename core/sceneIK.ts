@@ -157,10 +157,18 @@ export interface GroundHit {
 }
 
 /**
- * The game's ground: fill `out` for the point (xWs, zWs) and return true, or return false when
- * there is no ground there. Called per foot per frame; must not allocate.
+ * The game's ground: fill `out` for the sole point `pointWs` (world x, y, z: read x and z for a
+ * height field, or cast down from y) and return true, or return false when there is no ground
+ * there. Called per foot per frame; must not allocate. (The point comes in an array: numbers
+ * passed one by one to a function would be boxed, an allocation per foot per frame.)
+ *
+ * @example
+ * const ground: GroundQuery = (p, out) => {
+ *   out.height = terrainHeight(p[0], p[2]); terrainNormal(p[0], p[2], out.normal); out.support = -1;
+ *   return true;
+ * };
  */
-export type GroundQuery = (xWs: number, zWs: number, out: GroundHit) => boolean;
+export type GroundQuery = (pointWs: Float64Array, out: GroundHit) => boolean;
 
 /** A hand target for one arm. */
 export interface HandTargetInput {
@@ -959,6 +967,7 @@ export interface SceneDiagnostics {
 
 const _d = new Float64Array(16);
 const _hitD: GroundHit = { height: 0, normal: new Float64Array(3), support: -1 };
+const _gp = new Float64Array(3); // ground query point (world)
 
 /**
  * Centre of mass of a scene character from the pose store now (world): weighted body segments
@@ -1041,7 +1050,8 @@ export function sceneDiagnostics(world: BitrigWorld, handle: SceneIKHandle, out?
       _hitD.height = NaN; _hitD.support = -1;
       const hn = _hitD.normal as Float64Array;
       hn[0] = 0; hn[1] = 1; hn[2] = 0;
-      try { ok = ground(_d[0]!, _d[2]!, _hitD); } catch { ok = false; }
+      _gp[0] = _d[0]!; _gp[1] = _d[1]!; _gp[2] = _d[2]!;
+      try { ok = ground(_gp, _hitD); } catch { ok = false; }
       const nn = _hitD.normal;
       ok = ok && Number.isFinite(_hitD.height);
       if (ok) {

@@ -33,6 +33,7 @@ const _q = new Float64Array(24);
 const _v = new Float64Array(24);
 const _hit: GroundHit = { height: 0, normal: new Float64Array(3), support: -1 };
 const _hitNormal = _hit.normal as Float64Array;
+const _gp = new Float64Array(3); // ground query point (world sole)
 const _g = new Float64Array(5); // ground: height, normal x y z, support
 const _tilt = new Float64Array(2); // memo: [maxTilt, cos(maxTilt / 2)]
 const _f = new Float64Array(1); // slerp fraction (passed in an array: no boxed double argument)
@@ -277,7 +278,8 @@ function queryGround(world: BitrigWorld, c: number): boolean {
   _hit.normal = _hitNormal;
   _hitNormal[0] = 0; _hitNormal[1] = 1; _hitNormal[2] = 0;
   let ok = false;
-  try { ok = fn(_v[0]!, _v[2]!, _hit) === true; } catch { ok = false; }
+  _gp[0] = _v[0]!; _gp[1] = _v[1]!; _gp[2] = _v[2]!;
+  try { ok = fn(_gp, _hit) === true; } catch { ok = false; }
   const h = +_hit.height;
   if (!ok || !Number.isFinite(h)) return false;
   const nn = _hit.normal;

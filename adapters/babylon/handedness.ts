@@ -46,8 +46,10 @@ export function createMirrorXInputs(): (inputs: SceneInputs) => SceneInputs {
   const pool: MappedHand[] = [];
   let userGround: GroundQuery | null = null;
   let wrapped: GroundQuery | null = null;
-  const wrap = (q: GroundQuery): GroundQuery => (x: number, z: number, hit: GroundHit): boolean => {
-    const ok = q(-x, z, hit);
+  const pt = new Float64Array(3);
+  const wrap = (q: GroundQuery): GroundQuery => (p: Float64Array, hit: GroundHit): boolean => {
+    pt[0] = -p[0]!; pt[1] = p[1]!; pt[2] = p[2]!;
+    const ok = q(pt, hit);
     if (ok) hit.normal[0] = -hit.normal[0]!;
     return ok;
   };

@@ -99,7 +99,7 @@ function setLayers(o: Object3D, layer: number): Object3D {
 }
 
 function flatGround(height = 0): GroundQuery {
-  return (_x, _z, out) => {
+  return (_p, out) => {
     out.height = height; out.support = -1;
     out.normal[0] = 0; out.normal[1] = 1; out.normal[2] = 0;
     return true;
@@ -199,7 +199,8 @@ function terrainGrad(x: number, z: number, out: number[] | Float64Array): void {
   const l = Math.hypot(dx, 1, dz);
   out[0] = -dx / l; out[1] = 1 / l; out[2] = -dz / l;
 }
-const terrainQuery: GroundQuery = (x, z, out: GroundHit) => {
+const terrainQuery: GroundQuery = (p, out: GroundHit) => {
+    const x = p[0]!, z = p[2]!;
   out.height = terrainHeight(x, z);
   out.support = -1;
   terrainGrad(x, z, out.normal);
@@ -280,7 +281,7 @@ const platformTranslate: Scenario = {
     ctx.props.add(plat);
     const support = addSupport(ctx.world);
     const px = (t: number): number => 0.45 * Math.sin((2 * Math.PI * t) / 6);
-    const query: GroundQuery = (x, z, out) => {
+    const query: GroundQuery = (p, out) => { const x = p[0]!, z = p[2]!;
       const cx = plat.position.x;
       const on = Math.abs(x - cx) <= 0.45 && Math.abs(z) <= 0.35;
       out.height = on ? top : 0; out.support = on ? support : -1;
@@ -335,7 +336,7 @@ const platformRotate: Scenario = {
     const tiltOf = (t: number): number => (7 * Math.PI / 180) * Math.sin((2 * Math.PI * t) / 6 + 0.6);
     const n = new Vector3();
     let tiltNow = 0;
-    const query: GroundQuery = (x, z, out) => {
+    const query: GroundQuery = (p, out) => { const x = p[0]!, z = p[2]!;
       const dx = x, dz = z;
       if (dx * dx + dz * dz <= 1.0) {
         out.height = top - (n.x * dx + n.z * dz) / n.y; out.support = support;

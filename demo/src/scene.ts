@@ -92,6 +92,7 @@ let diag: SceneDiagnostics | null = null;
 let lastReadout = 0;
 const followLast = new Vector3();
 
+const groundPt = new Float64Array(3);
 const frame: ScenarioFrame = { rootPos: new Vector3(), rootYaw: 0, feet: [1, 1], hand: null, ground: () => false };
 const feetIn = new Float64Array(ik.legs.length);
 const handsIn: (HandTargetInput | null)[] = ik.arms.map(() => null);
@@ -202,7 +203,8 @@ function updateReadouts(force = false): void {
   for (const side of ['Left', 'Right'] as const) {
     const a = base.bone(`${side}Foot`).getWorldPosition(_p);
     const hit = { height: 0, normal: [0, 1, 0], support: -1 };
-    frame.ground(a.x, a.z, hit);
+    groundPt[0] = a.x; groundPt[1] = a.y; groundPt[2] = a.z;
+    frame.ground(groundPt, hit);
     bl.push(`${side[0]} ${fmt(a.y - ankleBindY - hit.height, 3)}`);
   }
   readoutEl('base').textContent = `ankle height over ground (m): ${bl.join(' · ')}`;

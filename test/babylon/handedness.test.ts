@@ -26,7 +26,7 @@ describe('Babylon handedness helpers', () => {
   test('scene inputs: positions and poles negate x, rotations conjugate (x, −y, −z, w), the ground query is queried mirrored; the same objects are reused', () => {
     const map = createMirrorXInputs();
     const calls: number[][] = [];
-    const ground = (x: number, z: number, out: GroundHit): boolean => { calls.push([x, z]); out.height = 0.5; out.normal[0] = 0.6; out.normal[1] = 0.8; out.normal[2] = 0; out.support = -1; return true; };
+    const ground = (p: Float64Array, out: GroundHit): boolean => { const x = p[0]!, z = p[2]!; calls.push([x, z]); out.height = 0.5; out.normal[0] = 0.6; out.normal[1] = 0.8; out.normal[2] = 0; out.support = -1; return true; };
     const feet = [1, 0.5];
     const a = map({ feet, ground, grounded: true, hands: [{ position: [1, 2, 3], rotation: [0.1, 0.2, 0.3, 0.9], pole: [4, 5, 6], weight: 0.7 }, null] });
     expect(a.feet).toBe(feet);
@@ -38,7 +38,7 @@ describe('Babylon handedness helpers', () => {
     expect(h.weight).toBe(0.7);
     expect(a.hands![1]).toBe(null);
     const hit: GroundHit = { height: 0, normal: new Float64Array(3), support: 0 };
-    expect(a.ground!(2, 3, hit)).toBe(true);
+    expect(a.ground!(new Float64Array([2, 7, 3]), hit)).toBe(true);
     expect(calls).toEqual([[-2, 3]]);
     expect(Array.from(hit.normal)).toEqual([-0.6, 0.8, 0]);
     // Next frame: same output objects, same wrapped query (no per-frame allocation).

@@ -58,8 +58,8 @@ function ikInputs(t: number, legs: number, arms: number, us: number): IKInputs {
   const feet = Array.from({ length: legs }, (_, k) => Math.min(1, Math.max(0, 0.5 + 0.8 * Math.sin(2 * Math.PI * 1.1 * t + k * Math.PI))));
   const gx = 0.15, gz = 0.05;
   const nl = Math.hypot(gx, 1, gz);
-  const groundT: GroundQuery = (x, z, out) => { out.height = gx * x + gz * z; out.normal[0] = -gx / nl; out.normal[1] = 1 / nl; out.normal[2] = -gz / nl; out.support = -1; return true; };
-  const groundB: GroundQuery = (x, z, out) => { out.height = gx * -x + gz * z; out.normal[0] = gx / nl; out.normal[1] = 1 / nl; out.normal[2] = -gz / nl; out.support = -1; return true; };
+  const groundT: GroundQuery = (p, out) => { const x = p[0]!, z = p[2]!; out.height = gx * x + gz * z; out.normal[0] = -gx / nl; out.normal[1] = 1 / nl; out.normal[2] = -gz / nl; out.support = -1; return true; };
+  const groundB: GroundQuery = (p, out) => { const x = p[0]!, z = p[2]!; out.height = gx * -x + gz * z; out.normal[0] = gx / nl; out.normal[1] = 1 / nl; out.normal[2] = -gz / nl; out.support = -1; return true; };
   const rootX = 0.2 * us * Math.sin(2 * Math.PI * 0.4 * t);
   const p = [rootX + 0.3 * us, (0.85 + 0.05 * Math.sin(3 * t)) * us, 0.2 * us]; // within the built-in's left arm reach
   const a = 0.4 * Math.sin(2 * t);

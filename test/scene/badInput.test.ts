@@ -97,9 +97,9 @@ describe('per frame: defined results, no throw', () => {
     const rig = makeBiped();
     const queries: GroundQuery[] = [
       () => { throw new Error('physics exploded'); },
-      (_x, _z, out) => { out.height = NaN; return true; },
-      (_x, _z, out) => { out.height = 0; out.normal[0] = 0; out.normal[1] = -1; out.normal[2] = 0; out.support = 9999; return true; },
-      (_x, _z, out) => { out.height = 0; out.normal = [0, 0, 0]; return true; },
+      (_p, out) => { out.height = NaN; return true; },
+      (_p, out) => { out.height = 0; out.normal[0] = 0; out.normal[1] = -1; out.normal[2] = 0; out.support = 9999; return true; },
+      (_p, out) => { out.height = 0; out.normal = [0, 0, 0]; return true; },
       () => false,
     ];
     for (const ground of queries) {

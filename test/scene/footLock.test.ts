@@ -102,7 +102,8 @@ describe('static floor', () => {
 
 /** A platform support: ground at its top (local y = 0), everywhere. */
 function platformGround(world: BipedRig['world'], eid: number, m: mat4): GroundQuery {
-  return (x, z, out: GroundHit) => {
+  return (p, out: GroundHit) => {
+    const x = p[0]!, z = p[2]!;
     // plane through the platform's origin with its up axis
     const n = vec3.transformQuat(vec3.create(), [0, 1, 0], mat4.getRotation(quat.create(), m));
     const o = mat4.getTranslation(vec3.create(), m);
@@ -176,7 +177,7 @@ describe('slope', () => {
       const rig = makeBiped();
       const k = Math.tan(15 * DEG);
       const n = vec3.normalize(vec3.create(), [-k * slopeDir[0], 1, -k * slopeDir[1]]);
-      const ground: GroundQuery = (x, z, out) => {
+      const ground: GroundQuery = (p, out) => { const x = p[0]!, z = p[2]!;
         out.height = k * (x * slopeDir[0] + z * slopeDir[1]);
         out.normal[0] = n[0]!; out.normal[1] = n[1]!; out.normal[2] = n[2]!;
         out.support = -1;
@@ -230,7 +231,7 @@ describe('stance and release', () => {
   test('grounded false fades scene IK out: the pose returns to exactly the animation', () => {
     const rig = makeBiped();
     const k = Math.tan(15 * DEG);
-    const ground: GroundQuery = (x, _z, out) => { out.height = k * x; out.normal[0] = -k; out.normal[1] = 1; out.normal[2] = 0; out.support = -1; return true; };
+    const ground: GroundQuery = (p, out) => { const x = p[0]!; out.height = k * x; out.normal[0] = -k; out.normal[1] = 1; out.normal[2] = 0; out.support = -1; return true; };
     rig.frame(DT, { feet: [1, 1], ground });
     for (let f = 0; f < 200; f++) rig.frame(DT, { feet: [1, 1], ground, grounded: false });
     const pose = rig.world.pose;

@@ -14,7 +14,7 @@ describe('pelvis band', () => {
   test('the band is the analytic reach interval of the planted legs (1e-9 m)', () => {
     const rig = makeBiped({ ik: { soften: 0 } });
     // lower the left floor by 6 cm under a planted left foot
-    const ground: GroundQuery = (x, _z, out) => { out.height = x > 0 ? -0.06 : 0; out.normal[0] = 0; out.normal[1] = 1; out.normal[2] = 0; out.support = -1; return true; };
+    const ground: GroundQuery = (p, out) => { const x = p[0]!; out.height = x > 0 ? -0.06 : 0; out.normal[0] = 0; out.normal[1] = 1; out.normal[2] = 0; out.support = -1; return true; };
     rig.frame(DT, { feet: [1, 1], ground });
     const d = sceneDiagnostics(rig.world, rig.ik);
     const L = rig.world.components.Limb;
@@ -42,7 +42,7 @@ describe('pelvis band', () => {
     const sup = addSupport(rig.world);
     const pm = mat4.create();
     // right foot on the platform, left foot on the static floor
-    const ground: GroundQuery = (x, _z, out) => {
+    const ground: GroundQuery = (p, out) => { const x = p[0]!;
       const onPlatform = x < 0;
       out.height = onPlatform ? pm[13]! : 0;
       out.normal[0] = 0; out.normal[1] = 1; out.normal[2] = 0;
@@ -75,7 +75,7 @@ describe('pelvis band', () => {
 
   test('stepping down: a foot planted 12 cm lower while the other stays; planted feet never float > 1 mm, pelvis stays in band', () => {
     const rig = makeBiped({ ik: { pelvisRate: 6 } });
-    const ground: GroundQuery = (x, _z, out) => { out.height = x < 0 ? -0.12 : 0; out.normal[0] = 0; out.normal[1] = 1; out.normal[2] = 0; out.support = -1; return true; };
+    const ground: GroundQuery = (p, out) => { const x = p[0]!; out.height = x < 0 ? -0.12 : 0; out.normal[0] = 0; out.normal[1] = 1; out.normal[2] = 0; out.support = -1; return true; };
     let worstFloat = 0, worstBand = 0;
     for (let f = 0; f < 120; f++) {
       const w = Math.min(1, f / 40); // the right foot comes down over 2/3 s

@@ -123,7 +123,7 @@ describe.skipIf(!hasAssets)('real walk clips', () => {
       const k = Math.tan(15 * DEG);
       const d = g.dir;
       const n = new Vector3(-k * d.x, 1, -k * d.z).normalize();
-      const ground: GroundQuery = (x, z, out) => {
+      const ground: GroundQuery = (p, out) => { const x = p[0]!, z = p[2]!;
         out.height = k * (x * d.x + z * d.z);
         out.normal[0] = n.x; out.normal[1] = n.y; out.normal[2] = n.z; out.support = -1;
         return true;
@@ -148,7 +148,7 @@ describe.skipIf(!hasAssets)('real walk clips', () => {
       const world = l.animator.world;
       const sup = addSupport(world);
       const pm = new Matrix4();
-      const ground: GroundQuery = (x, z, out) => {
+      const ground: GroundQuery = (p, out) => { const x = p[0]!, z = p[2]!;
         const o = new Vector3().setFromMatrixPosition(pm);
         const nn = new Vector3(0, 1, 0).applyQuaternion(new Quaternion().setFromRotationMatrix(pm));
         out.height = o.y - (nn.x * (x - o.x) + nn.z * (z - o.z)) / nn.y;
