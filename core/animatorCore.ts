@@ -91,8 +91,8 @@ export function tailDiagnostics(binding: CharacterBinding, boneNames: readonly s
     const bendAngles: number[] = [];
     const contacts: boolean[] = [];
     for (let i = 0; i < n; i++) {
-      bendAngles.push(bendAngleOf(B.bendOld[(t.eid * LINK_STRIDE + i) * 4 + 3]!));
-      contacts.push(P.contact[t.eid * LINK_STRIDE + i] === 1);
+      bendAngles.push(bendAngleOf(B.bendOld[(C.row[t.eid]! * LINK_STRIDE + i) * 4 + 3]!));
+      contacts.push(P.contact[C.row[t.eid]! * LINK_STRIDE + i] === 1);
     }
     out.push({
       bones: t.bones.map((i) => boneNames[i]!),

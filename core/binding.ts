@@ -9,7 +9,7 @@ import type { BitrigWorld } from './world';
 import { removeBitrigEntity } from './world';
 import { bindLocalsFromInverseBind, poseAddCharacter, poseRemoveCharacter, poseUpdateWorld, type BoneDef } from './pose';
 import { findPelvis, findTailChains, type TailChainBones } from './boneMap';
-import { addTailChain, setTailRestSource } from './tailSetup';
+import { addTailChain, removeTailChain, setTailRestSource } from './tailSetup';
 import { mergeTailOptions, type TailOptions } from './defaults';
 import { LINK_STRIDE, MAX_LINKS, REST_ANIMATION } from './components/tail';
 
@@ -153,7 +153,7 @@ export function bindSkeleton(world: BitrigWorld, src: SkeletonSource, options: B
  */
 export function unbindSkeleton(binding: CharacterBinding): void {
   if (!binding.alive) return;
-  for (const t of binding.tails) removeBitrigEntity(binding.world, t.eid);
+  for (const t of binding.tails) removeTailChain(binding.world, t.eid);
   binding.tails.length = 0;
   poseRemoveCharacter(binding.world.pose, binding.charId);
   binding.alive = false;
@@ -192,7 +192,7 @@ export function tailLinkSlots(binding: CharacterBinding, chainIndex: number): nu
   if (!t) return [];
   const C = binding.world.components.TailChain;
   const out: number[] = [];
-  for (let i = 0; i < C.links[t.eid]!; i++) out.push(C.slot[t.eid * LINK_STRIDE + i]!);
+  for (let i = 0; i < C.links[t.eid]!; i++) out.push(C.slot[C.row[t.eid]! * LINK_STRIDE + i]!);
   return out;
 }
 
@@ -211,7 +211,7 @@ export function tailOverwrittenByClip(binding: CharacterBinding, chainIndex: num
   const pose = binding.world.pose;
   const n = C.links[t.eid]!;
   for (let i = 0; i < n; i++) {
-    const k = t.eid * LINK_STRIDE + i;
+    const k = C.row[t.eid]! * LINK_STRIDE + i;
     const s = C.slot[k]!;
     const d = Math.abs(pose.localR[s * 4]! * B.writtenR[k * 4]! + pose.localR[s * 4 + 1]! * B.writtenR[k * 4 + 1]!
       + pose.localR[s * 4 + 2]! * B.writtenR[k * 4 + 2]! + pose.localR[s * 4 + 3]! * B.writtenR[k * 4 + 3]!);
@@ -238,7 +238,7 @@ export function writeTailRest(binding: CharacterBinding, bindOnly = false): void
     if (bindOnly && C.restSource[t.eid] === REST_ANIMATION) continue;
     const n = C.links[t.eid]!;
     for (let i = 0; i < n; i++) {
-      const k = t.eid * LINK_STRIDE + i;
+      const k = C.row[t.eid]! * LINK_STRIDE + i;
       const s = C.slot[k]!;
       for (let j = 0; j < 4; j++) {
         pose.localR[s * 4 + j] = B.restR[k * 4 + j]!;

@@ -27,7 +27,7 @@ export { parseBoneName, findPelvis, findTailChains, isTailName, isSpineName, bon
 export type { SkeletonTopology, ParsedBoneName, BoneSide, TailChainBones } from './boneMap';
 export { TAIL_DEFAULTS, mergeTailOptions } from './defaults';
 export type { TailOptions, TailRestSource } from './defaults';
-export { addTailChain, setTailOptions, getTailOptions, setTailRestSource, applyCarryAndArc, bindWorldMatrices } from './tailSetup';
+export { addTailChain, removeTailChain, tailLinkIndex, setTailOptions, getTailOptions, setTailRestSource, applyCarryAndArc, bindWorldMatrices } from './tailSetup';
 export type { TailChainSpec } from './tailSetup';
 export { MAX_LINKS, LINK_STRIDE, REST_BIND, REST_ANIMATION, createTailComponents } from './components/tail';
 export type { TailChainComponent, TailParticleComponent, BendStateComponent } from './components/tail';

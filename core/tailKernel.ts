@@ -88,7 +88,7 @@ export function chainStepConstants(world: BitrigWorld, eid: number): void {
  */
 export function linkFrame(world: BitrigWorld, eid: number, i: number, anchor: Float64Array, ao: number): void {
   const B = world.components.BendState;
-  const k = eid * LINK_STRIDE + i;
+  const k = world.components.TailChain.row[eid]! * LINK_STRIDE + i;
   const s = anchor[ao + 7]!;
   if (i === 0) {
     LF[3] = anchor[ao + 3]!; LF[4] = anchor[ao + 4]!; LF[5] = anchor[ao + 5]!; LF[6] = anchor[ao + 6]!;
@@ -118,7 +118,7 @@ export function linkFrame(world: BitrigWorld, eid: number, i: number, anchor: Fl
  */
 export function linkAim(world: BitrigWorld, eid: number, i: number, dir: Float64Array, o: number): void {
   const B = world.components.BendState;
-  const k = eid * LINK_STRIDE + i;
+  const k = world.components.TailChain.row[eid]! * LINK_STRIDE + i;
   qSwingUnit(_s, 4, LF, 11, dir, o);
   qMul(B.rotWs, k * 4, _s, 4, LF, 3);
   qMul(B.rotWs, k * 4, B.rotWs, k * 4, B.restR, k * 4);

@@ -9,7 +9,7 @@
  */
 import { addComponent } from 'bitecs';
 import type { BitrigWorld } from './world';
-import { addBitrigEntity } from './world';
+import { addBitrigEntity, removeBitrigEntity } from './world';
 import { LINK_STRIDE, MAX_LINKS, REST_ANIMATION, REST_BIND, type TailChainComponent } from './components/tail';
 import { mergeTailOptions, type TailOptions } from './defaults';
 import { composeTRS, mulAffine } from './pose';
@@ -113,12 +113,16 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   addComponent(world, eid, P);
   addComponent(world, eid, B);
 
+  // A dense row for the per-link data (reused after removal; always < the entity capacity).
+  const rows = world.tailRows;
+  const row = rows.free.length > 0 ? rows.free.pop()! : rows.next++;
+  C.row[eid] = row;
   C.char[eid] = char;
   C.links[eid] = n;
   C.anchorSlot[eid] = spec.anchorSlot;
   C.hipsSlot[eid] = spec.hipsSlot ?? spec.anchorSlot;
   C.endSlot[eid] = endSlot;
-  for (let i = 0; i < LINK_STRIDE; i++) C.slot[eid * LINK_STRIDE + i] = i < n ? spec.linkSlots[i]! : -1;
+  for (let i = 0; i < LINK_STRIDE; i++) C.slot[row * LINK_STRIDE + i] = i < n ? spec.linkSlots[i]! : -1;
   writeTailParams(C, eid, o);
   C.restSource[eid] = o.restSource === 'animation' ? REST_ANIMATION : REST_BIND;
   C.initialised[eid] = 0;
@@ -142,25 +146,25 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   C.anchorCur.fill(0, eid * 8, eid * 8 + 8);
   C.anchorStep.fill(0, eid * 8, eid * 8 + 8);
   const L = LINK_STRIDE;
-  P.pos.fill(0, eid * L * 3, (eid + 1) * L * 3);
-  P.vel.fill(0, eid * L * 3, (eid + 1) * L * 3);
-  P.contact.fill(0, eid * L, (eid + 1) * L);
+  P.pos.fill(0, row * L * 3, (row + 1) * L * 3);
+  P.vel.fill(0, row * L * 3, (row + 1) * L * 3);
+  P.contact.fill(0, row * L, (row + 1) * L);
   for (const a of [B.restR, B.toHips, B.bendOld, B.bendNew, B.rotWs, B.writtenR, B.localCur, B.localPrev]) {
     for (let i = 0; i < L; i++) {
-      const k = (eid * L + i) * 4;
+      const k = (row * L + i) * 4;
       a[k] = 0; a[k + 1] = 0; a[k + 2] = 0; a[k + 3] = 1;
     }
   }
-  B.headLs.fill(0, eid * L * 3, (eid + 1) * L * 3);
-  B.toHipsM.fill(0, eid * L * 9, (eid + 1) * L * 9);
-  for (let i = 0; i < L; i++) { const m = (eid * L + i) * 9; B.toHipsM[m] = 1; B.toHipsM[m + 4] = 1; B.toHipsM[m + 8] = 1; }
-  B.restDirLs.fill(0, eid * L * 3, (eid + 1) * L * 3);
-  B.restDirHs.fill(0, eid * L * 3, (eid + 1) * L * 3);
-  B.tipLs.fill(0, eid * L * 3, (eid + 1) * L * 3);
-  B.tipDirLs.fill(0, eid * L * 3, (eid + 1) * L * 3);
-  B.headWs.fill(0, eid * L * 3, (eid + 1) * L * 3);
-  B.scaleRel.fill(0, eid * L, (eid + 1) * L);
-  B.lenRel.fill(0, eid * L, (eid + 1) * L);
+  B.headLs.fill(0, row * L * 3, (row + 1) * L * 3);
+  B.toHipsM.fill(0, row * L * 9, (row + 1) * L * 9);
+  for (let i = 0; i < L; i++) { const m = (row * L + i) * 9; B.toHipsM[m] = 1; B.toHipsM[m + 4] = 1; B.toHipsM[m + 8] = 1; }
+  B.restDirLs.fill(0, row * L * 3, (row + 1) * L * 3);
+  B.restDirHs.fill(0, row * L * 3, (row + 1) * L * 3);
+  B.tipLs.fill(0, row * L * 3, (row + 1) * L * 3);
+  B.tipDirLs.fill(0, row * L * 3, (row + 1) * L * 3);
+  B.headWs.fill(0, row * L * 3, (row + 1) * L * 3);
+  B.scaleRel.fill(0, row * L, (row + 1) * L);
+  B.lenRel.fill(0, row * L, (row + 1) * L);
 
   // Link geometry from the bind pose.
   const bindW = bindWorldMatrices(world, char);
@@ -168,7 +172,7 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   let cum = 1;
   for (let i = 0; i < n; i++) {
     const s = spec.linkSlots[i]!;
-    const k = eid * L + i;
+    const k = row * L + i;
     for (let j = 0; j < 3; j++) B.headLs[k * 3 + j] = pose.bindT[s * 3 + j]!;
     cum *= uniformScale(pose.bindS, s * 3);
     B.scaleRel[k] = cum;
@@ -213,7 +217,7 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   const first = (spec.linkSlots[0]! - start) * 16;
   // Tail root direction in model space: link 0 bind world rotation × tipDir.
   bindWorldRotation(world, spec.linkSlots[0]!, _q, 8);
-  qRotate(_v, 0, _q, 8, B.tipDirLs, (eid * L) * 3);
+  qRotate(_v, 0, _q, 8, B.tipDirLs, (row * L) * 3);
   let hx = _v[0]!, hz = _v[2]!;
   let hl = Math.sqrt(hx * hx + hz * hz);
   if (hl < 0.2) {
@@ -237,7 +241,7 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
 
   for (let i = 0; i < n; i++) {
     const s = spec.linkSlots[i]!;
-    for (let j = 0; j < 4; j++) B.restR[(eid * L + i) * 4 + j] = pose.bindR[s * 4 + j]!;
+    for (let j = 0; j < 4; j++) B.restR[(row * L + i) * 4 + j] = pose.bindR[s * 4 + j]!;
   }
   if (C.restSource[eid] === REST_BIND) applyCarryAndArc(world, eid);
   else computeToHips(world, eid);
@@ -264,8 +268,8 @@ export function applyCarryAndArc(world: BitrigWorld, eid: number): void {
   // Authored directions a_i in the hips (anchor) frame from the bind rest chain.
   _t[0] = 0; _t[1] = 0; _t[2] = 0; _t[3] = 1; // running product R_0 … R_i
   for (let i = 0; i < n; i++) {
-    qMul(_t, 0, _t, 0, B.restR, (eid * L + i) * 4);
-    qRotate(_a, i * 3, _t, 0, B.tipDirLs, (eid * L + i) * 3);
+    qMul(_t, 0, _t, 0, B.restR, (C.row[eid]! * L + i) * 4);
+    qRotate(_a, i * 3, _t, 0, B.tipDirLs, (C.row[eid]! * L + i) * 3);
   }
   // c = a_0 without its lateral part; fallback: down.
   const d = _a[0]! * latX + _a[1]! * latY + _a[2]! * latZ;
@@ -277,9 +281,9 @@ export function applyCarryAndArc(world: BitrigWorld, eid: number): void {
   const carry = C.carry[eid]!;
   _t[8] = 0; _t[9] = 0; _t[10] = 0; _t[11] = 1; // A_i (corrected rest frames product)
   for (let i = 0; i < n; i++) {
-    const k = (eid * L + i) * 4;
+    const k = (C.row[eid]! * L + i) * 4;
     for (let j = 0; j < 4; j++) B.toHips[k + j] = _t[8 + j]!;
-    if (B.lenRel[eid * L + i]! > 0) {
+    if (B.lenRel[C.row[eid]! * L + i]! > 0) {
       // Q_i(β) = slerp(I, swing(c, a_i), β); u_i = R_lat(C(i+1)/N) · Q_i c
       qSwing(_t, 12, _t, 4, _a, i * 3);
       _t[16] = 0; _t[17] = 0; _t[18] = 0; _t[19] = 1;
@@ -289,7 +293,7 @@ export function applyCarryAndArc(world: BitrigWorld, eid: number): void {
       qRotate(_v, 0, _t, 16, _v, 0);
       // r_i = A_i⁻¹ u_i (parent frame); current rest dir rb = restR_i · tipDir_i
       qRotateInv(_v, 3, _t, 8, _v, 0);
-      qRotate(_v, 6, B.restR, k, B.tipDirLs, (eid * L + i) * 3);
+      qRotate(_v, 6, B.restR, k, B.tipDirLs, (C.row[eid]! * L + i) * 3);
       qSwing(_t, 20, _v, 6, _v, 3);
       qMul(B.restR, k, _t, 20, B.restR, k);
       qNormalize(B.restR, k);
@@ -304,10 +308,10 @@ export function computeToHips(world: BitrigWorld, eid: number): void {
   const { TailChain: C, BendState: B } = world.components;
   const L = LINK_STRIDE;
   const n = C.links[eid]!;
-  let k = eid * L * 4;
+  let k = C.row[eid]! * L * 4;
   B.toHips[k] = 0; B.toHips[k + 1] = 0; B.toHips[k + 2] = 0; B.toHips[k + 3] = 1;
   for (let i = 1; i < n; i++) {
-    k = (eid * L + i) * 4;
+    k = (C.row[eid]! * L + i) * 4;
     qMul(B.toHips, k, B.toHips, k - 4, B.restR, k - 4);
   }
   computeRestDirs(world, eid);
@@ -321,7 +325,7 @@ export function computeRestDirs(world: BitrigWorld, eid: number): void {
   const { TailChain: C, BendState: B } = world.components;
   const n = C.links[eid]!;
   for (let i = 0; i < n; i++) {
-    const k = eid * LINK_STRIDE + i;
+    const k = C.row[eid]! * LINK_STRIDE + i;
     qRotate(B.restDirLs, k * 3, B.restR, k * 4, B.tipDirLs, k * 3);
     qRotate(B.restDirHs, k * 3, B.toHips, k * 4, B.restDirLs, k * 3);
     // A_i as a matrix for the per-link hot loop.
@@ -349,8 +353,8 @@ export function setTailRestSource(world: BitrigWorld, eid: number, source: 'bind
   const n = C.links[eid]!;
   C.restSource[eid] = source === 'animation' ? REST_ANIMATION : REST_BIND;
   for (let i = 0; i < n; i++) {
-    const s = C.slot[eid * LINK_STRIDE + i]!;
-    for (let j = 0; j < 4; j++) B.restR[(eid * LINK_STRIDE + i) * 4 + j] = pose.bindR[s * 4 + j]!;
+    const s = C.slot[C.row[eid]! * LINK_STRIDE + i]!;
+    for (let j = 0; j < 4; j++) B.restR[(C.row[eid]! * LINK_STRIDE + i) * 4 + j] = pose.bindR[s * 4 + j]!;
   }
   if (source === 'bind') applyCarryAndArc(world, eid);
   else computeToHips(world, eid);
@@ -382,4 +386,30 @@ export function getTailOptions(world: BitrigWorld, eid: number): TailOptions {
     contactDamping: C.contactDamping[eid]!, restSource: C.restSource[eid] === REST_ANIMATION ? 'animation' : 'bind',
     unitScale: C.unitScale[eid]!, teleportDistance: C.teleportDistance[eid]!,
   };
+}
+
+/**
+ * Remove a tail chain entity and release its row for reuse. Setup-time.
+ *
+ * @example
+ * removeTailChain(world, eid);
+ */
+export function removeTailChain(world: BitrigWorld, eid: number): void {
+  const C = world.components.TailChain;
+  world.tailRows.free.push(C.row[eid]!);
+  C.row[eid] = -1;
+  C.links[eid] = 0;
+  removeBitrigEntity(world, eid);
+}
+
+/**
+ * Index of link `i` of chain `eid` in the per-link arrays (`TailParticle`, `BendState`,
+ * `TailChain.slot`): `row × LINK_STRIDE + i`; multiply by 3 or 4 for vector/quaternion arrays.
+ *
+ * @example
+ * const k = tailLinkIndex(world, eid, 0);
+ * const tipWs = world.components.TailParticle.pos.subarray(k * 3, k * 3 + 3);
+ */
+export function tailLinkIndex(world: BitrigWorld, eid: number, i: number): number {
+  return world.components.TailChain.row[eid]! * LINK_STRIDE + i;
 }

@@ -47,6 +47,8 @@ export interface BitrigContext {
   time: number;
   /** The tail's fixed internal clock, shared by every chain of the world. */
   tailClock: TailClock;
+  /** Dense rows of tail chains' per-link data: next unused row and released rows to reuse. */
+  tailRows: { next: number; free: number[] };
 }
 
 /** The tail systems' fixed-step clock (world-wide, so all chains step together). */
@@ -97,6 +99,7 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
       fixedStep: o.fixedStep, maxStepsPerFrame: o.maxStepsPerFrame, accumulator: 0, accumulatorAtFrameStart: 0,
       frameDt: 0, steps: 0, capped: 0, alpha: 0,
     } as TailClock,
+    tailRows: { next: 0, free: [] as number[] },
   };
   const world = createWorld(ctx) as BitrigWorld;
   world.queries.tails = registerQuery(world, [components.TailChain]);

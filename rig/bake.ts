@@ -26,7 +26,7 @@ import { update } from '../systems/pipeline';
 import { mergeTailOptions, type TailOptions } from '../core/defaults';
 import { autoUnitScale } from '../core/units';
 import { findTailChains } from '../core/boneMap';
-import { LINK_STRIDE } from '../core/components/tail';
+import { tailLinkIndex } from '../core/tailSetup';
 import { decomposeAffine, mulAffine } from '../core/pose';
 import {
   computeWorldMatrices, createClipSampler, createLocalPose, findClip, listClipNames, readSceneGraph, sampleClip,
@@ -383,7 +383,7 @@ function simulateWith(calib: BakeCalibration, sampler: ClipSampler, F: number, o
       const o4 = 4 * (k * L + i);
       for (let j = 0; j < 4; j++) buf[o4 + j] = P.localR[4 * s + j]!;
       const lk = rig.links[i]!;
-      const kk = (lk.eid * LINK_STRIDE + lk.index) * 4;
+      const kk = tailLinkIndex(rig.world, lk.eid, lk.index) * 4;
       for (let j = 0; j < 4; j++) rest[o4 + j] = B.restR[kk + j]!;
     }
   };

@@ -23,7 +23,7 @@ import { qSwingUnit } from '../core/qmath';
 const _d = new Float64Array(6);
 
 /**
- * Put link `k`'s (entity link index: eid × LINK_STRIDE + i) tip on the floor circle. Called by
+ * Put link `k`'s (per-link index: row × LINK_STRIDE + i) tip on the floor circle. Called by
  * {@link tailStep} when the predicted tip is below `F` with the link register {@link LK}
  * filled (parent matrix, head, rest direction, direction, length, floor F, damping, backward
  * axis);

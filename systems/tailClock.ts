@@ -79,8 +79,8 @@ function prepareChain(world: BitrigWorld, eid: number, steps: number): void {
   if (C.restSource[eid] === REST_ANIMATION) {
     const L = LINK_STRIDE;
     for (let i = 0; i < n; i++) {
-      const s = C.slot[eid * L + i]!;
-      const k = eid * L + i;
+      const k = C.row[eid]! * L + i;
+      const s = C.slot[k]!;
       for (let j = 0; j < 4; j++) B.restR[k * 4 + j] = pose.localR[s * 4 + j]!;
       qNormalize(B.restR, k * 4);
       for (let j = 0; j < 3; j++) {
@@ -135,7 +135,7 @@ export function resetChainToRest(world: BitrigWorld, eid: number): void {
     C.anchorStep[a + j] = C.anchorCur[a + j]!;
   }
   for (let i = 0; i < n; i++) {
-    const k = eid * LINK_STRIDE + i;
+    const k = C.row[eid]! * LINK_STRIDE + i;
     linkFrame(world, eid, i, C.anchorCur, a);
     const px = LF[0]! + LF[14]! * LF[11]!, py = LF[1]! + LF[14]! * LF[12]!, pz = LF[2]! + LF[14]! * LF[13]!;
     P.pos[k * 3] = px; P.pos[k * 3 + 1] = py; P.pos[k * 3 + 2] = pz;
@@ -144,7 +144,7 @@ export function resetChainToRest(world: BitrigWorld, eid: number): void {
     B.bendOld[k * 4] = 0; B.bendOld[k * 4 + 1] = 0; B.bendOld[k * 4 + 2] = 0; B.bendOld[k * 4 + 3] = 1;
     linkAim(world, eid, i, LF, 11);
   }
-  const o = eid * LINK_STRIDE * 4;
+  const o = C.row[eid]! * LINK_STRIDE * 4;
   for (let j = o; j < o + n * 4; j++) {
     B.localCur[j] = B.restR[j]!;
     B.localPrev[j] = B.restR[j]!;

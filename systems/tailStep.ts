@@ -70,6 +70,7 @@ export function tailStep(world: BitrigWorld, step?: number): void {
     const eid = ents[e]!;
     if (C.stepsLastFrame[eid] === 0) continue;
     const n = C.links[eid]!;
+    const base = C.row[eid]! * LINK_STRIDE; // this chain's per-link row
     const a = eid * 8;
     let qx = AS[a + 3]!, qy = AS[a + 4]!, qz = AS[a + 5]!, qw = AS[a + 6]!;
     let px = AS[a]!, py = AS[a + 1]!, pz = AS[a + 2]!;
@@ -83,7 +84,7 @@ export function tailStep(world: BitrigWorld, step?: number): void {
     const floorOn = LK[K.FLOORON] === 1, floorF = LK[K.FLOOR]!;
     let ox = 0, oy = 0, oz = 0;
     for (let i = 0; i < n; i++) {
-      const k = eid * LINK_STRIDE + i;
+      const k = base + i;
       const k3 = k * 3, k4 = k * 4;
       const x2 = qx + qx, y2 = qy + qy, z2 = qz + qz;
       const xx = qx * x2, xy = qx * y2, xz = qx * z2, yy = qy * y2, yz = qy * z2, zz = qz * z2;
@@ -260,7 +261,7 @@ export function tailStep(world: BitrigWorld, step?: number): void {
       px = hx; py = hy; pz = hz;
       ps = s * scaleRel[k]!;
     }
-    const o = eid * LINK_STRIDE * 4;
+    const o = base * 4;
     for (let j = o; j < o + n * 4; j++) bendOld[j] = bendNew[j]!;
   }
 }

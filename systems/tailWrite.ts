@@ -41,6 +41,7 @@ export function tailWrite(world: BitrigWorld): void {
     const eid = ents[e]!;
     if (C.initialised[eid] === 0) continue; // no valid anchor this frame: leave the bones
     const n = C.links[eid]!;
+    const base = C.row[eid]! * LINK_STRIDE; // this chain's per-link row
     const a = eid * 8;
     const floorOn = C.floorEnabled[eid] === 1;
     const F = C.floorY[eid]! + C.floorClearance[eid]! * C.unitScale[eid]!;
@@ -59,7 +60,7 @@ export function tailWrite(world: BitrigWorld): void {
     let m20 = xz - wy, m21 = yz + wx, m22 = 1 - (xx + yy);
     let bad = false;
     for (let i = 0; i < n; i++) {
-      const k = eid * LINK_STRIDE + i;
+      const k = base + i;
       const k3 = k * 3, q = k * 4;
       // Displayed local rotation: normalised blend of the last two steps (shorter arc).
       const p0 = lp[q]!, p1 = lp[q + 1]!, p2 = lp[q + 2]!, p3 = lp[q + 3]!;
@@ -158,7 +159,7 @@ export function tailWrite(world: BitrigWorld): void {
     }
     if (bad) {
       for (let i = 0; i < n; i++) {
-        const k = eid * LINK_STRIDE + i;
+        const k = base + i;
         const s4 = C.slot[k]! * 4;
         for (let j = 0; j < 4; j++) {
           localR[s4 + j] = restR[k * 4 + j]!;
@@ -168,7 +169,7 @@ export function tailWrite(world: BitrigWorld): void {
       C.initialised[eid] = 0;
     }
     for (let j = 0; j < 8; j++) C.anchorPrev[a + j] = AC[a + j]!;
-    if (bad || !composeWorld) poseUpdateSubtree(pose, C.slot[eid * LINK_STRIDE]!);
+    if (bad || !composeWorld) poseUpdateSubtree(pose, C.slot[base]!);
     else {
       const end = C.endSlot[eid]!;
       if (end >= 0) poseUpdateSubtree(pose, end);

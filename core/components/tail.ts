@@ -2,7 +2,10 @@
  * Tail components (bitECS 0.4: plain objects of typed arrays, indexed by entity id).
  *
  * One tail chain entity holds up to {@link MAX_LINKS} links (stride {@link LINK_STRIDE} = 9
- * slots: 8 links + end). Link `i` runs from bone `i`'s head to its tip (the next bone's
+ * slots: 8 links + end). Per-link arrays (and `slot`) are indexed by the chain's dense `row`,
+ * not by its entity id: link i of chain `eid` is at `row[eid] × LINK_STRIDE + i` (see
+ * `tailLinkIndex`), so the chains of a crowd sit next to each other in memory however many
+ * other entities (characters, limbs) were created between them. Link `i` runs from bone `i`'s head to its tip (the next bone's
  * head, the `Tail_End` helper, or a virtual end continuing the incoming tangent). All
  * particle state is in world space, engine units; rotations are unit quaternions x,y,z,w.
  *
@@ -29,7 +32,9 @@ export interface TailChainComponent {
   anchorSlot: Int32Array;
   /** Slot of the hips (frame of carry axis and forward plane); usually the anchor. */
   hipsSlot: Int32Array;
-  /** Bone slot of each link, stride 9. */
+  /** Dense row of the chain's per-link data (rows are reused after removal). */
+  row: Int32Array;
+  /** Bone slot of each link, stride 9, indexed by row. */
   slot: Int32Array;
   /** Slot of the `Tail_End` helper, or -1. */
   endSlot: Int32Array;
@@ -162,7 +167,7 @@ export function createTailComponents(cap: number): {
   return {
     TailChain: {
       char: new Int32Array(cap), links: new Uint8Array(cap), anchorSlot: new Int32Array(cap),
-      hipsSlot: new Int32Array(cap), slot: new Int32Array(cap * L), endSlot: new Int32Array(cap),
+      hipsSlot: new Int32Array(cap), row: new Int32Array(cap), slot: new Int32Array(cap * L), endSlot: new Int32Array(cap),
       frequency: f64(cap), tipRatio: f64(cap), damping: f64(cap), gravity: f64(cap), carry: f64(cap),
       restCurve: f64(cap), bendLimit: f64(cap), couplingRate: f64(cap), floorY: f64(cap),
       floorEnabled: new Uint8Array(cap), floorClearance: f64(cap), contactDamping: f64(cap),

@@ -10,7 +10,7 @@ glMatrix.setMatrixArrayType(Float64Array as unknown as Float32ArrayConstructor);
 import { createBitrigWorld, type BitrigWorld, type BitrigWorldOptions } from '../../core/world';
 import { bindSkeleton, beginCharacterFrame, type CharacterBinding, type BindOptions } from '../../core/binding';
 import { update } from '../../systems/pipeline';
-import { LINK_STRIDE } from '../../core/components/tail';
+import { tailLinkIndex } from '../../core/tailSetup';
 import type { TailOptions } from '../../core/defaults';
 
 export interface TailRigOptions {
@@ -130,12 +130,12 @@ export function makeTailRig(o: TailRigOptions = {}): TailRig {
       const C = world.components.TailChain;
       const B = world.components.BendState;
       for (let i = 0; i < n; i++) {
-        const s = C.slot[eid * LINK_STRIDE + i]!;
+        const s = C.slot[tailLinkIndex(world, eid, i)]!;
         out.push([pose.worldM[s * 16 + 12]!, pose.worldM[s * 16 + 13]!, pose.worldM[s * 16 + 14]!]);
       }
       // tip of the last link: last bone world × tipLs
-      const s = C.slot[eid * LINK_STRIDE + n - 1]!;
-      const k = eid * LINK_STRIDE + n - 1;
+      const s = C.slot[tailLinkIndex(world, eid, n - 1)]!;
+      const k = tailLinkIndex(world, eid, n - 1);
       const m = pose.worldM.subarray(s * 16, s * 16 + 16);
       const t = [B.tipLs[k * 3]!, B.tipLs[k * 3 + 1]!, B.tipLs[k * 3 + 2]!];
       out.push([
@@ -150,7 +150,7 @@ export function makeTailRig(o: TailRigOptions = {}): TailRig {
       const B = world.components.BendState;
       const out: number[] = [];
       for (let i = 0; i < n; i++) {
-        const k = eid * LINK_STRIDE + i;
+        const k = tailLinkIndex(world, eid, i);
         const s = C.slot[k]!;
         const cur = quat.fromValues(pose.localR[s * 4]!, pose.localR[s * 4 + 1]!, pose.localR[s * 4 + 2]!, pose.localR[s * 4 + 3]!);
         const rr = quat.fromValues(B.restR[k * 4]!, B.restR[k * 4 + 1]!, B.restR[k * 4 + 2]!, B.restR[k * 4 + 3]!);

@@ -4,8 +4,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { makeTailRig, sweepX, type TailRig } from './rig';
-import { LINK_STRIDE } from '../../core/components/tail';
+import { tailLinkIndex } from '../../core/tailSetup';
 import { poseUpdateWorld } from '../../core/pose';
+import { addBitrigEntity, createBitrigWorld } from '../../core/world';
+import { beginCharacterFrame, bindSkeleton, unbindSkeleton, type CharacterBinding, type SkeletonSource } from '../../core/binding';
+import { update } from '../../systems/pipeline';
 
 const DEG = Math.PI / 180;
 
@@ -101,9 +104,9 @@ describe('spring physics', () => {
     });
     rig.frame(1 / 60);
     const P = rig.world.components.TailParticle;
-    const k = rig.eid * LINK_STRIDE * 3;
+    const k = tailLinkIndex(rig.world, rig.eid, 0) * 3;
     // The head: the link bone's world position (world matrix translation).
-    const m = rig.world.pose.worldM, o = rig.world.components.TailChain.slot[rig.eid * LINK_STRIDE]! * 16;
+    const m = rig.world.pose.worldM, o = rig.world.components.TailChain.slot[tailLinkIndex(rig.world, rig.eid, 0)]! * 16;
     // 3° sideways (world X) about the head, zero velocity.
     const hx = m[o + 12]!, hy = m[o + 13]!, hz = m[o + 14]!;
     const dx = P.pos[k]! - hx, dy = P.pos[k + 1]! - hy, dz = P.pos[k + 2]! - hz;
@@ -209,7 +212,7 @@ describe('bind pose', () => {
     const clean = makeTailRig({ links: 4 });
     const dirty = makeTailRig({ links: 4, loadedLastRot: 28 * DEG });
     const B1 = clean.world.components.BendState, B2 = dirty.world.components.BendState;
-    for (let i = 0; i < 4 * 4; i++) expect(Math.abs(B1.restR[clean.eid * LINK_STRIDE * 4 + i]! - B2.restR[dirty.eid * LINK_STRIDE * 4 + i]!)).toBeLessThan(1e-12);
+    for (let i = 0; i < 4 * 4; i++) expect(Math.abs(B1.restR[tailLinkIndex(clean.world, clean.eid, 0) * 4 + i]! - B2.restR[tailLinkIndex(dirty.world, dirty.eid, 0) * 4 + i]!)).toBeLessThan(1e-12);
     clean.frame(1 / 60);
     dirty.frame(1 / 60);
     const j1 = clean.joints(), j2 = dirty.joints();
@@ -229,7 +232,7 @@ describe('bind pose', () => {
     // And the tip offset is stored in the last bone's own frame, not the parent's: rotating the
     // last bone's bind frame changes tipLs but not the world tip.
     const B = rig.world.components.BendState;
-    const k = (rig.eid * LINK_STRIDE + 2) * 3;
+    const k = tailLinkIndex(rig.world, rig.eid, 2) * 3;
     const tipLs = [B.tipLs[k]!, B.tipLs[k + 1]!, B.tipLs[k + 2]!];
     const headLsLast = [B.headLs[k]!, B.headLs[k + 1]!, B.headLs[k + 2]!];
     const differs = Math.hypot(tipLs[0]! - headLsLast[0]!, tipLs[1]! - headLsLast[1]!, tipLs[2]! - headLsLast[2]!);
@@ -402,5 +405,51 @@ describe('bad input', () => {
     for (const s of Array.from(rig.binding.slotOf).slice(1)) for (let j = 0; j < 4; j++) expect(Number.isFinite(pose.localR[s * 4 + j]!)).toBe(true);
     rig.frame(1 / 60, [0, 0.9, 0]);
     expect(allFinite(rig)).toBe(true);
+  });
+});
+
+describe('storage', () => {
+  /** Hips + four links + Tail_End hanging back and down, as a bare skeleton source. */
+  function chainSource(): SkeletonSource {
+    const names = ['Hips', 'Tail_1', 'Tail_2', 'Tail_3', 'Tail_4', 'Tail_End'];
+    const parents = [-1, 0, 1, 2, 3, 4];
+    const world = [[0, 0.9, 0], [0, 0.85, -0.1], [0, 0.78, -0.22], [0, 0.7, -0.34], [0, 0.62, -0.46], [0, 0.54, -0.58]];
+    const rest = world.map((p, i) => ({ t: i === 0 ? p : p.map((v, k) => v - world[i - 1]![k]!), r: [0, 0, 0, 1], s: [1, 1, 1] }));
+    const inverseBind = world.map((p) => [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -p[0]!, -p[1]!, -p[2]!, 1]);
+    return { names, parents, rest, inverseBind };
+  }
+
+  test('chains use dense rows: other entities between them, a removal and a reuse give bit-identical tails to a world of chains alone', () => {
+    const src = chainSource();
+    const alone = createBitrigWorld();
+    const mixed = createBitrigWorld({ entities: 4 });
+    const a = [0, 1, 2].map(() => bindSkeleton(alone, src));
+    const m: CharacterBinding[] = [];
+    for (let i = 0; i < 3; i++) { m.push(bindSkeleton(mixed, src)); addBitrigEntity(mixed); addBitrigEntity(mixed); }
+    unbindSkeleton(m[1]!); // frees row 1 …
+    m[1] = bindSkeleton(mixed, src); // … which the next chain reuses
+    const rowsOf = (w: typeof alone, bs: CharacterBinding[]): number[] => bs.map((b) => w.components.TailChain.row[b.tails[0]!.eid]!);
+    expect(rowsOf(alone, a)).toEqual([0, 1, 2]);
+    expect(rowsOf(mixed, m)).toEqual([0, 1, 2]);
+    expect(m.map((b) => b.tails[0]!.eid)).not.toEqual(a.map((b) => b.tails[0]!.eid)); // different entity ids
+    const drive = (w: typeof alone, bs: CharacterBinding[], f: number): void => {
+      bs.forEach((b, i) => {
+        beginCharacterFrame(b);
+        const s = b.slotOf[0]! * 16;
+        w.pose.worldM[s + 12] = 2 * i + 0.3 * Math.sin(f * 0.2 + i);
+        w.pose.worldM[s + 14] = 0.2 * Math.cos(f * 0.15);
+      });
+      update(w, 1 / 60);
+    };
+    for (let f = 0; f < 120; f++) {
+      drive(alone, a, f);
+      drive(mixed, m, f);
+      for (let i = 0; i < 3; i++) {
+        for (let j = 1; j <= 4; j++) {
+          const sa = a[i]!.slotOf[j]! * 4, sm = m[i]!.slotOf[j]! * 4;
+          for (let c = 0; c < 4; c++) expect(mixed.pose.localR[sm + c]).toBe(alone.pose.localR[sa + c]);
+        }
+      }
+    }
   });
 });

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AnimationMixer, type Bone, type Object3D } from 'three';
+import { tailLinkIndex } from '../../core/tailSetup';
 import { createAnimator } from '../../adapters/three';
 import { loadGlbFileThree, sharedAssets } from '../helpers/loadThree';
 
@@ -65,7 +66,8 @@ describe.skipIf(!hasAssets)('createAnimator on real files', () => {
         // root link off its rest rotation (the rest the spring rides on this frame)
         const root = tailB[0]!;
         const q = root.quaternion;
-        const r = [B.restR[eid * 9 * 4]!, B.restR[eid * 9 * 4 + 1]!, B.restR[eid * 9 * 4 + 2]!, B.restR[eid * 9 * 4 + 3]!];
+        const r0 = tailLinkIndex(animator.world, eid, 0) * 4;
+        const r = [B.restR[r0]!, B.restR[r0 + 1]!, B.restR[r0 + 2]!, B.restR[r0 + 3]!];
         const d = Math.min(1, Math.abs(q.x * r[0]! + q.y * r[1]! + q.z * r[2]! + q.w * r[3]!));
         maxRootOff = Math.max(maxRootOff, 2 * Math.acos(d));
         for (const ang of animator.diagnostics().tails[0]!.bendAngles) maxBend = Math.max(maxBend, ang);

@@ -3,6 +3,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { AnimationMixer, Quaternion, QuaternionKeyframeTrack, Vector3, type Bone } from 'three';
+import { tailLinkIndex } from '../../core/tailSetup';
 import { createAnimator, characterToThree, updateAnimators } from '../../adapters/three';
 import { createBuiltinCharacter } from '../../core/character';
 import { createBitrigWorld } from '../../core/world';
@@ -78,7 +79,8 @@ describe('createAnimator on the built-in character', () => {
     const eid = animator.bindings[0]!.tails[0]!.eid;
     for (let f = 0; f < 90; f++) {
       animator.update(1 / 60);
-      const r = [B.restR[eid * 9 * 4]!, B.restR[eid * 9 * 4 + 1]!, B.restR[eid * 9 * 4 + 2]!, B.restR[eid * 9 * 4 + 3]!];
+      const r0 = tailLinkIndex(animator.world, eid, 0) * 4;
+      const r = [B.restR[r0]!, B.restR[r0 + 1]!, B.restR[r0 + 2]!, B.restR[r0 + 3]!];
       const h = held.toArray();
       for (let j = 0; j < 4; j++) expect(Math.abs(r[j]! - h[j]!)).toBeLessThan(1e-7);
     }
@@ -98,7 +100,7 @@ describe('createAnimator on the built-in character', () => {
       animator.update(1 / 60);
       tails.forEach((t, i) => {
         const q = t.quaternion.toArray();
-        for (let j = 0; j < 4; j++) expect(Math.abs(q[j]! - B.restR[(eid * 9 + i) * 4 + j]!)).toBeLessThan(1e-12);
+        for (let j = 0; j < 4; j++) expect(Math.abs(q[j]! - B.restR[tailLinkIndex(animator.world, eid, i) * 4 + j]!)).toBeLessThan(1e-12);
       });
     }
     animator.setTailPhysics(true);
