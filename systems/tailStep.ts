@@ -96,7 +96,6 @@ export function tailStep(world: BitrigWorld, step?: number): void {
       const hx = px + ps * (m00 * lx + m01 * ly + m02 * lz);
       const hy = py + ps * (m10 * lx + m11 * ly + m12 * lz);
       const hz = pz + ps * (m20 * lx + m21 * ly + m22 * lz);
-
       const ux = restDirLs[k3]!, uy = restDirLs[k3 + 1]!, uz = restDirLs[k3 + 2]!;
       const rx = m00 * ux + m01 * uy + m02 * uz;
       const ry = m10 * ux + m11 * uy + m12 * uz;
