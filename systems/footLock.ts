@@ -128,7 +128,7 @@ export function footLock(world: BitrigWorld, dt: number): void {
         h = refY;
         hasGround = Number.isFinite(h);
       } else {
-        _v[0] = px; _v[2] = pz;
+        _v[0] = px; _v[1] = py; _v[2] = pz;
         hasGround = queryGround(world, c);
         h = _g[0]!; gnx = _g[1]!; gny = _g[2]!; gnz = _g[3]!; gs = _g[4]!;
       }

@@ -228,6 +228,22 @@ describe('stance and release', () => {
     expect(maxStep).toBeLessThan(2.5e-3);
   });
 
+  test('the ground query gets the whole sole point (x, y, z): a character 5 m up is asked about its own height (1e-9 m)', () => {
+    const rig = makeBiped();
+    mat4.fromTranslation(rig.root, [0.3, 5, -0.2]); // standing on a roof
+    const asked: number[][] = [];
+    const ground: GroundQuery = (p, out) => { asked.push([p[0]!, p[1]!, p[2]!]); out.height = 5; out.normal[0] = 0; out.normal[1] = 1; out.normal[2] = 0; out.support = -1; return true; };
+    rig.frame(DT, { feet: [1, 1], ground });
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    const pose = rig.world.pose;
+    // the first two calls are the two feet, asked at their animated soles (flat at the root's y)
+    for (const [i, name] of [[0, 'LeftFoot'], [1, 'RightFoot']] as const) {
+      const s = rig.slot(name) * 16;
+      expect(Math.abs(asked[i]![0]! - pose.worldM[s + 12]!)).toBeLessThan(0.2); // under that foot
+      expect(Math.abs(asked[i]![1]! - 5)).toBeLessThan(1e-9); // sole at the root's height, not 0
+    }
+  });
+
   test('grounded false fades scene IK out: the pose returns to exactly the animation', () => {
     const rig = makeBiped();
     const k = Math.tan(15 * DEG);
