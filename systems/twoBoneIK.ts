@@ -125,7 +125,7 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
       // General chains (bones between the joints, IK-controller ends): the step-by-step path.
       _state[0] = 0;
       solveLimb(world, e);
-      if (cPar > rs && owner[cPar] === owner[rs]) cValid = false;
+      if (cPar >= rs && owner[cPar] === owner[rs]) cValid = false; // the cached parent moved with this limb
       continue;
     }
     // ---- Direct chain root → mid → end: fused straight-line path (same maths as solveLimb).
@@ -336,6 +336,8 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
       qew = pew * bw - pex * bx - pey * by - pez * bz;
       if (wr > 0) {
         _q[12] = qex; _q[13] = qey; _q[14] = qez; _q[15] = qew;
+        // the cached parent rotation (the step-by-step path may have overwritten _qP since)
+        _qP[0] = qpx; _qP[1] = qpy; _qP[2] = qpz; _qP[3] = qpw;
         rotationToLocal(_q, 20, _qP, 0, L.targetRotWs, e * 4, cMir);
         normalizeAt(_q, 20);
         _f[0] = wr;
@@ -414,7 +416,7 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
       }
       for (let k = rs; k < sEnd; k++) dirty[k] = 0;
     }
-    if (cPar > rs && owner[cPar] === owner[rs]) cValid = false;
+    if (cPar >= rs && owner[cPar] === owner[rs]) cValid = false; // the cached parent moved with this limb
     // Outcome, in world units.
     const ex = wm[es * 16 + 12]!, ey = wm[es * 16 + 13]!, ez = wm[es * 16 + 14]!;
     const ox = cwx + w * (twx - cwx) - ex, oy = cwy + w * (twy - cwy) - ey, oz = cwz + w * (twz - cwz) - ez;

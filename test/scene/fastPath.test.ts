@@ -150,3 +150,54 @@ describe('two-bone paths agree', () => {
     void unreached;
   });
 });
+
+describe('fused and step-by-step limbs in one frame', () => {
+  /** Three legs: A direct under Hips, B with a twist bone under a turned Spine (step-by-step), C under Hips, direct or not. */
+  function threeLegs(cTwist: boolean) {
+    const names: string[] = [], parents: number[] = [], pos: number[][] = [];
+    const add = (n: string, p: string | null, x: number[]): void => { names.push(n); parents.push(p === null ? -1 : names.indexOf(p)); pos.push(x); };
+    add('Hips', null, [0, 0.95, 0]);
+    add('Spine', 'Hips', [0, 1.1, 0]);
+    const leg = (s: string, par: string, x: number, twist: boolean): void => {
+      add(`${s}UpLeg`, par, [x, 0.9, 0]);
+      if (twist) add(`${s}Tw`, `${s}UpLeg`, [x, 0.9, 0]);
+      add(`${s}Leg`, twist ? `${s}Tw` : `${s}UpLeg`, [x, 0.5, 0.05]);
+      add(`${s}Foot`, `${s}Leg`, [x, 0.1, 0]);
+    };
+    leg('A', 'Hips', 0.1, false);
+    leg('B', 'Spine', 0, true);
+    leg('C', 'Hips', -0.1, cTwist);
+    const inverseBind = pos.map((p) => [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -p[0]!, -p[1]!, -p[2]!, 1]);
+    const rest = pos.map((p, i) => ({ t: parents[i]! >= 0 ? p.map((v, k) => v - pos[parents[i]!]![k]!) : p, r: [0, 0, 0, 1], s: [1, 1, 1] }));
+    const world = createBitrigWorld({ entities: 16, bones: 64 });
+    const b = bindSkeleton(world, { names, parents, inverseBind, rest }, { pelvis: 'Hips' });
+    const ik = addSceneIK(world, b, { arms: false, limbs: [
+      { kind: 'leg', root: 'AUpLeg', mid: 'ALeg', end: 'AFoot', side: 'left' },
+      { kind: 'leg', root: 'BUpLeg', mid: 'BLeg', end: 'BFoot', side: 'left' },
+      { kind: 'leg', root: 'CUpLeg', mid: 'CLeg', end: 'CFoot', side: 'right' },
+    ] });
+    const pose = world.pose;
+    for (let i = 0; i < names.length; i++) {
+      const s = b.slotOf[i]!;
+      for (let k = 0; k < 3; k++) { pose.localT[s * 3 + k] = rest[i]!.t[k]!; pose.localS[s * 3 + k] = 1; }
+      const q = names[i] === 'Spine' ? [0, Math.sin(0.6), 0, Math.cos(0.6)] : /^[ABC]Leg$/.test(names[i]!) ? [Math.sin(0.2), 0, 0, Math.cos(0.2)] : [0, 0, 0, 1];
+      for (let k = 0; k < 4; k++) pose.localR[s * 4 + k] = q[k]!;
+    }
+    beginCharacterFrame(b);
+    const L = world.components.Limb;
+    for (const h of ik.legs) {
+      const e = h.eid, es = L.endSlot[e]! * 16;
+      L.weight[e] = 1; L.rotWeight[e] = 0.5; L.hasTargetRot[e] = 1; L.hasPole[e] = 0; // half rotation weight
+      L.targetWs[e * 3] = pose.worldM[es + 12]! + 0.05; L.targetWs[e * 3 + 1] = pose.worldM[es + 13]! + 0.1; L.targetWs[e * 3 + 2] = pose.worldM[es + 14]!;
+      L.targetRotWs.set([Math.sin(0.4), 0, 0, Math.cos(0.4)], e * 4);
+    }
+    twoBoneIK(world, DT);
+    const c = b.slotOf[names.indexOf('CFoot')]! * 16;
+    return Array.from(pose.worldM.subarray(c, c + 16));
+  }
+
+  test('a fused limb after a step-by-step limb on another parent uses its own parent (half rotation weight; 1e-9)', () => {
+    const fused = threeLegs(false), general = threeLegs(true);
+    for (let k = 0; k < 16; k++) expect(Math.abs(fused[k]! - general[k]!)).toBeLessThan(1e-9);
+  });
+});
