@@ -4,9 +4,10 @@
  * Every tail stage walks a chain from the hips outward; for link i it needs the parent's
  * current world frame (the anchor for link 0, else link i−1 as already finalised this step),
  * the head position and the rest direction in world space. {@link linkFrame} computes them
- * into the module-scope {@link LF} scratch; {@link chainBegin} fills per-chain constants
- * into {@link LF}; the tail step itself keeps the parent frame in locals and hands a link's
- * state between its stages through the link register {@link LK}.
+ * into the module-scope {@link LF} scratch (the rest placement uses it);
+ * {@link chainStepConstants} fills a chain's per-step constants into the link register
+ * {@link LK}. The tail step itself keeps the parent frame in locals and hands a link's state
+ * to the floor-contact resolution through {@link LK}.
  */
 import type { BitrigWorld } from './world';
 import { LINK_STRIDE } from './components/tail';

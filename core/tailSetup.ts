@@ -116,6 +116,7 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   // A dense row for the per-link data (reused after removal; always < the entity capacity).
   const rows = world.tailRows;
   const row = rows.free.length > 0 ? rows.free.pop()! : rows.next++;
+  if (row >= world.capacity) throw new Error(`bitrig/tail: chain row ${row} is outside the world's capacity ${world.capacity}`);
   C.row[eid] = row;
   C.char[eid] = char;
   C.links[eid] = n;
@@ -389,17 +390,14 @@ export function getTailOptions(world: BitrigWorld, eid: number): TailOptions {
 }
 
 /**
- * Remove a tail chain entity and release its row for reuse. Setup-time.
+ * Remove a tail chain entity and release its row for reuse (as `removeBitrigEntity` does for
+ * any tail entity). Setup-time.
  *
  * @example
  * removeTailChain(world, eid);
  */
 export function removeTailChain(world: BitrigWorld, eid: number): void {
-  const C = world.components.TailChain;
-  world.tailRows.free.push(C.row[eid]!);
-  C.row[eid] = -1;
-  C.links[eid] = 0;
-  removeBitrigEntity(world, eid);
+  removeBitrigEntity(world, eid); // releases the row
 }
 
 /**

@@ -6,7 +6,7 @@
  * bake's private copy — never share state. Systems read `world.components.X.field[eid]`
  * afresh on every call: arrays are replaced (grown) at setup when entities outgrow them.
  */
-import { addEntity, createWorld, registerQuery, removeEntity, commitRemovals, type Query, type World } from 'bitecs';
+import { addEntity, createWorld, hasComponent, registerQuery, removeEntity, commitRemovals, type Query, type World } from 'bitecs';
 import { createPoseStore, type PoseStore } from './pose';
 import { createTailComponents } from './components/tail';
 import { createSceneComponents } from './components/scene';
@@ -138,8 +138,20 @@ export function addBitrigEntity(world: BitrigWorld): number {
   return eid;
 }
 
-/** Remove an entity and commit the removal from every query. Setup-time. */
+/**
+ * Remove an entity and commit the removal from every query; a tail chain's dense row is
+ * released for reuse. Setup-time.
+ *
+ * @example
+ * removeBitrigEntity(world, eid);
+ */
 export function removeBitrigEntity(world: BitrigWorld, eid: number): void {
+  const C = world.components.TailChain;
+  if (hasComponent(world, eid, C) && C.row[eid]! >= 0) {
+    world.tailRows.free.push(C.row[eid]!);
+    C.row[eid] = -1;
+    C.links[eid] = 0;
+  }
   removeEntity(world, eid);
   commitRemovals(world);
 }

@@ -5,9 +5,11 @@
  * slots: 8 links + end). Per-link arrays (and `slot`) are indexed by the chain's dense `row`,
  * not by its entity id: link i of chain `eid` is at `row[eid] × LINK_STRIDE + i` (see
  * `tailLinkIndex`), so the chains of a crowd sit next to each other in memory however many
- * other entities (characters, limbs) were created between them. Link `i` runs from bone `i`'s head to its tip (the next bone's
- * head, the `Tail_End` helper, or a virtual end continuing the incoming tangent). All
- * particle state is in world space, engine units; rotations are unit quaternions x,y,z,w.
+ * other entities (characters, limbs) were created between them. Link `i` runs from bone
+ * `i`'s head to its tip (the next bone's head, the `Tail_End` helper, or a virtual end
+ * continuing the incoming tangent). All particle state is in world space (reflected across
+ * x = 0 while the anchor is mirrored, see `mirrored`), engine units; rotations are unit
+ * quaternions x,y,z,w.
  *
  * Every field of every entity is written by `addTailChain` (eids are recycled).
  */

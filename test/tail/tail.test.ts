@@ -4,9 +4,9 @@
  */
 import { describe, expect, test } from 'vitest';
 import { makeTailRig, sweepX, type TailRig } from './rig';
-import { tailLinkIndex } from '../../core/tailSetup';
+import { addTailChain, tailLinkIndex } from '../../core/tailSetup';
 import { poseUpdateWorld } from '../../core/pose';
-import { addBitrigEntity, createBitrigWorld } from '../../core/world';
+import { addBitrigEntity, createBitrigWorld, removeBitrigEntity } from '../../core/world';
 import { beginCharacterFrame, bindSkeleton, unbindSkeleton, type CharacterBinding, type SkeletonSource } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 
@@ -441,6 +441,22 @@ describe('storage', () => {
       });
       update(w, 1 / 60);
     };
+    // Removing a chain through the generic entity removal also releases its row: six
+    // remove/add cycles in a world of capacity 4 keep the rows dense and the chain alive.
+    const small = createBitrigWorld({ entities: 4 });
+    const one = bindSkeleton(small, src);
+    const T = small.components.TailChain;
+    const spec = {
+      char: one.charId, linkSlots: [1, 2, 3, 4].map((i) => T.slot[tailLinkIndex(small, one.tails[0]!.eid, i - 1)]!),
+      endSlot: T.endSlot[one.tails[0]!.eid]!, anchorSlot: T.anchorSlot[one.tails[0]!.eid]!,
+    };
+    let eid = one.tails[0]!.eid;
+    for (let i = 0; i < 6; i++) { removeBitrigEntity(small, eid); eid = addTailChain(small, spec); }
+    expect(T.row[eid]).toBe(0);
+    expect(small.tailRows.next).toBe(1);
+    one.tails[0]!.eid = eid;
+    for (let f = 0; f < 10; f++) drive(small, [one], f);
+    expect(T.initialised[eid]).toBe(1);
     for (let f = 0; f < 120; f++) {
       drive(alone, a, f);
       drive(mixed, m, f);
