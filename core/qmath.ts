@@ -92,21 +92,42 @@ export function qSwing(out: Float64Array, o: number, a: ArrayLike<number>, ao: n
 
 /**
  * out = slerp(a, b, t) along the shorter arc. Falls back to normalised lerp for nearly equal
- * inputs. `out` may alias either input.
+ * inputs. `out` may alias either input. (Per-frame callers that V8 may not inline should
+ * prefer {@link qSlerpAt}: the double `t` is boxed when passed to a call.)
+ *
+ * @example
+ * qSlerp(out, 0, qA, 0, qB, 0, 0.5);
  */
 export function qSlerp(out: Float64Array, o: number, a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number, t: number): void {
+  _slerpT[0] = t;
+  qSlerpAt(out, o, a, ao, b, bo, _slerpT, 0);
+}
+const _slerpT = new Float64Array(1);
+
+/**
+ * Slerp along the shorter arc, as {@link qSlerp}, with the fraction read from
+ * `t[ti]`: a call that V8 does not inline boxes every double argument (a heap allocation per
+ * call), while arrays and small-integer offsets pass free. Falls back to normalised lerp for
+ * nearly equal inputs. `out` may alias either input.
+ *
+ * @example
+ * _t[0] = w;
+ * qSlerpAt(q, 0, qA, 0, qB, 0, _t, 0);
+ */
+export function qSlerpAt(out: Float64Array, o: number, a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number, t: Float64Array, ti: number): void {
+  const f = t[ti]!;
   const ax = a[ao]!, ay = a[ao + 1]!, az = a[ao + 2]!, aw = a[ao + 3]!;
   let bx = b[bo]!, by = b[bo + 1]!, bz = b[bo + 2]!, bw = b[bo + 3]!;
   let cos = ax * bx + ay * by + az * bz + aw * bw;
   if (cos < 0) { cos = -cos; bx = -bx; by = -by; bz = -bz; bw = -bw; }
   let s0: number, s1: number;
   if (cos > 0.9995) {
-    s0 = 1 - t; s1 = t;
+    s0 = 1 - f; s1 = f;
   } else {
     const th = Math.acos(cos);
     const sin = Math.sqrt(1 - cos * cos);
-    s0 = Math.sin((1 - t) * th) / sin;
-    s1 = Math.sin(t * th) / sin;
+    s0 = Math.sin((1 - f) * th) / sin;
+    s1 = Math.sin(f * th) / sin;
   }
   let x = s0 * ax + s1 * bx, y = s0 * ay + s1 * by, z = s0 * az + s1 * bz, w = s0 * aw + s1 * bw;
   const l = Math.sqrt(x * x + y * y + z * z + w * w);

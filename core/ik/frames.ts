@@ -147,33 +147,5 @@ export function rotationToWorld(out: Float64Array, o: number, qP: ArrayLike<numb
   out[o + 3] = aw * bw - ax * bx - ay * by - az * bz;
 }
 
-/**
- * Slerp along the shorter arc, as `qSlerp` in core/qmath.ts, with the fraction read from
- * `t[ti]`: a call that V8 does not inline boxes every double argument (a heap allocation per
- * call), while arrays and small-integer offsets pass free. Falls back to normalised lerp for
- * nearly equal inputs. `out` may alias either input.
- *
- * @example
- * _t[0] = w;
- * qSlerpAt(q, 0, qA, 0, qB, 0, _t, 0);
- */
-export function qSlerpAt(out: Float64Array, o: number, a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number, t: Float64Array, ti: number): void {
-  const f = t[ti]!;
-  const ax = a[ao]!, ay = a[ao + 1]!, az = a[ao + 2]!, aw = a[ao + 3]!;
-  let bx = b[bo]!, by = b[bo + 1]!, bz = b[bo + 2]!, bw = b[bo + 3]!;
-  let cos = ax * bx + ay * by + az * bz + aw * bw;
-  if (cos < 0) { cos = -cos; bx = -bx; by = -by; bz = -bz; bw = -bw; }
-  let s0: number, s1: number;
-  if (cos > 0.9995) {
-    s0 = 1 - f; s1 = f;
-  } else {
-    const th = Math.acos(cos);
-    const sin = Math.sqrt(1 - cos * cos);
-    s0 = Math.sin((1 - f) * th) / sin;
-    s1 = Math.sin(f * th) / sin;
-  }
-  let x = s0 * ax + s1 * bx, y = s0 * ay + s1 * by, z = s0 * az + s1 * bz, w = s0 * aw + s1 * bw;
-  const l = Math.sqrt(x * x + y * y + z * z + w * w);
-  if (l > 1e-15) { x /= l; y /= l; z /= l; w /= l; } else { x = 0; y = 0; z = 0; w = 1; }
-  out[o] = x; out[o + 1] = y; out[o + 2] = z; out[o + 3] = w;
-}
+/** Slerp with the fraction read from an array (no boxed argument); lives with qSlerp in core/qmath. */
+export { qSlerpAt } from '../qmath';
