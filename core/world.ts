@@ -10,6 +10,7 @@ import { addEntity, createWorld, hasComponent, registerQuery, removeEntity, comm
 import { createPoseStore, type PoseStore } from './pose';
 import { createTailComponents } from './components/tail';
 import { createSceneComponents } from './components/scene';
+import { layoutTailArena, type TailAccel } from './wasm/tailAccel';
 
 /** Options of {@link createBitrigWorld}. */
 export interface BitrigWorldOptions {
@@ -21,10 +22,15 @@ export interface BitrigWorldOptions {
   fixedStep?: number;
   /** Most tail steps per frame (a 10 s tab switch runs at most this many). */
   maxStepsPerFrame?: number;
+  /**
+   * Run the tail step in WebAssembly SIMD where the runtime supports it (two chains per
+   * instruction; bit-identical to the JavaScript step). `false` keeps the JavaScript step.
+   */
+  wasm?: boolean;
 }
 
 /** Defaults of {@link BitrigWorldOptions}. */
-export const BITRIG_WORLD_DEFAULTS: Required<BitrigWorldOptions> = { entities: 256, bones: 1024, fixedStep: 1 / 60, maxStepsPerFrame: 8 };
+export const BITRIG_WORLD_DEFAULTS: Required<BitrigWorldOptions> = { entities: 256, bones: 1024, fixedStep: 1 / 60, maxStepsPerFrame: 8, wasm: true };
 
 function makeComponents(cap: number) {
   return { ...createTailComponents(cap), ...createSceneComponents(cap) };
@@ -49,6 +55,8 @@ export interface BitrigContext {
   tailClock: TailClock;
   /** Dense rows of tail chains' per-link data: next unused row and released rows to reuse. */
   tailRows: { next: number; free: number[] };
+  /** The WebAssembly tail step holding the tail components, or `null` (JavaScript step). */
+  tailAccel: TailAccel | null;
 }
 
 /** The tail systems' fixed-step clock (world-wide, so all chains step together). */
@@ -100,11 +108,13 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
       frameDt: 0, steps: 0, capped: 0, alpha: 0,
     } as TailClock,
     tailRows: { next: 0, free: [] as number[] },
+    tailAccel: null as TailAccel | null,
   };
   const world = createWorld(ctx) as BitrigWorld;
   world.queries.tails = registerQuery(world, [components.TailChain]);
   world.queries.sceneChars = registerQuery(world, [components.SceneCharacter]);
   world.queries.limbs = registerQuery(world, [components.Limb]);
+  if (o.wasm) layoutTailArena(world);
   return world;
 }
 
@@ -134,6 +144,7 @@ export function addBitrigEntity(world: BitrigWorld): number {
     while (cap <= eid) cap *= 2;
     for (const c of Object.values(world.components)) growComponent(c as unknown as Record<string, unknown>, world.capacity, cap);
     world.capacity = cap;
+    if (world.tailAccel !== null) layoutTailArena(world); // the grown tail arrays back into wasm memory
   }
   return eid;
 }

@@ -1,0 +1,164 @@
+/**
+ * The WebAssembly SIMD tail step: the world's tail components live in a WebAssembly memory
+ * and `systems/tailStep` hands the step to `wasm/tailStep.ts` (compiled into
+ * {@link TAIL_STEP_WASM_BASE64}), which runs two chains per f64x2 lane pair.
+ *
+ * The results are bit-identical to the JavaScript step (same IEEE operations in the same
+ * order; test/tail/wasm.test.ts compares them exactly), so the backend is a speed choice
+ * only. Where WebAssembly or its SIMD extension is missing (or a content-security policy
+ * forbids compiling it), the world keeps ordinary typed arrays and the JavaScript step.
+ *
+ * The components stay plain objects of typed arrays: only their storage moves. Every re-layout
+ * (world creation, capacity growth at setup) makes a new memory and new views, like the
+ * JavaScript growth does, so code must read `world.components.X.field` afresh after setup.
+ */
+import type { BitrigWorld } from '../world';
+import { LINK_STRIDE } from '../components/tail';
+import { TAIL_STEP_WASM_BASE64 } from './tailStepWasm';
+
+/** The kernel's exports (see wasm/tailStep.ts). */
+interface TailStepExports {
+  setPointers(...offsets: number[]): void;
+  tailStep(count: number): void;
+}
+
+/** A world's WebAssembly tail step: instance, memory and the views it shares with JavaScript. */
+export interface TailAccel {
+  /** The instance's memory (holds every tail component array). */
+  memory: WebAssembly.Memory;
+  /** The kernel's exported functions. */
+  kernel: TailStepExports;
+  /** Per-chain constants of the step (16 f64 per entity id; layout in wasm/tailStep.ts). */
+  chainK: Float64Array;
+  /** Entity ids to step this call (i32). */
+  ents: Int32Array;
+  /** [0]: the step length h (seconds). */
+  params: Float64Array;
+  /** Entity capacity this layout was made for. */
+  capacity: number;
+}
+
+// Byte offset where the arena starts: the first page is left to the compiled module (it has no
+// static data today; the reserve keeps a future one from landing on component data).
+const ARENA_BASE = 65536;
+const PAGE = 65536;
+
+let _module: WebAssembly.Module | null | undefined;
+
+function decodeBase64(s: string): Uint8Array<ArrayBuffer> {
+  const bin = atob(s);
+  const out = new Uint8Array(new ArrayBuffer(bin.length));
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/**
+ * The compiled tail kernel, or `null` where WebAssembly SIMD is unavailable. Compiled once
+ * (synchronously: the module is about 10 KB) on first use.
+ *
+ * @example
+ * if (tailWasmModule() === null) console.info('bitrig: JavaScript tail step');
+ */
+export function tailWasmModule(): WebAssembly.Module | null {
+  if (_module !== undefined) return _module;
+  _module = null;
+  try {
+    if (typeof WebAssembly === 'object' && typeof atob === 'function') {
+      const bytes = decodeBase64(TAIL_STEP_WASM_BASE64);
+      if (WebAssembly.validate(bytes)) _module = new WebAssembly.Module(bytes);
+    }
+  } catch {
+    _module = null; // no SIMD, or compiling WebAssembly is not allowed here
+  }
+  return _module;
+}
+
+/** The tail components' typed arrays, in the kernel's pointer order first. */
+const POINTER_ORDER: ReadonlyArray<readonly ['TailChain' | 'TailParticle' | 'BendState', string]> = [
+  ['TailChain', 'anchorStep'], ['TailChain', 'links'], ['TailChain', 'row'], ['TailChain', 'stepsLastFrame'],
+  ['BendState', 'headLs'], ['BendState', 'restDirLs'], ['BendState', 'lenRel'], ['BendState', 'scaleRel'],
+  ['BendState', 'restR'], ['BendState', 'localCur'], ['BendState', 'localPrev'], ['BendState', 'toHipsM'],
+  ['BendState', 'restDirHs'], ['BendState', 'bendOld'], ['BendState', 'bendNew'],
+  ['TailParticle', 'pos'], ['TailParticle', 'vel'], ['TailParticle', 'contact'],
+];
+
+type Typed = Float64Array | Int32Array | Uint8Array;
+
+/**
+ * Move the world's tail components into a fresh WebAssembly memory sized for the current
+ * capacity and (re)connect the kernel. Setup-time; returns `false` (the world keeps the
+ * JavaScript step) where the kernel is unavailable.
+ *
+ * @example
+ * layoutTailArena(world); // after the tail components grew
+ */
+export function layoutTailArena(world: BitrigWorld): boolean {
+  const module = tailWasmModule();
+  if (module === null) return false;
+  const comps = world.components as unknown as Record<string, Record<string, unknown>>;
+  const entries: Array<{ owner: Record<string, unknown>; key: string; src: Typed }> = [];
+  const seen = new Set<string>();
+  const push = (c: string, key: string): void => {
+    const id = c + '.' + key;
+    if (seen.has(id)) return;
+    const src = comps[c]![key];
+    if (!(src instanceof Float64Array || src instanceof Int32Array || src instanceof Uint8Array)) {
+      throw new Error(`bitrig/wasm: ${id} is not a typed array`);
+    }
+    seen.add(id);
+    entries.push({ owner: comps[c]!, key, src });
+  };
+  for (const [c, key] of POINTER_ORDER) push(c, key);
+  for (const c of ['TailChain', 'TailParticle', 'BendState'] as const) {
+    for (const key of Object.keys(comps[c]!)) {
+      const v = comps[c]![key];
+      if (ArrayBuffer.isView(v)) push(c, key);
+    }
+  }
+  const cap = world.capacity;
+  let top = ARENA_BASE;
+  const offsets: number[] = [];
+  for (const e of entries) {
+    top = (top + 15) & ~15;
+    offsets.push(top);
+    top += e.src.byteLength;
+  }
+  top = (top + 15) & ~15;
+  const chainKOff = top; top += cap * 16 * 8;
+  const entsOff = top; top += cap * 4;
+  top = (top + 15) & ~15;
+  const pendingOff = top; top += (LINK_STRIDE + 1) * 4;
+  top = (top + 15) & ~15;
+  const paramsOff = top; top += 16;
+  const memory = new WebAssembly.Memory({ initial: Math.ceil(top / PAGE) });
+  const instance = new WebAssembly.Instance(module, { env: { memory } });
+  const kernel = instance.exports as unknown as TailStepExports;
+  const buffer = memory.buffer;
+  for (let i = 0; i < entries.length; i++) {
+    const { owner, key, src } = entries[i]!;
+    const Ctor = src.constructor as { new (b: ArrayBuffer, o: number, n: number): Typed };
+    const view = new Ctor(buffer, offsets[i]!, src.length);
+    view.set(src);
+    owner[key] = view;
+  }
+  kernel.setPointers(...offsets.slice(0, POINTER_ORDER.length), chainKOff, entsOff, pendingOff, paramsOff);
+  world.tailAccel = {
+    memory, kernel,
+    chainK: new Float64Array(buffer, chainKOff, cap * 16),
+    ents: new Int32Array(buffer, entsOff, cap),
+    params: new Float64Array(buffer, paramsOff, 2),
+    capacity: cap,
+  };
+  return true;
+}
+
+/**
+ * Which tail step a world runs: `'wasm-simd'` (WebAssembly, two chains per SIMD lane pair)
+ * or `'js'`.
+ *
+ * @example
+ * console.log(tailBackend(world)); // 'wasm-simd' in current browsers and Node
+ */
+export function tailBackend(world: BitrigWorld): 'wasm-simd' | 'js' {
+  return world.tailAccel !== null ? 'wasm-simd' : 'js';
+}

@@ -1,0 +1,161 @@
+/**
+ * The WebAssembly SIMD tail step (wasm/tailStep.ts, core/wasm/tailAccel.ts) against the
+ * JavaScript step (systems/tailStep.ts): the same worlds, driven the same way, must hold
+ * bit-identical state after every frame (tolerance: none — every f64 compared by its bits).
+ * The fixture mixes what the kernel pairs and branches on: link counts with an odd number of
+ * chains (a chain runs alone in both lanes), coupling on next to coupling off, a tight bend
+ * limit, a tail lying on the floor, a zero-length link, a mirrored anchor, a teleport, mixed
+ * frame lengths (0 to 3 steps per frame), entities added past the capacity (the arena is laid
+ * out again mid-run) and a removal whose row is reused.
+ */
+import { describe, expect, test } from 'vitest';
+import { mat4, quat, vec3 } from 'gl-matrix';
+import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { beginCharacterFrame, bindSkeleton, unbindSkeleton, type CharacterBinding } from '../../core/binding';
+import { update } from '../../systems/pipeline';
+import { tailBackend, tailWasmModule } from '../../core/wasm/tailAccel';
+import { TAIL_STEP_WASM_BASE64 } from '../../core/wasm/tailStepWasm';
+import type { TailOptions } from '../../core/defaults';
+
+interface CharSpec {
+  links: number;
+  tail?: Partial<TailOptions>;
+  /** Hips height (m). */
+  hipsY?: number;
+  /** Make this link zero-length. */
+  zeroLinkAt?: number;
+  /** Hips scale x = −1 (a mirrored anchor). */
+  mirrored?: boolean;
+  /** Frame at which the hips jump 100 m. */
+  teleportAt?: number;
+}
+
+interface Char { spec: CharSpec; binding: CharacterBinding; rest: { t: number[]; r: number[]; s: number[] }[]; phase: number }
+
+function bindChar(world: BitrigWorld, spec: CharSpec, phase: number): Char {
+  const n = spec.links;
+  const hipsH = spec.hipsY ?? 0.9;
+  const names = ['Hips'];
+  const parents = [-1];
+  const worlds: mat4[] = [mat4.fromTranslation(mat4.create(), [0, hipsH, 0])];
+  const dir = vec3.normalize(vec3.create(), [0, -0.6, -1]);
+  const seg = 0.8 / n;
+  for (let i = 0; i < n; i++) {
+    names.push(`Tail_${i + 1}`);
+    parents.push(i);
+    const along = spec.zeroLinkAt !== undefined && i > spec.zeroLinkAt ? i - 1 : i;
+    const p = vec3.scaleAndAdd(vec3.create(), [0, hipsH - 0.05, -0.1], dir, seg * along);
+    worlds.push(mat4.fromRotationTranslation(mat4.create(), quat.setAxisAngle(quat.create(), [1, 0, 0], 0.3 * (i + 1)), p));
+  }
+  names.push('Tail_End');
+  parents.push(n);
+  const along = spec.zeroLinkAt !== undefined ? n - 1 : n;
+  worlds.push(mat4.fromTranslation(mat4.create(), vec3.scaleAndAdd(vec3.create(), [0, hipsH - 0.05, -0.1], dir, seg * along)));
+  const inverseBind = worlds.map((w) => mat4.invert(mat4.create(), w)!);
+  const rest = worlds.map((w, i) => {
+    const local = parents[i]! >= 0 ? mat4.multiply(mat4.create(), mat4.invert(mat4.create(), worlds[parents[i]!]!)!, w) : w;
+    return { t: Array.from(mat4.getTranslation(vec3.create(), local)), r: Array.from(mat4.getRotation(quat.create(), local)), s: [1, 1, 1] };
+  });
+  const binding = bindSkeleton(world, { names, parents, inverseBind, rest }, { tail: { ...spec.tail } });
+  return { spec, binding, rest, phase };
+}
+
+function driveChar(c: Char, f: number): void {
+  const pose = c.binding.world.pose;
+  for (let i = 0; i < c.rest.length; i++) {
+    const s = c.binding.slotOf[i]!;
+    for (let j = 0; j < 3; j++) pose.localT[s * 3 + j] = c.rest[i]!.t[j]!;
+    for (let j = 0; j < 4; j++) pose.localR[s * 4 + j] = c.rest[i]!.r[j]!;
+    for (let j = 0; j < 3; j++) pose.localS[s * 3 + j] = 1;
+  }
+  const h = c.binding.slotOf[0]!;
+  const t = f / 60 + c.phase;
+  const jump = c.spec.teleportAt !== undefined && f >= c.spec.teleportAt ? 100 : 0;
+  pose.localT[h * 3] = 0.5 * Math.sin(t * 4.7) + jump;
+  pose.localT[h * 3 + 1] = (c.spec.hipsY ?? 0.9) + 0.15 * Math.sin(t * 2.1);
+  pose.localT[h * 3 + 2] = 0.3 * Math.cos(t * 3.3);
+  const q = quat.setAxisAngle(quat.create(), vec3.normalize(vec3.create(), [0.2, 1, 0.1]), 1.2 * Math.sin(t * 1.7));
+  for (let j = 0; j < 4; j++) pose.localR[h * 4 + j] = q[j]!;
+  if (c.spec.mirrored) pose.localS[h * 3] = -1;
+  beginCharacterFrame(c.binding);
+}
+
+const SPECS: CharSpec[] = [
+  { links: 6 }, { links: 6, tail: { couplingRate: 0 } }, { links: 6, tail: { bendLimit: 10 * Math.PI / 180 } },
+  { links: 3 }, { links: 3, hipsY: 0.3 }, { links: 1 }, { links: 8, zeroLinkAt: 3 }, { links: 5, mirrored: true },
+  { links: 2, teleportAt: 90 }, { links: 8, hipsY: 0.35, tail: { couplingRate: 30 } },
+];
+const DTS = [1 / 60, 1 / 144, 1 / 30, 0.05, 1 / 60, 0, 1 / 120, 1 / 60];
+
+/** Run the fixture; `check(frame)` is called after every frame. */
+function run(wasm: boolean, frames: number, check: (w: BitrigWorld, f: number) => void): BitrigWorld {
+  const world = createBitrigWorld({ entities: 4, bones: 16, wasm });
+  const chars = SPECS.map((s, i) => bindChar(world, s, i * 0.37));
+  for (let f = 0; f < frames; f++) {
+    if (f === 70) { unbindSkeleton(chars[3]!.binding); chars.splice(3, 1); } // row released …
+    if (f === 75) chars.push(bindChar(world, { links: 4, hipsY: 0.4 }, 0.9)); // … and reused
+    if (f === 80) for (let k = 0; k < 5; k++) chars.push(bindChar(world, { links: 1 + (k % 3) * 3 }, k * 0.2)); // grows the arena
+    for (const c of chars) driveChar(c, f);
+    update(world, DTS[f % DTS.length]!);
+    check(world, f);
+  }
+  return world;
+}
+
+function bytesOf(a: ArrayBufferView): Buffer { return Buffer.from(a.buffer, a.byteOffset, a.byteLength); }
+
+function snapshot(w: BitrigWorld): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  for (const c of ['TailChain', 'TailParticle', 'BendState'] as const) {
+    const comp = w.components[c] as unknown as Record<string, unknown>;
+    for (const key of Object.keys(comp)) {
+      const v = comp[key];
+      if (ArrayBuffer.isView(v)) out.set(`${c}.${key}`, Buffer.from(bytesOf(v)));
+    }
+  }
+  out.set('pose.localR', Buffer.from(bytesOf(w.pose.localR)));
+  out.set('pose.worldM', Buffer.from(bytesOf(w.pose.worldM)));
+  return out;
+}
+
+describe('WebAssembly SIMD tail step', () => {
+  test('Node 20 runs the WebAssembly step; wasm: false keeps the JavaScript one', () => {
+    expect(tailWasmModule()).not.toBeNull();
+    expect(tailBackend(createBitrigWorld())).toBe('wasm-simd');
+    expect(tailBackend(createBitrigWorld({ wasm: false }))).toBe('js');
+    // the components are plain typed arrays either way, the wasm ones over the module's memory
+    const w = createBitrigWorld();
+    expect(w.components.TailParticle.pos).toBeInstanceOf(Float64Array);
+    expect(w.components.TailParticle.pos.buffer).toBe(w.tailAccel!.memory.buffer);
+  });
+
+  test('bit-identical to the JavaScript step on every frame (mixed chains, floor, limit, mirror, teleport, growth, row reuse)', () => {
+    const frames = 160;
+    const js: Map<string, Buffer>[] = [];
+    run(false, frames, (w) => { js.push(snapshot(w)); });
+    let contacts = 0, limited = 0;
+    const wasmWorld = run(true, frames, (w, f) => {
+      expect(tailBackend(w)).toBe('wasm-simd');
+      const a = js[f]!, b = snapshot(w);
+      for (const [key, buf] of a) {
+        if (!buf.equals(b.get(key)!)) throw new Error(`frame ${f}: ${key} differs between the JavaScript and the WebAssembly step`);
+      }
+      const P = w.components.TailParticle, B = w.components.BendState;
+      contacts += P.contact.reduce((s, v) => s + v, 0);
+      // a bend held exactly at the 10° limit: |w| = cos(5°) (1e-12)
+      for (let k = 0; k < B.bendOld.length; k += 4) if (Math.abs(Math.abs(B.bendOld[k + 3]!) - Math.cos(5 * Math.PI / 180)) < 1e-12) limited++;
+    });
+    // the fixture really exercises the floor and the limit (else this test could not fail there)
+    expect(contacts).toBeGreaterThan(50);
+    expect(limited).toBeGreaterThan(20);
+    expect(wasmWorld.tailAccel!.capacity).toBeGreaterThanOrEqual(16); // the arena was laid out again
+  });
+
+  test('the committed module is the compile of wasm/tailStep.ts (npm run build:wasm)', async () => {
+    const build = await import('../../scripts/build-wasm.mjs' as string) as {
+      compileTailKernel(): Promise<{ base64: string; sourceSha256: string; bytes: number }>;
+    };
+    const fresh = await build.compileTailKernel();
+    expect(fresh.base64 === TAIL_STEP_WASM_BASE64, 'core/wasm/tailStepWasm.ts is stale: run npm run build:wasm').toBe(true);
+  });
+});

@@ -1,0 +1,377 @@
+// AssemblyScript source of the WebAssembly tail step (`npm run build:wasm` compiles it into
+// core/wasm/tailStepWasm.ts; test/tail/wasm.test.ts checks that the two agree).
+//
+// The same maths as systems/tailStep.ts (the reference, and the fallback where WebAssembly
+// SIMD is missing), written for two chains at a time: every number is an f64x2 pair, lane 0
+// one chain, lane 1 another with the same link count. Branches of the scalar code become
+// lane selects of the very same IEEE operations, so both paths give bit-identical results
+// (test/tail/wasm.test.ts compares them exactly). The rare floor contact runs per lane.
+//
+// Memory: the world's tail components (TailChain, TailParticle, BendState) are views into
+// this instance's memory (core/wasm/tailAccel.ts lays them out); `setPointers` gives their
+// byte offsets. Per chain and step the caller fills a 16-f64 record (`chainK`, by entity id):
+//   0 f0 (Hz), 1 df (Hz per link), 2 2ζ, 3..5 forward axis F (world), 6 gravity (units/s²),
+//   7 coupling α, 8 cos(θmax/2), 9 sin(θmax/2), 10 floor on (0/1), 11 floor height F + ρ,
+//   12..13 backward horizontal (x, z), 14 contact damping e^(−γΔt)
+// the list of entity ids to step (`ents`, i32) and the step length h (`params[0]`, seconds).
+
+const LINK_STRIDE: i32 = 9; // = LINK_STRIDE in core/components/tail.ts
+
+let pAS: usize = 0, pLinks: usize = 0, pRow: usize = 0, pSteps: usize = 0;
+let pHeadLs: usize = 0, pRestDirLs: usize = 0, pLenRel: usize = 0, pScaleRel: usize = 0;
+let pRestR: usize = 0, pLocalCur: usize = 0, pLocalPrev: usize = 0, pToHipsM: usize = 0;
+let pRestDirHs: usize = 0, pBendOld: usize = 0, pBendNew: usize = 0;
+let pPos: usize = 0, pVel: usize = 0, pContact: usize = 0, pChainK: usize = 0, pEnts: usize = 0, pPending: usize = 0, pParams: usize = 0;
+
+/** Byte offsets of the arrays the step reads and writes (setup, after every re-layout). */
+export function setPointers(
+  anchorStep: usize, links: usize, row: usize, steps: usize, headLs: usize, restDirLs: usize, lenRel: usize, scaleRel: usize,
+  restR: usize, localCur: usize, localPrev: usize, toHipsM: usize, restDirHs: usize, bendOld: usize, bendNew: usize,
+  pos: usize, vel: usize, contact: usize, chainK: usize, ents: usize, pending: usize, params: usize,
+): void {
+  pAS = anchorStep; pLinks = links; pRow = row; pSteps = steps; pHeadLs = headLs; pRestDirLs = restDirLs; pLenRel = lenRel;
+  pScaleRel = scaleRel; pRestR = restR; pLocalCur = localCur; pLocalPrev = localPrev; pToHipsM = toHipsM; pRestDirHs = restDirHs;
+  pBendOld = bendOld; pBendNew = bendNew; pPos = pos; pVel = vel; pContact = contact; pChainK = chainK; pEnts = ents; pPending = pending;
+  pParams = params;
+}
+
+// ---- lane helpers
+@inline function G(p: usize, ia: i32, ib: i32): v128 {
+  return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3)), 1);
+}
+@inline function P(p: usize, ia: i32, ib: i32, v: v128): void {
+  v128.store64_lane(p + (<usize>ia << 3), v, 0);
+  v128.store64_lane(p + (<usize>ib << 3), v, 1);
+}
+@inline function ad(a: v128, b: v128): v128 { return f64x2.add(a, b); }
+@inline function sb(a: v128, b: v128): v128 { return f64x2.sub(a, b); }
+@inline function mu(a: v128, b: v128): v128 { return f64x2.mul(a, b); }
+@inline function dv(a: v128, b: v128): v128 { return f64x2.div(a, b); }
+@inline function sq(a: v128): v128 { return f64x2.sqrt(a); }
+@inline function ng(a: v128): v128 { return f64x2.neg(a); }
+@inline function sp(a: f64): v128 { return f64x2.splat(a); }
+@inline function lt(a: v128, b: v128): v128 { return f64x2.lt(a, b); }
+@inline function gt(a: v128, b: v128): v128 { return f64x2.gt(a, b); }
+/** a where m, else b */
+@inline function sel(m: v128, a: v128, b: v128): v128 { return v128.bitselect(a, b, m); }
+@inline function dot3(ax: v128, ay: v128, az: v128, bx: v128, by: v128, bz: v128): v128 {
+  return ad(ad(mu(ax, bx), mu(ay, by)), mu(az, bz));
+}
+@inline function L(p: usize, i: i32): f64 { return load<f64>(p + (<usize>i << 3)); }
+@inline function S(p: usize, i: i32, v: f64): void { store<f64>(p + (<usize>i << 3), v); }
+
+// ---- floor contact (one lane; systems/floorContact.ts + floorDirection + qSwingUnit)
+let gDpx: f64 = 0, gDpy: f64 = 0, gDpz: f64 = 0;
+
+function floorResolve(
+  k: i32, m00: f64, m01: f64, m02: f64, m10: f64, m11: f64, m12: f64, m20: f64, m21: f64, m22: f64,
+  hx: f64, hy: f64, hz: f64, rx: f64, rz: f64, dx0: f64, dz0: f64, len: f64, F: f64, bkx: f64, bkz: f64, damp: f64,
+): void {
+  // floorDirection
+  let u = (F - hy) / len;
+  if (u > 1) u = 1; else if (u < -1) u = -1;
+  let tx = dx0, tz = dz0;
+  let tl = Math.sqrt(tx * tx + tz * tz);
+  if (tl < 1e-9) { tx = rx; tz = rz; tl = Math.sqrt(tx * tx + tz * tz); }
+  if (tl < 1e-9) {
+    tx = bkx; tz = bkz; tl = Math.sqrt(tx * tx + tz * tz);
+    if (!(tl != 0)) tl = 1; // (JS `|| 1`: 0 or NaN)
+  }
+  const c = Math.sqrt(1 - u * u);
+  const dx = (c * tx) / tl, dy = u, dz = (c * tz) / tl;
+  const k3 = k * 3;
+  S(pPos, k3, hx + len * dx); S(pPos, k3 + 1, hy + len * dy); S(pPos, k3 + 2, hz + len * dz);
+  let vx = L(pVel, k3), vy = L(pVel, k3 + 1), vz = L(pVel, k3 + 2);
+  const vr = vx * dx + vy * dy + vz * dz;
+  vx -= vr * dx; vy -= vr * dy; vz -= vr * dz;
+  if (vy < 0) vy = 0;
+  S(pVel, k3, vx * damp); S(pVel, k3 + 1, vy * damp); S(pVel, k3 + 2, vz * damp);
+  store<u8>(pContact + <usize>k, 1);
+  const ux = m00 * dx + m10 * dy + m20 * dz;
+  const uy = m01 * dx + m11 * dy + m21 * dz;
+  const uz = m02 * dx + m12 * dy + m22 * dz;
+  gDpx = ux; gDpy = uy; gDpz = uz;
+  const m = k * 9;
+  const bx = L(pToHipsM, m) * ux + L(pToHipsM, m + 1) * uy + L(pToHipsM, m + 2) * uz;
+  const by = L(pToHipsM, m + 3) * ux + L(pToHipsM, m + 4) * uy + L(pToHipsM, m + 5) * uz;
+  const bz = L(pToHipsM, m + 6) * ux + L(pToHipsM, m + 7) * uy + L(pToHipsM, m + 8) * uz;
+  // qSwingUnit(bendNew[k], restDirHs[k], b)
+  const ax = L(pRestDirHs, k3), ay = L(pRestDirHs, k3 + 1), az = L(pRestDirHs, k3 + 2);
+  const d = ax * bx + ay * by + az * bz;
+  const k4 = k * 4;
+  if (d < -0.999999999) {
+    let px: f64 = 0, py = -az, pz = ay;
+    if (py * py + pz * pz < 1e-12) { px = az; py = 0; pz = -ax; }
+    const lp = Math.sqrt(px * px + py * py + pz * pz);
+    S(pBendNew, k4, px / lp); S(pBendNew, k4 + 1, py / lp); S(pBendNew, k4 + 2, pz / lp); S(pBendNew, k4 + 3, 0);
+    return;
+  }
+  const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+  const w = 1 + d;
+  const l = Math.sqrt(cx * cx + cy * cy + cz * cz + w * w);
+  S(pBendNew, k4, cx / l); S(pBendNew, k4 + 1, cy / l); S(pBendNew, k4 + 2, cz / l); S(pBendNew, k4 + 3, w / l);
+}
+
+/**
+ * One step of chains eA and eB (same link count). With eA == eB (`dup`) both lanes compute the
+ * same chain; the floor contact then runs once.
+ */
+function stepPair(eA: i32, eB: i32, h: f64): void {
+  const dup = eA == eB;
+  const H = sp(h), ONE = sp(1), ZERO = sp(0), TWO = sp(2), EPS12 = sp(1e-12), ANTI = sp(-0.999999999);
+  const n = <i32>load<u8>(pLinks + <usize>eA);
+  const baseA = load<i32>(pRow + (<usize>eA << 2)) * LINK_STRIDE, baseB = load<i32>(pRow + (<usize>eB << 2)) * LINK_STRIDE;
+  const aA = eA * 8, aB = eB * 8;
+  let qx = G(pAS, aA + 3, aB + 3), qy = G(pAS, aA + 4, aB + 4), qz = G(pAS, aA + 5, aB + 5), qw = G(pAS, aA + 6, aB + 6);
+  let px = G(pAS, aA, aB), py = G(pAS, aA + 1, aB + 1), pz = G(pAS, aA + 2, aB + 2);
+  const s = G(pAS, aA + 7, aB + 7);
+  let ps = s;
+  const cA = eA * 16, cB = eB * 16;
+  const f0 = G(pChainK, cA, cB), df = G(pChainK, cA + 1, cB + 1), zeta2 = G(pChainK, cA + 2, cB + 2);
+  const fx = G(pChainK, cA + 3, cB + 3), fy = G(pChainK, cA + 4, cB + 4), fz = G(pChainK, cA + 5, cB + 5);
+  const grav = G(pChainK, cA + 6, cB + 6), alpha = G(pChainK, cA + 7, cB + 7);
+  const cosH = G(pChainK, cA + 8, cB + 8), sinH = G(pChainK, cA + 9, cB + 9);
+  const floorOn = f64x2.eq(G(pChainK, cA + 10, cB + 10), ONE), floorF = G(pChainK, cA + 11, cB + 11);
+  const alphaPos = gt(alpha, ZERO);
+  let ox = ZERO, oy = ZERO, oz = ZERO;
+  for (let i = 0; i < n; i++) {
+    const kA = baseA + i, kB = baseB + i;
+    const a3 = kA * 3, b3 = kB * 3, a4 = kA * 4, b4 = kB * 4, a9 = kA * 9, b9 = kB * 9;
+    const x2 = ad(qx, qx), y2 = ad(qy, qy), z2 = ad(qz, qz);
+    const xx = mu(qx, x2), xy = mu(qx, y2), xz = mu(qx, z2), yy = mu(qy, y2), yz = mu(qy, z2), zz = mu(qz, z2);
+    const wx = mu(qw, x2), wy = mu(qw, y2), wz = mu(qw, z2);
+    const m00 = sb(ONE, ad(yy, zz)), m01 = sb(xy, wz), m02 = ad(xz, wy);
+    const m10 = ad(xy, wz), m11 = sb(ONE, ad(xx, zz)), m12 = sb(yz, wx);
+    const m20 = sb(xz, wy), m21 = ad(yz, wx), m22 = sb(ONE, ad(xx, yy));
+    const lx = G(pHeadLs, a3, b3), ly = G(pHeadLs, a3 + 1, b3 + 1), lz = G(pHeadLs, a3 + 2, b3 + 2);
+    const hx = ad(px, mu(ps, dot3(m00, m01, m02, lx, ly, lz)));
+    const hy = ad(py, mu(ps, dot3(m10, m11, m12, lx, ly, lz)));
+    const hz = ad(pz, mu(ps, dot3(m20, m21, m22, lx, ly, lz)));
+    const ux = G(pRestDirLs, a3, b3), uy = G(pRestDirLs, a3 + 1, b3 + 1), uz = G(pRestDirLs, a3 + 2, b3 + 2);
+    const rx = dot3(m00, m01, m02, ux, uy, uz);
+    const ry = dot3(m10, m11, m12, ux, uy, uz);
+    const rz = dot3(m20, m21, m22, ux, uy, uz);
+    const len = mu(s, G(pLenRel, kA, kB));
+    if (i == 0) { ox = hx; oy = hy; oz = hz; }
+    const live = gt(len, ZERO);
+    // ---- 5. TailSpring
+    const w = mu(sp(6.283185307179586), ad(f0, mu(df, sp(<f64>i))));
+    const w2 = mu(w, w), c = mu(zeta2, w);
+    const tx = ad(hx, mu(len, rx)), ty = ad(hy, mu(len, ry)), tz = ad(hz, mu(len, rz));
+    let vx = G(pVel, a3, b3), vy = G(pVel, a3 + 1, b3 + 1), vz = G(pVel, a3 + 2, b3 + 2);
+    let cx = G(pPos, a3, b3), cy = G(pPos, a3 + 1, b3 + 1), cz = G(pPos, a3 + 2, b3 + 2);
+    vx = ad(vx, mu(sb(mu(w2, sb(tx, cx)), mu(c, vx)), H));
+    vy = ad(vy, mu(sb(sb(mu(w2, sb(ty, cy)), mu(c, vy)), grav), H));
+    vz = ad(vz, mu(sb(mu(w2, sb(tz, cz)), mu(c, vz)), H));
+    cx = ad(cx, mu(vx, H)); cy = ad(cy, mu(vy, H)); cz = ad(cz, mu(vz, H));
+    let dx = sb(cx, hx), dy = sb(cy, hy), dz = sb(cz, hz);
+    const dl = sq(dot3(dx, dy, dz, dx, dy, dz));
+    const okd = v128.and(gt(dl, mu(EPS12, len)), lt(dl, sp(Infinity)));
+    const idl = dv(ONE, dl);
+    dx = sel(okd, mu(dx, idl), rx); dy = sel(okd, mu(dy, idl), ry); dz = sel(okd, mu(dz, idl), rz);
+    const tf = ad(ad(mu(sb(tx, ox), fx), mu(sb(ty, oy), fy)), mu(sb(tz, oz), fz));
+    const ex = sb(
+      ad(ad(mu(sb(ad(hx, mu(len, dx)), ox), fx), mu(sb(ad(hy, mu(len, dy)), oy), fy)), mu(sb(ad(hz, mu(len, dz)), oz), fz)),
+      sel(gt(tf, ZERO), tf, ZERO),
+    );
+    const exm = gt(ex, ZERO);
+    if (v128.any_true(exm)) {
+      const cx2 = sb(ad(hx, mu(len, dx)), mu(ex, fx)), cy2 = sb(ad(hy, mu(len, dy)), mu(ex, fy)), cz2 = sb(ad(hz, mu(len, dz)), mu(ex, fz));
+      let ddx = sb(cx2, hx), ddy = sb(cy2, hy), ddz = sb(cz2, hz);
+      const dl2 = sq(dot3(ddx, ddy, ddz, ddx, ddy, ddz));
+      const ok2 = gt(dl2, mu(EPS12, len));
+      ddx = sel(ok2, dv(ddx, dl2), rx); ddy = sel(ok2, dv(ddy, dl2), ry); ddz = sel(ok2, dv(ddz, dl2), rz);
+      const vf = dot3(vx, vy, vz, fx, fy, fz);
+      const vfm = v128.and(exm, gt(vf, ZERO));
+      vx = sel(vfm, sb(vx, mu(vf, fx)), vx); vy = sel(vfm, sb(vy, mu(vf, fy)), vy); vz = sel(vfm, sb(vz, mu(vf, fz)), vz);
+      dx = sel(exm, ddx, dx); dy = sel(exm, ddy, dy); dz = sel(exm, ddz, dz);
+    }
+    const vr = dot3(vx, vy, vz, dx, dy, dz);
+    vx = sb(vx, mu(vr, dx)); vy = sb(vy, mu(vr, dy)); vz = sb(vz, mu(vr, dz));
+    // ---- 6. BendCouple
+    let dpx = dot3(m00, m10, m20, dx, dy, dz);
+    let dpy = dot3(m01, m11, m21, dx, dy, dz);
+    let dpz = dot3(m02, m12, m22, dx, dy, dz);
+    const a00 = G(pToHipsM, a9, b9), a01 = G(pToHipsM, a9 + 1, b9 + 1), a02 = G(pToHipsM, a9 + 2, b9 + 2);
+    const a10 = G(pToHipsM, a9 + 3, b9 + 3), a11 = G(pToHipsM, a9 + 4, b9 + 4), a12 = G(pToHipsM, a9 + 5, b9 + 5);
+    const a20 = G(pToHipsM, a9 + 6, b9 + 6), a21 = G(pToHipsM, a9 + 7, b9 + 7), a22 = G(pToHipsM, a9 + 8, b9 + 8);
+    const gx = dot3(a00, a01, a02, dpx, dpy, dpz);
+    const gy = dot3(a10, a11, a12, dpx, dpy, dpz);
+    const gz = dot3(a20, a21, a22, dpx, dpy, dpz);
+    const bx0 = G(pRestDirHs, a3, b3), by0 = G(pRestDirHs, a3 + 1, b3 + 1), bz0 = G(pRestDirHs, a3 + 2, b3 + 2);
+    const dd = dot3(bx0, by0, bz0, gx, gy, gz);
+    let sw = ad(ONE, dd);
+    const ql = dv(ONE, sq(ad(sw, sw)));
+    let sx = mu(sb(mu(by0, gz), mu(bz0, gy)), ql), sy = mu(sb(mu(bz0, gx), mu(bx0, gz)), ql), sz = mu(sb(mu(bx0, gy), mu(by0, gx)), ql);
+    sw = mu(sw, ql);
+    const anti = lt(dd, ANTI);
+    if (v128.any_true(anti)) {
+      let qa = ZERO, qb = ng(bz0), qc = by0;
+      const deg = lt(ad(mu(qb, qb), mu(qc, qc)), EPS12);
+      qa = sel(deg, bz0, qa); qb = sel(deg, ZERO, qb); qc = sel(deg, ng(bx0), qc);
+      const pl = sq(dot3(qa, qb, qc, qa, qb, qc));
+      sx = sel(anti, dv(qa, pl), sx); sy = sel(anti, dv(qb, pl), sy); sz = sel(anti, dv(qc, pl), sz); sw = sel(anti, ZERO, sw);
+    }
+    if (v128.any_true(alphaPos)) {
+      let bx: v128, by: v128, bz: v128, bw: v128;
+      if (i == 0) {
+        const jA = a4 + 4, jB = b4 + 4;
+        const o0 = G(pBendOld, jA, jB), o1 = G(pBendOld, jA + 1, jB + 1), o2 = G(pBendOld, jA + 2, jB + 2), o3 = G(pBendOld, jA + 3, jB + 3);
+        const sg = sel(lt(o3, ZERO), sp(-1), ONE);
+        bx = mu(sg, o0); by = mu(sg, o1); bz = mu(sg, o2); bw = ad(mu(sg, o3), ONE);
+      } else if (i == n - 1) {
+        const jA = a4 - 4, jB = b4 - 4;
+        bx = G(pBendOld, jA, jB); by = G(pBendOld, jA + 1, jB + 1); bz = G(pBendOld, jA + 2, jB + 2); bw = G(pBendOld, jA + 3, jB + 3);
+      } else {
+        const jA = a4 - 4, jB = b4 - 4, lA = a4 + 4, lB = b4 + 4;
+        const e0 = G(pBendOld, jA, jB), e1 = G(pBendOld, jA + 1, jB + 1), e2 = G(pBendOld, jA + 2, jB + 2), e3 = G(pBendOld, jA + 3, jB + 3);
+        const o0 = G(pBendOld, lA, lB), o1 = G(pBendOld, lA + 1, lB + 1), o2 = G(pBendOld, lA + 2, lB + 2), o3 = G(pBendOld, lA + 3, lB + 3);
+        const sg = sel(lt(ad(ad(ad(mu(e0, o0), mu(e1, o1)), mu(e2, o2)), mu(e3, o3)), ZERO), sp(-1), ONE);
+        bx = ad(e0, mu(sg, o0)); by = ad(e1, mu(sg, o1)); bz = ad(e2, mu(sg, o2)); bw = ad(e3, mu(sg, o3));
+      }
+      const bl = sq(ad(ad(ad(mu(bx, bx), mu(by, by)), mu(bz, bz)), mu(bw, bw)));
+      const blm = gt(bl, EPS12);
+      const ib = dv(ONE, bl);
+      bx = sel(blm, mu(bx, ib), ZERO); by = sel(blm, mu(by, ib), ZERO); bz = sel(blm, mu(bz, ib), ZERO); bw = sel(blm, mu(bw, ib), ONE);
+      const d = sel(lt(ad(ad(ad(mu(sx, bx), mu(sy, by)), mu(sz, bz)), mu(sw, bw)), ZERO), ng(alpha), alpha);
+      const u = sb(ONE, alpha);
+      const x = ad(mu(sx, u), mu(bx, d)), y = ad(mu(sy, u), mu(by, d)), z = ad(mu(sz, u), mu(bz, d)), ww = ad(mu(sw, u), mu(bw, d));
+      const l = dv(ONE, sq(ad(ad(ad(mu(x, x), mu(y, y)), mu(z, z)), mu(ww, ww))));
+      sx = sel(alphaPos, mu(x, l), sx); sy = sel(alphaPos, mu(y, l), sy); sz = sel(alphaPos, mu(z, l), sz); sw = sel(alphaPos, mu(ww, l), sw);
+    }
+    const neg = lt(sw, ZERO);
+    sx = sel(neg, ng(sx), sx); sy = sel(neg, ng(sy), sy); sz = sel(neg, ng(sz), sz); sw = sel(neg, ng(sw), sw);
+    const al = sq(dot3(sx, sy, sz, sx, sy, sz));
+    const limited = v128.and(lt(sw, cosH), gt(al, EPS12));
+    const fl = dv(sinH, al);
+    sx = sel(limited, mu(sx, fl), sx); sy = sel(limited, mu(sy, fl), sy); sz = sel(limited, mu(sz, fl), sz); sw = sel(limited, cosH, sw);
+    const bm = v128.or(limited, alphaPos);
+    const liveBend = live;
+    P(pBendNew, a4, b4, sel(liveBend, sx, ZERO)); P(pBendNew, a4 + 1, b4 + 1, sel(liveBend, sy, ZERO));
+    P(pBendNew, a4 + 2, b4 + 2, sel(liveBend, sz, ZERO)); P(pBendNew, a4 + 3, b4 + 3, sel(liveBend, sw, ONE));
+    if (v128.any_true(bm)) {
+      const t0 = mu(TWO, sb(mu(sy, bz0), mu(sz, by0))), t1 = mu(TWO, sb(mu(sz, bx0), mu(sx, bz0))), t2 = mu(TWO, sb(mu(sx, by0), mu(sy, bx0)));
+      const ex_ = ad(ad(bx0, mu(sw, t0)), sb(mu(sy, t2), mu(sz, t1)));
+      const ey_ = ad(ad(by0, mu(sw, t1)), sb(mu(sz, t0), mu(sx, t2)));
+      const ez_ = ad(ad(bz0, mu(sw, t2)), sb(mu(sx, t1), mu(sy, t0)));
+      const qpx = dot3(a00, a10, a20, ex_, ey_, ez_);
+      const qpy = dot3(a01, a11, a21, ex_, ey_, ez_);
+      const qpz = dot3(a02, a12, a22, ex_, ey_, ez_);
+      const nx = dot3(m00, m01, m02, qpx, qpy, qpz);
+      const ny = dot3(m10, m11, m12, qpx, qpy, qpz);
+      const nz = dot3(m20, m21, m22, qpx, qpy, qpz);
+      const vr2 = dot3(vx, vy, vz, nx, ny, nz);
+      let wx2 = sb(vx, mu(vr2, nx)), wy2 = sb(vy, mu(vr2, ny)), wz2 = sb(vz, mu(vr2, nz));
+      const cc = dot3(dx, dy, dz, nx, ny, nz);
+      let qx2 = sb(nx, mu(cc, dx)), qy2 = sb(ny, mu(cc, dy)), qz2 = sb(nz, mu(cc, dz));
+      const ve0 = dot3(wx2, wy2, wz2, qx2, qy2, qz2);
+      const el = sq(dot3(qx2, qy2, qz2, qx2, qy2, qz2));
+      const cm = v128.and(lt(ve0, ZERO), gt(el, EPS12));
+      const il2 = dv(ONE, el);
+      qx2 = mu(qx2, il2); qy2 = mu(qy2, il2); qz2 = mu(qz2, il2);
+      const ve = mu(ve0, il2);
+      const lim = dv(ng(mu(el, len)), H);
+      const cut = sel(limited, ve, sel(gt(ve, lim), ve, lim));
+      wx2 = sel(cm, sb(wx2, mu(cut, qx2)), wx2); wy2 = sel(cm, sb(wy2, mu(cut, qy2)), wy2); wz2 = sel(cm, sb(wz2, mu(cut, qz2)), wz2);
+      vx = sel(bm, wx2, vx); vy = sel(bm, wy2, vy); vz = sel(bm, wz2, vz);
+      dx = sel(bm, nx, dx); dy = sel(bm, ny, dy); dz = sel(bm, nz, dz);
+      dpx = sel(bm, qpx, dpx); dpy = sel(bm, qpy, dpy); dpz = sel(bm, qpz, dpz);
+    }
+    // Particles (a zero-length link: at its head, at rest, no bend).
+    const tipY = ad(hy, mu(len, dy));
+    P(pPos, a3, b3, sel(live, ad(hx, mu(len, dx)), hx)); P(pPos, a3 + 1, b3 + 1, sel(live, tipY, hy));
+    P(pPos, a3 + 2, b3 + 2, sel(live, ad(hz, mu(len, dz)), hz));
+    P(pVel, a3, b3, sel(live, vx, ZERO)); P(pVel, a3 + 1, b3 + 1, sel(live, vy, ZERO)); P(pVel, a3 + 2, b3 + 2, sel(live, vz, ZERO));
+    store<u8>(pContact + <usize>kA, 0); store<u8>(pContact + <usize>kB, 0);
+    dpx = sel(live, dpx, ux); dpy = sel(live, dpy, uy); dpz = sel(live, dpz, uz);
+    // ---- 7. FloorContact (rare: per lane)
+    const fm = v128.and(v128.and(live, floorOn), lt(tipY, floorF));
+    if (v128.any_true(fm)) {
+      if (f64x2.extract_lane(fm, 0) != 0) {
+        floorResolve(kA,
+          f64x2.extract_lane(m00, 0), f64x2.extract_lane(m01, 0), f64x2.extract_lane(m02, 0),
+          f64x2.extract_lane(m10, 0), f64x2.extract_lane(m11, 0), f64x2.extract_lane(m12, 0),
+          f64x2.extract_lane(m20, 0), f64x2.extract_lane(m21, 0), f64x2.extract_lane(m22, 0),
+          f64x2.extract_lane(hx, 0), f64x2.extract_lane(hy, 0), f64x2.extract_lane(hz, 0),
+          f64x2.extract_lane(rx, 0), f64x2.extract_lane(rz, 0), f64x2.extract_lane(dx, 0), f64x2.extract_lane(dz, 0),
+          f64x2.extract_lane(len, 0), f64x2.extract_lane(floorF, 0),
+          L(pChainK, cA + 12), L(pChainK, cA + 13), L(pChainK, cA + 14));
+        dpx = f64x2.replace_lane(dpx, 0, gDpx); dpy = f64x2.replace_lane(dpy, 0, gDpy); dpz = f64x2.replace_lane(dpz, 0, gDpz);
+      }
+      if (dup) {
+        dpx = f64x2.splat(f64x2.extract_lane(dpx, 0)); dpy = f64x2.splat(f64x2.extract_lane(dpy, 0)); dpz = f64x2.splat(f64x2.extract_lane(dpz, 0));
+      } else if (f64x2.extract_lane(fm, 1) != 0) {
+        floorResolve(kB,
+          f64x2.extract_lane(m00, 1), f64x2.extract_lane(m01, 1), f64x2.extract_lane(m02, 1),
+          f64x2.extract_lane(m10, 1), f64x2.extract_lane(m11, 1), f64x2.extract_lane(m12, 1),
+          f64x2.extract_lane(m20, 1), f64x2.extract_lane(m21, 1), f64x2.extract_lane(m22, 1),
+          f64x2.extract_lane(hx, 1), f64x2.extract_lane(hy, 1), f64x2.extract_lane(hz, 1),
+          f64x2.extract_lane(rx, 1), f64x2.extract_lane(rz, 1), f64x2.extract_lane(dx, 1), f64x2.extract_lane(dz, 1),
+          f64x2.extract_lane(len, 1), f64x2.extract_lane(floorF, 1),
+          L(pChainK, cB + 12), L(pChainK, cB + 13), L(pChainK, cB + 14));
+        dpx = f64x2.replace_lane(dpx, 1, gDpx); dpy = f64x2.replace_lane(dpy, 1, gDpy); dpz = f64x2.replace_lane(dpz, 1, gDpz);
+      }
+    }
+    // ---- aim: local = swing(restDirLs, d_parent) · restR; the next link's parent frame
+    const dd2 = dot3(ux, uy, uz, dpx, dpy, dpz);
+    let ax = sb(mu(uy, dpz), mu(uz, dpy)), ay = sb(mu(uz, dpx), mu(ux, dpz)), az = sb(mu(ux, dpy), mu(uy, dpx)), aw = ad(ONE, dd2);
+    const sl = dv(ONE, sq(ad(aw, aw)));
+    ax = mu(ax, sl); ay = mu(ay, sl); az = mu(az, sl); aw = mu(aw, sl);
+    const anti2 = lt(dd2, ANTI);
+    if (v128.any_true(anti2)) {
+      let qa = ZERO, qb = ng(uz), qc = uy;
+      const deg = lt(ad(mu(qb, qb), mu(qc, qc)), EPS12);
+      qa = sel(deg, uz, qa); qb = sel(deg, ZERO, qb); qc = sel(deg, ng(ux), qc);
+      const pl = sq(dot3(qa, qb, qc, qa, qb, qc));
+      ax = sel(anti2, dv(qa, pl), ax); ay = sel(anti2, dv(qb, pl), ay); az = sel(anti2, dv(qc, pl), az); aw = sel(anti2, ZERO, aw);
+    }
+    const r0 = G(pRestR, a4, b4), r1 = G(pRestR, a4 + 1, b4 + 1), r2 = G(pRestR, a4 + 2, b4 + 2), r3 = G(pRestR, a4 + 3, b4 + 3);
+    const kx = sb(ad(ad(mu(ax, r3), mu(aw, r0)), mu(ay, r2)), mu(az, r1));
+    const ky = sb(ad(ad(mu(ay, r3), mu(aw, r1)), mu(az, r0)), mu(ax, r2));
+    const kz = sb(ad(ad(mu(az, r3), mu(aw, r2)), mu(ax, r1)), mu(ay, r0));
+    const kw = sb(sb(sb(mu(aw, r3), mu(ax, r0)), mu(ay, r1)), mu(az, r2));
+    P(pLocalPrev, a4, b4, G(pLocalCur, a4, b4)); P(pLocalPrev, a4 + 1, b4 + 1, G(pLocalCur, a4 + 1, b4 + 1));
+    P(pLocalPrev, a4 + 2, b4 + 2, G(pLocalCur, a4 + 2, b4 + 2)); P(pLocalPrev, a4 + 3, b4 + 3, G(pLocalCur, a4 + 3, b4 + 3));
+    P(pLocalCur, a4, b4, kx); P(pLocalCur, a4 + 1, b4 + 1, ky); P(pLocalCur, a4 + 2, b4 + 2, kz); P(pLocalCur, a4 + 3, b4 + 3, kw);
+    const nqx = sb(ad(ad(mu(qx, kw), mu(qw, kx)), mu(qy, kz)), mu(qz, ky));
+    const nqy = sb(ad(ad(mu(qy, kw), mu(qw, ky)), mu(qz, kx)), mu(qx, kz));
+    const nqz = sb(ad(ad(mu(qz, kw), mu(qw, kz)), mu(qx, ky)), mu(qy, kx));
+    const nqw = sb(sb(sb(mu(qw, kw), mu(qx, kx)), mu(qy, ky)), mu(qz, kz));
+    qx = nqx; qy = nqy; qz = nqz; qw = nqw;
+    px = hx; py = hy; pz = hz;
+    ps = mu(s, G(pScaleRel, kA, kB));
+  }
+  // Snapshots for the next step's coupling, once the whole chain is done.
+  const oA = baseA * 4, oB = baseB * 4;
+  for (let j = 0; j < n * 4; j++) {
+    S(pBendOld, oA + j, L(pBendNew, oA + j));
+    S(pBendOld, oB + j, L(pBendNew, oB + j));
+  }
+}
+
+/**
+ * Step the `count` chains listed in `ents` (entity ids) by params[0] seconds (read from memory:
+ * a double argument would be boxed by the JavaScript caller). Chains with a step pending are
+ * paired by link count (order does not matter: chains are independent); a chain left without
+ * a partner runs in both lanes.
+ */
+export function tailStep(count: i32): void {
+  const h = load<f64>(pParams);
+  // pending[n] = entity id waiting for a partner with n links, or -1
+  for (let n = 0; n <= LINK_STRIDE; n++) store<i32>(pPending + (<usize>n << 2), -1);
+  for (let e = 0; e < count; e++) {
+    const eid = load<i32>(pEnts + (<usize>e << 2));
+    if (load<u8>(pSteps + <usize>eid) == 0) continue;
+    const n = <i32>load<u8>(pLinks + <usize>eid);
+    if (n == 0) continue;
+    const slot = pPending + (<usize>n << 2);
+    const other = load<i32>(slot);
+    if (other < 0) { store<i32>(slot, eid); continue; }
+    stepPair(other, eid, h);
+    store<i32>(slot, -1);
+  }
+  for (let n = 1; n <= LINK_STRIDE; n++) {
+    const other = load<i32>(pPending + (<usize>n << 2));
+    if (other >= 0) stepPair(other, other, h);
+  }
+}
