@@ -64,23 +64,36 @@ export function chainStepConstants(world: BitrigWorld, eid: number): void {
   LK[K.FLOOR] = C.floorY[eid]! + C.floorClearance[eid]! * us;
   const c = eid * 5;
   const cache = C.stepCache;
-  if (cache[c] !== h) {
-    // Options changed (setTailOptions clears the cache) or a new step length.
-    const n = C.links[eid]!;
-    const k = C.couplingRate[eid]!;
-    const half = C.bendLimit[eid]! * 0.5;
-    cache[c] = h;
-    cache[c + 1] = Math.exp(-C.contactDamping[eid]! * h);
-    cache[c + 2] = n > 1 && k > 0 ? 1 - Math.exp(-k * h) : 0;
-    cache[c + 3] = Math.cos(half);
-    cache[c + 4] = Math.sin(half);
-  }
+  if (cache[c] !== h) refreshStepCache(world, eid);
   LK[K.DAMP] = cache[c + 1]!;
   LK[K.ALPHA] = cache[c + 2]!;
   LK[K.COSH] = cache[c + 3]!;
   LK[K.SINH] = cache[c + 4]!;
   LK[K.GRAV] = C.gravity[eid]! * us;
   LK[K.FLOORON] = C.floorEnabled[eid]!;
+}
+
+/**
+ * Recompute chain `eid`'s cached step constants for a step of LK[K.STEP] seconds: contact
+ * damping e^(−γh), coupling α = 1 − e^(−kh) (0 for a one-link chain), cos and sin of half the
+ * bend limit. Called when the step length changed or setTailOptions cleared the cache.
+ *
+ * @example
+ * if (C.stepCache[eid * 5] !== LK[K.STEP]) refreshStepCache(world, eid);
+ */
+export function refreshStepCache(world: BitrigWorld, eid: number): void {
+  const C = world.components.TailChain;
+  const h = LK[K.STEP]!;
+  const c = eid * 5;
+  const cache = C.stepCache;
+  const n = C.links[eid]!;
+  const k = C.couplingRate[eid]!;
+  const half = C.bendLimit[eid]! * 0.5;
+  cache[c] = h;
+  cache[c + 1] = Math.exp(-C.contactDamping[eid]! * h);
+  cache[c + 2] = n > 1 && k > 0 ? 1 - Math.exp(-k * h) : 0;
+  cache[c + 3] = Math.cos(half);
+  cache[c + 4] = Math.sin(half);
 }
 
 /**

@@ -41,7 +41,7 @@
  */
 import type { BitrigWorld } from '../core/world';
 import { LINK_STRIDE } from '../core/components/tail';
-import { LK, K, chainStepConstants } from '../core/tailKernel';
+import { LK, K, chainStepConstants, refreshStepCache } from '../core/tailKernel';
 import { floorContactResolve } from './floorContact';
 import type { TailAccel } from '../core/wasm/tailAccel';
 
@@ -269,30 +269,21 @@ export function tailStep(world: BitrigWorld, step?: number): void {
 }
 
 /**
- * The same step in WebAssembly SIMD (wasm/tailStep.ts; bit-identical results): the chain
- * constants are filled here, per chain, into the kernel's `chainK` records, then one call
- * steps every chain. The step length is in LK[K.STEP].
+ * The same step in WebAssembly SIMD (wasm/tailStep.ts; bit-identical results): the cached
+ * exponentials are refreshed here where stale (JavaScript's Math.exp, so both paths agree),
+ * then one call fills every chain's constants and steps every chain. The step length is in
+ * LK[K.STEP].
  */
 function tailStepWasm(world: BitrigWorld, accel: TailAccel): void {
   const C = world.components.TailChain;
   const ents = world.queries.tails.dense;
-  const ck = accel.chainK, ids = accel.ents;
+  const ids = accel.ents, cache = C.stepCache;
+  const h = LK[K.STEP]!;
   for (let e = 0; e < ents.length; e++) {
     const eid = ents[e]!;
     ids[e] = eid;
-    if (C.stepsLastFrame[eid] === 0) continue;
-    chainStepConstants(world, eid); // reads LK[STEP]
-    const n = C.links[eid]!;
-    const f0 = C.frequency[eid]!;
-    const o = eid * 16;
-    ck[o] = f0;
-    ck[o + 1] = n > 1 ? (f0 * (C.tipRatio[eid]! - 1)) / (n - 1) : 0;
-    ck[o + 2] = 2 * C.damping[eid]!;
-    ck[o + 3] = LK[K.F]!; ck[o + 4] = LK[K.F + 1]!; ck[o + 5] = LK[K.F + 2]!;
-    ck[o + 6] = LK[K.GRAV]!; ck[o + 7] = LK[K.ALPHA]!; ck[o + 8] = LK[K.COSH]!; ck[o + 9] = LK[K.SINH]!;
-    ck[o + 10] = LK[K.FLOORON]!; ck[o + 11] = LK[K.FLOOR]!;
-    ck[o + 12] = LK[K.BACK]!; ck[o + 13] = LK[K.BACK + 1]!; ck[o + 14] = LK[K.DAMP]!;
+    if (cache[eid * 5] !== h && C.stepsLastFrame[eid] !== 0) refreshStepCache(world, eid);
   }
-  accel.params[0] = LK[K.STEP]!;
+  accel.params[0] = h;
   accel.kernel.tailStep(ents.length);
 }

@@ -9,11 +9,13 @@
 //
 // Memory: the world's tail components (TailChain, TailParticle, BendState) are views into
 // this instance's memory (core/wasm/tailAccel.ts lays them out); `setPointers` gives their
-// byte offsets. Per chain and step the caller fills a 16-f64 record (`chainK`, by entity id):
+// byte offsets. The caller keeps each chain's `stepCache` current (the exponentials, computed
+// with JavaScript's Math.exp so both paths agree) and lists the entity ids to step (`ents`, i32)
+// and the step length h (`params[0]`, seconds); per chain and step the kernel first fills a
+// 16-f64 record (`chainK`, by entity id; core/tailKernel.ts chainStepConstants):
 //   0 f0 (Hz), 1 df (Hz per link), 2 2ζ, 3..5 forward axis F (world), 6 gravity (units/s²),
 //   7 coupling α, 8 cos(θmax/2), 9 sin(θmax/2), 10 floor on (0/1), 11 floor height F + ρ,
 //   12..13 backward horizontal (x, z), 14 contact damping e^(−γΔt)
-// the list of entity ids to step (`ents`, i32) and the step length h (`params[0]`, seconds).
 
 const LINK_STRIDE: i32 = 9; // = LINK_STRIDE in core/components/tail.ts
 
@@ -22,17 +24,55 @@ let pHeadLs: usize = 0, pRestDirLs: usize = 0, pLenRel: usize = 0, pScaleRel: us
 let pRestR: usize = 0, pLocalCur: usize = 0, pLocalPrev: usize = 0, pToHipsM: usize = 0;
 let pRestDirHs: usize = 0, pBendOld: usize = 0, pBendNew: usize = 0;
 let pPos: usize = 0, pVel: usize = 0, pContact: usize = 0, pChainK: usize = 0, pEnts: usize = 0, pPending: usize = 0, pParams: usize = 0;
+let pAxesLs: usize = 0, pFrequency: usize = 0, pTipRatio: usize = 0, pDamping: usize = 0, pGravity: usize = 0, pUnitScale: usize = 0;
+let pFloorY: usize = 0, pFloorClearance: usize = 0, pFloorEnabled: usize = 0, pStepCache: usize = 0;
 
 /** Byte offsets of the arrays the step reads and writes (setup, after every re-layout). */
 export function setPointers(
   anchorStep: usize, links: usize, row: usize, steps: usize, headLs: usize, restDirLs: usize, lenRel: usize, scaleRel: usize,
   restR: usize, localCur: usize, localPrev: usize, toHipsM: usize, restDirHs: usize, bendOld: usize, bendNew: usize,
-  pos: usize, vel: usize, contact: usize, chainK: usize, ents: usize, pending: usize, params: usize,
+  pos: usize, vel: usize, contact: usize,
+  axesLs: usize, frequency: usize, tipRatio: usize, damping: usize, gravity: usize, unitScale: usize,
+  floorY: usize, floorClearance: usize, floorEnabled: usize, stepCache: usize,
+  chainK: usize, ents: usize, pending: usize, params: usize,
 ): void {
   pAS = anchorStep; pLinks = links; pRow = row; pSteps = steps; pHeadLs = headLs; pRestDirLs = restDirLs; pLenRel = lenRel;
   pScaleRel = scaleRel; pRestR = restR; pLocalCur = localCur; pLocalPrev = localPrev; pToHipsM = toHipsM; pRestDirHs = restDirHs;
   pBendOld = bendOld; pBendNew = bendNew; pPos = pos; pVel = vel; pContact = contact; pChainK = chainK; pEnts = ents; pPending = pending;
   pParams = params;
+  pAxesLs = axesLs; pFrequency = frequency; pTipRatio = tipRatio; pDamping = damping; pGravity = gravity; pUnitScale = unitScale;
+  pFloorY = floorY; pFloorClearance = floorClearance; pFloorEnabled = floorEnabled; pStepCache = stepCache;
+}
+
+/** Fill chain eid's constants record (core/tailKernel.ts chainStepConstants, same operations). */
+function chainConstants(eid: i32): void {
+  const o = eid * 16;
+  const a = eid * 8 + 3, v = eid * 9;
+  // forward axis F = anchor rotation · axesLs[0..2] (qRotate)
+  const qx = L(pAS, a), qy = L(pAS, a + 1), qz = L(pAS, a + 2), qw = L(pAS, a + 3);
+  const vx = L(pAxesLs, v), vy = L(pAxesLs, v + 1), vz = L(pAxesLs, v + 2);
+  const tx = 2 * (qy * vz - qz * vy);
+  const ty = 2 * (qz * vx - qx * vz);
+  const tz = 2 * (qx * vy - qy * vx);
+  const fx = vx + qw * tx + (qy * tz - qz * ty);
+  const fy = vy + qw * ty + (qz * tx - qx * tz);
+  const fz = vz + qw * tz + (qx * ty - qy * tx);
+  let bx = -fx, bz = -fz;
+  const bl = Math.sqrt(bx * bx + bz * bz);
+  if (bl > 1e-9) { bx /= bl; bz /= bl; } else { bx = 0; bz = -1; }
+  const us = L(pUnitScale, eid);
+  const n = <i32>load<u8>(pLinks + <usize>eid);
+  const f0 = L(pFrequency, eid);
+  const c = eid * 5;
+  S(pChainK, o, f0);
+  S(pChainK, o + 1, n > 1 ? (f0 * (L(pTipRatio, eid) - 1)) / <f64>(n - 1) : 0);
+  S(pChainK, o + 2, 2 * L(pDamping, eid));
+  S(pChainK, o + 3, fx); S(pChainK, o + 4, fy); S(pChainK, o + 5, fz);
+  S(pChainK, o + 6, L(pGravity, eid) * us);
+  S(pChainK, o + 7, L(pStepCache, c + 2)); S(pChainK, o + 8, L(pStepCache, c + 3)); S(pChainK, o + 9, L(pStepCache, c + 4));
+  S(pChainK, o + 10, <f64>load<u8>(pFloorEnabled + <usize>eid));
+  S(pChainK, o + 11, L(pFloorY, eid) + L(pFloorClearance, eid) * us);
+  S(pChainK, o + 12, bx); S(pChainK, o + 13, bz); S(pChainK, o + 14, L(pStepCache, c + 1));
 }
 
 // ---- lane helpers
@@ -364,6 +404,7 @@ export function tailStep(count: i32): void {
     if (load<u8>(pSteps + <usize>eid) == 0) continue;
     const n = <i32>load<u8>(pLinks + <usize>eid);
     if (n == 0) continue;
+    chainConstants(eid);
     const slot = pPending + (<usize>n << 2);
     const other = load<i32>(slot);
     if (other < 0) { store<i32>(slot, eid); continue; }

@@ -28,7 +28,7 @@ export interface TailAccel {
   memory: WebAssembly.Memory;
   /** The kernel's exported functions. */
   kernel: TailStepExports;
-  /** Per-chain constants of the step (16 f64 per entity id; layout in wasm/tailStep.ts). */
+  /** Per-chain constants of the step, filled by the kernel (16 f64 per entity id; layout in wasm/tailStep.ts). */
   chainK: Float64Array;
   /** Entity ids to step this call (i32). */
   ents: Int32Array;
@@ -80,6 +80,9 @@ const POINTER_ORDER: ReadonlyArray<readonly ['TailChain' | 'TailParticle' | 'Ben
   ['BendState', 'restR'], ['BendState', 'localCur'], ['BendState', 'localPrev'], ['BendState', 'toHipsM'],
   ['BendState', 'restDirHs'], ['BendState', 'bendOld'], ['BendState', 'bendNew'],
   ['TailParticle', 'pos'], ['TailParticle', 'vel'], ['TailParticle', 'contact'],
+  ['TailChain', 'axesLs'], ['TailChain', 'frequency'], ['TailChain', 'tipRatio'], ['TailChain', 'damping'],
+  ['TailChain', 'gravity'], ['TailChain', 'unitScale'], ['TailChain', 'floorY'], ['TailChain', 'floorClearance'],
+  ['TailChain', 'floorEnabled'], ['TailChain', 'stepCache'],
 ];
 
 type Typed = Float64Array | Int32Array | Uint8Array;
