@@ -65,6 +65,8 @@ export interface PoseStore {
   freeRanges: number[];
   /** Free character ids. */
   freeChars: number[];
+  /** Called after the slot arrays grew (the world moves `localR`/`worldM` back into WebAssembly memory). */
+  onGrow: (() => void) | null;
 }
 
 function grow<T extends Float64Array | Int32Array | Uint8Array>(a: T, n: number, fill = 0): T {
@@ -102,6 +104,7 @@ export function createPoseStore(capacity = 256, charCapacity = 16): PoseStore {
     dirty: new Uint8Array(capacity),
     freeRanges: [0, capacity],
     freeChars: [],
+    onGrow: null,
   };
   for (let c = charCapacity - 1; c >= 0; c--) s.freeChars.push(c);
   return s;
@@ -128,6 +131,7 @@ function growSlots(s: PoseStore, need: number): void {
   if (fr.length >= 2 && fr[fr.length - 2]! + fr[fr.length - 1]! === old) fr[fr.length - 1]! += cap - old;
   else fr.push(old, cap - old);
   s.capacity = cap;
+  if (s.onGrow !== null) s.onGrow();
 }
 
 function growChars(s: PoseStore): void {

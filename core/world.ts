@@ -114,7 +114,9 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
   world.queries.tails = registerQuery(world, [components.TailChain]);
   world.queries.sceneChars = registerQuery(world, [components.SceneCharacter]);
   world.queries.limbs = registerQuery(world, [components.Limb]);
-  if (o.wasm) layoutTailArena(world);
+  if (o.wasm && layoutTailArena(world)) {
+    world.pose.onGrow = () => { if (world.tailAccel !== null) layoutTailArena(world); };
+  }
   return world;
 }
 

@@ -58,7 +58,17 @@ export function tailStep(world: BitrigWorld, step?: number): void {
   LK[K.STEP] = world.tailClock.fixedStep;
   if (step !== undefined) LK[K.STEP] = step;
   const accel = world.tailAccel;
-  if (accel !== null) { tailStepWasm(world, accel); return; }
+  if (accel !== null) tailStepWasm(world, accel);
+  else tailStepJs(world);
+}
+
+/**
+ * The JavaScript step (the reference; runs where WebAssembly SIMD is unavailable). A function
+ * of its own so that the small dispatcher above gets optimised on its own: left in one large
+ * function, V8 kept it interpreted (only its first lines ran) and boxed the step length read
+ * from the clock, one allocation per frame.
+ */
+function tailStepJs(world: BitrigWorld): void {
   const h = LK[K.STEP]!;
   const C = world.components.TailChain;
   const P = world.components.TailParticle;
@@ -278,12 +288,12 @@ function tailStepWasm(world: BitrigWorld, accel: TailAccel): void {
   const C = world.components.TailChain;
   const ents = world.queries.tails.dense;
   const ids = accel.ents, cache = C.stepCache;
-  const h = LK[K.STEP]!;
+  // (h stays in LK: a double local live across the call below would be boxed once per frame)
   for (let e = 0; e < ents.length; e++) {
     const eid = ents[e]!;
     ids[e] = eid;
-    if (cache[eid * 5] !== h && C.stepsLastFrame[eid] !== 0) refreshStepCache(world, eid);
+    if (cache[eid * 5] !== LK[K.STEP] && C.stepsLastFrame[eid] !== 0) refreshStepCache(world, eid);
   }
-  accel.params[0] = h;
+  accel.params[0] = LK[K.STEP]!;
   accel.kernel.tailStep(ents.length);
 }

@@ -19,6 +19,7 @@
 import type { BitrigWorld } from '../core/world';
 import { LINK_STRIDE } from '../core/components/tail';
 import { poseUpdateSubtree } from '../core/pose';
+import type { TailAccel } from '../core/wasm/tailAccel';
 
 
 /**
@@ -28,6 +29,13 @@ import { poseUpdateSubtree } from '../core/pose';
  * tailWrite(world);
  */
 export function tailWrite(world: BitrigWorld): void {
+  const accel = world.tailAccel;
+  if (accel !== null) tailWriteWasm(world, accel);
+  else tailWriteJs(world);
+}
+
+/** The JavaScript write (the reference; where WebAssembly SIMD is unavailable). */
+function tailWriteJs(world: BitrigWorld): void {
   const C = world.components.TailChain;
   const B = world.components.BendState;
   const pose = world.pose;
@@ -170,6 +178,51 @@ export function tailWrite(world: BitrigWorld): void {
     }
     for (let j = 0; j < 8; j++) C.anchorPrev[a + j] = AC[a + j]!;
     if (bad || !composeWorld) poseUpdateSubtree(pose, C.slot[base]!);
+    else {
+      const end = C.endSlot[eid]!;
+      if (end >= 0) poseUpdateSubtree(pose, end);
+    }
+  }
+}
+
+/**
+ * The same write with the link loop in WebAssembly SIMD (wasm/tailStep.ts `tailWrite`,
+ * bit-identical), then per chain here: the rest fallback for a chain the kernel flagged
+ * non-finite (chainK[15]), the anchor copy and the world-matrix refresh of the end helper.
+ * (One difference from the JavaScript order: every chain's links are written before any
+ * chain's refresh, which matters only for a tail hanging under another tail that keeps
+ * exact world matrices or failed — it then sees its parent tail's final pose.)
+ */
+function tailWriteWasm(world: BitrigWorld, accel: TailAccel): void {
+  const C = world.components.TailChain;
+  const B = world.components.BendState;
+  const pose = world.pose;
+  const ents = world.queries.tails.dense;
+  const ids = accel.ents, ck = accel.chainK;
+  for (let e = 0; e < ents.length; e++) ids[e] = ents[e]!;
+  accel.params[1] = world.tailClock.alpha;
+  accel.kernel.tailWrite(ents.length);
+  const localR = pose.localR, restR = B.restR, writtenR = B.writtenR, AC = C.anchorCur, AP = C.anchorPrev;
+  for (let e = 0; e < ents.length; e++) {
+    const eid = ents[e]!;
+    if (C.initialised[eid] === 0) continue;
+    const n = C.links[eid]!;
+    const base = C.row[eid]! * LINK_STRIDE;
+    const bad = n > 0 && ck[eid * 16 + 15] === 1;
+    if (bad) {
+      for (let i = 0; i < n; i++) {
+        const k = base + i;
+        const s4 = C.slot[k]! * 4;
+        for (let j = 0; j < 4; j++) {
+          localR[s4 + j] = restR[k * 4 + j]!;
+          writtenR[k * 4 + j] = restR[k * 4 + j]!;
+        }
+      }
+      C.initialised[eid] = 0;
+    }
+    const a = eid * 8;
+    for (let j = 0; j < 8; j++) AP[a + j] = AC[a + j]!;
+    if (bad || C.exactWorld[eid] === 1) poseUpdateSubtree(pose, C.slot[base]!);
     else {
       const end = C.endSlot[eid]!;
       if (end >= 0) poseUpdateSubtree(pose, end);

@@ -416,3 +416,187 @@ export function tailStep(count: i32): void {
     if (other >= 0) stepPair(other, other, h);
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tail write (systems/tailWrite.ts, the link loop): displayed local rotations into the pose
+// store's `localR`, the chain's `writtenR` and, unless the chain keeps exact world matrices,
+// the bones' world matrices. Per chain the caller then handles what is not per link (anchor
+// copy, end-helper refresh, the rare non-finite fallback flagged in chainK[15]).
+
+let pAnchorCur: usize = 0, pInitialised: usize = 0, pExactWorld: usize = 0, pMirrored: usize = 0, pSlot: usize = 0;
+let pTipDirLs: usize = 0, pWrittenR: usize = 0, pPoseLocalR: usize = 0, pPoseWorldM: usize = 0;
+
+/** Byte offsets of the arrays the write reads and writes (setup, after every re-layout). */
+export function setWritePointers(
+  anchorCur: usize, initialised: usize, exactWorld: usize, mirrored: usize, slot: usize,
+  tipDirLs: usize, writtenR: usize, poseLocalR: usize, poseWorldM: usize,
+): void {
+  pAnchorCur = anchorCur; pInitialised = initialised; pExactWorld = exactWorld; pMirrored = mirrored; pSlot = slot;
+  pTipDirLs = tipDirLs; pWrittenR = writtenR; pPoseLocalR = poseLocalR; pPoseWorldM = poseWorldM;
+}
+
+@inline function storeLanes(p: usize, ia: i32, ib: i32, v: v128, wa: bool, wb: bool): void {
+  if (wa) v128.store64_lane(p + (<usize>ia << 3), v, 0);
+  if (wb) v128.store64_lane(p + (<usize>ib << 3), v, 1);
+}
+
+function writePair(eA: i32, eB: i32, al: f64): void {
+  const ONE = sp(1), ZERO = sp(0), EPS12 = sp(1e-12), ANTI = sp(-0.999999999), TINY = sp(1e-9);
+  const AL = sp(al), AL1 = sp(1 - al), NAL = sp(-al);
+  const n = <i32>load<u8>(pLinks + <usize>eA);
+  const baseA = load<i32>(pRow + (<usize>eA << 2)) * LINK_STRIDE, baseB = load<i32>(pRow + (<usize>eB << 2)) * LINK_STRIDE;
+  const aA = eA * 8, aB = eB * 8;
+  const floorOnM = f64x2.eq(f64x2.replace_lane(f64x2.splat(<f64>load<u8>(pFloorEnabled + <usize>eA)), 1, <f64>load<u8>(pFloorEnabled + <usize>eB)), ONE);
+  const F = ad(G(pFloorY, eA, eB), mu(G(pFloorClearance, eA, eB), G(pUnitScale, eA, eB)));
+  const composeA = load<u8>(pExactWorld + <usize>eA) != 1, composeB = load<u8>(pExactWorld + <usize>eB) != 1;
+  const mxv = f64x2.replace_lane(f64x2.splat(load<u8>(pMirrored + <usize>eA) == 1 ? -1.0 : 1.0), 1, load<u8>(pMirrored + <usize>eB) == 1 ? -1.0 : 1.0);
+  let qx = G(pAnchorCur, aA + 3, aB + 3), qy = G(pAnchorCur, aA + 4, aB + 4), qz = G(pAnchorCur, aA + 5, aB + 5), qw = G(pAnchorCur, aA + 6, aB + 6);
+  let px = G(pAnchorCur, aA, aB), py = G(pAnchorCur, aA + 1, aB + 1), pz = G(pAnchorCur, aA + 2, aB + 2);
+  const s = G(pAnchorCur, aA + 7, aB + 7);
+  let ps = s;
+  let x2 = ad(qx, qx), y2 = ad(qy, qy), z2 = ad(qz, qz);
+  let xx = mu(qx, x2), xy = mu(qx, y2), xz = mu(qx, z2), yy = mu(qy, y2), yz = mu(qy, z2), zz = mu(qz, z2);
+  let wx = mu(qw, x2), wy = mu(qw, y2), wz = mu(qw, z2);
+  let m00 = sb(ONE, ad(yy, zz)), m01 = sb(xy, wz), m02 = ad(xz, wy);
+  let m10 = ad(xy, wz), m11 = sb(ONE, ad(xx, zz)), m12 = sb(yz, wx);
+  let m20 = sb(xz, wy), m21 = ad(yz, wx), m22 = sb(ONE, ad(xx, yy));
+  let bad = f64x2.ne(ZERO, ZERO); // all false
+  for (let i = 0; i < n; i++) {
+    const kA = baseA + i, kB = baseB + i;
+    const a3 = kA * 3, b3 = kB * 3, a4 = kA * 4, b4 = kB * 4;
+    const p0 = G(pLocalPrev, a4, b4), p1 = G(pLocalPrev, a4 + 1, b4 + 1), p2 = G(pLocalPrev, a4 + 2, b4 + 2), p3 = G(pLocalPrev, a4 + 3, b4 + 3);
+    const c0 = G(pLocalCur, a4, b4), c1 = G(pLocalCur, a4 + 1, b4 + 1), c2 = G(pLocalCur, a4 + 2, b4 + 2), c3 = G(pLocalCur, a4 + 3, b4 + 3);
+    const sg = sel(lt(ad(ad(ad(mu(p0, c0), mu(p1, c1)), mu(p2, c2)), mu(p3, c3)), ZERO), NAL, AL);
+    let lx = ad(mu(p0, AL1), mu(c0, sg)), ly = ad(mu(p1, AL1), mu(c1, sg)), lz = ad(mu(p2, AL1), mu(c2, sg)), lw = ad(mu(p3, AL1), mu(c3, sg));
+    const l2 = ad(ad(ad(mu(lx, lx), mu(ly, ly)), mu(lz, lz)), mu(lw, lw));
+    bad = v128.or(bad, v128.not(v128.and(gt(l2, sp(1e-18)), lt(l2, sp(Infinity)))));
+    if (al != 0) {
+      const il = dv(ONE, sq(l2));
+      lx = mu(lx, il); ly = mu(ly, il); lz = mu(lz, il); lw = mu(lw, il);
+    }
+    const hlx = G(pHeadLs, a3, b3), hly = G(pHeadLs, a3 + 1, b3 + 1), hlz = G(pHeadLs, a3 + 2, b3 + 2);
+    const hx = ad(px, mu(ps, dot3(m00, m01, m02, hlx, hly, hlz)));
+    const hy = ad(py, mu(ps, dot3(m10, m11, m12, hlx, hly, hlz)));
+    const hz = ad(pz, mu(ps, dot3(m20, m21, m22, hlx, hly, hlz)));
+    let nx = sb(ad(ad(mu(qx, lw), mu(qw, lx)), mu(qy, lz)), mu(qz, ly));
+    let ny = sb(ad(ad(mu(qy, lw), mu(qw, ly)), mu(qz, lx)), mu(qx, lz));
+    let nz = sb(ad(ad(mu(qz, lw), mu(qw, lz)), mu(qx, ly)), mu(qy, lx));
+    let nw = sb(sb(sb(mu(qw, lw), mu(qx, lx)), mu(qy, ly)), mu(qz, lz));
+    x2 = ad(nx, nx); y2 = ad(ny, ny); z2 = ad(nz, nz);
+    xx = mu(nx, x2); xy = mu(nx, y2); xz = mu(nx, z2); yy = mu(ny, y2); yz = mu(ny, z2); zz = mu(nz, z2);
+    wx = mu(nw, x2); wy = mu(nw, y2); wz = mu(nw, z2);
+    let n00 = sb(ONE, ad(yy, zz)), n01 = sb(xy, wz), n02 = ad(xz, wy);
+    let n10 = ad(xy, wz), n11 = sb(ONE, ad(xx, zz)), n12 = sb(yz, wx);
+    let n20 = sb(xz, wy), n21 = ad(yz, wx), n22 = sb(ONE, ad(xx, yy));
+    const len = mu(s, G(pLenRel, kA, kB));
+    const fm0 = v128.and(floorOnM, gt(len, ZERO));
+    if (v128.any_true(fm0)) {
+      const tx = G(pTipDirLs, a3, b3), ty = G(pTipDirLs, a3 + 1, b3 + 1), tz = G(pTipDirLs, a3 + 2, b3 + 2);
+      const dy = dot3(n10, n11, n12, tx, ty, tz);
+      const fm = v128.and(fm0, lt(ad(hy, mu(len, dy)), F));
+      if (v128.any_true(fm)) {
+        // Back onto the floor circle, aimed with the least twist from rest.
+        const dx = dot3(n00, n01, n02, tx, ty, tz), dz = dot3(n20, n21, n22, tx, ty, tz);
+        const ux = G(pRestDirLs, a3, b3), uy = G(pRestDirLs, a3 + 1, b3 + 1), uz = G(pRestDirLs, a3 + 2, b3 + 2);
+        const rx = dot3(m00, m01, m02, ux, uy, uz), rz = dot3(m20, m21, m22, ux, uy, uz);
+        let u = dv(sb(F, hy), len);
+        u = sel(gt(u, ONE), ONE, sel(lt(u, sp(-1)), sp(-1), u));
+        let hx2 = dx, hz2 = dz;
+        let tl = sq(ad(mu(hx2, hx2), mu(hz2, hz2)));
+        const t1 = lt(tl, TINY);
+        hx2 = sel(t1, rx, hx2); hz2 = sel(t1, rz, hz2); tl = sel(t1, sq(ad(mu(rx, rx), mu(rz, rz))), tl);
+        const t2 = lt(tl, TINY);
+        hx2 = sel(t2, ZERO, hx2); hz2 = sel(t2, sp(-1), hz2); tl = sel(t2, ONE, tl);
+        const cu = dv(sq(sb(ONE, mu(u, u))), tl);
+        const fx = mu(cu, hx2), fy = u, fz = mu(cu, hz2);
+        const ex = dot3(m00, m10, m20, fx, fy, fz);
+        const ey = dot3(m01, m11, m21, fx, fy, fz);
+        const ez = dot3(m02, m12, m22, fx, fy, fz);
+        const dd = dot3(ux, uy, uz, ex, ey, ez);
+        let sx = sb(mu(uy, ez), mu(uz, ey)), sy = sb(mu(uz, ex), mu(ux, ez)), sz = sb(mu(ux, ey), mu(uy, ex)), sw = ad(ONE, dd);
+        const slen = dv(ONE, sq(ad(ad(ad(mu(sx, sx), mu(sy, sy)), mu(sz, sz)), mu(sw, sw))));
+        sx = mu(sx, slen); sy = mu(sy, slen); sz = mu(sz, slen); sw = mu(sw, slen);
+        const anti = lt(dd, ANTI);
+        if (v128.any_true(anti)) {
+          let qa = ZERO, qb = ng(uz), qc = uy;
+          const deg = lt(ad(mu(qb, qb), mu(qc, qc)), EPS12);
+          qa = sel(deg, uz, qa); qb = sel(deg, ZERO, qb); qc = sel(deg, ng(ux), qc);
+          const pl = sq(dot3(qa, qb, qc, qa, qb, qc));
+          sx = sel(anti, dv(qa, pl), sx); sy = sel(anti, dv(qb, pl), sy); sz = sel(anti, dv(qc, pl), sz); sw = sel(anti, ZERO, sw);
+        }
+        const r0 = G(pRestR, a4, b4), r1 = G(pRestR, a4 + 1, b4 + 1), r2 = G(pRestR, a4 + 2, b4 + 2), r3 = G(pRestR, a4 + 3, b4 + 3);
+        const flx = sb(ad(ad(mu(sx, r3), mu(sw, r0)), mu(sy, r2)), mu(sz, r1));
+        const fly = sb(ad(ad(mu(sy, r3), mu(sw, r1)), mu(sz, r0)), mu(sx, r2));
+        const flz = sb(ad(ad(mu(sz, r3), mu(sw, r2)), mu(sx, r1)), mu(sy, r0));
+        const flw = sb(sb(sb(mu(sw, r3), mu(sx, r0)), mu(sy, r1)), mu(sz, r2));
+        const fnx = sb(ad(ad(mu(qx, flw), mu(qw, flx)), mu(qy, flz)), mu(qz, fly));
+        const fny = sb(ad(ad(mu(qy, flw), mu(qw, fly)), mu(qz, flx)), mu(qx, flz));
+        const fnz = sb(ad(ad(mu(qz, flw), mu(qw, flz)), mu(qx, fly)), mu(qy, flx));
+        const fnw = sb(sb(sb(mu(qw, flw), mu(qx, flx)), mu(qy, fly)), mu(qz, flz));
+        const fx2 = ad(fnx, fnx), fy2 = ad(fny, fny), fz2 = ad(fnz, fnz);
+        const fxx = mu(fnx, fx2), fxy = mu(fnx, fy2), fxz = mu(fnx, fz2), fyy = mu(fny, fy2), fyz = mu(fny, fz2), fzz = mu(fnz, fz2);
+        const fwx = mu(fnw, fx2), fwy = mu(fnw, fy2), fwz = mu(fnw, fz2);
+        lx = sel(fm, flx, lx); ly = sel(fm, fly, ly); lz = sel(fm, flz, lz); lw = sel(fm, flw, lw);
+        nx = sel(fm, fnx, nx); ny = sel(fm, fny, ny); nz = sel(fm, fnz, nz); nw = sel(fm, fnw, nw);
+        n00 = sel(fm, sb(ONE, ad(fyy, fzz)), n00); n01 = sel(fm, sb(fxy, fwz), n01); n02 = sel(fm, ad(fxz, fwy), n02);
+        n10 = sel(fm, ad(fxy, fwz), n10); n11 = sel(fm, sb(ONE, ad(fxx, fzz)), n11); n12 = sel(fm, sb(fyz, fwx), n12);
+        n20 = sel(fm, sb(fxz, fwy), n20); n21 = sel(fm, ad(fyz, fwx), n21); n22 = sel(fm, sb(ONE, ad(fxx, fyy)), n22);
+      }
+    }
+    const slA = load<i32>(pSlot + (<usize>kA << 2)), slB = load<i32>(pSlot + (<usize>kB << 2));
+    const sA = slA * 4, sB = slB * 4;
+    P(pPoseLocalR, sA, sB, lx); P(pPoseLocalR, sA + 1, sB + 1, ly); P(pPoseLocalR, sA + 2, sB + 2, lz); P(pPoseLocalR, sA + 3, sB + 3, lw);
+    P(pWrittenR, a4, b4, lx); P(pWrittenR, a4 + 1, b4 + 1, ly); P(pWrittenR, a4 + 2, b4 + 2, lz); P(pWrittenR, a4 + 3, b4 + 3, lw);
+    const sc = mu(s, G(pScaleRel, kA, kB));
+    if (composeA || composeB) {
+      const oA = slA * 16, oB = slB * 16;
+      const sxv = mu(mxv, sc);
+      storeLanes(pPoseWorldM, oA, oB, mu(n00, sxv), composeA, composeB);
+      storeLanes(pPoseWorldM, oA + 1, oB + 1, mu(n10, sc), composeA, composeB);
+      storeLanes(pPoseWorldM, oA + 2, oB + 2, mu(n20, sc), composeA, composeB);
+      storeLanes(pPoseWorldM, oA + 3, oB + 3, ZERO, composeA, composeB);
+      storeLanes(pPoseWorldM, oA + 4, oB + 4, mu(n01, sxv), composeA, composeB);
+      storeLanes(pPoseWorldM, oA + 5, oB + 5, mu(n11, sc), composeA, composeB);
+      storeLanes(pPoseWorldM, oA + 6, oB + 6, mu(n21, sc), composeA, composeB);
+      storeLanes(pPoseWorldM, oA + 7, oB + 7, ZERO, composeA, composeB);
+      storeLanes(pPoseWorldM, oA + 8, oB + 8, mu(n02, sxv), composeA, composeB);
+      storeLanes(pPoseWorldM, oA + 9, oB + 9, mu(n12, sc), composeA, composeB);
+      storeLanes(pPoseWorldM, oA + 10, oB + 10, mu(n22, sc), composeA, composeB);
+      storeLanes(pPoseWorldM, oA + 11, oB + 11, ZERO, composeA, composeB);
+      storeLanes(pPoseWorldM, oA + 12, oB + 12, mu(mxv, hx), composeA, composeB);
+      storeLanes(pPoseWorldM, oA + 13, oB + 13, hy, composeA, composeB);
+      storeLanes(pPoseWorldM, oA + 14, oB + 14, hz, composeA, composeB);
+      storeLanes(pPoseWorldM, oA + 15, oB + 15, ONE, composeA, composeB);
+    }
+    qx = nx; qy = ny; qz = nz; qw = nw;
+    m00 = n00; m01 = n01; m02 = n02; m10 = n10; m11 = n11; m12 = n12; m20 = n20; m21 = n21; m22 = n22;
+    px = hx; py = hy; pz = hz; ps = sc;
+  }
+  S(pChainK, eA * 16 + 15, f64x2.extract_lane(bad, 0) != 0 ? 1 : 0);
+  S(pChainK, eB * 16 + 15, f64x2.extract_lane(bad, 1) != 0 ? 1 : 0);
+}
+
+/**
+ * Write the `count` chains listed in `ents` (those with initialised ≠ 0) for the display
+ * fraction α = params[1]. A chain whose blend went non-finite gets chainK[15] = 1 (its
+ * written values are then replaced by the caller's rest fallback, as in the JavaScript write).
+ */
+export function tailWrite(count: i32): void {
+  const al = load<f64>(pParams + 8);
+  for (let n = 0; n <= LINK_STRIDE; n++) store<i32>(pPending + (<usize>n << 2), -1);
+  for (let e = 0; e < count; e++) {
+    const eid = load<i32>(pEnts + (<usize>e << 2));
+    if (load<u8>(pInitialised + <usize>eid) == 0) continue;
+    const n = <i32>load<u8>(pLinks + <usize>eid);
+    if (n == 0) { S(pChainK, eid * 16 + 15, 0); continue; }
+    const slot = pPending + (<usize>n << 2);
+    const other = load<i32>(slot);
+    if (other < 0) { store<i32>(slot, eid); continue; }
+    writePair(other, eid, al);
+    store<i32>(slot, -1);
+  }
+  for (let n = 1; n <= LINK_STRIDE; n++) {
+    const other = load<i32>(pPending + (<usize>n << 2));
+    if (other >= 0) writePair(other, other, al);
+  }
+}

@@ -1,6 +1,7 @@
 /**
- * The WebAssembly SIMD tail step: the world's tail components live in a WebAssembly memory
- * and `systems/tailStep` hands the step to `wasm/tailStep.ts` (compiled into
+ * The WebAssembly SIMD tail step and write: the world's tail components (and the pose store's
+ * `localR` and `worldM`) live in a WebAssembly memory and `systems/tailStep` and
+ * `systems/tailWrite` hand their link loops to `wasm/tailStep.ts` (compiled into
  * {@link TAIL_STEP_WASM_BASE64}), which runs two chains per f64x2 lane pair.
  *
  * The results are bit-identical to the JavaScript step (same IEEE operations in the same
@@ -19,7 +20,9 @@ import { TAIL_STEP_WASM_BASE64 } from './tailStepWasm';
 /** The kernel's exports (see wasm/tailStep.ts). */
 interface TailStepExports {
   setPointers(...offsets: number[]): void;
+  setWritePointers(...offsets: number[]): void;
   tailStep(count: number): void;
+  tailWrite(count: number): void;
 }
 
 /** A world's WebAssembly tail step: instance, memory and the views it shares with JavaScript. */
@@ -32,7 +35,7 @@ export interface TailAccel {
   chainK: Float64Array;
   /** Entity ids to step this call (i32). */
   ents: Int32Array;
-  /** [0]: the step length h (seconds). */
+  /** [0]: the step length h (seconds); [1]: the write's display fraction α. */
   params: Float64Array;
   /** Entity capacity this layout was made for. */
   capacity: number;
@@ -85,11 +88,17 @@ const POINTER_ORDER: ReadonlyArray<readonly ['TailChain' | 'TailParticle' | 'Ben
   ['TailChain', 'floorEnabled'], ['TailChain', 'stepCache'],
 ];
 
+/** The write's arrays (setWritePointers order; the pose store's two are laid out here too). */
+const WRITE_ORDER: ReadonlyArray<readonly ['TailChain' | 'BendState' | 'pose', string]> = [
+  ['TailChain', 'anchorCur'], ['TailChain', 'initialised'], ['TailChain', 'exactWorld'], ['TailChain', 'mirrored'],
+  ['TailChain', 'slot'], ['BendState', 'tipDirLs'], ['BendState', 'writtenR'], ['pose', 'localR'], ['pose', 'worldM'],
+];
+
 type Typed = Float64Array | Int32Array | Uint8Array;
 
 /**
- * Move the world's tail components into a fresh WebAssembly memory sized for the current
- * capacity and (re)connect the kernel. Setup-time; returns `false` (the world keeps the
+ * Move the world's tail components and the pose store's `localR` and `worldM` into a fresh
+ * WebAssembly memory sized for the current capacities and (re)connect the kernel. Setup-time; returns `false` (the world keeps the
  * JavaScript step) where the kernel is unavailable.
  *
  * @example
@@ -98,7 +107,10 @@ type Typed = Float64Array | Int32Array | Uint8Array;
 export function layoutTailArena(world: BitrigWorld): boolean {
   const module = tailWasmModule();
   if (module === null) return false;
-  const comps = world.components as unknown as Record<string, Record<string, unknown>>;
+  const comps: Record<string, Record<string, unknown>> = {
+    ...(world.components as unknown as Record<string, Record<string, unknown>>),
+    pose: world.pose as unknown as Record<string, unknown>,
+  };
   const entries: Array<{ owner: Record<string, unknown>; key: string; src: Typed }> = [];
   const seen = new Set<string>();
   const push = (c: string, key: string): void => {
@@ -112,6 +124,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     entries.push({ owner: comps[c]!, key, src });
   };
   for (const [c, key] of POINTER_ORDER) push(c, key);
+  for (const [c, key] of WRITE_ORDER) push(c, key);
   for (const c of ['TailChain', 'TailParticle', 'BendState'] as const) {
     for (const key of Object.keys(comps[c]!)) {
       const v = comps[c]![key];
@@ -145,10 +158,11 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     owner[key] = view;
   }
   kernel.setPointers(...offsets.slice(0, POINTER_ORDER.length), chainKOff, entsOff, pendingOff, paramsOff);
+  kernel.setWritePointers(...WRITE_ORDER.map((_, i) => offsets[POINTER_ORDER.length + i]!));
   world.tailAccel = {
     memory, kernel,
     chainK: new Float64Array(buffer, chainKOff, cap * 16),
-    ents: new Int32Array(buffer, entsOff, cap),
+    ents: new Int32Array(buffer, entsOff, Math.max(cap, 1)),
     params: new Float64Array(buffer, paramsOff, 2),
     capacity: cap,
   };

@@ -4,18 +4,24 @@
  * bit-identical state after every frame (tolerance: none — every f64 compared by its bits).
  * The fixture mixes what the kernel pairs and branches on: link counts with an odd number of
  * chains (a chain runs alone in both lanes), coupling on next to coupling off, a tight bend
- * limit, a tail lying on the floor, a zero-length link, a mirrored anchor, a teleport, mixed
+ * limit, a tail lying on the floor, a zero-length link, a mirrored anchor, a non-uniformly
+ * scaled anchor (exact world matrices), a non-finite rotation (rest fallback), a teleport, mixed
  * frame lengths (0 to 3 steps per frame), entities added past the capacity (the arena is laid
  * out again mid-run) and a removal whose row is reused.
  */
 import { describe, expect, test } from 'vitest';
-import { mat4, quat, vec3 } from 'gl-matrix';
+import { glMatrix, mat4, quat, vec3 } from 'gl-matrix';
 import { createBitrigWorld, type BitrigWorld } from '../../core/world';
 import { beginCharacterFrame, bindSkeleton, unbindSkeleton, type CharacterBinding } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { tailBackend, tailWasmModule } from '../../core/wasm/tailAccel';
 import { TAIL_STEP_WASM_BASE64 } from '../../core/wasm/tailStepWasm';
 import type { TailOptions } from '../../core/defaults';
+import { tailLinkIndex } from '../../core/tailSetup';
+
+// f64 bind matrices: float32 ones make bind scales non-uniform at 1e-8, and every chain would
+// then keep exact world matrices (the composed-matrix write would go untested).
+glMatrix.setMatrixArrayType(Float64Array as unknown as ArrayConstructor);
 
 interface CharSpec {
   links: number;
@@ -28,6 +34,8 @@ interface CharSpec {
   mirrored?: boolean;
   /** Frame at which the hips jump 100 m. */
   teleportAt?: number;
+  /** Hips scale y = 1.2 (non-uniform: the chain keeps exact world matrices). */
+  squash?: boolean;
 }
 
 interface Char { spec: CharSpec; binding: CharacterBinding; rest: { t: number[]; r: number[]; s: number[] }[]; phase: number }
@@ -77,13 +85,14 @@ function driveChar(c: Char, f: number): void {
   const q = quat.setAxisAngle(quat.create(), vec3.normalize(vec3.create(), [0.2, 1, 0.1]), 1.2 * Math.sin(t * 1.7));
   for (let j = 0; j < 4; j++) pose.localR[h * 4 + j] = q[j]!;
   if (c.spec.mirrored) pose.localS[h * 3] = -1;
+  if (c.spec.squash) pose.localS[h * 3 + 1] = 1.2;
   beginCharacterFrame(c.binding);
 }
 
 const SPECS: CharSpec[] = [
   { links: 6 }, { links: 6, tail: { couplingRate: 0 } }, { links: 6, tail: { bendLimit: 10 * Math.PI / 180 } },
   { links: 3 }, { links: 3, hipsY: 0.3 }, { links: 1 }, { links: 8, zeroLinkAt: 3 }, { links: 5, mirrored: true },
-  { links: 2, teleportAt: 90 }, { links: 8, hipsY: 0.35, tail: { couplingRate: 30 } },
+  { links: 2, teleportAt: 90 }, { links: 8, hipsY: 0.35, tail: { couplingRate: 30 } }, { links: 4, squash: true },
 ];
 const DTS = [1 / 60, 1 / 144, 1 / 30, 0.05, 1 / 60, 0, 1 / 120, 1 / 60];
 
@@ -96,7 +105,12 @@ function run(wasm: boolean, frames: number, check: (w: BitrigWorld, f: number) =
     if (f === 75) chars.push(bindChar(world, { links: 4, hipsY: 0.4 }, 0.9)); // … and reused
     if (f === 80) for (let k = 0; k < 5; k++) chars.push(bindChar(world, { links: 1 + (k % 3) * 3 }, k * 0.2)); // grows the arena
     for (const c of chars) driveChar(c, f);
+    if (f === 48) { // (a 1/60 s frame: one step moves it to localPrev) a non-finite rotation: the write falls back to the rest pose and re-initialises the chain
+      const eid = chars[0]!.binding.tails[0]!.eid;
+      world.components.BendState.localCur[tailLinkIndex(world, eid, 2) * 4] = NaN;
+    }
     update(world, DTS[f % DTS.length]!);
+    if (f === 48 && world.components.TailChain.initialised[chars[0]!.binding.tails[0]!.eid] !== 0) throw new Error('the NaN was not caught');
     check(world, f);
   }
   return world;
@@ -133,14 +147,15 @@ describe('WebAssembly SIMD tail step', () => {
     const frames = 160;
     const js: Map<string, Buffer>[] = [];
     run(false, frames, (w) => { js.push(snapshot(w)); });
-    let contacts = 0, limited = 0;
+    let contacts = 0, limited = 0, composed = 0, exact = 0;
     const wasmWorld = run(true, frames, (w, f) => {
       expect(tailBackend(w)).toBe('wasm-simd');
       const a = js[f]!, b = snapshot(w);
       for (const [key, buf] of a) {
         if (!buf.equals(b.get(key)!)) throw new Error(`frame ${f}: ${key} differs between the JavaScript and the WebAssembly step`);
       }
-      const P = w.components.TailParticle, B = w.components.BendState;
+      const P = w.components.TailParticle, B = w.components.BendState, C = w.components.TailChain;
+      for (const e of w.queries.tails.dense) { if (C.exactWorld[e] === 1) exact++; else composed++; }
       contacts += P.contact.reduce((s, v) => s + v, 0);
       // a bend held exactly at the 10° limit: |w| = cos(5°) (1e-12)
       for (let k = 0; k < B.bendOld.length; k += 4) if (Math.abs(Math.abs(B.bendOld[k + 3]!) - Math.cos(5 * Math.PI / 180)) < 1e-12) limited++;
@@ -148,6 +163,8 @@ describe('WebAssembly SIMD tail step', () => {
     // the fixture really exercises the floor and the limit (else this test could not fail there)
     expect(contacts).toBeGreaterThan(50);
     expect(limited).toBeGreaterThan(20);
+    expect(composed).toBeGreaterThan(frames * 8); // both world-matrix paths of the write
+    expect(exact).toBeGreaterThanOrEqual(frames);
     expect(wasmWorld.tailAccel!.capacity).toBeGreaterThanOrEqual(16); // the arena was laid out again
   });
 
