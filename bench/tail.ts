@@ -1,11 +1,13 @@
 /**
  * `tail.link`: the full tail step (clock, spring, bend coupling, floor, readback into the
  * pose store) per link at 60,000 links (10,000 six-link chains in one world), compared with
- * @pixiv/three-vrm-springbone running the same chains in the same process.
+ * @pixiv/three-vrm-springbone running the same chains in the same process. `extra` also has
+ * the same world on the JavaScript step (`jsBackendNs`), timed in the same interleaved rounds.
  */
 import { Bone, Object3D, Vector3 } from 'three';
 import { VRMSpringBoneJoint, VRMSpringBoneManager } from '@pixiv/three-vrm-springbone';
-import { createBitrigWorld } from '../core/world';
+import { createBitrigWorld, type BitrigWorld } from '../core/world';
+import { tailBackend } from '../core/wasm/tailAccel';
 import { bindSkeleton, beginCharacterFrame } from '../core/binding';
 import { update } from '../systems/pipeline';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -44,32 +46,20 @@ function hipsX(i: number, f: number): number {
 
 /** Run the tail benchmark (ours and three-vrm side by side). */
 export async function benchTail(): Promise<BenchResult[]> {
-  // ---- bitrig: one world, 10,000 chains.
-  const world = createBitrigWorld({ entities: CHAINS + 8, bones: CHAINS * (LINKS + 2) + 8 });
-  const src = chainSource();
-  const bindings = [];
-  for (let i = 0; i < CHAINS; i++) bindings.push(bindSkeleton(world, src));
-  const pose = world.pose;
-  const hipsSlots = bindings.map((b) => b.slotOf[0]!);
-  for (const b of bindings) beginCharacterFrame(b);
-  let frame = 0;
-  const moveHips = (): void => {
-    for (let i = 0; i < CHAINS; i++) {
-      const s = hipsSlots[i]!;
-      pose.worldM[s * 16 + 12] = hipsX(i, frame);
-      pose.worldM[s * 16 + 14] = Math.floor(i / 100) * 2;
-    }
-    frame++;
-  };
-  for (let f = 0; f < 60; f++) { moveHips(); update(world, 1 / 60); } // warm-up (JIT, settle)
+  // ---- bitrig: one world, 10,000 chains (the default backend: WebAssembly SIMD where
+  // available), and the same world on the JavaScript step for the side-by-side ratio.
+  const ours = oursWorld(true);
+  const oursJs = oursWorld(false);
+  const { world, pose } = ours;
   const FR = 60;
-  const oursRun = (): void => { for (let f = 0; f < FR; f++) { moveHips(); update(world, 1 / 60); } };
-  const baseRun = (): void => { for (let f = 0; f < FR; f++) moveHips(); };
+  const oursRun = (): void => ours.run(FR);
+  const oursJsRun = (): void => oursJs.run(FR);
+  const baseRun = (): void => ours.base(FR);
 
   // Heap growth over 1,000 frames after warm-up, in a warmed function (0 = no allocation),
   // and the garbage collections that ran meanwhile.
   const gc = (globalThis as { gc?: () => void }).gc;
-  const framesOnly = (n: number): void => { for (let f = 0; f < n; f++) update(world, 1 / 60); };
+  const framesOnly = (n: number): void => ours.framesOnly(n);
   framesOnly(100);
   let gcEvents = 0;
   const obs = new PerformanceObserver((list) => { gcEvents += list.getEntries().length; });
@@ -136,14 +126,16 @@ export async function benchTail(): Promise<BenchResult[]> {
 
   // Interleaved rounds (ours, its input-only baseline, three-vrm, bare spring), medians: the
   // machine is shared, so the ratio comes from timings taken side by side.
-  const tOurs: number[] = [], tBase: number[] = [], tVrm: number[] = [], tBare: number[] = [];
+  const tOurs: number[] = [], tBase: number[] = [], tVrm: number[] = [], tBare: number[] = [], tJs: number[] = [];
   for (let r = 0; r < 7; r++) {
     tOurs.push(timeOnce(oursRun));
+    tJs.push(timeOnce(oursJsRun));
     tBase.push(timeOnce(baseRun));
     tVrm.push(timeOnce(vrmRun));
     tBare.push(timeOnce(bare.run));
   }
   const oursNs = ((median(tOurs) - median(tBase)) * 1e6) / (FR * CHAINS * LINKS);
+  const jsNs = ((median(tJs) - median(tBase)) * 1e6) / (FR * CHAINS * LINKS);
   const vrmNs = (median(tVrm) * 1e6) / (VF * CHAINS * LINKS);
   const bareNs = (median(tBare) * 1e6) / (bare.frames * CHAINS * LINKS);
 
@@ -154,6 +146,9 @@ export async function benchTail(): Promise<BenchResult[]> {
     ratio: vrmNs / oursNs,
     extra: {
       links: CHAINS * LINKS,
+      backend: tailBackend(world),
+      jsBackendNs: jsNs,
+      wasmSpeedup: jsNs / oursNs,
       msPerFrame: (median(tOurs) - median(tBase)) / FR,
       bareSpringNs: bareNs,
       componentBytesPerLink: Math.round(compBytes / LINKS),
@@ -163,6 +158,35 @@ export async function benchTail(): Promise<BenchResult[]> {
       allocatedBytesPerFrameSampled: allocPerFrame,
     },
   }];
+}
+
+/** A world of 10,000 moving chains on the given backend, warmed up. */
+function oursWorld(wasm: boolean): {
+  world: BitrigWorld; pose: BitrigWorld['pose']; run(n: number): void; base(n: number): void; framesOnly(n: number): void;
+} {
+  const world = createBitrigWorld({ entities: CHAINS + 8, bones: CHAINS * (LINKS + 2) + 8, wasm });
+  const src = chainSource();
+  const bindings = [];
+  for (let i = 0; i < CHAINS; i++) bindings.push(bindSkeleton(world, src));
+  const hipsSlots = bindings.map((b) => b.slotOf[0]!);
+  for (const b of bindings) beginCharacterFrame(b);
+  let frame = 0;
+  const moveHips = (): void => {
+    const m = world.pose.worldM;
+    for (let i = 0; i < CHAINS; i++) {
+      const s = hipsSlots[i]!;
+      m[s * 16 + 12] = hipsX(i, frame);
+      m[s * 16 + 14] = Math.floor(i / 100) * 2;
+    }
+    frame++;
+  };
+  const run = (n: number): void => { for (let f = 0; f < n; f++) { moveHips(); update(world, 1 / 60); } };
+  run(60); // warm-up (JIT, settle)
+  return {
+    world, pose: world.pose, run,
+    base: (n) => { for (let f = 0; f < n; f++) moveHips(); },
+    framesOnly: (n) => { for (let f = 0; f < n; f++) update(world, 1 / 60); },
+  };
 }
 
 /**

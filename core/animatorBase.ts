@@ -9,6 +9,7 @@
  * per-frame methods never throw (except `update` on a shared world, a usage error) and never
  * allocate.
  */
+import { tailBackend } from './wasm/tailAccel';
 import type { BitrigWorld } from './world';
 import { createBitrigWorld } from './world';
 import { bindSkeleton, unbindSkeleton, writeTailRest, type BindOptions, type CharacterBinding, type SkeletonSource } from './binding';
@@ -321,10 +322,11 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
         problems.push(...bindings[i]!.problems);
         tails.push(...tailDiagnostics(bindings[i]!, names[i]!));
       }
-      if (!sceneIK) return { unitScale, tails, problems };
+      const tailBackendNow = tailBackend(world);
+      if (!sceneIK) return { unitScale, tails, tailBackend: tailBackendNow, problems };
       const scene = sceneDiagnostics(world, sceneIK);
       spec.mapSceneDiagnostics?.(scene);
-      return { unitScale, tails, problems, scene };
+      return { unitScale, tails, tailBackend: tailBackendNow, problems, scene };
     },
     dispose() {
       if (!alive) return;

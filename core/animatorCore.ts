@@ -33,6 +33,8 @@ export interface AnimatorDiagnostics {
   unitScale: number;
   /** Tail chains. */
   tails: TailDiagnostics[];
+  /** Which tail step runs: `'wasm-simd'` (WebAssembly, two chains per SIMD lane pair) or `'js'`. */
+  tailBackend: 'wasm-simd' | 'js';
   /** Setup problems that did not stop the binding. */
   problems: string[];
 }

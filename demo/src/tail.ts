@@ -208,7 +208,8 @@ function updateReadouts(force = false): void {
     if (t) {
       const maxBend = Math.max(0, ...t.bendAngles) / RAD;
       const contacts = t.contacts.filter(Boolean).length;
-      side.textContent = `${t.bones.length} links · rest ${t.restSource} · max bend ${maxBend.toFixed(0)}° · floor contacts ${contacts}${params.physics ? '' : ' · physics off (carried rest pose)'}`;
+      side.textContent = `${t.bones.length} links · rest ${t.restSource} · max bend ${maxBend.toFixed(0)}° · floor contacts ${contacts}${params.physics ? '' : ' · physics off (carried rest pose)'} · ${d.tailBackend} step`;
+      side.dataset.backend = d.tailBackend;
     } else side.textContent = 'no tail chain';
   }
 }

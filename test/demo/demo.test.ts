@@ -108,6 +108,8 @@ describe.skipIf(!chromiumPath)('demo in headless chromium', () => {
       expect(pixelsNotColour(g, BG), `view ${v}`).toBeGreaterThan((v === 'side' ? 0.02 : 0.05) * g.w * g.h);
     }
     expect(await labelOf(page)).toBe('built-in critter');
+    // Chromium runs the WebAssembly SIMD tail step (compiled synchronously on the main thread).
+    expect(await page.evaluate(() => document.querySelector('[data-backend]')?.getAttribute('data-backend'))).toBe('wasm-simd');
     // The shared-asset picker lists what the server found (nothing without ../shared/assets).
     const options = await page.locator('#model option').allTextContents();
     expect(options[0]).toMatch(/built-in/);
