@@ -98,8 +98,9 @@ type Typed = Float64Array | Int32Array | Uint8Array;
 
 /**
  * Move the world's tail components and the pose store's `localR` and `worldM` into a fresh
- * WebAssembly memory sized for the current capacities and (re)connect the kernel. Setup-time; returns `false` (the world keeps the
- * JavaScript step) where the kernel is unavailable.
+ * WebAssembly memory sized for the current capacities and (re)connect the kernel. Setup-time;
+ * returns `false` (the world keeps, or goes back to, the JavaScript step) where the kernel is
+ * unavailable or the memory cannot be had (over 4 GB).
  *
  * @example
  * layoutTailArena(world); // after the tail components grew
@@ -146,8 +147,17 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const pendingOff = top; top += (LINK_STRIDE + 1) * 4;
   top = (top + 15) & ~15;
   const paramsOff = top; top += 16;
-  const memory = new WebAssembly.Memory({ initial: Math.ceil(top / PAGE) });
-  const instance = new WebAssembly.Instance(module, { env: { memory } });
+  let memory: WebAssembly.Memory, instance: WebAssembly.Instance;
+  try {
+    if (top > 0xffff0000) throw new RangeError('over 4 GB');
+    memory = new WebAssembly.Memory({ initial: Math.ceil(top / PAGE) });
+    instance = new WebAssembly.Instance(module, { env: { memory } });
+  } catch {
+    // Too large for a 32-bit WebAssembly memory (or out of memory): the world goes on with the
+    // JavaScript step on the arrays it has (views into the previous memory stay valid).
+    world.tailAccel = null;
+    return false;
+  }
   const kernel = instance.exports as unknown as TailStepExports;
   const buffer = memory.buffer;
   for (let i = 0; i < entries.length; i++) {

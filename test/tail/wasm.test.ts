@@ -168,6 +168,27 @@ describe('WebAssembly SIMD tail step', () => {
     expect(wasmWorld.tailAccel!.capacity).toBeGreaterThanOrEqual(16); // the arena was laid out again
   });
 
+  test('a world whose WebAssembly memory cannot be had (at creation or when it grows) goes on, bit-identical, on the JavaScript step', () => {
+    const js = run(false, 40, () => {});
+    // The first memory (creation) is granted, every later one (growth) fails.
+    const realMemory = WebAssembly.Memory;
+    let allow = 1;
+    (WebAssembly as { Memory: unknown }).Memory = function (d: WebAssembly.MemoryDescriptor) {
+      if (allow-- <= 0) throw new RangeError('no memory');
+      return new realMemory(d);
+    } as unknown as typeof WebAssembly.Memory;
+    try {
+      const grown = run(true, 40, () => {});
+      expect(tailBackend(grown)).toBe('js'); // fell back when the arena had to grow
+      const a = snapshot(js), b = snapshot(grown);
+      for (const [key, buf] of a) expect(buf.equals(b.get(key)!), key).toBe(true);
+      allow = 0;
+      expect(tailBackend(createBitrigWorld())).toBe('js');
+    } finally {
+      (WebAssembly as { Memory: unknown }).Memory = realMemory;
+    }
+  });
+
   test('the committed module is the compile of wasm/tailStep.ts (npm run build:wasm)', async () => {
     const build = await import('../../scripts/build-wasm.mjs' as string) as {
       compileTailKernel(): Promise<{ base64: string; sourceSha256: string; bytes: number }>;
