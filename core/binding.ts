@@ -111,6 +111,16 @@ export function bindSkeleton(world: BitrigWorld, src: SkeletonSource, options: B
         });
         return { bones: idx, end: -1, parent: idx.length ? (src.parents[idx[0]!] ?? -1) : -1 };
       });
+      // A bone driven by two chains would be written by whichever ran last.
+      const owner = new Map<number, number>();
+      chains.forEach((ch, c) => {
+        for (const b of ch.bones) {
+          if (owner.has(b)) {
+            throw new Error(`bitrig/bind: tail bone "${src.names[b]}" is in two tail chains (${owner.get(b)! + 1} and ${c + 1}); a bone can be in one chain only`);
+          }
+          owner.set(b, c);
+        }
+      });
     } else chains = findTailChains(topo);
     const base = mergeTailOptions(options.tail ?? {});
     for (const ch of chains) {

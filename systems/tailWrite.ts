@@ -165,50 +165,44 @@ function tailWriteJs(world: BitrigWorld): void {
       m00 = n00; m01 = n01; m02 = n02; m10 = n10; m11 = n11; m12 = n12; m20 = n20; m21 = n21; m22 = n22;
       px = hx; py = hy; pz = hz; ps = sc;
     }
-    if (bad) {
-      for (let i = 0; i < n; i++) {
-        const k = base + i;
-        const s4 = C.slot[k]! * 4;
-        for (let j = 0; j < 4; j++) {
-          localR[s4 + j] = restR[k * 4 + j]!;
-          writtenR[k * 4 + j] = restR[k * 4 + j]!;
-        }
-      }
-      C.initialised[eid] = 0;
-    }
-    for (let j = 0; j < 8; j++) C.anchorPrev[a + j] = AC[a + j]!;
-    if (bad || !composeWorld) poseUpdateSubtree(pose, C.slot[base]!);
-    else {
-      const end = C.endSlot[eid]!;
-      if (end >= 0) poseUpdateSubtree(pose, end);
-    }
+    C.writeFailed[eid] = bad ? 1 : 0;
   }
+  tailWriteFinish(world);
 }
 
 /**
  * The same write with the link loop in WebAssembly SIMD (wasm/tailStep.ts `tailWrite`,
- * bit-identical), then per chain here: the rest fallback for a chain the kernel flagged
- * non-finite (chainK[15]), the anchor copy and the world-matrix refresh of the end helper.
- * (One difference from the JavaScript order: every chain's links are written before any
- * chain's refresh, which matters only for a tail hanging under another tail that keeps
- * exact world matrices or failed — it then sees its parent tail's final pose.)
+ * bit-identical), then the same per-chain finish.
  */
 function tailWriteWasm(world: BitrigWorld, accel: TailAccel): void {
+  const ents = world.queries.tails.dense;
+  const ids = accel.ents;
+  for (let e = 0; e < ents.length; e++) ids[e] = ents[e]!;
+  accel.params[1] = world.tailClock.alpha;
+  accel.kernel.tailWrite(ents.length);
+  tailWriteFinish(world);
+}
+
+/**
+ * Per chain, once every chain's links are written: the rest fallback for a chain whose write
+ * went non-finite (`writeFailed`: rest rotations, re-initialised next frame), the anchor copy
+ * for the next frame, and the world matrices the link loop did not compose — the end helper's
+ * subtree, or the whole chain's when it keeps exact world matrices or failed. Done after all
+ * link loops (both backends), so a tail hanging under another tail's bones gets world
+ * matrices from its parent tail's final pose.
+ */
+function tailWriteFinish(world: BitrigWorld): void {
   const C = world.components.TailChain;
   const B = world.components.BendState;
   const pose = world.pose;
   const ents = world.queries.tails.dense;
-  const ids = accel.ents, ck = accel.chainK;
-  for (let e = 0; e < ents.length; e++) ids[e] = ents[e]!;
-  accel.params[1] = world.tailClock.alpha;
-  accel.kernel.tailWrite(ents.length);
   const localR = pose.localR, restR = B.restR, writtenR = B.writtenR, AC = C.anchorCur, AP = C.anchorPrev;
   for (let e = 0; e < ents.length; e++) {
     const eid = ents[e]!;
     if (C.initialised[eid] === 0) continue;
     const n = C.links[eid]!;
     const base = C.row[eid]! * LINK_STRIDE;
-    const bad = n > 0 && ck[eid * 16 + 15] === 1;
+    const bad = n > 0 && C.writeFailed[eid] === 1;
     if (bad) {
       for (let i = 0; i < n; i++) {
         const k = base + i;

@@ -115,7 +115,7 @@ function floorResolve(
   if (tl < 1e-9) { tx = rx; tz = rz; tl = Math.sqrt(tx * tx + tz * tz); }
   if (tl < 1e-9) {
     tx = bkx; tz = bkz; tl = Math.sqrt(tx * tx + tz * tz);
-    if (!(tl != 0)) tl = 1; // (JS `|| 1`: 0 or NaN)
+    if (!(tl > 0)) tl = 1; // (JS `|| 1`: 0 or NaN; a square root is never negative)
   }
   const c = Math.sqrt(1 - u * u);
   const dx = (c * tx) / tl, dy = u, dz = (c * tz) / tl;
@@ -421,18 +421,18 @@ export function tailStep(count: i32): void {
 // Tail write (systems/tailWrite.ts, the link loop): displayed local rotations into the pose
 // store's `localR`, the chain's `writtenR` and, unless the chain keeps exact world matrices,
 // the bones' world matrices. Per chain the caller then handles what is not per link (anchor
-// copy, end-helper refresh, the rare non-finite fallback flagged in chainK[15]).
+// copy, end-helper refresh, the rare non-finite fallback flagged in `writeFailed`).
 
 let pAnchorCur: usize = 0, pInitialised: usize = 0, pExactWorld: usize = 0, pMirrored: usize = 0, pSlot: usize = 0;
-let pTipDirLs: usize = 0, pWrittenR: usize = 0, pPoseLocalR: usize = 0, pPoseWorldM: usize = 0;
+let pTipDirLs: usize = 0, pWrittenR: usize = 0, pPoseLocalR: usize = 0, pPoseWorldM: usize = 0, pWriteFailed: usize = 0;
 
 /** Byte offsets of the arrays the write reads and writes (setup, after every re-layout). */
 export function setWritePointers(
   anchorCur: usize, initialised: usize, exactWorld: usize, mirrored: usize, slot: usize,
-  tipDirLs: usize, writtenR: usize, poseLocalR: usize, poseWorldM: usize,
+  tipDirLs: usize, writtenR: usize, poseLocalR: usize, poseWorldM: usize, writeFailed: usize,
 ): void {
   pAnchorCur = anchorCur; pInitialised = initialised; pExactWorld = exactWorld; pMirrored = mirrored; pSlot = slot;
-  pTipDirLs = tipDirLs; pWrittenR = writtenR; pPoseLocalR = poseLocalR; pPoseWorldM = poseWorldM;
+  pTipDirLs = tipDirLs; pWrittenR = writtenR; pPoseLocalR = poseLocalR; pPoseWorldM = poseWorldM; pWriteFailed = writeFailed;
 }
 
 @inline function storeLanes(p: usize, ia: i32, ib: i32, v: v128, wa: bool, wb: bool): void {
@@ -572,13 +572,13 @@ function writePair(eA: i32, eB: i32, al: f64): void {
     m00 = n00; m01 = n01; m02 = n02; m10 = n10; m11 = n11; m12 = n12; m20 = n20; m21 = n21; m22 = n22;
     px = hx; py = hy; pz = hz; ps = sc;
   }
-  S(pChainK, eA * 16 + 15, f64x2.extract_lane(bad, 0) != 0 ? 1 : 0);
-  S(pChainK, eB * 16 + 15, f64x2.extract_lane(bad, 1) != 0 ? 1 : 0);
+  store<u8>(pWriteFailed + <usize>eA, f64x2.extract_lane(bad, 0) != 0 ? 1 : 0);
+  store<u8>(pWriteFailed + <usize>eB, f64x2.extract_lane(bad, 1) != 0 ? 1 : 0);
 }
 
 /**
  * Write the `count` chains listed in `ents` (those with initialised ≠ 0) for the display
- * fraction α = params[1]. A chain whose blend went non-finite gets chainK[15] = 1 (its
+ * fraction α = params[1]. A chain whose blend went non-finite gets writeFailed = 1 (its
  * written values are then replaced by the caller's rest fallback, as in the JavaScript write).
  */
 export function tailWrite(count: i32): void {
@@ -588,7 +588,7 @@ export function tailWrite(count: i32): void {
     const eid = load<i32>(pEnts + (<usize>e << 2));
     if (load<u8>(pInitialised + <usize>eid) == 0) continue;
     const n = <i32>load<u8>(pLinks + <usize>eid);
-    if (n == 0) { S(pChainK, eid * 16 + 15, 0); continue; }
+    if (n == 0) { store<u8>(pWriteFailed + <usize>eid, 0); continue; }
     const slot = pPending + (<usize>n << 2);
     const other = load<i32>(slot);
     if (other < 0) { store<i32>(slot, eid); continue; }

@@ -92,6 +92,8 @@ export interface TailChainComponent {
   stepsLastFrame: Uint8Array;
   /** 1 when the last frame reset the chain (teleport or bad input). */
   resetLastFrame: Uint8Array;
+  /** 1 when this frame's write found a non-finite rotation (the chain shows its rest pose and starts again). */
+  writeFailed: Uint8Array;
   /**
    * 1 while the anchor's world frame is mirrored (negative determinant, e.g. a parent with
    * scale.x = −1). The chain then simulates in the world reflected across x = 0, where the
@@ -175,7 +177,7 @@ export function createTailComponents(cap: number): {
       floorEnabled: new Uint8Array(cap), floorClearance: f64(cap), contactDamping: f64(cap),
       restSource: new Uint8Array(cap), unitScale: f64(cap), teleportDistance: f64(cap), initialised: new Uint8Array(cap),
       anchorPrev: f64(cap * 8), anchorCur: f64(cap * 8), anchorStep: f64(cap * 8), axesLs: f64(cap * 9),
-      stepsLastFrame: new Uint8Array(cap), resetLastFrame: new Uint8Array(cap), mirrored: new Uint8Array(cap), exactWorld: new Uint8Array(cap), exactWorldSetup: new Uint8Array(cap),
+      stepsLastFrame: new Uint8Array(cap), resetLastFrame: new Uint8Array(cap), writeFailed: new Uint8Array(cap), mirrored: new Uint8Array(cap), exactWorld: new Uint8Array(cap), exactWorldSetup: new Uint8Array(cap),
       stepCache: f64(cap * 5),
     },
     TailParticle: { pos: f64(cap * L * 3), vel: f64(cap * L * 3), contact: new Uint8Array(cap * L) },

@@ -5,8 +5,8 @@
  * {@link TAIL_STEP_WASM_BASE64}), which runs two chains per f64x2 lane pair.
  *
  * The results are bit-identical to the JavaScript step (same IEEE operations in the same
- * order; test/tail/wasm.test.ts compares them exactly), so the backend is a speed choice
- * only. Where WebAssembly or its SIMD extension is missing (or a content-security policy
+ * order, the same per-chain work after the link loops; test/tail/wasm.test.ts compares them
+ * exactly), so the backend is a speed choice only. Where WebAssembly or its SIMD extension is missing (or a content-security policy
  * forbids compiling it), the world keeps ordinary typed arrays and the JavaScript step.
  *
  * The components stay plain objects of typed arrays: only their storage moves. Every re-layout
@@ -92,6 +92,7 @@ const POINTER_ORDER: ReadonlyArray<readonly ['TailChain' | 'TailParticle' | 'Ben
 const WRITE_ORDER: ReadonlyArray<readonly ['TailChain' | 'BendState' | 'pose', string]> = [
   ['TailChain', 'anchorCur'], ['TailChain', 'initialised'], ['TailChain', 'exactWorld'], ['TailChain', 'mirrored'],
   ['TailChain', 'slot'], ['BendState', 'tipDirLs'], ['BendState', 'writtenR'], ['pose', 'localR'], ['pose', 'worldM'],
+  ['TailChain', 'writeFailed'],
 ];
 
 type Typed = Float64Array | Int32Array | Uint8Array;
@@ -112,7 +113,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     ...(world.components as unknown as Record<string, Record<string, unknown>>),
     pose: world.pose as unknown as Record<string, unknown>,
   };
-  const entries: Array<{ owner: Record<string, unknown>; key: string; src: Typed }> = [];
+  const entries: Array<{ owner: Record<string, unknown>; key: string; id: string; src: Typed }> = [];
   const seen = new Set<string>();
   const push = (c: string, key: string): void => {
     const id = c + '.' + key;
@@ -122,7 +123,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
       throw new Error(`bitrig/wasm: ${id} is not a typed array`);
     }
     seen.add(id);
-    entries.push({ owner: comps[c]!, key, src });
+    entries.push({ owner: comps[c]!, key, id, src });
   };
   for (const [c, key] of POINTER_ORDER) push(c, key);
   for (const [c, key] of WRITE_ORDER) push(c, key);
@@ -135,9 +136,11 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const cap = world.capacity;
   let top = ARENA_BASE;
   const offsets: number[] = [];
+  const offsetOf = new Map<string, number>();
   for (const e of entries) {
     top = (top + 15) & ~15;
     offsets.push(top);
+    offsetOf.set(e.id, top);
     top += e.src.byteLength;
   }
   top = (top + 15) & ~15;
@@ -167,8 +170,8 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     view.set(src);
     owner[key] = view;
   }
-  kernel.setPointers(...offsets.slice(0, POINTER_ORDER.length), chainKOff, entsOff, pendingOff, paramsOff);
-  kernel.setWritePointers(...WRITE_ORDER.map((_, i) => offsets[POINTER_ORDER.length + i]!));
+  kernel.setPointers(...POINTER_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), chainKOff, entsOff, pendingOff, paramsOff);
+  kernel.setWritePointers(...WRITE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!));
   world.tailAccel = {
     memory, kernel,
     chainK: new Float64Array(buffer, chainKOff, cap * 16),

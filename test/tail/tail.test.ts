@@ -469,3 +469,17 @@ describe('storage', () => {
     }
   });
 });
+
+describe('explicit tail chains', () => {
+  test('a bone in two chains is refused at setup, naming the bone (each chain drives its bones alone)', () => {
+    const names = ['Hips', 'T1', 'T2', 'T3', 'T4'];
+    const parents = [-1, 0, 1, 2, 3];
+    const rest = names.map((_, i) => ({ t: i === 0 ? [0, 1, 0] : [0, -0.05, -0.1], r: [0, 0, 0, 1], s: [1, 1, 1] }));
+    const world = createBitrigWorld();
+    expect(() => bindSkeleton(world, { names, parents, rest }, { tailChains: [['T1', 'T2', 'T3'], ['T3', 'T4']] }))
+      .toThrow(/bitrig\/bind: tail bone "T3" is in two tail chains/);
+    // disjoint chains bind (the refusal is about the overlap only)
+    const b = bindSkeleton(world, { names, parents, rest }, { tailChains: [['T1', 'T2'], ['T3', 'T4']] });
+    expect(b.tails.length).toBe(2);
+  });
+});
