@@ -63,7 +63,8 @@ function bindChar(world: BitrigWorld, spec: CharSpec, phase: number): Char {
   const along = spec.zeroLinkAt !== undefined ? n - 1 : n;
   worlds.push(mat4.fromTranslation(mat4.create(), vec3.scaleAndAdd(vec3.create(), [0, hipsH - 0.05, -0.1], dir, seg * along)));
   if (spec.nested) {
-    for (const [name, k] of [['Charm', 1], ['TailSeg_1', 2], ['TailSeg_2', 3], ['TailSeg_End', 4]] as const) {
+    // (TailSeg_2 is terminal: the ribbon composes its world matrices like any chain)
+    for (const [name, k] of [['Charm', 1], ['TailSeg_1', 2], ['TailSeg_2', 3]] as const) {
       names.push(name);
       parents.push(names.length - 2);
       const p = vec3.scaleAndAdd(vec3.create(), [0, hipsH - 0.05, -0.1], dir, seg * (along + 0.5 * k));
@@ -76,7 +77,9 @@ function bindChar(world: BitrigWorld, spec: CharSpec, phase: number): Char {
     return { t: Array.from(mat4.getTranslation(vec3.create(), local)), r: Array.from(mat4.getRotation(quat.create(), local)), s: [1, 1, 1] };
   });
   const binding = bindSkeleton(world, { names, parents, inverseBind, rest }, { tail: { ...spec.tail } });
-  if (spec.nested && binding.tails.length !== 2) throw new Error(`nested fixture: ${binding.tails.length} chains found, 2 expected`);
+  if (spec.nested && (binding.tails.length !== 2 || world.components.TailChain.exactWorldSetup[binding.tails[1]!.eid] !== 0)) {
+    throw new Error('nested fixture: expected a second, composed chain');
+  }
   return { spec, binding, rest, phase };
 }
 
