@@ -23,7 +23,7 @@ let pAS: usize = 0, pLinks: usize = 0, pRow: usize = 0, pSteps: usize = 0;
 let pHeadLs: usize = 0, pRestDirLs: usize = 0, pLenRel: usize = 0, pScaleRel: usize = 0;
 let pRestR: usize = 0, pLocalCur: usize = 0, pLocalPrev: usize = 0, pToHipsM: usize = 0;
 let pRestDirHs: usize = 0, pBendOld: usize = 0, pBendNew: usize = 0;
-let pPos: usize = 0, pVel: usize = 0, pContact: usize = 0, pChainK: usize = 0, pEnts: usize = 0, pPending: usize = 0, pParams: usize = 0;
+let pPos: usize = 0, pVel: usize = 0, pContact: usize = 0, pChainK: usize = 0, pEnts: usize = 0, pPending: usize = 0, pParams: usize = 0, pPairs: usize = 0;
 let pAxesLs: usize = 0, pFrequency: usize = 0, pTipRatio: usize = 0, pDamping: usize = 0, pGravity: usize = 0, pUnitScale: usize = 0;
 let pFloorY: usize = 0, pFloorClearance: usize = 0, pFloorEnabled: usize = 0, pStepCache: usize = 0;
 
@@ -34,12 +34,12 @@ export function setPointers(
   pos: usize, vel: usize, contact: usize,
   axesLs: usize, frequency: usize, tipRatio: usize, damping: usize, gravity: usize, unitScale: usize,
   floorY: usize, floorClearance: usize, floorEnabled: usize, stepCache: usize,
-  chainK: usize, ents: usize, pending: usize, params: usize,
+  chainK: usize, ents: usize, pending: usize, params: usize, pairs: usize,
 ): void {
   pAS = anchorStep; pLinks = links; pRow = row; pSteps = steps; pHeadLs = headLs; pRestDirLs = restDirLs; pLenRel = lenRel;
   pScaleRel = scaleRel; pRestR = restR; pLocalCur = localCur; pLocalPrev = localPrev; pToHipsM = toHipsM; pRestDirHs = restDirHs;
   pBendOld = bendOld; pBendNew = bendNew; pPos = pos; pVel = vel; pContact = contact; pChainK = chainK; pEnts = ents; pPending = pending;
-  pParams = params;
+  pParams = params; pPairs = pairs;
   pAxesLs = axesLs; pFrequency = frequency; pTipRatio = tipRatio; pDamping = damping; pGravity = gravity; pUnitScale = unitScale;
   pFloorY = floorY; pFloorClearance = floorClearance; pFloorEnabled = floorEnabled; pStepCache = stepCache;
 }
@@ -397,24 +397,43 @@ function stepPair(eA: i32, eB: i32, h: f64): void {
  */
 export function tailStep(count: i32): void {
   const h = load<f64>(pParams);
+  const np = pairChains(count, pSteps);
+  for (let p = 0; p < np; p++) {
+    const eA = load<i32>(pPairs + (<usize>p << 3)), eB = load<i32>(pPairs + (<usize>p << 3) + 4);
+    chainConstants(eA);
+    if (eB != eA) chainConstants(eB);
+    stepPair(eA, eB, h);
+  }
+}
+
+/**
+ * Pair the listed chains whose `flag[eid]` is set and that have links, by link count, into
+ * `pairs` (two i32 per pair; a chain left without a partner is paired with itself). Returns the
+ * number of pairs. Chains are independent, so the order does not change any result.
+ */
+function pairChains(count: i32, flag: usize): i32 {
+  let np = 0;
   // pending[n] = entity id waiting for a partner with n links, or -1
   for (let n = 0; n <= LINK_STRIDE; n++) store<i32>(pPending + (<usize>n << 2), -1);
   for (let e = 0; e < count; e++) {
     const eid = load<i32>(pEnts + (<usize>e << 2));
-    if (load<u8>(pSteps + <usize>eid) == 0) continue;
+    if (load<u8>(flag + <usize>eid) == 0) continue;
     const n = <i32>load<u8>(pLinks + <usize>eid);
     if (n == 0) continue;
-    chainConstants(eid);
     const slot = pPending + (<usize>n << 2);
     const other = load<i32>(slot);
     if (other < 0) { store<i32>(slot, eid); continue; }
-    stepPair(other, eid, h);
+    store<i32>(pPairs + (<usize>np << 3), other); store<i32>(pPairs + (<usize>np << 3) + 4, eid);
+    np++;
     store<i32>(slot, -1);
   }
   for (let n = 1; n <= LINK_STRIDE; n++) {
     const other = load<i32>(pPending + (<usize>n << 2));
-    if (other >= 0) stepPair(other, other, h);
+    if (other < 0) continue;
+    store<i32>(pPairs + (<usize>np << 3), other); store<i32>(pPairs + (<usize>np << 3) + 4, other);
+    np++;
   }
+  return np;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -577,26 +596,14 @@ function writePair(eA: i32, eB: i32, al: f64): void {
 }
 
 /**
- * Write the `count` chains listed in `ents` (those with initialised ≠ 0) for the display
- * fraction α = params[1]. A chain whose blend went non-finite gets writeFailed = 1 (its
+ * Write the `count` chains listed in `ents` (those with initialised ≠ 0 and links) for the
+ * display fraction α = params[1]. A chain whose blend went non-finite gets writeFailed = 1 (its
  * written values are then replaced by the caller's rest fallback, as in the JavaScript write).
  */
 export function tailWrite(count: i32): void {
   const al = load<f64>(pParams + 8);
-  for (let n = 0; n <= LINK_STRIDE; n++) store<i32>(pPending + (<usize>n << 2), -1);
-  for (let e = 0; e < count; e++) {
-    const eid = load<i32>(pEnts + (<usize>e << 2));
-    if (load<u8>(pInitialised + <usize>eid) == 0) continue;
-    const n = <i32>load<u8>(pLinks + <usize>eid);
-    if (n == 0) { store<u8>(pWriteFailed + <usize>eid, 0); continue; }
-    const slot = pPending + (<usize>n << 2);
-    const other = load<i32>(slot);
-    if (other < 0) { store<i32>(slot, eid); continue; }
-    writePair(other, eid, al);
-    store<i32>(slot, -1);
-  }
-  for (let n = 1; n <= LINK_STRIDE; n++) {
-    const other = load<i32>(pPending + (<usize>n << 2));
-    if (other >= 0) writePair(other, other, al);
+  const np = pairChains(count, pInitialised);
+  for (let p = 0; p < np; p++) {
+    writePair(load<i32>(pPairs + (<usize>p << 3)), load<i32>(pPairs + (<usize>p << 3) + 4), al);
   }
 }

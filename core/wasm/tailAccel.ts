@@ -150,6 +150,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const pendingOff = top; top += (LINK_STRIDE + 1) * 4;
   top = (top + 15) & ~15;
   const paramsOff = top; top += 16;
+  const pairsOff = top; top += (cap + LINK_STRIDE + 1) * 8;
   let memory: WebAssembly.Memory, instance: WebAssembly.Instance;
   try {
     if (top > 0xffff0000) throw new RangeError('over 4 GB');
@@ -170,7 +171,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     view.set(src);
     owner[key] = view;
   }
-  kernel.setPointers(...POINTER_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), chainKOff, entsOff, pendingOff, paramsOff);
+  kernel.setPointers(...POINTER_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), chainKOff, entsOff, pendingOff, paramsOff, pairsOff);
   kernel.setWritePointers(...WRITE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!));
   world.tailAccel = {
     memory, kernel,
