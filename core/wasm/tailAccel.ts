@@ -6,8 +6,9 @@
  *
  * The results are bit-identical to the JavaScript step (same IEEE operations in the same
  * order, the same per-chain work after the link loops; test/tail/wasm.test.ts compares them
- * exactly), so the backend is a speed choice only. Where WebAssembly or its SIMD extension is missing (or a content-security policy
- * forbids compiling it), the world keeps ordinary typed arrays and the JavaScript step.
+ * exactly), so the backend is a speed choice only. Where WebAssembly or its SIMD extension is
+ * missing (or a content-security policy forbids compiling it), the world keeps ordinary typed
+ * arrays and the JavaScript step.
  *
  * The components stay plain objects of typed arrays: only their storage moves. Every re-layout
  * (world creation, capacity growth at setup) makes a new memory and new views, like the
@@ -25,9 +26,15 @@ interface TailStepExports {
   tailWrite(count: number): void;
 }
 
-/** A world's WebAssembly tail step: instance, memory and the views it shares with JavaScript. */
+/**
+ * A world's WebAssembly tail step: instance, memory and the views it shares with JavaScript
+ * (`world.tailAccel`, `null` on the JavaScript step).
+ *
+ * @example
+ * const mb = world.tailAccel ? world.tailAccel.memory.buffer.byteLength / 2 ** 20 : 0;
+ */
 export interface TailAccel {
-  /** The instance's memory (holds every tail component array). */
+  /** The instance's memory (every tail component array, the pose store's `localR` and `worldM`). */
   memory: WebAssembly.Memory;
   /** The kernel's exported functions. */
   kernel: TailStepExports;
@@ -57,7 +64,7 @@ function decodeBase64(s: string): Uint8Array<ArrayBuffer> {
 
 /**
  * The compiled tail kernel, or `null` where WebAssembly SIMD is unavailable. Compiled once
- * (synchronously: the module is about 10 KB) on first use.
+ * (synchronously: the module is about 16 KB) on first use.
  *
  * @example
  * if (tailWasmModule() === null) console.info('bitrig: JavaScript tail step');
@@ -176,7 +183,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   world.tailAccel = {
     memory, kernel,
     chainK: new Float64Array(buffer, chainKOff, cap * 16),
-    ents: new Int32Array(buffer, entsOff, Math.max(cap, 1)),
+    ents: new Int32Array(buffer, entsOff, cap),
     params: new Float64Array(buffer, paramsOff, 2),
     capacity: cap,
   };
