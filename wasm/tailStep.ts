@@ -97,6 +97,19 @@ function chainConstants(eid: i32): void {
 @inline function dot3(ax: v128, ay: v128, az: v128, bx: v128, by: v128, bz: v128): v128 {
   return ad(ad(mu(ax, bx), mu(ay, by)), mu(az, bz));
 }
+/** Components of the quaternion product a·b (x, y, z, w), in the JavaScript step's operation order. */
+@inline function qmx(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128): v128 {
+  return sb(ad(ad(mu(ax, bw), mu(aw, bx)), mu(ay, bz)), mu(az, by));
+}
+@inline function qmy(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128): v128 {
+  return sb(ad(ad(mu(ay, bw), mu(aw, by)), mu(az, bx)), mu(ax, bz));
+}
+@inline function qmz(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128): v128 {
+  return sb(ad(ad(mu(az, bw), mu(aw, bz)), mu(ax, by)), mu(ay, bx));
+}
+@inline function qmw(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128): v128 {
+  return sb(sb(sb(mu(aw, bw), mu(ax, bx)), mu(ay, by)), mu(az, bz));
+}
 @inline function L(p: usize, i: i32): f64 { return load<f64>(p + (<usize>i << 3)); }
 @inline function S(p: usize, i: i32, v: f64): void { store<f64>(p + (<usize>i << 3), v); }
 
@@ -366,17 +379,13 @@ function stepPair(eA: i32, eB: i32, h: f64): void {
       ax = sel(anti2, dv(qa, pl), ax); ay = sel(anti2, dv(qb, pl), ay); az = sel(anti2, dv(qc, pl), az); aw = sel(anti2, ZERO, aw);
     }
     const r0 = G(pRestR, a4, b4), r1 = G(pRestR, a4 + 1, b4 + 1), r2 = G(pRestR, a4 + 2, b4 + 2), r3 = G(pRestR, a4 + 3, b4 + 3);
-    const kx = sb(ad(ad(mu(ax, r3), mu(aw, r0)), mu(ay, r2)), mu(az, r1));
-    const ky = sb(ad(ad(mu(ay, r3), mu(aw, r1)), mu(az, r0)), mu(ax, r2));
-    const kz = sb(ad(ad(mu(az, r3), mu(aw, r2)), mu(ax, r1)), mu(ay, r0));
-    const kw = sb(sb(sb(mu(aw, r3), mu(ax, r0)), mu(ay, r1)), mu(az, r2));
+    const kx = qmx(ax, ay, az, aw, r0, r1, r2, r3), ky = qmy(ax, ay, az, aw, r0, r1, r2, r3);
+    const kz = qmz(ax, ay, az, aw, r0, r1, r2, r3), kw = qmw(ax, ay, az, aw, r0, r1, r2, r3);
     P(pLocalPrev, a4, b4, G(pLocalCur, a4, b4)); P(pLocalPrev, a4 + 1, b4 + 1, G(pLocalCur, a4 + 1, b4 + 1));
     P(pLocalPrev, a4 + 2, b4 + 2, G(pLocalCur, a4 + 2, b4 + 2)); P(pLocalPrev, a4 + 3, b4 + 3, G(pLocalCur, a4 + 3, b4 + 3));
     P(pLocalCur, a4, b4, kx); P(pLocalCur, a4 + 1, b4 + 1, ky); P(pLocalCur, a4 + 2, b4 + 2, kz); P(pLocalCur, a4 + 3, b4 + 3, kw);
-    const nqx = sb(ad(ad(mu(qx, kw), mu(qw, kx)), mu(qy, kz)), mu(qz, ky));
-    const nqy = sb(ad(ad(mu(qy, kw), mu(qw, ky)), mu(qz, kx)), mu(qx, kz));
-    const nqz = sb(ad(ad(mu(qz, kw), mu(qw, kz)), mu(qx, ky)), mu(qy, kx));
-    const nqw = sb(sb(sb(mu(qw, kw), mu(qx, kx)), mu(qy, ky)), mu(qz, kz));
+    const nqx = qmx(qx, qy, qz, qw, kx, ky, kz, kw), nqy = qmy(qx, qy, qz, qw, kx, ky, kz, kw);
+    const nqz = qmz(qx, qy, qz, qw, kx, ky, kz, kw), nqw = qmw(qx, qy, qz, qw, kx, ky, kz, kw);
     qx = nqx; qy = nqy; qz = nqz; qw = nqw;
     px = hx; py = hy; pz = hz;
     ps = mu(s, G(pScaleRel, kA, kB));
@@ -497,10 +506,8 @@ function writePair(eA: i32, eB: i32, al: f64): void {
     const hx = ad(px, mu(ps, dot3(m00, m01, m02, hlx, hly, hlz)));
     const hy = ad(py, mu(ps, dot3(m10, m11, m12, hlx, hly, hlz)));
     const hz = ad(pz, mu(ps, dot3(m20, m21, m22, hlx, hly, hlz)));
-    let nx = sb(ad(ad(mu(qx, lw), mu(qw, lx)), mu(qy, lz)), mu(qz, ly));
-    let ny = sb(ad(ad(mu(qy, lw), mu(qw, ly)), mu(qz, lx)), mu(qx, lz));
-    let nz = sb(ad(ad(mu(qz, lw), mu(qw, lz)), mu(qx, ly)), mu(qy, lx));
-    let nw = sb(sb(sb(mu(qw, lw), mu(qx, lx)), mu(qy, ly)), mu(qz, lz));
+    let nx = qmx(qx, qy, qz, qw, lx, ly, lz, lw), ny = qmy(qx, qy, qz, qw, lx, ly, lz, lw);
+    let nz = qmz(qx, qy, qz, qw, lx, ly, lz, lw), nw = qmw(qx, qy, qz, qw, lx, ly, lz, lw);
     x2 = ad(nx, nx); y2 = ad(ny, ny); z2 = ad(nz, nz);
     xx = mu(nx, x2); xy = mu(nx, y2); xz = mu(nx, z2); yy = mu(ny, y2); yz = mu(ny, z2); zz = mu(nz, z2);
     wx = mu(nw, x2); wy = mu(nw, y2); wz = mu(nw, z2);
@@ -544,14 +551,10 @@ function writePair(eA: i32, eB: i32, al: f64): void {
           sx = sel(anti, dv(qa, pl), sx); sy = sel(anti, dv(qb, pl), sy); sz = sel(anti, dv(qc, pl), sz); sw = sel(anti, ZERO, sw);
         }
         const r0 = G(pRestR, a4, b4), r1 = G(pRestR, a4 + 1, b4 + 1), r2 = G(pRestR, a4 + 2, b4 + 2), r3 = G(pRestR, a4 + 3, b4 + 3);
-        const flx = sb(ad(ad(mu(sx, r3), mu(sw, r0)), mu(sy, r2)), mu(sz, r1));
-        const fly = sb(ad(ad(mu(sy, r3), mu(sw, r1)), mu(sz, r0)), mu(sx, r2));
-        const flz = sb(ad(ad(mu(sz, r3), mu(sw, r2)), mu(sx, r1)), mu(sy, r0));
-        const flw = sb(sb(sb(mu(sw, r3), mu(sx, r0)), mu(sy, r1)), mu(sz, r2));
-        const fnx = sb(ad(ad(mu(qx, flw), mu(qw, flx)), mu(qy, flz)), mu(qz, fly));
-        const fny = sb(ad(ad(mu(qy, flw), mu(qw, fly)), mu(qz, flx)), mu(qx, flz));
-        const fnz = sb(ad(ad(mu(qz, flw), mu(qw, flz)), mu(qx, fly)), mu(qy, flx));
-        const fnw = sb(sb(sb(mu(qw, flw), mu(qx, flx)), mu(qy, fly)), mu(qz, flz));
+        const flx = qmx(sx, sy, sz, sw, r0, r1, r2, r3), fly = qmy(sx, sy, sz, sw, r0, r1, r2, r3);
+        const flz = qmz(sx, sy, sz, sw, r0, r1, r2, r3), flw = qmw(sx, sy, sz, sw, r0, r1, r2, r3);
+        const fnx = qmx(qx, qy, qz, qw, flx, fly, flz, flw), fny = qmy(qx, qy, qz, qw, flx, fly, flz, flw);
+        const fnz = qmz(qx, qy, qz, qw, flx, fly, flz, flw), fnw = qmw(qx, qy, qz, qw, flx, fly, flz, flw);
         const fx2 = ad(fnx, fnx), fy2 = ad(fny, fny), fz2 = ad(fnz, fnz);
         const fxx = mu(fnx, fx2), fxy = mu(fnx, fy2), fxz = mu(fnx, fz2), fyy = mu(fny, fy2), fyz = mu(fny, fz2), fzz = mu(fnz, fz2);
         const fwx = mu(fnw, fx2), fwy = mu(fnw, fy2), fwz = mu(fnw, fz2);

@@ -2,7 +2,7 @@
 // AssemblyScript flags: -O3 --runtime stub --noAssert --importMemory --enable simd. 16415 bytes.
 
 /** SHA-256 of the wasm/tailStep.ts this module was compiled from. */
-export const TAIL_STEP_WASM_SOURCE_SHA256 = '9ee53de7efb18bf63d661776327011defe74109b3268376654a98bbd2212c11e';
+export const TAIL_STEP_WASM_SOURCE_SHA256 = 'f1c67d8d20374ec7a423fb0856b9850063e0b03df638547df1e9d8a47a750a00';
 
 /** The compiled tail kernel (WebAssembly with SIMD), base64. */
 export const TAIL_STEP_WASM_BASE64 =
