@@ -13,7 +13,7 @@
  */
 export { createBitrigWorld, addBitrigEntity, removeBitrigEntity, BITRIG_WORLD_DEFAULTS } from './world';
 export type { BitrigWorld, BitrigWorldOptions, BitrigContext, BitrigComponents, TailClock } from './world';
-export { tailBackend } from './wasm/tailAccel';
+export { tailBackend, tailThreads, disposeTailThreads } from './wasm/tailAccel';
 export type { TailAccel } from './wasm/tailAccel';
 export {
   createPoseStore, poseAddCharacter, poseRemoveCharacter, poseResetToBind, poseUpdateWorld, poseUpdateSubtree,

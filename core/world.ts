@@ -27,10 +27,16 @@ export interface BitrigWorldOptions {
    * instruction; bit-identical to the JavaScript step). `false` keeps the JavaScript step.
    */
   wasm?: boolean;
+  /**
+   * Worker threads that help the calling thread with the WebAssembly tail step (0: none).
+   * Needs SharedArrayBuffer — Node ≥ 20.16, or a cross-origin-isolated page — and is ignored
+   * elsewhere ({@link tailThreads} says how many joined). Results do not depend on it.
+   */
+  threads?: number;
 }
 
 /** Defaults of {@link BitrigWorldOptions}. */
-export const BITRIG_WORLD_DEFAULTS: Required<BitrigWorldOptions> = { entities: 256, bones: 1024, fixedStep: 1 / 60, maxStepsPerFrame: 8, wasm: true };
+export const BITRIG_WORLD_DEFAULTS: Required<BitrigWorldOptions> = { entities: 256, bones: 1024, fixedStep: 1 / 60, maxStepsPerFrame: 8, wasm: true, threads: 0 };
 
 function makeComponents(cap: number) {
   return { ...createTailComponents(cap), ...createSceneComponents(cap) };
@@ -57,6 +63,8 @@ export interface BitrigContext {
   tailRows: { next: number; free: number[] };
   /** The WebAssembly tail step holding the tail components, or `null` (JavaScript step). */
   tailAccel: TailAccel | null;
+  /** Worker threads asked for the tail step (`BitrigWorldOptions.threads`). */
+  tailThreadsWanted: number;
 }
 
 /** The tail systems' fixed-step clock (world-wide, so all chains step together). */
@@ -96,6 +104,9 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
   if (!(Number.isInteger(o.maxStepsPerFrame) && o.maxStepsPerFrame >= 1 && o.maxStepsPerFrame <= 64)) {
     throw new Error(`bitrig/world: maxStepsPerFrame must be an integer in [1, 64], got ${String(o.maxStepsPerFrame)}`);
   }
+  if (!(Number.isInteger(o.threads) && o.threads >= 0 && o.threads <= 15)) {
+    throw new Error(`bitrig/world: threads must be an integer in [0, 15], got ${String(o.threads)}`);
+  }
   const components = makeComponents(cap);
   const ctx = {
     pose: createPoseStore(Math.max(1, o.bones | 0)),
@@ -109,6 +120,7 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
     } as TailClock,
     tailRows: { next: 0, free: [] as number[] },
     tailAccel: null as TailAccel | null,
+    tailThreadsWanted: o.threads,
   };
   const world = createWorld(ctx) as BitrigWorld;
   world.queries.tails = registerQuery(world, [components.TailChain]);

@@ -15,7 +15,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE = 'wasm/tailStep.ts';
 const OUT = 'core/wasm/tailStepWasm.ts';
 /** Compiler flags (change them only together with a rebuild). */
-export const ASC_FLAGS = ['-O3', '--runtime', 'stub', '--noAssert', '--importMemory', '--enable', 'simd'];
+export const ASC_FLAGS = ['-O3', '--runtime', 'stub', '--noAssert', '--importMemory', '--sharedMemory', '--maximumMemory', '65536', '--enable', 'simd', '--enable', 'threads'];
 
 /** Compile the kernel; returns { base64, sha256 } of the module and of its source. */
 export async function compileTailKernel() {

@@ -43,7 +43,7 @@ import type { BitrigWorld } from '../core/world';
 import { LINK_STRIDE } from '../core/components/tail';
 import { LK, K, chainStepConstants, refreshStepCache } from '../core/tailKernel';
 import { floorContactResolve } from './floorContact';
-import type { TailAccel } from '../core/wasm/tailAccel';
+import { tailJob, type TailAccel } from '../core/wasm/tailAccel';
 
 /**
  * Step every chain that has a step pending this frame by `step` seconds (default: the world's
@@ -295,5 +295,5 @@ function tailStepWasm(world: BitrigWorld, accel: TailAccel): void {
     if (cache[eid * 5] !== LK[K.STEP] && C.stepsLastFrame[eid] !== 0) refreshStepCache(world, eid);
   }
   accel.params[0] = LK[K.STEP]!;
-  accel.kernel.tailStep(ents.length);
+  tailJob(accel, accel.kernel.prepareStep(ents.length));
 }

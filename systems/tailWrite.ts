@@ -19,7 +19,7 @@
 import type { BitrigWorld } from '../core/world';
 import { LINK_STRIDE } from '../core/components/tail';
 import { poseUpdateSubtree } from '../core/pose';
-import type { TailAccel } from '../core/wasm/tailAccel';
+import { tailJob, type TailAccel } from '../core/wasm/tailAccel';
 
 
 /**
@@ -179,7 +179,7 @@ function tailWriteWasm(world: BitrigWorld, accel: TailAccel): void {
   const ids = accel.ents;
   for (let e = 0; e < ents.length; e++) ids[e] = ents[e]!;
   accel.params[1] = world.tailClock.alpha;
-  accel.kernel.tailWrite(ents.length);
+  tailJob(accel, accel.kernel.prepareWrite(ents.length));
   tailWriteFinish(world);
 }
 

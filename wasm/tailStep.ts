@@ -398,21 +398,81 @@ function stepPair(eA: i32, eB: i32, h: f64): void {
   }
 }
 
+// ---- jobs: the pairs of one step or write, claimed in chunks by the calling thread and by
+// any worker threads sharing this memory (core/wasm/tailThreads.ts). One 64-bit word holds the
+// whole job so that a claim can never mix two jobs: bits 0–23 next pair, 24–47 pair count,
+// 48–62 job number, 63 kind (0 step, 1 write). DONE (i32) counts the pairs finished.
+
+let pCtl: usize = 0;
+const CTL_DONE: usize = 8, CTL_CLAIM: usize = 16;
+const CHUNK: i64 = 16; // pairs per claim
+const IDX_MASK: i64 = 0xffffff;
+
+/** Byte offset of the job control block (32 bytes, 8-aligned; setup, after every re-layout). */
+export function setControl(ctl: usize): void { pCtl = ctl; }
+
+function publish(kind: i64, np: i32): void {
+  const old = atomic.load<i64>(pCtl + CTL_CLAIM);
+  const job = ((old >> 48) + 1) & 0x7fff;
+  atomic.store<i32>(pCtl + CTL_DONE, 0);
+  atomic.store<i64>(pCtl + CTL_CLAIM, (kind << 63) | (job << 48) | (<i64>np << 24));
+}
+
 /**
- * Step the `count` chains listed in `ents` (entity ids) by params[0] seconds (read from memory:
- * a double argument would be boxed by the JavaScript caller). Chains with a step pending are
- * paired by link count (order does not matter: chains are independent); a chain left without
- * a partner runs in both lanes.
+ * Pair the `count` chains listed in `ents` that have a step pending (by link count; order does
+ * not matter: chains are independent; a chain left without a partner runs in both lanes) and
+ * publish them as the current step job of params[0] seconds. Returns the number of pairs;
+ * {@link run} does the work.
  */
-export function tailStep(count: i32): void {
-  const h = load<f64>(pParams);
+export function prepareStep(count: i32): i32 {
   const np = pairChains(count, pSteps);
-  for (let p = 0; p < np; p++) {
-    const eA = load<i32>(pPairs + (<usize>p << 3)), eB = load<i32>(pPairs + (<usize>p << 3) + 4);
-    chainConstants(eA);
-    if (eB != eA) chainConstants(eB);
-    stepPair(eA, eB, h);
+  publish(0, np);
+  return np;
+}
+
+/**
+ * Claim chunks of the current job and run them until none is left (any number of threads may
+ * call it at once; each pair runs exactly once). Returns the pairs this call ran.
+ */
+export function run(): i32 {
+  let w = atomic.load<i64>(pCtl + CTL_CLAIM);
+  const head = w >> 24; // kind, job and pair count: fixed for this job
+  const np = head & IDX_MASK;
+  const write = w < 0;
+  let ran = 0;
+  for (;;) {
+    const idx = w & IDX_MASK;
+    if (idx >= np) break;
+    const end = idx + CHUNK < np ? idx + CHUNK : np;
+    const seen = atomic.cmpxchg<i64>(pCtl + CTL_CLAIM, w, (head << 24) | end);
+    if (seen != w) {
+      if (seen >> 24 != head) break; // a newer job: this one is finished
+      w = seen;
+      continue;
+    }
+    if (write) {
+      const al = load<f64>(pParams + 8);
+      for (let p = <i32>idx; p < <i32>end; p++) writePair(load<i32>(pPairs + (<usize>p << 3)), load<i32>(pPairs + (<usize>p << 3) + 4), al);
+    } else {
+      const h = load<f64>(pParams);
+      for (let p = <i32>idx; p < <i32>end; p++) {
+        const eA = load<i32>(pPairs + (<usize>p << 3)), eB = load<i32>(pPairs + (<usize>p << 3) + 4);
+        chainConstants(eA);
+        if (eB != eA) chainConstants(eB);
+        stepPair(eA, eB, h);
+      }
+    }
+    atomic.add<i32>(pCtl + CTL_DONE, <i32>(end - idx));
+    ran += <i32>(end - idx);
+    w = (head << 24) | end;
   }
+  return ran;
+}
+
+/** Step the `count` chains listed in `ents` by params[0] seconds on this thread alone. */
+export function tailStep(count: i32): void {
+  prepareStep(count);
+  run();
 }
 
 /**
@@ -599,14 +659,19 @@ function writePair(eA: i32, eB: i32, al: f64): void {
 }
 
 /**
- * Write the `count` chains listed in `ents` (those with initialised ≠ 0 and links) for the
- * display fraction α = params[1]. A chain whose blend went non-finite gets writeFailed = 1 (its
- * written values are then replaced by the caller's rest fallback, as in the JavaScript write).
+ * Pair the `count` chains listed in `ents` (those with initialised ≠ 0 and links) and publish
+ * them as the current write job for the display fraction α = params[1]. Returns the number of
+ * pairs; {@link run} does the work. A chain whose blend went non-finite gets writeFailed = 1
+ * (its written values are then replaced by the caller's rest fallback, as in the JavaScript write).
  */
-export function tailWrite(count: i32): void {
-  const al = load<f64>(pParams + 8);
+export function prepareWrite(count: i32): i32 {
   const np = pairChains(count, pInitialised);
-  for (let p = 0; p < np; p++) {
-    writePair(load<i32>(pPairs + (<usize>p << 3)), load<i32>(pPairs + (<usize>p << 3) + 4), al);
-  }
+  publish(1, np);
+  return np;
+}
+
+/** Write the `count` chains listed in `ents` on this thread alone. */
+export function tailWrite(count: i32): void {
+  prepareWrite(count);
+  run();
 }

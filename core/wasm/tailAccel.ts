@@ -17,11 +17,16 @@
 import type { BitrigWorld } from '../world';
 import { LINK_STRIDE } from '../components/tail';
 import { TAIL_STEP_WASM_BASE64 } from './tailStepWasm';
+import { CTL, runTailJob, startTailWorkers, stopTailWorkers, threadsAvailable, type TailWorker, type TailWorkerInit } from './tailThreads';
 
 /** The kernel's exports (see wasm/tailStep.ts). */
 interface TailStepExports {
   setPointers(...offsets: number[]): void;
   setWritePointers(...offsets: number[]): void;
+  setControl(offset: number): void;
+  prepareStep(count: number): number;
+  prepareWrite(count: number): number;
+  run(): number;
   tailStep(count: number): void;
   tailWrite(count: number): void;
 }
@@ -46,6 +51,18 @@ export interface TailAccel {
   params: Float64Array;
   /** Entity capacity this layout was made for. */
   capacity: number;
+  /** The job control block (i32; see core/wasm/tailThreads.ts `CTL`). */
+  control: Int32Array;
+  /** Worker threads asked for (`createBitrigWorld({ threads })`); 0 when the memory is not shared. */
+  threads: number;
+  /** Started workers (`null` until the first job after a layout). */
+  workers: TailWorker[] | null;
+  /** What a worker needs to join this layout (`null` without threads). */
+  workerInit: TailWorkerInit | null;
+  /** A worker reported an error: the workers are dropped before the next job. */
+  failed: boolean;
+  /** Chain pairs the workers ran since this layout (diagnostics and tests). */
+  pairsByWorkers: number;
 }
 
 // Byte offset where the arena starts: the first page is left to the compiled module (it has no
@@ -53,7 +70,8 @@ export interface TailAccel {
 const ARENA_BASE = 65536;
 const PAGE = 65536;
 
-let _module: WebAssembly.Module | null | undefined;
+let _shared: WebAssembly.Module | null | undefined;
+let _unshared: WebAssembly.Module | null | undefined;
 
 function decodeBase64(s: string): Uint8Array<ArrayBuffer> {
   const bin = atob(s);
@@ -62,25 +80,69 @@ function decodeBase64(s: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
+function readLeb(b: Uint8Array, at: { i: number }): number {
+  let v = 0, shift = 0, byte: number;
+  do { byte = b[at.i++]!; v += (byte & 127) * 2 ** shift; shift += 7; } while (byte & 128);
+  return v;
+}
+
+/**
+ * The module with its memory import declared unshared (limits flag 0x03 → 0x01, the same
+ * minimum and maximum): the kernel is compiled for a shared memory (worker threads), and this
+ * variant runs it on an ordinary memory where SharedArrayBuffer is unavailable (atomic
+ * instructions are valid on unshared memories). `null` when the import is not where expected.
+ */
+export function unsharedTailModuleBytes(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> | null {
+  const out = bytes.slice();
+  const at = { i: 8 };
+  while (at.i < out.length) {
+    const id = out[at.i++]!;
+    const size = readLeb(out, at);
+    const end = at.i + size;
+    if (id === 2) {
+      const n = readLeb(out, at);
+      for (let k = 0; k < n; k++) {
+        for (let s = 0; s < 2; s++) { const len = readLeb(out, at); at.i += len; } // module, field
+        const kind = out[at.i++]!;
+        if (kind === 2) {
+          if (out[at.i] !== 3) return null;
+          out[at.i] = 1;
+          return out;
+        }
+        if (kind === 0) readLeb(out, at); // function: type index
+        else if (kind === 1) { at.i++; const f = out[at.i++]!; readLeb(out, at); if (f & 1) readLeb(out, at); } // table
+        else if (kind === 3) at.i += 2; // global: type, mutability
+        else return null;
+      }
+      return null;
+    }
+    at.i = end;
+  }
+  return null;
+}
+
 /**
  * The compiled tail kernel, or `null` where WebAssembly SIMD is unavailable. Compiled once
- * (synchronously: the module is about 16 KB) on first use.
+ * per variant (synchronously: the module is about 17 KB) on first use: `shared` for a shared
+ * memory (worker threads), otherwise for an ordinary memory.
  *
  * @example
  * if (tailWasmModule() === null) console.info('bitrig: JavaScript tail step');
  */
-export function tailWasmModule(): WebAssembly.Module | null {
-  if (_module !== undefined) return _module;
-  _module = null;
+export function tailWasmModule(shared = false): WebAssembly.Module | null {
+  if (shared ? _shared !== undefined : _unshared !== undefined) return shared ? _shared! : _unshared!;
+  let m: WebAssembly.Module | null = null;
   try {
     if (typeof WebAssembly === 'object' && typeof atob === 'function') {
-      const bytes = decodeBase64(TAIL_STEP_WASM_BASE64);
-      if (WebAssembly.validate(bytes)) _module = new WebAssembly.Module(bytes);
+      const raw = decodeBase64(TAIL_STEP_WASM_BASE64);
+      const bytes = shared ? raw : unsharedTailModuleBytes(raw);
+      if (bytes !== null && WebAssembly.validate(bytes)) m = new WebAssembly.Module(bytes);
     }
   } catch {
-    _module = null; // no SIMD, or compiling WebAssembly is not allowed here
+    m = null; // no SIMD, or compiling WebAssembly is not allowed here
   }
-  return _module;
+  if (shared) _shared = m; else _unshared = m;
+  return m;
 }
 
 /** The tail components' typed arrays, in the kernel's pointer order first. */
@@ -114,7 +176,10 @@ type Typed = Float64Array | Int32Array | Uint8Array;
  * layoutTailArena(world); // after the tail components grew
  */
 export function layoutTailArena(world: BitrigWorld): boolean {
-  const module = tailWasmModule();
+  const prev = world.tailAccel;
+  if (prev !== null && prev.workers !== null) { stopTailWorkers(prev.control, prev.workers); prev.workers = null; }
+  const wantThreads = world.tailThreadsWanted > 0 && threadsAvailable() && tailWasmModule(true) !== null;
+  const module = tailWasmModule(wantThreads);
   if (module === null) return false;
   const comps: Record<string, Record<string, unknown>> = {
     ...(world.components as unknown as Record<string, Record<string, unknown>>),
@@ -158,11 +223,22 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   top = (top + 15) & ~15;
   const paramsOff = top; top += 16;
   const pairsOff = top; top += (cap + LINK_STRIDE + 1) * 8;
+  top = (top + 15) & ~15;
+  const controlOff = top; top += CTL.BYTES;
   let memory: WebAssembly.Memory, instance: WebAssembly.Instance;
+  let shared = wantThreads;
   try {
     if (top > 0xffff0000) throw new RangeError('over 4 GB');
-    memory = new WebAssembly.Memory({ initial: Math.ceil(top / PAGE) });
-    instance = new WebAssembly.Instance(module, { env: { memory } });
+    const pages = Math.ceil(top / PAGE);
+    try {
+      memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared });
+      instance = new WebAssembly.Instance(shared ? module : tailWasmModule(false)!, { env: { memory } });
+    } catch (err) {
+      if (!shared || tailWasmModule(false) === null) throw err;
+      shared = false; // no shared memory after all: one thread
+      memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
+      instance = new WebAssembly.Instance(tailWasmModule(false)!, { env: { memory } });
+    }
   } catch {
     // Too large for a 32-bit WebAssembly memory (or out of memory): the world goes on with the
     // JavaScript step on the arrays it has (views into the previous memory stay valid).
@@ -170,7 +246,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     return false;
   }
   const kernel = instance.exports as unknown as TailStepExports;
-  const buffer = memory.buffer;
+  const buffer = memory.buffer as ArrayBuffer;
   for (let i = 0; i < entries.length; i++) {
     const { owner, key, src } = entries[i]!;
     const Ctor = src.constructor as { new (b: ArrayBuffer, o: number, n: number): Typed };
@@ -178,16 +254,76 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     view.set(src);
     owner[key] = view;
   }
-  kernel.setPointers(...POINTER_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), chainKOff, entsOff, pendingOff, paramsOff, pairsOff);
-  kernel.setWritePointers(...WRITE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!));
+  const pointers = [...POINTER_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), chainKOff, entsOff, pendingOff, paramsOff, pairsOff];
+  const writePointers = WRITE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!);
+  kernel.setPointers(...pointers);
+  kernel.setWritePointers(...writePointers);
+  kernel.setControl(controlOff);
   world.tailAccel = {
     memory, kernel,
     chainK: new Float64Array(buffer, chainKOff, cap * 16),
     ents: new Int32Array(buffer, entsOff, cap),
     params: new Float64Array(buffer, paramsOff, 2),
     capacity: cap,
+    control: new Int32Array(buffer, controlOff, CTL.BYTES / 4),
+    threads: shared ? world.tailThreadsWanted : 0,
+    workers: null,
+    workerInit: shared ? { module, memory, pointers, writePointers, control: controlOff } : null,
+    failed: false,
+    pairsByWorkers: 0,
   };
   return true;
+}
+
+/**
+ * Run the job just published by the kernel's `prepareStep`/`prepareWrite` (`np` pairs): on
+ * this thread alone, or with the world's workers (started here on the first job after a
+ * layout). Per-frame apart from that one start; never throws.
+ */
+export function tailJob(accel: TailAccel, np: number): void {
+  if (accel.threads === 0 || np <= 16) { accel.kernel.run(); return; }
+  if (accel.failed) { dropWorkers(accel); accel.kernel.run(); return; }
+  if (accel.workers === null) {
+    accel.workers = startTailWorkers(accel.threads, accel.workerInit!, () => { accel.failed = true; });
+    if (accel.workers.length === 0) { accel.threads = 0; accel.kernel.run(); return; }
+  }
+  const ran = runTailJob(accel.control, np, accel.kernel);
+  if (ran < 0) dropWorkers(accel); else accel.pairsByWorkers += np - ran;
+}
+
+/** Stop a layout's workers for good: the world goes on with the calling thread alone. */
+function dropWorkers(accel: TailAccel): void {
+  stopTailWorkers(accel.control, accel.workers ?? []);
+  accel.workers = [];
+  accel.threads = 0;
+}
+
+/**
+ * Stop a world's tail worker threads (if it has any); the world keeps working on the calling
+ * thread. Call when the world is no longer used.
+ *
+ * @example
+ * disposeTailThreads(world);
+ */
+export function disposeTailThreads(world: BitrigWorld): void {
+  const a = world.tailAccel;
+  if (a !== null && a.threads > 0) dropWorkers(a);
+  world.tailThreadsWanted = 0;
+}
+
+/**
+ * How many worker threads are helping with the world's tail step right now (0: the calling
+ * thread alone — no `threads` asked for, no SharedArrayBuffer here, or the workers not started
+ * yet: they start on the first frame and join within milliseconds).
+ *
+ * @example
+ * const world = createBitrigWorld({ threads: 3 });
+ * // … a few frames later
+ * console.log(tailThreads(world)); // 3 in Node or a cross-origin-isolated page
+ */
+export function tailThreads(world: BitrigWorld): number {
+  const a = world.tailAccel;
+  return a !== null && a.threads > 0 && a.workers !== null ? Atomics.load(a.control, CTL.READY) : 0;
 }
 
 /**

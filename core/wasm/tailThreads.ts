@@ -1,0 +1,164 @@
+/**
+ * Worker threads for the WebAssembly tail step and write (`createBitrigWorld({ threads })`).
+ *
+ * The kernel's memory is a shared WebAssembly memory; each worker instantiates the same
+ * compiled module on it. A job (one tail step, or the write) is published by the calling
+ * thread as one 64-bit word (wasm/tailStep.ts `prepareStep`/`prepareWrite`); every thread then
+ * claims chunks of 16 chain pairs with an atomic compare-and-swap until none is left (`run`).
+ * Chains are independent within a job, so which thread ran a pair never changes a result: the
+ * threaded step is bit-identical to the single-threaded one (test/tail/threads.test.ts).
+ *
+ * The calling thread never waits for a worker to start or wake: it claims chunks itself from
+ * the first moment, and waits only for chunks a worker has already claimed (a spin on the done
+ * counter: the browser's main thread may not block). A worker that has not started yet, or is
+ * slow to wake, simply finds less work.
+ *
+ * Workers need SharedArrayBuffer: Node ≥ 20.16 (worker_threads), or a browser page that is
+ * cross-origin isolated (COOP `same-origin` + COEP `require-corp`) and may start workers from a
+ * `blob:` URL. Elsewhere the world runs the tail on the calling thread alone.
+ */
+
+/** Control block layout (i32 indices into the 32-byte block; the claim word is at byte 16). */
+export const CTL = {
+  /** Job sequence: bumped (and notified) when a job is published. */
+  SEQ: 0,
+  /** Workers ready (incremented by each worker once instantiated). */
+  READY: 1,
+  /** Pairs finished in the current job (the kernel's CTL_DONE, byte 8). */
+  DONE: 2,
+  /** Set to 1 to stop every worker. */
+  STOP: 3,
+  /** Bytes of the block. */
+  BYTES: 32,
+} as const;
+
+/** How long the calling thread waits for chunks a worker claimed before it gives the workers up (ms). */
+const WAIT_LIMIT_MS = 2000;
+
+/** A started worker, whatever the platform. */
+export interface TailWorker {
+  /** Stop the worker (no-op when already stopped). */
+  terminate(): void;
+}
+
+/** What a worker needs to join: the module, the shared memory and the kernel's pointers. */
+export interface TailWorkerInit {
+  module: WebAssembly.Module;
+  memory: WebAssembly.Memory;
+  pointers: number[];
+  writePointers: number[];
+  control: number;
+}
+
+// The worker's whole source: plain JavaScript, the same for Node's worker_threads (eval) and
+// a browser's classic worker (blob: URL). It instantiates the kernel on the shared memory and
+// then runs every published job until STOP is set.
+const WORKER_SOURCE = `'use strict';
+const node = typeof process === 'object' && process !== null && typeof require === 'function';
+const port = node ? require('node:worker_threads').parentPort : self;
+function start(d) {
+  const ex = new WebAssembly.Instance(d.module, { env: { memory: d.memory } }).exports;
+  ex.setPointers(...d.pointers);
+  ex.setWritePointers(...d.writePointers);
+  ex.setControl(d.control);
+  const ctl = new Int32Array(d.memory.buffer, d.control, ${CTL.BYTES / 4});
+  let seen = Atomics.load(ctl, ${CTL.SEQ});
+  Atomics.add(ctl, ${CTL.READY}, 1);
+  for (;;) {
+    if (Atomics.load(ctl, ${CTL.STOP}) !== 0) break;
+    ex.run();
+    Atomics.wait(ctl, ${CTL.SEQ}, seen);
+    seen = Atomics.load(ctl, ${CTL.SEQ});
+  }
+  Atomics.sub(ctl, ${CTL.READY}, 1);
+  if (node) port.close(); else self.close();
+}
+if (node) port.once('message', start); else self.onmessage = (e) => { self.onmessage = null; start(e.data); };
+`;
+
+interface NodeWorker { postMessage(v: unknown): void; terminate(): unknown; unref(): void; on(ev: string, f: (e: unknown) => void): void }
+interface BrowserWorker { postMessage(v: unknown): void; terminate(): void; onerror: ((e: unknown) => void) | null }
+
+/** Can this runtime start tail workers at all (shared memory and a way to start a worker)? */
+export function threadsAvailable(): boolean {
+  if (typeof SharedArrayBuffer !== 'function' || typeof Atomics !== 'object') return false;
+  const g = globalThis as { crossOriginIsolated?: boolean; Worker?: unknown; Blob?: unknown; URL?: { createObjectURL?: unknown } };
+  if (nodeWorkerCtor() !== null) return true;
+  return g.crossOriginIsolated === true && typeof g.Worker === 'function' && typeof g.Blob === 'function' && typeof g.URL?.createObjectURL === 'function';
+}
+
+function nodeWorkerCtor(): (new (src: string, o: { eval: boolean }) => NodeWorker) | null {
+  const p = (globalThis as { process?: { versions?: { node?: string }; getBuiltinModule?: (id: string) => unknown } }).process;
+  if (!p?.versions?.node || typeof p.getBuiltinModule !== 'function') return null;
+  try {
+    const wt = p.getBuiltinModule('node:worker_threads') as { Worker?: new (src: string, o: { eval: boolean }) => NodeWorker } | undefined;
+    return wt?.Worker ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Start `count` workers on a shared kernel memory; returns those that could be started (maybe
+ * none: a content-security policy may forbid `blob:` workers). Setup-time; never throws.
+ * `onFail` is called when a worker reports an error (it then no longer takes work).
+ */
+export function startTailWorkers(count: number, init: TailWorkerInit, onFail: () => void): TailWorker[] {
+  const out: TailWorker[] = [];
+  const NodeW = nodeWorkerCtor();
+  for (let i = 0; i < count; i++) {
+    try {
+      if (NodeW !== null) {
+        const w = new NodeW(WORKER_SOURCE, { eval: true });
+        w.unref(); // an idle worker never keeps the process alive
+        w.on('error', onFail);
+        w.postMessage(init);
+        out.push({ terminate: () => { void w.terminate(); } });
+      } else {
+        const g = globalThis as unknown as { Worker: new (url: string) => BrowserWorker; Blob: typeof Blob; URL: typeof URL };
+        const url = g.URL.createObjectURL(new g.Blob([WORKER_SOURCE], { type: 'text/javascript' }));
+        const w = new g.Worker(url);
+        g.URL.revokeObjectURL(url);
+        w.onerror = onFail;
+        w.postMessage(init);
+        out.push({ terminate: () => w.terminate() });
+      }
+    } catch {
+      break; // workers not allowed here: the calling thread does the work
+    }
+  }
+  return out;
+}
+
+/**
+ * Wake the workers for the job just published, run chunks on this thread until none is left,
+ * then wait for the chunks workers took. Per-frame; never allocates or throws. Returns the
+ * pairs this thread ran, or -1 when a worker failed to finish its chunks within
+ * {@link WAIT_LIMIT_MS} (the caller then drops the workers; the chains of the lost chunks
+ * missed this job).
+ */
+export function runTailJob(ctl: Int32Array, np: number, kernel: { run(): number }): number {
+  Atomics.add(ctl, CTL.SEQ, 1);
+  Atomics.notify(ctl, CTL.SEQ);
+  const ran = kernel.run();
+  if (Atomics.load(ctl, CTL.DONE) >= np) return ran;
+  const t0 = performance.now();
+  let spins = 0;
+  while (Atomics.load(ctl, CTL.DONE) < np) {
+    if (++spins === 1 << 20) {
+      spins = 0;
+      if (performance.now() - t0 > WAIT_LIMIT_MS) return -1;
+    }
+  }
+  return ran;
+}
+
+/** Stop workers: the STOP flag for those waiting, then terminate. Setup-time. */
+export function stopTailWorkers(ctl: Int32Array | null, workers: TailWorker[]): void {
+  if (ctl !== null) {
+    Atomics.store(ctl, CTL.STOP, 1);
+    Atomics.add(ctl, CTL.SEQ, 1);
+    Atomics.notify(ctl, CTL.SEQ);
+  }
+  for (const w of workers) w.terminate();
+}

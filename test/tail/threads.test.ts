@@ -1,0 +1,178 @@
+/**
+ * Worker threads for the WebAssembly tail step (core/wasm/tailThreads.ts): a world with
+ * `threads: 2` must hold bit-identical tail state and written pose to a one-thread world on
+ * every frame (tolerance: none — every f64 compared by its bits), with the workers really
+ * taking part (pairs run by workers > 0), through a re-layout mid-run (the workers restart on
+ * the new memory), a worker failure and disposal (the calling thread goes on alone). Also:
+ * setup errors, and the unshared variant of the module (one byte of the memory import).
+ */
+import { describe, expect, test } from 'vitest';
+import { glMatrix, mat4, quat, vec3 } from 'gl-matrix';
+import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { beginCharacterFrame, bindSkeleton, type CharacterBinding } from '../../core/binding';
+import { update } from '../../systems/pipeline';
+import { disposeTailThreads, tailThreads, tailWasmModule, unsharedTailModuleBytes } from '../../core/wasm/tailAccel';
+import { TAIL_STEP_WASM_BASE64 } from '../../core/wasm/tailStepWasm';
+import type { TailOptions } from '../../core/defaults';
+
+glMatrix.setMatrixArrayType(Float64Array as unknown as ArrayConstructor);
+
+interface Char { binding: CharacterBinding; rest: { t: number[]; r: number[] }[]; phase: number; hipsY: number; mirrored: boolean }
+
+/** A chain of `links` links under Hips; options vary with `k` (coupling, limit, floor, mirror). */
+function bindChar(world: BitrigWorld, k: number): Char {
+  const links = 1 + (k % 8);
+  const hipsY = k % 5 === 0 ? 0.35 : 0.9;
+  const tail: Partial<TailOptions> = k % 3 === 0 ? { couplingRate: 0 } : k % 7 === 0 ? { bendLimit: 0.2 } : {};
+  const names = ['Hips'];
+  const parents = [-1];
+  const worlds: mat4[] = [mat4.fromTranslation(mat4.create(), [0, hipsY, 0])];
+  const dir = vec3.normalize(vec3.create(), [0, -0.6, -1]);
+  const seg = 0.8 / links;
+  for (let i = 0; i <= links; i++) {
+    names.push(i < links ? `Tail_${i + 1}` : 'Tail_End');
+    parents.push(i);
+    const p = vec3.scaleAndAdd(vec3.create(), [0, hipsY - 0.05, -0.1], dir, seg * i);
+    worlds.push(mat4.fromRotationTranslation(mat4.create(), quat.setAxisAngle(quat.create(), [1, 0, 0], 0.2 * (i + 1)), p));
+  }
+  const inverseBind = worlds.map((w) => mat4.invert(mat4.create(), w)!);
+  const rest = worlds.map((w, i) => {
+    const local = parents[i]! >= 0 ? mat4.multiply(mat4.create(), mat4.invert(mat4.create(), worlds[parents[i]!]!)!, w) : w;
+    return { t: Array.from(mat4.getTranslation(vec3.create(), local)), r: Array.from(mat4.getRotation(quat.create(), local)) };
+  });
+  const binding = bindSkeleton(world, { names, parents, inverseBind, rest: rest.map((r) => ({ ...r, s: [1, 1, 1] })) }, { tail });
+  return { binding, rest, phase: k * 0.31, hipsY, mirrored: k % 11 === 0 };
+}
+
+function drive(c: Char, f: number): void {
+  const pose = c.binding.world.pose;
+  for (let i = 0; i < c.rest.length; i++) {
+    const s = c.binding.slotOf[i]!;
+    for (let j = 0; j < 3; j++) pose.localT[s * 3 + j] = c.rest[i]!.t[j]!;
+    for (let j = 0; j < 4; j++) pose.localR[s * 4 + j] = c.rest[i]!.r[j]!;
+    for (let j = 0; j < 3; j++) pose.localS[s * 3 + j] = 1;
+  }
+  const h = c.binding.slotOf[0]!;
+  const t = f / 60 + c.phase;
+  pose.localT[h * 3] = 0.5 * Math.sin(t * 4.7);
+  pose.localT[h * 3 + 1] = c.hipsY + 0.15 * Math.sin(t * 2.1);
+  pose.localT[h * 3 + 2] = 0.3 * Math.cos(t * 3.3);
+  const q = quat.setAxisAngle(quat.create(), vec3.normalize(vec3.create(), [0.2, 1, 0.1]), 1.2 * Math.sin(t * 1.7));
+  for (let j = 0; j < 4; j++) pose.localR[h * 4 + j] = q[j]!;
+  if (c.mirrored) pose.localS[h * 3] = -1;
+  beginCharacterFrame(c.binding);
+}
+
+function bytesOf(a: ArrayBufferView): Buffer { return Buffer.from(a.buffer, a.byteOffset, a.byteLength); }
+
+/** Every tail component array and the pose's localR/worldM, as bytes. */
+function snapshot(w: BitrigWorld): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  for (const c of ['TailChain', 'TailParticle', 'BendState'] as const) {
+    const comp = w.components[c] as unknown as Record<string, unknown>;
+    for (const key of Object.keys(comp)) {
+      const v = comp[key];
+      if (ArrayBuffer.isView(v)) out.set(`${c}.${key}`, Buffer.from(bytesOf(v)));
+    }
+  }
+  out.set('pose.localR', Buffer.from(bytesOf(w.pose.localR)));
+  out.set('pose.worldM', Buffer.from(bytesOf(w.pose.worldM)));
+  return out;
+}
+
+function expectSame(a: Map<string, Buffer>, b: Map<string, Buffer>, what: string): void {
+  for (const [key, buf] of a) {
+    if (!buf.equals(b.get(key)!)) throw new Error(`${what}: ${key} differs between one thread and three`);
+  }
+}
+
+const DTS = [1 / 60, 1 / 144, 1 / 30, 0.05, 1 / 60, 0, 1 / 120, 1 / 60];
+
+async function until(cond: () => boolean, ms: number): Promise<boolean> {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) return false;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return true;
+}
+
+describe('tail worker threads', () => {
+  test('threads is checked at setup', () => {
+    for (const bad of [-1, 1.5, 16, NaN]) expect(() => createBitrigWorld({ threads: bad })).toThrow(/^bitrig\/world: threads must be an integer in \[0, 15\]/);
+    expect(tailThreads(createBitrigWorld())).toBe(0);
+    expect(tailThreads(createBitrigWorld({ wasm: false, threads: 2 }))).toBe(0); // the JavaScript step has no workers
+  });
+
+  test('three threads give bit-identical state to one on every frame, through a re-layout, a worker failure and disposal', async () => {
+    const N = 240; // 120+ chain pairs: many 16-pair chunks to share
+    const one = createBitrigWorld({ entities: 8, bones: 64 });
+    const three = createBitrigWorld({ entities: 8, bones: 64, threads: 2 });
+    const a = Array.from({ length: N }, (_, k) => bindChar(one, k));
+    const b = Array.from({ length: N }, (_, k) => bindChar(three, k));
+    expect(three.tailAccel!.memory.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(one.tailAccel!.memory.buffer).toBeInstanceOf(ArrayBuffer);
+    let f = 0;
+    const frame = (): void => {
+      const dt = DTS[f % DTS.length]!;
+      for (const c of a) drive(c, f);
+      for (const c of b) drive(c, f);
+      update(one, dt);
+      update(three, dt);
+      expectSame(snapshot(one), snapshot(three), `frame ${f}`);
+      f++;
+    };
+    frame(); // the first job starts the workers
+    expect(await until(() => tailThreads(three) === 2, 10_000)).toBe(true);
+    for (let k = 0; k < 60; k++) frame();
+    const byWorkers = three.tailAccel!.pairsByWorkers;
+    expect(byWorkers).toBeGreaterThan(0); // the workers really ran pairs (else this test proves nothing)
+
+    // Growth: new memory, new views, the workers restart on it.
+    const memBefore = three.tailAccel!.memory;
+    for (let k = N; k < N + 300; k++) { a.push(bindChar(one, k)); b.push(bindChar(three, k)); }
+    expect(three.tailAccel!.memory).not.toBe(memBefore);
+    frame();
+    expect(await until(() => tailThreads(three) === 2, 10_000)).toBe(true);
+    for (let k = 0; k < 40; k++) frame();
+    expect(three.tailAccel!.pairsByWorkers).toBeGreaterThan(0);
+
+    // A worker reports an error: the workers are dropped, the calling thread goes on alone.
+    three.tailAccel!.failed = true;
+    frame();
+    expect(tailThreads(three)).toBe(0);
+    expect(three.tailAccel!.threads).toBe(0);
+    for (let k = 0; k < 10; k++) frame();
+
+    // Disposal on a fresh world with workers: they stop, results stay the same.
+    const again = createBitrigWorld({ entities: 8, bones: 64, threads: 1 });
+    const c2 = Array.from({ length: N }, (_, k) => bindChar(again, k));
+    const ref = createBitrigWorld({ entities: 8, bones: 64 });
+    const r2 = Array.from({ length: N }, (_, k) => bindChar(ref, k));
+    for (let g = 0; g < 30; g++) {
+      if (g === 1) expect(await until(() => tailThreads(again) === 1, 10_000)).toBe(true);
+      if (g === 15) { disposeTailThreads(again); expect(tailThreads(again)).toBe(0); }
+      for (const c of c2) drive(c, g);
+      for (const c of r2) drive(c, g);
+      update(again, 1 / 60);
+      update(ref, 1 / 60);
+      expectSame(snapshot(ref), snapshot(again), `disposal world frame ${g}`);
+    }
+  }, 60_000);
+
+  test('the unshared module differs from the shared one in the memory import flag only, and both compile', () => {
+    const raw = Uint8Array.from(Buffer.from(TAIL_STEP_WASM_BASE64, 'base64'));
+    const un = unsharedTailModuleBytes(raw)!;
+    expect(un).not.toBeNull();
+    const diff: number[] = [];
+    for (let i = 0; i < raw.length; i++) if (raw[i] !== un[i]) diff.push(i);
+    expect(diff.length).toBe(1);
+    expect([raw[diff[0]!], un[diff[0]!]]).toEqual([3, 1]); // limits: shared (min, max) → unshared (min, max)
+    expect(WebAssembly.Module.imports(new WebAssembly.Module(un))).toEqual([{ module: 'env', name: 'memory', kind: 'memory' }]);
+    expect(tailWasmModule(true)).not.toBeNull();
+    expect(tailWasmModule(false)).not.toBeNull();
+    // a module without a memory import is refused (no byte is guessed)
+    const empty = Uint8Array.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
+    expect(unsharedTailModuleBytes(empty)).toBeNull();
+  });
+});
