@@ -24,6 +24,7 @@ import { footLock } from '../systems/footLock';
 import { pelvisHeight } from '../systems/pelvisHeight';
 import { twoBoneIK } from '../systems/twoBoneIK';
 import { update } from '../systems/pipeline';
+import { disposeTailThreads, tailThreads } from '../core/wasm/tailAccel';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { timeMedian, type BenchResult } from './common';
 
@@ -55,10 +56,10 @@ function bipedSource(tail: boolean): SkeletonSource {
 interface Crowd { world: BitrigWorld; bindings: CharacterBinding[]; handles: SceneIKHandle[]; read: (f: number) => void }
 
 /** `n` characters in one world, feet planted, an adapter-like read that sways each body. */
-function crowd(n: number, tail: boolean): Crowd {
+function crowd(n: number, tail: boolean, threads = 0): Crowd {
   const src = bipedSource(tail);
   const bonesPer = src.names.length;
-  const world = createBitrigWorld({ entities: n * 4 + 16, bones: n * bonesPer + 16 });
+  const world = createBitrigWorld({ entities: n * 4 + 16, bones: n * bonesPer + 16, threads });
   const bindings: CharacterBinding[] = [];
   const handles: SceneIKHandle[] = [];
   for (let i = 0; i < n; i++) {
@@ -234,6 +235,17 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
     for (let k = 0; k < CF; k++) { cr.read(g); footLock(cr.world, DT); pelvisHeight(cr.world, DT); twoBoneIK(cr.world, DT); g++; }
   }, 5) / CF;
   const crowdFrameMs = crowdMs - crowdRead;
+  // The same crowd with one worker thread helping the tail step (opt-in: not the headline).
+  const crt = crowd(CH, true, 1);
+  let gt = 0;
+  const frameT = (): void => { crt.read(gt); update(crt.world, DT); gt++; };
+  for (let k = 0; k < 30; k++) frameT();
+  const t0 = Date.now();
+  while (tailThreads(crt.world) < 1 && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 5));
+  const joined = tailThreads(crt.world);
+  const crowdT = timeMedian(() => { for (let k = 0; k < CF; k++) frameT(); }, 5) / CF;
+  const crowdTRead = timeMedian(() => { for (let k = 0; k < CF; k++) { crt.read(gt); gt++; } }, 5) / CF;
+  disposeTailThreads(crt.world);
 
   return [
     {
@@ -264,6 +276,8 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
         sceneIkMs: crowdScene - crowdRead,
         tailMs: crowdFrameMs - (crowdScene - crowdRead),
         budgetMs: 16.6,
+        twoThreadsMs: crowdT - crowdTRead,
+        twoThreadsWorkersJoined: joined,
       },
     },
   ];

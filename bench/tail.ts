@@ -7,7 +7,7 @@
 import { Bone, Object3D, Vector3 } from 'three';
 import { VRMSpringBoneJoint, VRMSpringBoneManager } from '@pixiv/three-vrm-springbone';
 import { createBitrigWorld, type BitrigWorld } from '../core/world';
-import { tailBackend } from '../core/wasm/tailAccel';
+import { disposeTailThreads, tailBackend, tailThreads } from '../core/wasm/tailAccel';
 import { bindSkeleton, beginCharacterFrame } from '../core/binding';
 import { update } from '../systems/pipeline';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -50,10 +50,15 @@ export async function benchTail(): Promise<BenchResult[]> {
   // available), and the same world on the JavaScript step for the side-by-side ratio.
   const ours = oursWorld(true);
   const oursJs = oursWorld(false);
+  // The same world with one worker thread helping (createBitrigWorld({ threads: 1 })): two
+  // threads on this machine's two cores; opt-in, so not the headline number.
+  const oursThreads = oursWorld(true, 1);
+  await waitForThreads(oursThreads.world, 1);
   const { world, pose } = ours;
   const FR = 60;
   const oursRun = (): void => ours.run(FR);
   const oursJsRun = (): void => oursJs.run(FR);
+  const oursThreadsRun = (): void => oursThreads.run(FR);
   const baseRun = (): void => ours.base(FR);
 
   // Heap growth over 1,000 frames after warm-up, in a warmed function (0 = no allocation),
@@ -126,16 +131,20 @@ export async function benchTail(): Promise<BenchResult[]> {
 
   // Interleaved rounds (ours, its input-only baseline, three-vrm, bare spring), medians: the
   // machine is shared, so the ratio comes from timings taken side by side.
-  const tOurs: number[] = [], tBase: number[] = [], tVrm: number[] = [], tBare: number[] = [], tJs: number[] = [];
+  const tOurs: number[] = [], tBase: number[] = [], tVrm: number[] = [], tBare: number[] = [], tJs: number[] = [], tThreads: number[] = [];
   for (let r = 0; r < 7; r++) {
     tOurs.push(timeOnce(oursRun));
     tJs.push(timeOnce(oursJsRun));
+    tThreads.push(timeOnce(oursThreadsRun));
     tBase.push(timeOnce(baseRun));
     tVrm.push(timeOnce(vrmRun));
     tBare.push(timeOnce(bare.run));
   }
   const oursNs = ((median(tOurs) - median(tBase)) * 1e6) / (FR * CHAINS * LINKS);
   const jsNs = ((median(tJs) - median(tBase)) * 1e6) / (FR * CHAINS * LINKS);
+  const threadsNs = ((median(tThreads) - median(tBase)) * 1e6) / (FR * CHAINS * LINKS);
+  const threadsJoined = tailThreads(oursThreads.world);
+  disposeTailThreads(oursThreads.world);
   const vrmNs = (median(tVrm) * 1e6) / (VF * CHAINS * LINKS);
   const bareNs = (median(tBare) * 1e6) / (bare.frames * CHAINS * LINKS);
 
@@ -148,6 +157,9 @@ export async function benchTail(): Promise<BenchResult[]> {
       links: CHAINS * LINKS,
       backend: tailBackend(world),
       jsBackendNs: jsNs,
+      twoThreadsNs: threadsNs,
+      twoThreadsWorkersJoined: threadsJoined,
+      twoThreadsSpeedup: oursNs / threadsNs,
       wasmSpeedup: jsNs / oursNs,
       msPerFrame: (median(tOurs) - median(tBase)) / FR,
       bareSpringNs: bareNs,
@@ -161,10 +173,15 @@ export async function benchTail(): Promise<BenchResult[]> {
 }
 
 /** A world of 10,000 moving chains on the given backend, warmed up. */
-function oursWorld(wasm: boolean): {
+async function waitForThreads(world: BitrigWorld, n: number): Promise<void> {
+  const t0 = Date.now();
+  while (tailThreads(world) < n && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 5));
+}
+
+function oursWorld(wasm: boolean, threads = 0): {
   world: BitrigWorld; pose: BitrigWorld['pose']; run(n: number): void; base(n: number): void; framesOnly(n: number): void;
 } {
-  const world = createBitrigWorld({ entities: CHAINS + 8, bones: CHAINS * (LINKS + 2) + 8, wasm });
+  const world = createBitrigWorld({ entities: CHAINS + 8, bones: CHAINS * (LINKS + 2) + 8, wasm, threads });
   const src = chainSource();
   const bindings = [];
   for (let i = 0; i < CHAINS; i++) bindings.push(bindSkeleton(world, src));
