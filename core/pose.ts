@@ -142,6 +142,7 @@ function growChars(s: PoseStore): void {
   s.charRootWs = grow(s.charRootWs, cap * 16);
   for (let c = cap - 1; c >= old; c--) s.freeChars.push(c);
   s.charCapacity = cap;
+  if (s.onGrow !== null) s.onGrow();
 }
 
 function takeRange(s: PoseStore, count: number): number {

@@ -63,8 +63,10 @@ export interface BitrigContext {
   tailRows: { next: number; free: number[] };
   /** The WebAssembly tail step holding the tail components, or `null` (JavaScript step). */
   tailAccel: TailAccel | null;
-  /** Worker threads asked for the tail step (`BitrigWorldOptions.threads`). */
+  /** Worker threads asked for (`BitrigWorldOptions.threads`). */
   tailThreadsWanted: number;
+  /** Bumped when scene characters are added or removed (worker threads hold a copy of their COM segments). */
+  sceneVersion: number;
 }
 
 /** The tail systems' fixed-step clock (world-wide, so all chains step together). */
@@ -121,6 +123,7 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
     tailRows: { next: 0, free: [] as number[] },
     tailAccel: null as TailAccel | null,
     tailThreadsWanted: o.threads,
+    sceneVersion: 0,
   };
   const world = createWorld(ctx) as BitrigWorld;
   world.queries.tails = registerQuery(world, [components.TailChain]);

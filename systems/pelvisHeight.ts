@@ -24,7 +24,7 @@
  */
 import type { BitrigWorld } from '../core/world';
 import { MAX_LEGS } from '../core/components/scene';
-import { computeCenterOfMass } from '../core/sceneIK';
+import { computeCenterOfMass } from '../core/ik/com';
 
 const _com = new Float64Array(3);
 const _order = new Int32Array(MAX_LEGS);

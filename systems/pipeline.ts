@@ -25,6 +25,7 @@ import { tailWrite } from './tailWrite';
 import { footLock } from './footLock';
 import { pelvisHeight } from './pelvisHeight';
 import { twoBoneIK } from './twoBoneIK';
+import { sceneContactsThreaded } from '../core/wasm/tailAccel';
 
 /**
  * Run every bitrig system for one frame of `dt` seconds. Never throws; a bad dt
@@ -34,10 +35,12 @@ import { twoBoneIK } from './twoBoneIK';
  * mixer.update(dt); animator.read(); update(world, dt); animator.write();
  */
 export function update(world: BitrigWorld, dt: number): void {
-  // 1–3: scene contacts.
-  footLock(world, dt);
-  pelvisHeight(world, dt);
-  twoBoneIK(world, dt);
+  // 1–3: scene contacts (with the world's worker threads, if it has any: same results).
+  if (!sceneContactsThreaded(world, dt)) {
+    footLock(world, dt);
+    pelvisHeight(world, dt);
+    twoBoneIK(world, dt);
+  }
   // 4–8: tail secondary motion.
   const steps = tailClockBegin(world, dt);
   for (let s = 0; s < steps; s++) {

@@ -295,5 +295,5 @@ function tailStepWasm(world: BitrigWorld, accel: TailAccel): void {
     if (cache[eid * 5] !== LK[K.STEP] && C.stepsLastFrame[eid] !== 0) refreshStepCache(world, eid);
   }
   accel.params[0] = LK[K.STEP]!;
-  tailJob(accel, accel.kernel.prepareStep(ents.length));
+  tailJob(world, accel, accel.kernel.prepareStep(ents.length));
 }

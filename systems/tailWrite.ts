@@ -179,7 +179,7 @@ function tailWriteWasm(world: BitrigWorld, accel: TailAccel): void {
   const ids = accel.ents;
   for (let e = 0; e < ents.length; e++) ids[e] = ents[e]!;
   accel.params[1] = world.tailClock.alpha;
-  tailJob(accel, accel.kernel.prepareWrite(ents.length));
+  tailJob(world, accel, accel.kernel.prepareWrite(ents.length));
   tailWriteFinish(world);
 }
 

@@ -17,7 +17,9 @@
 import type { BitrigWorld } from '../world';
 import { LINK_STRIDE } from '../components/tail';
 import { TAIL_STEP_WASM_BASE64 } from './tailStepWasm';
-import { CTL, runTailJob, startTailWorkers, stopTailWorkers, threadsAvailable, type TailWorker, type TailWorkerInit } from './tailThreads';
+import { CTL, runTailJob, startTailWorkers, stopTailWorkers, threadsAvailable, waitCounter, type TailWorker, type WorkerInit } from './tailThreads';
+import { fillSceneChunk, runSceneChunks, runSceneSystems, SCENE_MAX_CHUNKS, type SceneView } from './sceneJob';
+import type { WorkerArray } from './worker';
 
 /** The kernel's exports (see wasm/tailStep.ts). */
 interface TailStepExports {
@@ -57,12 +59,24 @@ export interface TailAccel {
   threads: number;
   /** Started workers (`null` until the first job after a layout). */
   workers: TailWorker[] | null;
-  /** What a worker needs to join this layout (`null` without threads). */
-  workerInit: TailWorkerInit | null;
+  /** What a worker needs to join this layout, but the segments (`null` without threads). */
+  workerInit: Omit<WorkerInit, 'segments'> | null;
+  /** `world.sceneVersion` when the workers started (they hold a copy of the COM segments). */
+  workersSceneVersion: number;
+  /** The scene job: every thread's view of the world (`null` without threads) … */
+  sceneView: SceneView | null;
+  /** … the characters listed for it (i32 over the shared memory) … */
+  jobChars: Int32Array;
+  /** … the characters only the calling thread may run (a ground callback), reused … */
+  ownChars: number[];
+  /** … and the control block as f64 (the job's dt). */
+  controlF64: Float64Array;
   /** A worker reported an error: the workers are dropped before the next job. */
   failed: boolean;
   /** Chain pairs the workers ran since this layout (diagnostics and tests). */
   pairsByWorkers: number;
+  /** Scene chunks the workers ran since this layout (diagnostics and tests). */
+  sceneChunksByWorkers: number;
 }
 
 // Byte offset where the arena starts: the first page is left to the compiled module (it has no
@@ -199,10 +213,13 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   };
   for (const [c, key] of POINTER_ORDER) push(c, key);
   for (const [c, key] of WRITE_ORDER) push(c, key);
-  for (const c of ['TailChain', 'TailParticle', 'BendState'] as const) {
+  // With worker threads every component and pose array moves in (the scene systems run there
+  // too); otherwise the tail's.
+  const owners = wantThreads ? Object.keys(comps) : ['TailChain', 'TailParticle', 'BendState'];
+  for (const c of owners) {
     for (const key of Object.keys(comps[c]!)) {
       const v = comps[c]![key];
-      if (ArrayBuffer.isView(v)) push(c, key);
+      if (v instanceof Float64Array || v instanceof Int32Array || v instanceof Uint8Array) push(c, key);
     }
   }
   const cap = world.capacity;
@@ -225,6 +242,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const pairsOff = top; top += (cap + LINK_STRIDE + 1) * 8;
   top = (top + 15) & ~15;
   const controlOff = top; top += CTL.BYTES;
+  const jobCharsOff = top; top += cap * 4;
   let memory: WebAssembly.Memory, instance: WebAssembly.Instance;
   let shared = wantThreads;
   try {
@@ -259,6 +277,10 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   kernel.setPointers(...pointers);
   kernel.setWritePointers(...writePointers);
   kernel.setControl(controlOff);
+  const arrays: WorkerArray[] = shared ? entries.map((e, i) => ({
+    c: e.id.slice(0, e.id.indexOf('.')), k: e.key, o: offsets[i]!, n: e.src.length,
+    t: e.src instanceof Float64Array ? 'f64' as const : e.src instanceof Int32Array ? 'i32' as const : 'u8' as const,
+  })) : [];
   world.tailAccel = {
     memory, kernel,
     chainK: new Float64Array(buffer, chainKOff, cap * 16),
@@ -268,27 +290,92 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     control: new Int32Array(buffer, controlOff, CTL.BYTES / 4),
     threads: shared ? world.tailThreadsWanted : 0,
     workers: null,
-    workerInit: shared ? { module, memory, pointers, writePointers, control: controlOff } : null,
+    workerInit: shared ? { module, memory, pointers, writePointers, control: controlOff, arrays, jobChars: jobCharsOff, capacity: cap } : null,
     failed: false,
     pairsByWorkers: 0,
+    sceneChunksByWorkers: 0,
+    workersSceneVersion: -1,
+    sceneView: shared ? {
+      components: world.components, pose: world.pose, capacity: cap,
+      queries: { sceneChars: { dense: [] }, limbs: { dense: [] } },
+    } : null,
+    jobChars: new Int32Array(buffer, jobCharsOff, cap),
+    ownChars: [],
+    controlF64: new Float64Array(buffer, controlOff, CTL.BYTES / 8),
   };
   return true;
 }
 
 /**
- * Run the job just published by the kernel's `prepareStep`/`prepareWrite` (`np` pairs): on
- * this thread alone, or with the world's workers (started here on the first job after a
- * layout). Per-frame apart from that one start; never throws.
+ * Make sure the world's workers run on its current layout and COM segments: started on the
+ * first job after a layout, restarted when scene characters were added or removed since
+ * (`world.sceneVersion`). Returns whether any worker may take work. Setup-like work happens
+ * only on those frames; otherwise per-frame and allocation-free.
  */
-export function tailJob(accel: TailAccel, np: number): void {
-  if (accel.threads === 0 || np <= 16) { accel.kernel.run(); return; }
-  if (accel.failed) { dropWorkers(accel); accel.kernel.run(); return; }
-  if (accel.workers === null) {
-    accel.workers = startTailWorkers(accel.threads, accel.workerInit!, () => { accel.failed = true; });
-    if (accel.workers.length === 0) { accel.threads = 0; accel.kernel.run(); return; }
+function ensureWorkers(world: BitrigWorld, accel: TailAccel): boolean {
+  if (accel.threads === 0) return false;
+  if (accel.failed) { dropWorkers(accel); return false; }
+  if (accel.workers !== null && accel.workersSceneVersion !== world.sceneVersion && accel.sceneView !== null) {
+    stopTailWorkers(accel.control, accel.workers);
+    Atomics.store(accel.control, CTL.STOP, 0);
+    accel.workers = null;
   }
+  if (accel.workers === null) {
+    const segments: Array<[number, Float64Array]> = [];
+    const segs = world.components.SceneCharacter.segments;
+    for (let e = 0; e < segs.length; e++) { const s = segs[e]; if (s) segments.push([e, s]); }
+    accel.workersSceneVersion = world.sceneVersion;
+    accel.workers = startTailWorkers(accel.threads, { ...accel.workerInit!, segments }, () => { accel.failed = true; });
+    if (accel.workers.length === 0) { accel.threads = 0; return false; }
+  }
+  return true;
+}
+
+/**
+ * Run the job just published by the kernel's `prepareStep`/`prepareWrite` (`np` pairs): on
+ * this thread alone, or with the world's workers. Per-frame; never throws.
+ */
+export function tailJob(world: BitrigWorld, accel: TailAccel, np: number): void {
+  if (accel.threads === 0 || np <= 16 || !ensureWorkers(world, accel)) { accel.kernel.run(); return; }
   const ran = runTailJob(accel.control, np, accel.kernel);
   if (ran < 0) dropWorkers(accel); else accel.pairsByWorkers += np - ran;
+}
+
+/**
+ * Pipeline steps 1–3 (FootLock → PelvisHeight → TwoBoneIK) with the world's worker threads:
+ * chunks of characters run on every thread (core/wasm/sceneJob.ts); characters with a ground
+ * callback run on this thread (the game's function is called where the game lives). Returns
+ * `false`, having done nothing, when the world has no worker threads (the caller runs the
+ * three systems itself). Same results as the single-threaded steps. Per-frame; never throws.
+ */
+export function sceneContactsThreaded(world: BitrigWorld, dt: number): boolean {
+  const a = world.tailAccel;
+  if (a === null || a.threads === 0 || a.sceneView === null) return false;
+  const chars = world.queries.sceneChars.dense;
+  if (chars.length < 32 || !ensureWorkers(world, a)) return false;
+  const SC = world.components.SceneCharacter;
+  const list = a.jobChars, own = a.ownChars, ctl = a.control;
+  own.length = 0;
+  let n = 0;
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!;
+    if (SC.ground[c]) own.push(c); else list[n++] = c;
+  }
+  const k = Math.max(8, Math.ceil(n / SCENE_MAX_CHUNKS));
+  const count = Math.ceil(n / k);
+  ctl[CTL.SCENE_N] = n;
+  ctl[CTL.SCENE_K] = k;
+  a.controlF64[CTL.SCENE_DT_F64] = dt;
+  Atomics.store(ctl, CTL.SCENE_DONE, 0);
+  const job = ((Atomics.load(ctl, CTL.SCENE_WORD) >>> 26) + 1) & 63;
+  Atomics.store(ctl, CTL.SCENE_WORD, (job << 26) | (count << 13));
+  Atomics.add(ctl, CTL.SEQ, 1);
+  Atomics.notify(ctl, CTL.SEQ);
+  const view = a.sceneView;
+  const ran = runSceneChunks(view, ctl, a.controlF64, list);
+  if (own.length > 0) { fillSceneChunk(view, own, 0, own.length); runSceneSystems(view, dt); }
+  if (!waitCounter(ctl, CTL.SCENE_DONE, count)) dropWorkers(a); else a.sceneChunksByWorkers += count - ran;
+  return true;
 }
 
 /** Stop a layout's workers for good: the world goes on with the calling thread alone. */

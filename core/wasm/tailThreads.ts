@@ -1,5 +1,7 @@
 /**
- * Worker threads for the WebAssembly tail step and write (`createBitrigWorld({ threads })`).
+ * Worker threads for the WebAssembly tail step and write and for the scene-contact systems
+ * (`createBitrigWorld({ threads })`); the worker's program is core/wasm/worker.ts, bundled
+ * into {@link WORKER_SOURCE}, and the scene job is core/wasm/sceneJob.ts.
  *
  * The kernel's memory is a shared WebAssembly memory; each worker instantiates the same
  * compiled module on it. A job (one tail step, or the write) is published by the calling
@@ -17,64 +19,21 @@
  * cross-origin isolated (COOP `same-origin` + COEP `require-corp`) and may start workers from a
  * `blob:` URL. Elsewhere the world runs the tail on the calling thread alone.
  */
+import { CTL } from './sceneJob';
+import { WORKER_SOURCE } from './workerSource';
+import type { WorkerInit } from './worker';
 
-/** Control block layout (i32 indices into the 32-byte block; the claim word is at byte 16). */
-export const CTL = {
-  /** Job sequence: bumped (and notified) when a job is published. */
-  SEQ: 0,
-  /** Workers ready (incremented by each worker once instantiated). */
-  READY: 1,
-  /** Pairs finished in the current job (the kernel's CTL_DONE, byte 8). */
-  DONE: 2,
-  /** Set to 1 to stop every worker. */
-  STOP: 3,
-  /** Bytes of the block. */
-  BYTES: 32,
-} as const;
+export { CTL };
+export type { WorkerInit };
 
 /** How long the calling thread waits for chunks a worker claimed before it gives the workers up (ms). */
-const WAIT_LIMIT_MS = 2000;
+export const WAIT_LIMIT_MS = 2000;
 
 /** A started worker, whatever the platform. */
 export interface TailWorker {
   /** Stop the worker (no-op when already stopped). */
   terminate(): void;
 }
-
-/** What a worker needs to join: the module, the shared memory and the kernel's pointers. */
-export interface TailWorkerInit {
-  module: WebAssembly.Module;
-  memory: WebAssembly.Memory;
-  pointers: number[];
-  writePointers: number[];
-  control: number;
-}
-
-// The worker's whole source: plain JavaScript, the same for Node's worker_threads (eval) and
-// a browser's classic worker (blob: URL). It instantiates the kernel on the shared memory and
-// then runs every published job until STOP is set.
-const WORKER_SOURCE = `'use strict';
-const node = typeof process === 'object' && process !== null && typeof require === 'function';
-const port = node ? require('node:worker_threads').parentPort : self;
-function start(d) {
-  const ex = new WebAssembly.Instance(d.module, { env: { memory: d.memory } }).exports;
-  ex.setPointers(...d.pointers);
-  ex.setWritePointers(...d.writePointers);
-  ex.setControl(d.control);
-  const ctl = new Int32Array(d.memory.buffer, d.control, ${CTL.BYTES / 4});
-  let seen = Atomics.load(ctl, ${CTL.SEQ});
-  Atomics.add(ctl, ${CTL.READY}, 1);
-  for (;;) {
-    if (Atomics.load(ctl, ${CTL.STOP}) !== 0) break;
-    ex.run();
-    Atomics.wait(ctl, ${CTL.SEQ}, seen);
-    seen = Atomics.load(ctl, ${CTL.SEQ});
-  }
-  Atomics.sub(ctl, ${CTL.READY}, 1);
-  if (node) port.close(); else self.close();
-}
-if (node) port.once('message', start); else self.onmessage = (e) => { self.onmessage = null; start(e.data); };
-`;
 
 interface NodeWorker { postMessage(v: unknown): void; terminate(): unknown; unref(): void; on(ev: string, f: (e: unknown) => void): void }
 interface BrowserWorker { postMessage(v: unknown): void; terminate(): void; onerror: ((e: unknown) => void) | null }
@@ -103,7 +62,7 @@ function nodeWorkerCtor(): (new (src: string, o: { eval: boolean }) => NodeWorke
  * none: a content-security policy may forbid `blob:` workers). Setup-time; never throws.
  * `onFail` is called when a worker reports an error (it then no longer takes work).
  */
-export function startTailWorkers(count: number, init: TailWorkerInit, onFail: () => void): TailWorker[] {
+export function startTailWorkers(count: number, init: WorkerInit, onFail: () => void): TailWorker[] {
   const out: TailWorker[] = [];
   const NodeW = nodeWorkerCtor();
   for (let i = 0; i < count; i++) {
@@ -141,16 +100,21 @@ export function runTailJob(ctl: Int32Array, np: number, kernel: { run(): number 
   Atomics.add(ctl, CTL.SEQ, 1);
   Atomics.notify(ctl, CTL.SEQ);
   const ran = kernel.run();
-  if (Atomics.load(ctl, CTL.DONE) >= np) return ran;
+  return waitCounter(ctl, CTL.DONE, np) ? ran : -1;
+}
+
+/** Wait until `ctl[index]` reaches `target` (spin: the browser's main thread may not block); false after {@link WAIT_LIMIT_MS}. */
+export function waitCounter(ctl: Int32Array, index: number, target: number): boolean {
+  if (Atomics.load(ctl, index) >= target) return true;
   const t0 = performance.now();
   let spins = 0;
-  while (Atomics.load(ctl, CTL.DONE) < np) {
+  while (Atomics.load(ctl, index) < target) {
     if (++spins === 1 << 20) {
       spins = 0;
-      if (performance.now() - t0 > WAIT_LIMIT_MS) return -1;
+      if (performance.now() - t0 > WAIT_LIMIT_MS) return false;
     }
   }
-  return ran;
+  return true;
 }
 
 /** Stop workers: the STOP flag for those waiting, then terminate. Setup-time. */

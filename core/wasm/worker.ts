@@ -1,0 +1,104 @@
+/**
+ * The worker thread's program (bundled by scripts/build-wasm.mjs into workerSource.ts, a
+ * string the main bundle starts as a Node worker or a browser `blob:` worker).
+ *
+ * It instantiates the tail kernel on the world's shared memory, rebuilds a view of the world
+ * (every component and pose array as a typed array over that memory), then serves jobs until
+ * told to stop: each time the job sequence moves, it runs chunks of the current scene job (the
+ * scene systems, in JavaScript) and of the current tail job (the kernel's `run`).
+ */
+import { CTL, runSceneChunks, type SceneView } from './sceneJob';
+
+/** One array of the world laid out in the shared memory. */
+export interface WorkerArray {
+  /** Component name, or `pose`. */
+  c: string;
+  /** Field name. */
+  k: string;
+  /** Byte offset. */
+  o: number;
+  /** Element count. */
+  n: number;
+  /** Element type. */
+  t: 'f64' | 'i32' | 'u8';
+}
+
+/** What a worker receives once, at start. */
+export interface WorkerInit {
+  module: WebAssembly.Module;
+  memory: WebAssembly.Memory;
+  pointers: number[];
+  writePointers: number[];
+  control: number;
+  /** Every component and pose array (scene jobs); empty when the world only shares the tail. */
+  arrays: WorkerArray[];
+  /** Byte offset of the scene job's character list (i32, `capacity` long). */
+  jobChars: number;
+  capacity: number;
+  /** Centre-of-mass segments by character entity (JavaScript arrays, copied at start). */
+  segments: Array<[number, Float64Array]>;
+}
+
+interface Port { once?(ev: string, f: (d: unknown) => void): void; close(): void; onmessage?: ((e: { data: unknown }) => void) | null }
+
+declare const require: ((id: string) => unknown) | undefined;
+declare const self: Port;
+
+function viewOf(init: WorkerInit): SceneView | null {
+  if (init.arrays.length === 0) return null;
+  const buffer = init.memory.buffer as ArrayBuffer;
+  const comps: Record<string, Record<string, unknown>> = {};
+  for (const a of init.arrays) {
+    const C = a.t === 'f64' ? Float64Array : a.t === 'i32' ? Int32Array : Uint8Array;
+    (comps[a.c] ??= {})[a.k] = new C(buffer, a.o, a.n);
+  }
+  const cap = init.capacity;
+  const SC = (comps['SceneCharacter'] ??= {});
+  SC['ground'] = new Array<null>(cap).fill(null); // characters with a ground query never run here
+  const segs = new Array<Float64Array | null>(cap).fill(null);
+  for (const [eid, s] of init.segments) segs[eid] = s;
+  SC['segments'] = segs;
+  const pose = comps['pose'] ?? {};
+  delete comps['pose'];
+  return {
+    components: comps as unknown as SceneView['components'],
+    pose: pose as unknown as SceneView['pose'],
+    queries: { sceneChars: { dense: [] }, limbs: { dense: [] } },
+    capacity: cap,
+  };
+}
+
+function serve(init: WorkerInit, close: () => void): void {
+  const ex = new WebAssembly.Instance(init.module, { env: { memory: init.memory } }).exports as unknown as {
+    setPointers(...p: number[]): void; setWritePointers(...p: number[]): void; setControl(o: number): void; run(): number;
+  };
+  ex.setPointers(...init.pointers);
+  ex.setWritePointers(...init.writePointers);
+  ex.setControl(init.control);
+  const buffer = init.memory.buffer as ArrayBuffer;
+  const ctl = new Int32Array(buffer, init.control, CTL.BYTES / 4);
+  const ctlF64 = new Float64Array(buffer, init.control, CTL.BYTES / 8);
+  const chars = new Int32Array(buffer, init.jobChars, init.capacity);
+  const view = viewOf(init);
+  let seen = Atomics.load(ctl, CTL.SEQ);
+  Atomics.add(ctl, CTL.READY, 1);
+  for (;;) {
+    if (Atomics.load(ctl, CTL.STOP) !== 0) break;
+    if (view !== null) runSceneChunks(view, ctl, ctlF64, chars);
+    ex.run();
+    Atomics.wait(ctl, CTL.SEQ, seen);
+    seen = Atomics.load(ctl, CTL.SEQ);
+  }
+  Atomics.sub(ctl, CTL.READY, 1);
+  close();
+}
+
+const nodePort = typeof require === 'function'
+  ? (require('node:worker_threads') as { parentPort: Port | null }).parentPort
+  : null;
+if (nodePort !== null && nodePort.once) {
+  const p = nodePort;
+  p.once!('message', (d) => serve(d as WorkerInit, () => p.close()));
+} else {
+  self.onmessage = (e) => { self.onmessage = null; serve(e.data as WorkerInit, () => self.close()); };
+}
