@@ -24,7 +24,7 @@ import { footLock } from '../systems/footLock';
 import { pelvisHeight } from '../systems/pelvisHeight';
 import { twoBoneIK } from '../systems/twoBoneIK';
 import { update } from '../systems/pipeline';
-import { disposeTailThreads, tailThreads } from '../core/wasm/tailAccel';
+import { disposeTailThreads, sceneContactsThreaded, tailThreads } from '../core/wasm/tailAccel';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { timeMedian, type BenchResult } from './common';
 
@@ -218,6 +218,23 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
   const [heapGrowth, gcDuring] = await window300();
   gcObs.disconnect();
 
+  // ---- the same limbs with one worker thread (createBitrigWorld({ threads: 1 }): the scene
+  // systems run on both threads; opt-in, so not the headline)
+  const ct = crowd(LIMBS / 2, false, 1);
+  let ft = 0;
+  const sceneStepT = (): void => { ct.read(ft); if (!sceneContactsThreaded(ct.world, DT)) throw new Error('bench: no worker threads'); ft++; };
+  for (let k = 0; k < 60; k++) sceneStepT();
+  {
+    const t0 = Date.now();
+    while (tailThreads(ct.world) < 1 && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 5));
+  }
+  for (let k = 0; k < 30; k++) sceneStepT();
+  const threadsJoinedIk = tailThreads(ct.world);
+  const oursTMs = timeMedian(() => { for (let k = 0; k < FR; k++) sceneStepT(); }, 7);
+  const readTMs = timeMedian(() => { for (let k = 0; k < FR; k++) { ct.read(ft); ft++; } }, 7);
+  const oursTNs = ((oursTMs - readTMs) * 1e6) / (FR * LIMBS);
+  disposeTailThreads(ct.world);
+
   // ---- comparisons in the same run
   const babylon = babylonNs(2000);
   const ccd = threeCcdNs(2000);
@@ -255,6 +272,9 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
       ratio: babylon / oursNs,
       extra: {
         limbs: LIMBS,
+        twoThreadsNs: oursTNs,
+        twoThreadsWorkersJoined: threadsJoinedIk,
+        twoThreadsRatio: babylon / oursTNs,
         footLockNs: perLimb(lockMs - readMs),
         pelvisNs: perLimb(lockPelvisMs - lockMs),
         twoBoneNs: perLimb(oursMs - lockPelvisMs),

@@ -8,6 +8,8 @@
  * scene systems, in JavaScript) and of the current tail job (the kernel's `run`).
  */
 import { CTL, runSceneChunks, type SceneView } from './sceneJob';
+import { createTailComponents } from '../components/tail';
+import { createSceneComponents } from '../components/scene';
 
 /** One array of the world laid out in the shared memory. */
 export interface WorkerArray {
@@ -39,6 +41,9 @@ export interface WorkerInit {
   segments: Array<[number, Float64Array]>;
 }
 
+/** Polls of the job sequence before a worker sleeps (about 0.1 ms). */
+const SPIN = 20_000;
+
 interface Port { once?(ev: string, f: (d: unknown) => void): void; close(): void; onmessage?: ((e: { data: unknown }) => void) | null }
 
 declare const require: ((id: string) => unknown) | undefined;
@@ -47,19 +52,25 @@ declare const self: Port;
 function viewOf(init: WorkerInit): SceneView | null {
   if (init.arrays.length === 0) return null;
   const buffer = init.memory.buffer as ArrayBuffer;
-  const comps: Record<string, Record<string, unknown>> = {};
+  // Objects with the main thread's shapes, fields replaced by the shared views: objects built
+  // by adding many computed keys would be left in slow dictionary mode, and the systems read
+  // component fields in their inner loops.
+  const comps = { ...createTailComponents(1), ...createSceneComponents(1) } as unknown as Record<string, Record<string, unknown>>;
+  const pose: Record<string, unknown> = {
+    parent: null, owner: null, bindT: null, bindR: null, bindS: null, localT: null, localR: null, localS: null,
+    worldM: null, charStart: null, charCount: null, charRootWs: null, dirty: null,
+  };
   for (const a of init.arrays) {
     const C = a.t === 'f64' ? Float64Array : a.t === 'i32' ? Int32Array : Uint8Array;
-    (comps[a.c] ??= {})[a.k] = new C(buffer, a.o, a.n);
+    const owner = a.c === 'pose' ? pose : comps[a.c];
+    if (owner !== undefined) owner[a.k] = new C(buffer, a.o, a.n);
   }
   const cap = init.capacity;
-  const SC = (comps['SceneCharacter'] ??= {});
+  const SC = comps['SceneCharacter']!;
   SC['ground'] = new Array<null>(cap).fill(null); // characters with a ground query never run here
   const segs = new Array<Float64Array | null>(cap).fill(null);
   for (const [eid, s] of init.segments) segs[eid] = s;
   SC['segments'] = segs;
-  const pose = comps['pose'] ?? {};
-  delete comps['pose'];
   return {
     components: comps as unknown as SceneView['components'],
     pose: pose as unknown as SceneView['pose'],
@@ -86,6 +97,9 @@ function serve(init: WorkerInit, close: () => void): void {
     if (Atomics.load(ctl, CTL.STOP) !== 0) break;
     if (view !== null) runSceneChunks(view, ctl, ctlF64, chars);
     ex.run();
+    // Spin a little before sleeping: a frame's jobs come back to back (scene, steps, write),
+    // and waking a sleeping thread costs more than the spin.
+    for (let i = 0; i < SPIN && Atomics.load(ctl, CTL.SEQ) === seen; i++);
     Atomics.wait(ctl, CTL.SEQ, seen);
     seen = Atomics.load(ctl, CTL.SEQ);
   }
