@@ -65,8 +65,8 @@ export interface PoseStore {
   freeRanges: number[];
   /** Free character ids. */
   freeChars: number[];
-  /** Called after the slot arrays grew (the world moves `localR`/`worldM` back into WebAssembly memory). */
-  onGrow: (() => void) | null;
+  /** Called after the slot arrays (`'slots'`) or the character arrays (`'chars'`) grew (the world moves them back into WebAssembly memory). */
+  onGrow: ((what: 'slots' | 'chars') => void) | null;
 }
 
 function grow<T extends Float64Array | Int32Array | Uint8Array>(a: T, n: number, fill = 0): T {
@@ -131,7 +131,7 @@ function growSlots(s: PoseStore, need: number): void {
   if (fr.length >= 2 && fr[fr.length - 2]! + fr[fr.length - 1]! === old) fr[fr.length - 1]! += cap - old;
   else fr.push(old, cap - old);
   s.capacity = cap;
-  if (s.onGrow !== null) s.onGrow();
+  if (s.onGrow !== null) s.onGrow('slots');
 }
 
 function growChars(s: PoseStore): void {
@@ -142,7 +142,7 @@ function growChars(s: PoseStore): void {
   s.charRootWs = grow(s.charRootWs, cap * 16);
   for (let c = cap - 1; c >= old; c--) s.freeChars.push(c);
   s.charCapacity = cap;
-  if (s.onGrow !== null) s.onGrow();
+  if (s.onGrow !== null) s.onGrow('chars');
 }
 
 function takeRange(s: PoseStore, count: number): number {

@@ -18,6 +18,8 @@ export interface BitrigWorldOptions {
   entities?: number;
   /** Initial bone slots in the pose store (grows at setup). */
   bones?: number;
+  /** Initial character capacity of the pose store (grows at setup; with worker threads every growth copies the world's arrays, so size crowds up front). */
+  characters?: number;
   /** Tail fixed internal step (seconds). */
   fixedStep?: number;
   /** Most tail steps per frame (a 10 s tab switch runs at most this many). */
@@ -36,7 +38,7 @@ export interface BitrigWorldOptions {
 }
 
 /** Defaults of {@link BitrigWorldOptions}. */
-export const BITRIG_WORLD_DEFAULTS: Required<BitrigWorldOptions> = { entities: 256, bones: 1024, fixedStep: 1 / 60, maxStepsPerFrame: 8, wasm: true, threads: 0 };
+export const BITRIG_WORLD_DEFAULTS: Required<BitrigWorldOptions> = { entities: 256, bones: 1024, characters: 16, fixedStep: 1 / 60, maxStepsPerFrame: 8, wasm: true, threads: 0 };
 
 function makeComponents(cap: number) {
   return { ...createTailComponents(cap), ...createSceneComponents(cap) };
@@ -111,7 +113,7 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
   }
   const components = makeComponents(cap);
   const ctx = {
-    pose: createPoseStore(Math.max(1, o.bones | 0)),
+    pose: createPoseStore(Math.max(1, o.bones | 0), Math.max(1, o.characters | 0)),
     components,
     queries: {} as BitrigContext['queries'],
     capacity: cap,
@@ -130,7 +132,8 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
   world.queries.sceneChars = registerQuery(world, [components.SceneCharacter]);
   world.queries.limbs = registerQuery(world, [components.Limb]);
   if (o.wasm && layoutTailArena(world)) {
-    world.pose.onGrow = () => { if (world.tailAccel !== null) layoutTailArena(world); };
+    // (the character arrays live in the shared memory only with worker threads)
+    world.pose.onGrow = (what) => { if (world.tailAccel !== null && (what === 'slots' || world.tailAccel.sceneView !== null)) layoutTailArena(world); };
   }
   return world;
 }

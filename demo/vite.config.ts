@@ -56,6 +56,9 @@ function sharedAssets(): Plugin {
   };
 }
 
+/** Cross-origin isolation (SharedArrayBuffer, so the crowd page's worker threads can run). */
+const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
 export default defineConfig({
   root: demoRoot,
   base: './',
@@ -65,7 +68,8 @@ export default defineConfig({
     // glTF-Transform's NodeIO imports these lazily; the demo only uses WebIO.
     alias: { 'node:fs': path.join(demoRoot, 'src/nodeShim.ts'), 'node:path': path.join(demoRoot, 'src/nodeShim.ts') },
   },
-  server: { fs: { allow: [repoRoot] } },
+  server: { fs: { allow: [repoRoot] }, headers: isolation },
+  preview: { headers: isolation },
   build: {
     outDir: path.join(demoRoot, 'dist'),
     emptyOutDir: true,
@@ -76,6 +80,7 @@ export default defineConfig({
         index: path.join(demoRoot, 'index.html'),
         tail: path.join(demoRoot, 'tail.html'),
         scene: path.join(demoRoot, 'scene.html'),
+        crowd: path.join(demoRoot, 'crowd.html'),
       },
     },
   },

@@ -24,7 +24,7 @@ export async function bundleWorker() {
   const { build } = await import('esbuild');
   const r = await build({
     entryPoints: [resolve(root, WORKER_ENTRY)], bundle: true, format: 'iife', platform: 'neutral', write: false,
-    minify: true, target: 'es2020', external: ['node:worker_threads'], legalComments: 'none', logLevel: 'silent',
+    minify: true, target: 'es2020', legalComments: 'none', logLevel: 'silent',
   });
   return r.outputFiles[0].text;
 }

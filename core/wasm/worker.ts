@@ -46,7 +46,6 @@ const SPIN = 20_000;
 
 interface Port { once?(ev: string, f: (d: unknown) => void): void; close(): void; onmessage?: ((e: { data: unknown }) => void) | null }
 
-declare const require: ((id: string) => unknown) | undefined;
 declare const self: Port;
 
 function viewOf(init: WorkerInit): SceneView | null {
@@ -107,8 +106,12 @@ function serve(init: WorkerInit, close: () => void): void {
   close();
 }
 
-const nodePort = typeof require === 'function'
-  ? (require('node:worker_threads') as { parentPort: Port | null }).parentPort
+// Node (≥ 20.16, as core/wasm/tailThreads.ts requires) reaches worker_threads through
+// process.getBuiltinModule: no \`require\`, which a bundler would turn into a shim that throws in
+// a browser.
+const nodeProcess = (globalThis as { process?: { versions?: { node?: string }; getBuiltinModule?: (id: string) => unknown } }).process;
+const nodePort = nodeProcess?.versions?.node !== undefined && typeof nodeProcess.getBuiltinModule === 'function'
+  ? (nodeProcess.getBuiltinModule('node:worker_threads') as { parentPort: Port | null }).parentPort
   : null;
 if (nodePort !== null && nodePort.once) {
   const p = nodePort;

@@ -5,7 +5,8 @@
  * view differs with tail physics on and off and the scene view with corrections on and off —
  * and is identical when switched back (so the difference is the setting, not the clock); the
  * live stretch readouts; the out-of-reach flag; the 390 × 844 layout keeps every view and
- * control on screen. Screenshots go to test-output/demo/.
+ * control on screen; the crowd page runs worker threads (cross-origin isolated) with the same
+ * result as one thread. Screenshots go to test-output/demo/.
  *
  * Skips with a printed reason when no chromium is installed (CI installs Debian's).
  */
@@ -176,6 +177,22 @@ describe.skipIf(!chromiumPath)('demo in headless chromium', () => {
       expect(rows[clip]!.chain!.p1).toBeGreaterThan(rows[clip]!.shin!.p1);
     }
     expect(errors).toEqual([]);
+    await page.close();
+  }, SLOW);
+
+  it('crowd page: cross-origin isolated, worker threads join, and the threaded world matches the one-thread world byte for byte', async () => {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(`console.error: ${m.text()}`); });
+    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+    await page.goto(server.url + 'crowd.html', { waitUntil: 'load', timeout: 120_000 });
+    await page.waitForFunction(() => document.body.dataset.crowdDone === '1' || document.querySelector('#status[data-kind="error"]') !== null, null, { timeout: 180_000 });
+    await shot(page, 'crowd.png');
+    const d = await page.evaluate(() => ({ ...document.body.dataset }));
+    expect(errors).toEqual([]);
+    expect(d.isolated).toBe('true'); // the demo server sends COOP/COEP
+    expect(Number(d.threads)).toBeGreaterThanOrEqual(1); // blob: workers started on the shared memory
+    expect(d.same).toBe('true');
     await page.close();
   }, SLOW);
 
