@@ -9,7 +9,7 @@
  * per-frame methods never throw (except `update` on a shared world, a usage error) and never
  * allocate.
  */
-import { tailBackend } from './wasm/tailAccel';
+import { tailBackend, tailThreads } from './wasm/tailAccel';
 import type { BitrigWorld } from './world';
 import { createBitrigWorld } from './world';
 import { bindSkeleton, unbindSkeleton, writeTailRest, type BindOptions, type CharacterBinding, type SkeletonSource } from './binding';
@@ -323,10 +323,11 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
         tails.push(...tailDiagnostics(bindings[i]!, names[i]!));
       }
       const tailBackendNow = tailBackend(world);
-      if (!sceneIK) return { unitScale, tails, tailBackend: tailBackendNow, problems };
+      const threads = tailThreads(world);
+      if (!sceneIK) return { unitScale, tails, tailBackend: tailBackendNow, threads, problems };
       const scene = sceneDiagnostics(world, sceneIK);
       spec.mapSceneDiagnostics?.(scene);
-      return { unitScale, tails, tailBackend: tailBackendNow, problems, scene };
+      return { unitScale, tails, tailBackend: tailBackendNow, threads, problems, scene };
     },
     dispose() {
       if (!alive) return;
