@@ -402,6 +402,13 @@ const SEG_NECK = 0.012;
  */
 export function addSceneIK(world: BitrigWorld, binding: CharacterBinding, options: Partial<SceneIKOptions> = {}): SceneIKHandle {
   if (!binding.alive || binding.world !== world) throw new Error('bitrig/sceneIK: the binding is not alive in this world');
+  {
+    // Two scene characters on one skeleton would both write its legs (and race on threads).
+    const SC = world.components.SceneCharacter, chars = world.queries.sceneChars.dense;
+    for (let i = 0; i < chars.length; i++) {
+      if (SC.char[chars[i]!] === binding.charId) throw new Error('bitrig/sceneIK: this binding already has scene IK (removeSceneIK first)');
+    }
+  }
   const o = mergeSceneIKOptions(options);
   const pose = world.pose;
   const char = binding.charId;

@@ -199,3 +199,40 @@ export function bendAngleOf(w: number): number {
   const a = w < 0 ? -w : w;
   return 2 * Math.acos(a > 1 ? 1 : a);
 }
+
+/** `toHips` (A_i) from the current rest rotations, without changing them. Per-frame safe. */
+export function computeToHips(world: BitrigWorld, eid: number): void {
+  const { TailChain: C, BendState: B } = world.components;
+  const L = LINK_STRIDE;
+  const n = C.links[eid]!;
+  let k = C.row[eid]! * L * 4;
+  B.toHips[k] = 0; B.toHips[k + 1] = 0; B.toHips[k + 2] = 0; B.toHips[k + 3] = 1;
+  for (let i = 1; i < n; i++) {
+    k = (C.row[eid]! * L + i) * 4;
+    qMul(B.toHips, k, B.toHips, k - 4, B.restR, k - 4);
+  }
+  computeRestDirs(world, eid);
+}
+
+/**
+ * Rest directions of every link: in the parent frame (restR · tipDir) and in the hips frame
+ * (A_i · that). Per-frame safe (the animation rest source calls it every frame).
+ */
+export function computeRestDirs(world: BitrigWorld, eid: number): void {
+  const { TailChain: C, BendState: B } = world.components;
+  const n = C.links[eid]!;
+  for (let i = 0; i < n; i++) {
+    const k = C.row[eid]! * LINK_STRIDE + i;
+    qRotate(B.restDirLs, k * 3, B.restR, k * 4, B.tipDirLs, k * 3);
+    qRotate(B.restDirHs, k * 3, B.toHips, k * 4, B.restDirLs, k * 3);
+    // A_i as a matrix for the per-link hot loop.
+    const T = B.toHips, q = k * 4, M = B.toHipsM, m = k * 9;
+    const x = T[q]!, y = T[q + 1]!, z = T[q + 2]!, w = T[q + 3]!;
+    const x2 = x + x, y2 = y + y, z2 = z + z;
+    const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
+    const wx = w * x2, wy = w * y2, wz = w * z2;
+    M[m] = 1 - (yy + zz); M[m + 1] = xy - wz; M[m + 2] = xz + wy;
+    M[m + 3] = xy + wz; M[m + 4] = 1 - (xx + zz); M[m + 5] = yz - wx;
+    M[m + 6] = xz - wy; M[m + 7] = yz + wx; M[m + 8] = 1 - (xx + yy);
+  }
+}

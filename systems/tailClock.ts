@@ -14,8 +14,7 @@
  */
 import type { BitrigWorld } from '../core/world';
 import { LINK_STRIDE, REST_ANIMATION } from '../core/components/tail';
-import { computeToHips } from '../core/tailSetup';
-import { anchorFromMatrix, linkAim, linkFrame, LF } from '../core/tailKernel';
+import { anchorFromMatrix, computeToHips, linkAim, linkFrame, LF } from '../core/tailKernel';
 import { qNormalize, qSlerp } from '../core/qmath';
 
 /**
@@ -49,13 +48,24 @@ export function tailClockBegin(world: BitrigWorld, dt: number): number {
   clock.alpha = clock.accumulator / h;
   if (clock.alpha > 1) clock.alpha = 1;
 
-  const C = world.components.TailChain;
-  const ents = world.queries.tails.dense;
-  for (let e = 0; e < ents.length; e++) prepareChain(world, ents[e]!, steps);
+  // Per chain (independent of each other): on the world's worker threads when it has them.
+  const accel = world.tailAccel;
+  if (accel === null || accel.prepareThreaded === null || !accel.prepareThreaded(world, steps)) {
+    const ents = world.queries.tails.dense;
+    for (let e = 0; e < ents.length; e++) tailPrepareChain(world, ents[e]!, steps);
+  }
   return steps;
 }
 
-function prepareChain(world: BitrigWorld, eid: number, steps: number): void {
+/**
+ * One chain's part of {@link tailClockBegin}: this frame's anchor (and mirror flag, exact-world
+ * flag, animation rest pose), and the rest reset on the first frame, a teleport or a
+ * non-finite anchor. Reads and writes this chain's data only.
+ *
+ * @example
+ * for (const eid of world.queries.tails.dense) tailPrepareChain(world, eid, steps);
+ */
+export function tailPrepareChain(world: BitrigWorld, eid: number, steps: number): void {
   const C = world.components.TailChain;
   const B = world.components.BendState;
   const pose = world.pose;

@@ -18,7 +18,7 @@
  */
 import type { BitrigWorld } from '../core/world';
 import { LINK_STRIDE } from '../core/components/tail';
-import { poseUpdateSubtree } from '../core/pose';
+import { tailFinishChain } from '../core/tailFinish';
 import { tailJob, type TailAccel } from '../core/wasm/tailAccel';
 
 
@@ -189,37 +189,12 @@ function tailWriteWasm(world: BitrigWorld, accel: TailAccel): void {
  * for the next frame, and the world matrices the link loop did not compose — the end helper's
  * subtree, or the whole chain's when it keeps exact world matrices or failed. Done after all
  * link loops (both backends), so a tail hanging under another tail's bones gets world
- * matrices from its parent tail's final pose.
+ * matrices from its parent tail's final pose. On the world's worker threads when it has them
+ * (characters with one chain; a character's chains stay together, in order).
  */
 function tailWriteFinish(world: BitrigWorld): void {
-  const C = world.components.TailChain;
-  const B = world.components.BendState;
-  const pose = world.pose;
+  const accel = world.tailAccel;
+  if (accel !== null && accel.finishThreaded !== null && accel.finishThreaded(world)) return;
   const ents = world.queries.tails.dense;
-  const localR = pose.localR, restR = B.restR, writtenR = B.writtenR, AC = C.anchorCur, AP = C.anchorPrev;
-  for (let e = 0; e < ents.length; e++) {
-    const eid = ents[e]!;
-    if (C.initialised[eid] === 0) continue;
-    const n = C.links[eid]!;
-    const base = C.row[eid]! * LINK_STRIDE;
-    const bad = n > 0 && C.writeFailed[eid] === 1;
-    if (bad) {
-      for (let i = 0; i < n; i++) {
-        const k = base + i;
-        const s4 = C.slot[k]! * 4;
-        for (let j = 0; j < 4; j++) {
-          localR[s4 + j] = restR[k * 4 + j]!;
-          writtenR[k * 4 + j] = restR[k * 4 + j]!;
-        }
-      }
-      C.initialised[eid] = 0;
-    }
-    const a = eid * 8;
-    for (let j = 0; j < 8; j++) AP[a + j] = AC[a + j]!;
-    if (bad || C.exactWorld[eid] === 1) poseUpdateSubtree(pose, C.slot[base]!);
-    else {
-      const end = C.endSlot[eid]!;
-      if (end >= 0) poseUpdateSubtree(pose, end);
-    }
-  }
+  for (let e = 0; e < ents.length; e++) tailFinishChain(world, ents[e]!);
 }

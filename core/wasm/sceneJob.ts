@@ -5,7 +5,8 @@
  *
  * The calling thread lists the characters that may run anywhere (those without a ground
  * callback: the game's function can only be called on its own thread) and publishes the job as
- * one 32-bit word; every thread then claims chunks with compare-and-swap and runs the three
+ * one 32-bit word (the tail clock's per-chain preparation is published the same way, a chain
+ * per entry); every thread then claims chunks with compare-and-swap and runs the three
  * systems on a "view" of the world whose queries hold just that chunk's characters and their
  * limbs. Characters are independent in these systems (each reads and writes its own bones,
  * contacts and limbs; supports are only read), so the results are bit-identical to the
@@ -17,6 +18,8 @@
 import { footLock } from '../../systems/footLock';
 import { pelvisHeight } from '../../systems/pelvisHeight';
 import { twoBoneIK } from '../../systems/twoBoneIK';
+import { tailPrepareChain } from '../../systems/tailClock';
+import { tailFinishChain } from '../tailFinish';
 import { MAX_ARMS, MAX_LEGS } from '../components/scene';
 import type { BitrigWorld } from '../world';
 
@@ -30,45 +33,80 @@ export const CTL = {
   DONE: 2,
   /** Set to 1 to stop every worker. */
   STOP: 3,
-  /** Scene job word: bits 0–12 next chunk, 13–25 chunk count, 26–31 job number. */
+  /** JavaScript job word: bits 0–12 next chunk, 13–25 chunk count, 26–29 job number, 30–31 kind ({@link JOB}). */
   SCENE_WORD: 8,
-  /** Scene chunks finished. */
+  /** Chunks finished. */
   SCENE_DONE: 9,
-  /** Characters listed for the scene job. */
+  /** Entities listed for the job. */
   SCENE_N: 10,
-  /** Characters per chunk. */
+  /** Entities per chunk. */
   SCENE_K: 11,
+  /** The job's integer argument (tail prepare: steps this frame). */
+  JOB_ARG: 12,
   /** f64 index of the scene job's dt (seconds), bytes 48–55. */
   SCENE_DT_F64: 6,
   /** Bytes of the block. */
   BYTES: 64,
 } as const;
 
-/** Most chunks a scene job can have (13 bits). */
+/** Most chunks a JavaScript job can have (13 bits). */
 export const SCENE_MAX_CHUNKS = 8191;
+
+/** Kinds of JavaScript job: the scene systems on characters, the tail clock's per-chain preparation, the tail write's per-chain finish. */
+export const JOB = { SCENE: 0, TAIL_PREPARE: 1, TAIL_FINISH: 2 } as const;
 
 /** The parts of a world the scene systems read: components, pose store, queries, capacity. */
 export interface SceneView {
   components: BitrigWorld['components'];
   pose: BitrigWorld['pose'];
-  queries: { sceneChars: { dense: number[] }; limbs: { dense: number[] } };
+  /** The current chunk: one of {@link SceneView.lists}' views, never a new array. */
+  queries: { sceneChars: { dense: Int32Array }; limbs: { dense: Int32Array } };
   capacity: number;
+  /** Backing lists and their views by length (made on first use of a length: warm-up, not per frame). */
+  lists: { chars: Int32Array; limbs: Int32Array; charViews: Int32Array[]; limbViews: Int32Array[] };
+}
+
+/** A view of the world for chunks of characters (the scene job). Setup-time. */
+export function makeSceneView(components: SceneView['components'], pose: SceneView['pose'], capacity: number): SceneView {
+  const empty = new Int32Array(0);
+  return {
+    components, pose, capacity,
+    queries: { sceneChars: { dense: empty }, limbs: { dense: empty } },
+    lists: { chars: new Int32Array(SCENE_CHUNK), limbs: new Int32Array(SCENE_CHUNK * (MAX_LEGS + MAX_ARMS)), charViews: [], limbViews: [] },
+  };
+}
+
+/** Characters per chunk of the scene job (and of the calling thread's own characters). */
+export const SCENE_CHUNK = 64;
+
+function listView(views: Int32Array[], backing: Int32Array, n: number): Int32Array {
+  return views[n] ??= backing.subarray(0, n);
 }
 
 /**
- * Put characters `chars[from..to)` and their limbs (legs, then arms) into the view's queries.
- * No allocation once the arrays have grown to their largest chunk.
+ * Put characters `chars[from..to)` (at most {@link SCENE_CHUNK}) and their limbs (legs, then
+ * arms) into the view's queries. No allocation once each chunk length has been seen.
  */
 export function fillSceneChunk(view: SceneView, chars: ArrayLike<number>, from: number, to: number): void {
   const SC = view.components.SceneCharacter;
-  const cd = view.queries.sceneChars.dense, ld = view.queries.limbs.dense;
-  cd.length = 0; ld.length = 0;
+  const L = view.lists;
+  let nc = 0, nl = 0;
   for (let i = from; i < to; i++) {
     const c = chars[i]!;
-    cd.push(c);
-    const nl = SC.legCount[c]!, na = SC.armCount[c]!;
-    for (let k = 0; k < nl; k++) ld.push(SC.legs[c * MAX_LEGS + k]!);
-    for (let k = 0; k < na; k++) ld.push(SC.arms[c * MAX_ARMS + k]!);
+    L.chars[nc++] = c;
+    const legs = SC.legCount[c]!, arms = SC.armCount[c]!;
+    for (let k = 0; k < legs; k++) L.limbs[nl++] = SC.legs[c * MAX_LEGS + k]!;
+    for (let k = 0; k < arms; k++) L.limbs[nl++] = SC.arms[c * MAX_ARMS + k]!;
+  }
+  view.queries.sceneChars.dense = listView(L.charViews, L.chars, nc);
+  view.queries.limbs.dense = listView(L.limbViews, L.limbs, nl);
+}
+
+/** Run the scene systems on `chars[from..to)` in chunks of {@link SCENE_CHUNK} (the calling thread's own characters). */
+export function runSceneList(view: SceneView, chars: ArrayLike<number>, from: number, to: number, dt: number): void {
+  for (let i = from; i < to; i += SCENE_CHUNK) {
+    fillSceneChunk(view, chars, i, i + SCENE_CHUNK < to ? i + SCENE_CHUNK : to);
+    runSceneSystems(view, dt);
   }
 }
 
@@ -81,10 +119,11 @@ export function runSceneSystems(view: SceneView, dt: number): void {
 }
 
 /**
- * Claim chunks of the current scene job and run them until none is left. Returns the chunks
- * this call ran. Any number of threads may call it at once; each chunk runs exactly once.
+ * Claim chunks of the current JavaScript job (the scene systems on characters, or the tail
+ * clock's preparation of chains) and run them until none is left. Returns the chunks this call
+ * ran. Any number of threads may call it at once; each chunk runs exactly once.
  */
-export function runSceneChunks(view: SceneView, ctl: Int32Array, ctlF64: Float64Array, chars: Int32Array): number {
+export function runSceneChunks(view: SceneView, ctl: Int32Array, ctlF64: Float64Array, list: Int32Array): number {
   let w = Atomics.load(ctl, CTL.SCENE_WORD);
   let ran = 0;
   for (;;) {
@@ -95,11 +134,34 @@ export function runSceneChunks(view: SceneView, ctl: Int32Array, ctlF64: Float64
     if (seen !== w) { w = seen; continue; }
     // Read after the claim: these belong to the job whose word was claimed.
     const n = ctl[CTL.SCENE_N]!, k = ctl[CTL.SCENE_K]!;
-    const from = idx * k;
-    fillSceneChunk(view, chars, from, from + k < n ? from + k : n);
-    runSceneSystems(view, ctlF64[CTL.SCENE_DT_F64]!);
+    const from = idx * k, to = from + k < n ? from + k : n;
+    const kind = w >>> 30;
+    if (kind === JOB.TAIL_PREPARE) {
+      const steps = ctl[CTL.JOB_ARG]!;
+      const world = view as unknown as BitrigWorld;
+      for (let i = from; i < to; i++) tailPrepareChain(world, list[i]!, steps);
+    } else if (kind === JOB.TAIL_FINISH) {
+      const world = view as unknown as BitrigWorld;
+      for (let i = from; i < to; i++) tailFinishChain(world, list[i]!);
+    } else runSceneList(view, list, from, to, ctlF64[CTL.SCENE_DT_F64]!);
     Atomics.add(ctl, CTL.SCENE_DONE, 1);
     ran++;
     w = next;
   }
+}
+
+/**
+ * Publish a JavaScript job of `n` listed entities in chunks of `k` (the list, dt and argument
+ * already written). Returns the number of chunks.
+ */
+export function publishJsJob(ctl: Int32Array, kind: number, n: number, k: number): number {
+  const count = Math.ceil(n / k);
+  ctl[CTL.SCENE_N] = n;
+  ctl[CTL.SCENE_K] = k;
+  Atomics.store(ctl, CTL.SCENE_DONE, 0);
+  const job = ((Atomics.load(ctl, CTL.SCENE_WORD) >>> 26) + 1) & 15;
+  Atomics.store(ctl, CTL.SCENE_WORD, (kind << 30) | (job << 26) | (count << 13));
+  Atomics.add(ctl, CTL.SEQ, 1);
+  Atomics.notify(ctl, CTL.SEQ);
+  return count;
 }

@@ -18,8 +18,9 @@ import type { BitrigWorld } from '../world';
 import { LINK_STRIDE } from '../components/tail';
 import { TAIL_STEP_WASM_BASE64 } from './tailStepWasm';
 import { CTL, runTailJob, startTailWorkers, stopTailWorkers, threadsAvailable, waitCounter, type TailWorker, type WorkerInit } from './tailThreads';
-import { fillSceneChunk, runSceneChunks, runSceneSystems, SCENE_MAX_CHUNKS, type SceneView } from './sceneJob';
+import { JOB, makeSceneView, publishJsJob, runSceneChunks, runSceneList, SCENE_MAX_CHUNKS, type SceneView } from './sceneJob';
 import type { WorkerArray } from './worker';
+import { tailFinishChain } from '../tailFinish';
 
 /** The kernel's exports (see wasm/tailStep.ts). */
 interface TailStepExports {
@@ -53,8 +54,12 @@ export interface TailAccel {
   params: Float64Array;
   /** Entity capacity this layout was made for. */
   capacity: number;
-  /** The job control block (i32; see core/wasm/tailThreads.ts `CTL`). */
+  /** The current job control block (i32; see core/wasm/sceneJob.ts `CTL`): one of {@link TailAccel.controls}. */
   control: Int32Array;
+  /** Control blocks in turn: each start of workers (and each drop) moves to the next, so workers of an earlier start can never see a later job. */
+  controls: Array<{ offset: number; i32: Int32Array; f64: Float64Array }>;
+  /** Index of the current control block. */
+  controlIndex: number;
   /** Worker threads asked for (`createBitrigWorld({ threads })`); 0 when the memory is not shared. */
   threads: number;
   /** Started workers (`null` until the first job after a layout). */
@@ -67,10 +72,16 @@ export interface TailAccel {
   sceneView: SceneView | null;
   /** … the characters listed for it (i32 over the shared memory) … */
   jobChars: Int32Array;
-  /** … the characters only the calling thread may run (a ground callback), reused … */
-  ownChars: number[];
+  /** … the entities only the calling thread may run (a ground callback; a character's several tails), reused … */
+  ownChars: Int32Array;
   /** … and the control block as f64 (the job's dt). */
   controlF64: Float64Array;
+  /** The tail clock's per-chain preparation on the worker threads (`null` without threads); `false` when it did nothing. */
+  prepareThreaded: ((world: BitrigWorld, steps: number) => boolean) | null;
+  /** The tail write's per-chain finish on the worker threads (`null` without threads); `false` when it did nothing. */
+  finishThreaded: ((world: BitrigWorld) => boolean) | null;
+  /** Tail chains per character (scratch of the finish job, by pose character id). */
+  chainsPerChar: Int32Array;
   /** A worker reported an error: the workers are dropped before the next job. */
   failed: boolean;
   /** Chain pairs the workers ran since this layout (diagnostics and tests). */
@@ -82,6 +93,9 @@ export interface TailAccel {
 // Byte offset where the arena starts: the first page is left to the compiled module (it has no
 // static data today; the reserve keeps a future one from landing on component data).
 const ARENA_BASE = 65536;
+// Control blocks used in turn (see TailAccel.controls); a worker of a start 32 starts ago would
+// have to be still alive for a reused block to matter.
+const CONTROL_BLOCKS = 32;
 const PAGE = 65536;
 
 let _shared: WebAssembly.Module | null | undefined;
@@ -191,7 +205,7 @@ type Typed = Float64Array | Int32Array | Uint8Array;
  */
 export function layoutTailArena(world: BitrigWorld): boolean {
   const prev = world.tailAccel;
-  if (prev !== null && prev.workers !== null) { stopTailWorkers(prev.control, prev.workers); prev.workers = null; }
+  if (prev !== null && prev.workers !== null) { stopTailWorkers(prev.control, prev.workers); prev.workers = null; } // (the new layout has a new memory)
   const wantThreads = world.tailThreadsWanted > 0 && threadsAvailable() && tailWasmModule(true) !== null;
   const module = tailWasmModule(wantThreads);
   if (module === null) return false;
@@ -241,7 +255,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const paramsOff = top; top += 16;
   const pairsOff = top; top += (cap + LINK_STRIDE + 1) * 8;
   top = (top + 15) & ~15;
-  const controlOff = top; top += CTL.BYTES;
+  const controlOff = top; top += CTL.BYTES * CONTROL_BLOCKS;
   const jobCharsOff = top; top += cap * 4;
   let memory: WebAssembly.Memory, instance: WebAssembly.Instance;
   let shared = wantThreads;
@@ -276,7 +290,6 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const writePointers = WRITE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!);
   kernel.setPointers(...pointers);
   kernel.setWritePointers(...writePointers);
-  kernel.setControl(controlOff);
   const arrays: WorkerArray[] = shared ? entries.map((e, i) => ({
     c: e.id.slice(0, e.id.indexOf('.')), k: e.key, o: offsets[i]!, n: e.src.length,
     t: e.src instanceof Float64Array ? 'f64' as const : e.src instanceof Int32Array ? 'i32' as const : 'u8' as const,
@@ -287,7 +300,13 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     ents: new Int32Array(buffer, entsOff, cap),
     params: new Float64Array(buffer, paramsOff, 2),
     capacity: cap,
-    control: new Int32Array(buffer, controlOff, CTL.BYTES / 4),
+    control: null as unknown as Int32Array, // set below
+    controls: Array.from({ length: CONTROL_BLOCKS }, (_, i) => ({
+      offset: controlOff + i * CTL.BYTES,
+      i32: new Int32Array(buffer, controlOff + i * CTL.BYTES, CTL.BYTES / 4),
+      f64: new Float64Array(buffer, controlOff + i * CTL.BYTES, CTL.BYTES / 8),
+    })),
+    controlIndex: 0,
     threads: shared ? world.tailThreadsWanted : 0,
     workers: null,
     workerInit: shared ? { module, memory, pointers, writePointers, control: controlOff, arrays, jobChars: jobCharsOff, capacity: cap } : null,
@@ -295,15 +314,34 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     pairsByWorkers: 0,
     sceneChunksByWorkers: 0,
     workersSceneVersion: -1,
-    sceneView: shared ? {
-      components: world.components, pose: world.pose, capacity: cap,
-      queries: { sceneChars: { dense: [] }, limbs: { dense: [] } },
-    } : null,
+    sceneView: shared ? makeSceneView(world.components, world.pose, cap) : null,
     jobChars: new Int32Array(buffer, jobCharsOff, cap),
-    ownChars: [],
-    controlF64: new Float64Array(buffer, controlOff, CTL.BYTES / 8),
+    ownChars: new Int32Array(shared ? cap : 0),
+    controlF64: null as unknown as Float64Array, // set below
+    prepareThreaded: shared ? tailPrepareThreaded : null,
+    finishThreaded: shared ? tailFinishThreaded : null,
+    chainsPerChar: new Int32Array(shared ? world.pose.charCapacity : 0),
   };
+  useControl(world.tailAccel, 0);
   return true;
+}
+
+/** Make control block `i` current (zeroed) for the kernel, the calling thread and the next workers. */
+function useControl(a: TailAccel, i: number): void {
+  const c = a.controls[i]!;
+  c.i32.fill(0);
+  a.controlIndex = i;
+  a.control = c.i32;
+  a.controlF64 = c.f64;
+  a.kernel.setControl(c.offset);
+  if (a.workerInit !== null) a.workerInit.control = c.offset;
+}
+
+/** Stop the current workers on their control block and move on to the next block. */
+function retireWorkers(a: TailAccel): void {
+  if (a.workers !== null) stopTailWorkers(a.control, a.workers);
+  a.workers = null;
+  useControl(a, (a.controlIndex + 1) % CONTROL_BLOCKS);
 }
 
 /**
@@ -315,11 +353,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
 function ensureWorkers(world: BitrigWorld, accel: TailAccel): boolean {
   if (accel.threads === 0) return false;
   if (accel.failed) { dropWorkers(accel); return false; }
-  if (accel.workers !== null && accel.workersSceneVersion !== world.sceneVersion && accel.sceneView !== null) {
-    stopTailWorkers(accel.control, accel.workers);
-    Atomics.store(accel.control, CTL.STOP, 0);
-    accel.workers = null;
-  }
+  if (accel.workers !== null && accel.workersSceneVersion !== world.sceneVersion && accel.sceneView !== null) retireWorkers(accel);
   if (accel.workers === null) {
     const segments: Array<[number, Float64Array]> = [];
     const segs = world.components.SceneCharacter.segments;
@@ -336,7 +370,13 @@ function ensureWorkers(world: BitrigWorld, accel: TailAccel): boolean {
  * this thread alone, or with the world's workers. Per-frame; never throws.
  */
 export function tailJob(world: BitrigWorld, accel: TailAccel, np: number): void {
-  if (accel.threads === 0 || np <= 16 || !ensureWorkers(world, accel)) { accel.kernel.run(); return; }
+  if (accel.threads === 0 || !ensureWorkers(world, accel)) { accel.kernel.run(); return; }
+  if (np <= 16) {
+    // One chunk: not worth a wake-up, but a worker still awake may take it: wait for it.
+    const here = accel.kernel.run();
+    if (!waitCounter(accel.control, CTL.DONE, np)) dropWorkers(accel); else accel.pairsByWorkers += np - here;
+    return;
+  }
   const ran = runTailJob(accel.control, np, accel.kernel);
   if (ran < 0) dropWorkers(accel); else accel.pairsByWorkers += np - ran;
 }
@@ -355,32 +395,73 @@ export function sceneContactsThreaded(world: BitrigWorld, dt: number): boolean {
   if (chars.length < 32 || !ensureWorkers(world, a)) return false;
   const SC = world.components.SceneCharacter;
   const list = a.jobChars, own = a.ownChars, ctl = a.control;
-  own.length = 0;
-  let n = 0;
+  let n = 0, m = 0;
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
-    if (SC.ground[c]) own.push(c); else list[n++] = c;
+    if (SC.ground[c]) own[m++] = c; else list[n++] = c;
   }
-  const k = Math.max(8, Math.ceil(n / SCENE_MAX_CHUNKS));
-  const count = Math.ceil(n / k);
-  ctl[CTL.SCENE_N] = n;
-  ctl[CTL.SCENE_K] = k;
   a.controlF64[CTL.SCENE_DT_F64] = dt;
-  Atomics.store(ctl, CTL.SCENE_DONE, 0);
-  const job = ((Atomics.load(ctl, CTL.SCENE_WORD) >>> 26) + 1) & 63;
-  Atomics.store(ctl, CTL.SCENE_WORD, (job << 26) | (count << 13));
-  Atomics.add(ctl, CTL.SEQ, 1);
-  Atomics.notify(ctl, CTL.SEQ);
+  const count = publishJsJob(ctl, JOB.SCENE, n, Math.max(64, Math.ceil(n / SCENE_MAX_CHUNKS)));
   const view = a.sceneView;
   const ran = runSceneChunks(view, ctl, a.controlF64, list);
-  if (own.length > 0) { fillSceneChunk(view, own, 0, own.length); runSceneSystems(view, dt); }
+  if (m > 0) runSceneList(view, own, 0, m, dt);
+  if (!waitCounter(ctl, CTL.SCENE_DONE, count)) dropWorkers(a); else a.sceneChunksByWorkers += count - ran;
+  return true;
+}
+
+/**
+ * The tail clock's per-chain preparation (`tailPrepareChain`) on the world's worker threads
+ * (chunks of 128 chains); `false`, having done nothing, when it would not pay (no workers,
+ * fewer than 256 chains). Same results as the loop on one thread. Per-frame; never throws.
+ */
+function tailPrepareThreaded(world: BitrigWorld, steps: number): boolean {
+  const a = world.tailAccel;
+  if (a === null || a.threads === 0 || a.sceneView === null) return false;
+  const ents = world.queries.tails.dense;
+  const n = ents.length;
+  if (n < 256 || !ensureWorkers(world, a)) return false;
+  const list = a.jobChars, ctl = a.control;
+  for (let i = 0; i < n; i++) list[i] = ents[i]!;
+  ctl[CTL.JOB_ARG] = steps;
+  const count = publishJsJob(ctl, JOB.TAIL_PREPARE, n, Math.max(128, Math.ceil(n / SCENE_MAX_CHUNKS)));
+  const ran = runSceneChunks(a.sceneView, ctl, a.controlF64, list);
+  if (!waitCounter(ctl, CTL.SCENE_DONE, count)) dropWorkers(a); else a.sceneChunksByWorkers += count - ran;
+  return true;
+}
+
+/**
+ * The tail write's per-chain finish (`tailFinishChain`) on the world's worker threads: chains
+ * that are their character's only chain in chunks of 128; a character with several chains
+ * (a tail under a tail shares its subtree and the `dirty` scratch) runs on this thread, its
+ * chains in order. `false`, having done nothing, when it would not pay. Same results as the
+ * loop on one thread. Per-frame; never throws.
+ */
+function tailFinishThreaded(world: BitrigWorld): boolean {
+  const a = world.tailAccel;
+  if (a === null || a.threads === 0 || a.sceneView === null) return false;
+  const ents = world.queries.tails.dense;
+  const n = ents.length;
+  if (n < 256 || !ensureWorkers(world, a)) return false;
+  const C = world.components.TailChain;
+  const per = a.chainsPerChar;
+  for (let i = 0; i < n; i++) { const c = C.char[ents[i]!]!; if (c >= 0 && c < per.length) per[c] = 0; }
+  for (let i = 0; i < n; i++) { const c = C.char[ents[i]!]!; if (c >= 0 && c < per.length) per[c]++; }
+  const list = a.jobChars, own = a.ownChars, ctl = a.control;
+  let m = 0, o = 0;
+  for (let i = 0; i < n; i++) {
+    const eid = ents[i]!, c = C.char[eid]!;
+    if (c >= 0 && c < per.length && per[c] === 1) list[m++] = eid; else own[o++] = eid;
+  }
+  const count = publishJsJob(ctl, JOB.TAIL_FINISH, m, Math.max(128, Math.ceil(m / SCENE_MAX_CHUNKS)));
+  for (let i = 0; i < o; i++) tailFinishChain(world, own[i]!);
+  const ran = runSceneChunks(a.sceneView, ctl, a.controlF64, list);
   if (!waitCounter(ctl, CTL.SCENE_DONE, count)) dropWorkers(a); else a.sceneChunksByWorkers += count - ran;
   return true;
 }
 
 /** Stop a layout's workers for good: the world goes on with the calling thread alone. */
 function dropWorkers(accel: TailAccel): void {
-  stopTailWorkers(accel.control, accel.workers ?? []);
+  retireWorkers(accel); // (a worker still running can never see a later job)
   accel.workers = [];
   accel.threads = 0;
 }

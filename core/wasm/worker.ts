@@ -7,7 +7,7 @@
  * told to stop: each time the job sequence moves, it runs chunks of the current scene job (the
  * scene systems, in JavaScript) and of the current tail job (the kernel's `run`).
  */
-import { CTL, runSceneChunks, type SceneView } from './sceneJob';
+import { CTL, makeSceneView, runSceneChunks, type SceneView } from './sceneJob';
 import { createTailComponents } from '../components/tail';
 import { createSceneComponents } from '../components/scene';
 
@@ -70,12 +70,7 @@ function viewOf(init: WorkerInit): SceneView | null {
   const segs = new Array<Float64Array | null>(cap).fill(null);
   for (const [eid, s] of init.segments) segs[eid] = s;
   SC['segments'] = segs;
-  return {
-    components: comps as unknown as SceneView['components'],
-    pose: pose as unknown as SceneView['pose'],
-    queries: { sceneChars: { dense: [] }, limbs: { dense: [] } },
-    capacity: cap,
-  };
+  return makeSceneView(comps as unknown as SceneView['components'], pose as unknown as SceneView['pose'], cap);
 }
 
 function serve(init: WorkerInit, close: () => void): void {

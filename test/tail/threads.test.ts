@@ -1,5 +1,6 @@
 /**
- * Worker threads for the WebAssembly tail step (core/wasm/tailThreads.ts): a world with
+ * Worker threads for the WebAssembly tail step and write and the tail clock's per-chain
+ * preparation (core/wasm/tailThreads.ts, sceneJob.ts): a world with
  * `threads: 2` must hold bit-identical tail state and written pose to a one-thread world on
  * every frame (tolerance: none — every f64 compared by its bits), with the workers really
  * taking part (pairs run by workers > 0), through a re-layout mid-run (the workers restart on
@@ -136,6 +137,8 @@ describe('tail worker threads', () => {
     expect(await until(() => tailThreads(three) === 2, 10_000)).toBe(true);
     for (let k = 0; k < 40; k++) frame();
     expect(three.tailAccel!.pairsByWorkers).toBeGreaterThan(0);
+    // 540 chains: the clock's per-chain preparation ran as a JavaScript job, partly on the workers
+    expect(three.tailAccel!.sceneChunksByWorkers).toBeGreaterThan(0);
 
     // A worker reports an error: the workers are dropped, the calling thread goes on alone.
     three.tailAccel!.failed = true;

@@ -1,0 +1,46 @@
+/**
+ * TailWrite's per-chain finish (systems/tailWrite.ts), in a module of its own so that worker
+ * threads (core/wasm/worker.ts) can run it: the rest fallback for a chain whose write went
+ * non-finite, the anchor copy for the next frame, and the world matrices the link loop did not
+ * compose (the end helper's subtree, or the whole chain's when it keeps exact world matrices or
+ * failed). Reads and writes this chain's data and its character's pose (the `dirty` scratch of
+ * the character's slots): chains of one character must run on one thread, in order.
+ */
+import type { BitrigWorld } from './world';
+import { LINK_STRIDE } from './components/tail';
+import { poseUpdateSubtree } from './poseMath';
+
+/**
+ * Finish one chain's write (after every chain's link loop). Per-frame; no allocation.
+ *
+ * @example
+ * for (const eid of world.queries.tails.dense) tailFinishChain(world, eid);
+ */
+export function tailFinishChain(world: BitrigWorld, eid: number): void {
+  const C = world.components.TailChain;
+  const B = world.components.BendState;
+  const pose = world.pose;
+  const localR = pose.localR, restR = B.restR, writtenR = B.writtenR, AC = C.anchorCur, AP = C.anchorPrev;
+  if (C.initialised[eid] === 0) return;
+  const n = C.links[eid]!;
+  const base = C.row[eid]! * LINK_STRIDE;
+  const bad = n > 0 && C.writeFailed[eid] === 1;
+  if (bad) {
+    for (let i = 0; i < n; i++) {
+      const k = base + i;
+      const s4 = C.slot[k]! * 4;
+      for (let j = 0; j < 4; j++) {
+        localR[s4 + j] = restR[k * 4 + j]!;
+        writtenR[k * 4 + j] = restR[k * 4 + j]!;
+      }
+    }
+    C.initialised[eid] = 0;
+  }
+  const a = eid * 8;
+  for (let j = 0; j < 8; j++) AP[a + j] = AC[a + j]!;
+  if (bad || C.exactWorld[eid] === 1) poseUpdateSubtree(pose, C.slot[base]!);
+  else {
+    const end = C.endSlot[eid]!;
+    if (end >= 0) poseUpdateSubtree(pose, end);
+  }
+}
