@@ -30,9 +30,15 @@ export interface BitrigWorldOptions {
    */
   wasm?: boolean;
   /**
-   * Worker threads that help the calling thread with the WebAssembly tail step (0: none).
-   * Needs SharedArrayBuffer — Node ≥ 20.16, or a cross-origin-isolated page — and is ignored
-   * elsewhere ({@link tailThreads} says how many joined). Results do not depend on it.
+   * Worker threads that share each frame's work with the calling thread (0: none): the
+   * scene-contact systems in chunks of characters (those with a `ground` callback stay on the
+   * calling thread), the tail clock's and the write's per-chain work, and the WebAssembly tail
+   * step and write in chunks of chain pairs. Results are bit-identical to one thread. Needs
+   * SharedArrayBuffer — Node ≥ 20.16, or a cross-origin-isolated page (COOP `same-origin` +
+   * COEP `require-corp`) that may start `blob:` workers — and is ignored elsewhere
+   * ({@link tailThreads} says how many joined). Workers start on the first frame, poll briefly
+   * for the next job after each one, then sleep; adding or removing scene characters restarts
+   * them. Integer in [0, 15].
    */
   threads?: number;
 }

@@ -66,7 +66,12 @@ export interface SceneView {
   lists: { chars: Int32Array; limbs: Int32Array; charViews: Int32Array[]; limbViews: Int32Array[] };
 }
 
-/** A view of the world for chunks of characters (the scene job). Setup-time. */
+/**
+ * A view of the world for chunks of characters (the scene job). Setup-time.
+ *
+ * @example
+ * const view = makeSceneView(world.components, world.pose, world.capacity);
+ */
 export function makeSceneView(components: SceneView['components'], pose: SceneView['pose'], capacity: number): SceneView {
   const empty = new Int32Array(0);
   return {
@@ -86,6 +91,9 @@ function listView(views: Int32Array[], backing: Int32Array, n: number): Int32Arr
 /**
  * Put characters `chars[from..to)` (at most {@link SCENE_CHUNK}) and their limbs (legs, then
  * arms) into the view's queries. No allocation once each chunk length has been seen.
+ *
+ * @example
+ * fillSceneChunk(view, chars, 0, 64); runSceneSystems(view, 1 / 60);
  */
 export function fillSceneChunk(view: SceneView, chars: ArrayLike<number>, from: number, to: number): void {
   const SC = view.components.SceneCharacter;
@@ -102,7 +110,12 @@ export function fillSceneChunk(view: SceneView, chars: ArrayLike<number>, from: 
   view.queries.limbs.dense = listView(L.limbViews, L.limbs, nl);
 }
 
-/** Run the scene systems on `chars[from..to)` in chunks of {@link SCENE_CHUNK} (the calling thread's own characters). */
+/**
+ * Run the scene systems on `chars[from..to)` in chunks of {@link SCENE_CHUNK} (the calling thread's own characters).
+ *
+ * @example
+ * runSceneList(view, groundChars, 0, count, dt); // this thread's own characters
+ */
 export function runSceneList(view: SceneView, chars: ArrayLike<number>, from: number, to: number, dt: number): void {
   for (let i = from; i < to; i += SCENE_CHUNK) {
     fillSceneChunk(view, chars, i, i + SCENE_CHUNK < to ? i + SCENE_CHUNK : to);
@@ -110,7 +123,12 @@ export function runSceneList(view: SceneView, chars: ArrayLike<number>, from: nu
   }
 }
 
-/** Run the three scene systems on the view's current chunk. */
+/**
+ * Run the three scene systems on the view's current chunk.
+ *
+ * @example
+ * runSceneSystems(view, 1 / 60);
+ */
 export function runSceneSystems(view: SceneView, dt: number): void {
   const w = view as unknown as BitrigWorld;
   footLock(w, dt);
@@ -122,6 +140,10 @@ export function runSceneSystems(view: SceneView, dt: number): void {
  * Claim chunks of the current JavaScript job (the scene systems on characters, or the tail
  * clock's preparation of chains) and run them until none is left. Returns the chunks this call
  * ran. Any number of threads may call it at once; each chunk runs exactly once.
+ *
+ * @example
+ * const chunks = publishJsJob(ctl, JOB.SCENE, n, 64);
+ * const ran = runSceneChunks(view, ctl, ctlF64, list); // then wait for SCENE_DONE = chunks
  */
 export function runSceneChunks(view: SceneView, ctl: Int32Array, ctlF64: Float64Array, list: Int32Array): number {
   let w = Atomics.load(ctl, CTL.SCENE_WORD);
@@ -153,6 +175,10 @@ export function runSceneChunks(view: SceneView, ctl: Int32Array, ctlF64: Float64
 /**
  * Publish a JavaScript job of `n` listed entities in chunks of `k` (the list, dt and argument
  * already written). Returns the number of chunks.
+ *
+ * @example
+ * ctl[CTL.JOB_ARG] = steps;
+ * const chunks = publishJsJob(ctl, JOB.TAIL_PREPARE, chains, 128);
  */
 export function publishJsJob(ctl: Int32Array, kind: number, n: number, k: number): number {
   const count = Math.ceil(n / k);

@@ -38,7 +38,12 @@ export interface TailWorker {
 interface NodeWorker { postMessage(v: unknown): void; terminate(): unknown; unref(): void; on(ev: string, f: (e: unknown) => void): void }
 interface BrowserWorker { postMessage(v: unknown): void; terminate(): void; onerror: ((e: unknown) => void) | null }
 
-/** Can this runtime start tail workers at all (shared memory and a way to start a worker)? */
+/**
+ * Can this runtime start tail workers at all (shared memory and a way to start a worker)?
+ *
+ * @example
+ * if (!threadsAvailable()) console.info('bitrig: no SharedArrayBuffer here, one thread');
+ */
 export function threadsAvailable(): boolean {
   if (typeof SharedArrayBuffer !== 'function' || typeof Atomics !== 'object') return false;
   const g = globalThis as { crossOriginIsolated?: boolean; Worker?: unknown; Blob?: unknown; URL?: { createObjectURL?: unknown } };
@@ -61,6 +66,9 @@ function nodeWorkerCtor(): (new (src: string, o: { eval: boolean }) => NodeWorke
  * Start `count` workers on a shared kernel memory; returns those that could be started (maybe
  * none: a content-security policy may forbid `blob:` workers). Setup-time; never throws.
  * `onFail` is called when a worker reports an error (it then no longer takes work).
+ *
+ * @example
+ * accel.workers = startTailWorkers(2, init, () => { accel.failed = true; });
  */
 export function startTailWorkers(count: number, init: WorkerInit, onFail: () => void): TailWorker[] {
   const out: TailWorker[] = [];
@@ -95,6 +103,9 @@ export function startTailWorkers(count: number, init: WorkerInit, onFail: () => 
  * pairs this thread ran, or -1 when a worker failed to finish its chunks within
  * {@link WAIT_LIMIT_MS} (the caller then drops the workers; the chains of the lost chunks
  * missed this job).
+ *
+ * @example
+ * const ran = runTailJob(ctl, kernel.prepareStep(count), kernel); // -1: give the workers up
  */
 export function runTailJob(ctl: Int32Array, np: number, kernel: { run(): number }): number {
   Atomics.add(ctl, CTL.SEQ, 1);
@@ -103,7 +114,12 @@ export function runTailJob(ctl: Int32Array, np: number, kernel: { run(): number 
   return waitCounter(ctl, CTL.DONE, np) ? ran : -1;
 }
 
-/** Wait until `ctl[index]` reaches `target` (spin: the browser's main thread may not block); false after {@link WAIT_LIMIT_MS}. */
+/**
+ * Wait until `ctl[index]` reaches `target` (spin: the browser's main thread may not block); false after {@link WAIT_LIMIT_MS}.
+ *
+ * @example
+ * if (!waitCounter(ctl, CTL.SCENE_DONE, chunks)) dropWorkers(accel);
+ */
 export function waitCounter(ctl: Int32Array, index: number, target: number): boolean {
   if (Atomics.load(ctl, index) >= target) return true;
   const t0 = performance.now();
@@ -117,7 +133,12 @@ export function waitCounter(ctl: Int32Array, index: number, target: number): boo
   return true;
 }
 
-/** Stop workers: the STOP flag for those waiting, then terminate. Setup-time. */
+/**
+ * Stop workers: the STOP flag for those waiting, then terminate. Setup-time.
+ *
+ * @example
+ * stopTailWorkers(accel.control, accel.workers);
+ */
 export function stopTailWorkers(ctl: Int32Array | null, workers: TailWorker[]): void {
   if (ctl !== null) {
     Atomics.store(ctl, CTL.STOP, 1);

@@ -80,6 +80,10 @@ let running = false;
 async function run(): Promise<void> {
   if (running) return;
   running = true;
+  try { await measure(); } finally { running = false; }
+}
+
+async function measure(): Promise<void> {
   const n = Number((document.getElementById('count') as HTMLSelectElement).value);
   const workers = Math.max(1, Math.min(3, (navigator.hardwareConcurrency || 2) - 1));
   document.body.dataset.crowdDone = '';
@@ -109,7 +113,6 @@ async function run(): Promise<void> {
   document.body.dataset.isolated = String(globalThis.crossOriginIsolated === true);
   document.body.dataset.crowdDone = '1';
   setStatus(same ? 'done' : 'the two worlds differ', same ? 'info' : 'error');
-  running = false;
 }
 
 $('run').addEventListener('click', () => { void run().catch(reportError); });

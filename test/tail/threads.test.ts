@@ -36,12 +36,23 @@ function bindChar(world: BitrigWorld, k: number): Char {
     const p = vec3.scaleAndAdd(vec3.create(), [0, hipsY - 0.05, -0.1], dir, seg * i);
     worlds.push(mat4.fromRotationTranslation(mat4.create(), quat.setAxisAngle(quat.create(), [1, 0, 0], 0.2 * (i + 1)), p));
   }
+  if (k % 10 === 3) {
+    // a second tail (a ribbon on a charm) under Tail_End: a character with two chains, whose
+    // write finish stays on the calling thread, in order
+    for (const [name, j] of [['Charm', 1], ['TailSeg_1', 2], ['TailSeg_2', 3]] as const) {
+      names.push(name);
+      parents.push(names.length - 2);
+      const p = vec3.scaleAndAdd(vec3.create(), [0, hipsY - 0.05, -0.1], dir, seg * (links + 0.5 * j));
+      worlds.push(mat4.fromRotationTranslation(mat4.create(), quat.setAxisAngle(quat.create(), [0, 1, 0], 0.2 * j), p));
+    }
+  }
   const inverseBind = worlds.map((w) => mat4.invert(mat4.create(), w)!);
   const rest = worlds.map((w, i) => {
     const local = parents[i]! >= 0 ? mat4.multiply(mat4.create(), mat4.invert(mat4.create(), worlds[parents[i]!]!)!, w) : w;
     return { t: Array.from(mat4.getTranslation(vec3.create(), local)), r: Array.from(mat4.getRotation(quat.create(), local)) };
   });
   const binding = bindSkeleton(world, { names, parents, inverseBind, rest: rest.map((r) => ({ ...r, s: [1, 1, 1] })) }, { tail });
+  if (k % 10 === 3 && binding.tails.length !== 2) throw new Error('fixture: expected two chains');
   return { binding, rest, phase: k * 0.31, hipsY, mirrored: k % 11 === 0 };
 }
 
