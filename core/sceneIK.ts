@@ -15,6 +15,7 @@
 import { addComponent } from 'bitecs';
 import type { BitrigWorld } from './world';
 import { addBitrigEntity, removeBitrigEntity } from './world';
+import { layoutTailArena } from './wasm/tailAccel';
 import type { CharacterBinding } from './binding';
 import { findLimbs, type LimbBones } from './limbMap';
 import { isSpineName, isTailName, parseBoneName, type SkeletonTopology } from './boneMap';
@@ -384,6 +385,51 @@ const SEG_HEAD = 0.069;
 const SEG_NECK = 0.012;
 
 /**
+ * Store a character's centre-of-mass segments in the world's pool (`world.comSegments`),
+ * growing it (and, on growth, compacting away the holes removals left) when needed.
+ * Setup-time. With worker threads the pool lives in the shared memory, so a growth lays it out
+ * again there.
+ */
+function storeComSegments(world: BitrigWorld, eid: number, segs: number[]): void {
+  const SC = world.components.SceneCharacter;
+  const need = segs.length;
+  if (world.comSegmentsUsed + need > world.comSegments.length) {
+    // Compact the live segments into a larger pool.
+    const chars = world.queries.sceneChars.dense;
+    let live = need;
+    for (let i = 0; i < chars.length; i++) if (chars[i] !== eid) live += SC.segCount[chars[i]!]!;
+    let size = world.comSegments.length;
+    while (size < 2 * live) size *= 2;
+    const pool = new Float64Array(size);
+    let used = 0;
+    for (let i = 0; i < chars.length; i++) {
+      const c = chars[i]!;
+      if (c === eid) continue;
+      const s0 = SC.segStart[c]!, n = SC.segCount[c]!;
+      pool.set(world.comSegments.subarray(s0, s0 + n), used);
+      SC.segStart[c] = used;
+      used += n;
+    }
+    world.comSegments = pool;
+    world.comSegmentsUsed = used;
+    if (world.tailAccel !== null && world.tailAccel.sceneView !== null) layoutTailArena(world);
+  }
+  const start = world.comSegmentsUsed;
+  for (let k = 0; k < need; k++) world.comSegments[start + k] = segs[k]!;
+  world.comSegmentsUsed = start + need;
+  SC.segStart[eid] = start;
+  SC.segCount[eid] = need;
+}
+
+/** Forget a character's segments (their space is reclaimed at the next growth, or now when they are last). Setup-time. */
+function releaseComSegments(world: BitrigWorld, eid: number): void {
+  const SC = world.components.SceneCharacter;
+  if (SC.segStart[eid]! + SC.segCount[eid]! === world.comSegmentsUsed) world.comSegmentsUsed = SC.segStart[eid]!;
+  SC.segStart[eid] = 0;
+  SC.segCount[eid] = 0;
+}
+
+/**
  * Add scene contacts to a bound character: limbs from the bone-name map (or `options.limbs`),
  * one Limb entity per leg and arm, a FootContact per leg with its sole calibrated from
  * `options.skin` (a support plane fitted to the foot's skin; without a skin, the ankle
@@ -660,8 +706,7 @@ export function addSceneIK(world: BitrigWorld, binding: CharacterBinding, option
   let total = 0;
   for (let k = 2; k < segs.length; k += 3) total += segs[k]!;
   for (let k = 2; k < segs.length; k += 3) segs[k] = segs[k]! / total;
-  SC.segments[eid] = Float64Array.from(segs);
-  world.sceneVersion++; // worker threads hold a copy of the segments
+  storeComSegments(world, eid, segs);
   return handle;
 }
 
@@ -744,8 +789,7 @@ export function removeSceneIK(world: BitrigWorld, handle: SceneIKHandle): void {
   if (handle.binding.pelvis >= 0) handle.binding.drivenTranslation[handle.binding.pelvis] = 0;
   const SC = world.components.SceneCharacter;
   SC.ground[handle.eid] = null;
-  SC.segments[handle.eid] = null;
-  world.sceneVersion++;
+  releaseComSegments(world, handle.eid);
   removeBitrigEntity(world, handle.eid);
 }
 

@@ -37,8 +37,8 @@ export interface BitrigWorldOptions {
    * SharedArrayBuffer — Node ≥ 20.16, or a cross-origin-isolated page (COOP `same-origin` +
    * COEP `require-corp`) that may start `blob:` workers — and is ignored elsewhere
    * ({@link tailThreads} says how many joined). Workers start on the first frame, poll briefly
-   * for the next job after each one, then sleep; adding or removing scene characters restarts
-   * them. Integer in [0, 15].
+   * for the next job after each one, then sleep; a capacity growth at setup (a new shared
+   * memory) restarts them. Integer in [0, 15].
    */
   threads?: number;
 }
@@ -73,8 +73,10 @@ export interface BitrigContext {
   tailAccel: TailAccel | null;
   /** Worker threads asked for (`BitrigWorldOptions.threads`). */
   tailThreadsWanted: number;
-  /** Bumped when scene characters are added or removed (worker threads hold a copy of their COM segments). */
-  sceneVersion: number;
+  /** Every scene character's centre-of-mass segments (see `SceneCharacter.segStart`); grows at setup. */
+  comSegments: Float64Array;
+  /** f64 of {@link BitrigContext.comSegments} in use (live segments and holes left by removals). */
+  comSegmentsUsed: number;
 }
 
 /** The tail systems' fixed-step clock (world-wide, so all chains step together). */
@@ -131,7 +133,8 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
     tailRows: { next: 0, free: [] as number[] },
     tailAccel: null as TailAccel | null,
     tailThreadsWanted: o.threads,
-    sceneVersion: 0,
+    comSegments: new Float64Array(256),
+    comSegmentsUsed: 0,
   };
   const world = createWorld(ctx) as BitrigWorld;
   world.queries.tails = registerQuery(world, [components.TailChain]);

@@ -91,8 +91,10 @@ export interface SceneCharacterComponent {
   initialised: Uint8Array;
   /** Ground callback per character (null = flat floor at the root frame's height). */
   ground: (GroundQuery | null)[];
-  /** Centre-of-mass segments per character: triples (slot, child slot or -1, mass fraction). */
-  segments: (Float64Array | null)[];
+  /** Start of this character's centre-of-mass segments in `world.comSegments` (f64 index; triples: slot, child slot or -1, mass fraction). */
+  segStart: Int32Array;
+  /** Number of f64 of this character's segments (3 per segment; 0: none). */
+  segCount: Int32Array;
 }
 
 /** A two-bone chain and its IK request/outcome. */
@@ -265,7 +267,7 @@ export function createSceneComponents(cap: number): {
       bodyMass: f64(cap), offsetWs: f64(cap * 3), bandLo: f64(cap), bandHi: f64(cap), bandLegs: new Uint8Array(cap),
       bandInfeasible: new Uint8Array(cap), comWs: f64(cap * 3), supportWs: f64(cap * 3), comValid: new Uint8Array(cap),
       initialised: new Uint8Array(cap), ground: new Array<GroundQuery | null>(cap).fill(null),
-      segments: new Array<Float64Array | null>(cap).fill(null),
+      segStart: new Int32Array(cap), segCount: new Int32Array(cap),
     },
     Limb: {
       char: new Int32Array(cap), owner: new Int32Array(cap), kind: new Uint8Array(cap), side: new Uint8Array(cap),

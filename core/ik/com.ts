@@ -14,16 +14,15 @@ import { MAX_ARMS } from '../components/scene';
  */
 export function computeCenterOfMass(world: BitrigWorld, eid: number, out: Float64Array, o: number): boolean {
   const SC = world.components.SceneCharacter;
-  const seg = SC.segments[eid];
+  const seg = world.comSegments;
   const wm = world.pose.worldM;
   let x = 0, y = 0, z = 0, m = 0;
-  if (seg) {
-    for (let k = 0; k < seg.length; k += 3) {
-      const s = seg[k]! * 16, c = seg[k + 1]!, w = seg[k + 2]!;
-      let px = wm[s + 12]!, py = wm[s + 13]!, pz = wm[s + 14]!;
-      if (c >= 0) { px = 0.5 * (px + wm[c * 16 + 12]!); py = 0.5 * (py + wm[c * 16 + 13]!); pz = 0.5 * (pz + wm[c * 16 + 14]!); }
-      x += w * px; y += w * py; z += w * pz; m += w;
-    }
+  const s0 = SC.segStart[eid]!, s1 = s0 + SC.segCount[eid]!;
+  for (let k = s0; k < s1; k += 3) {
+    const s = seg[k]! * 16, c = seg[k + 1]!, w = seg[k + 2]!;
+    let px = wm[s + 12]!, py = wm[s + 13]!, pz = wm[s + 14]!;
+    if (c >= 0) { px = 0.5 * (px + wm[c * 16 + 12]!); py = 0.5 * (py + wm[c * 16 + 13]!); pz = 0.5 * (pz + wm[c * 16 + 14]!); }
+    x += w * px; y += w * py; z += w * pz; m += w;
   }
   const H = world.components.HandTarget;
   const na = SC.armCount[eid]!;

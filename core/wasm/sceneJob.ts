@@ -62,6 +62,8 @@ export interface SceneView {
   /** The current chunk: one of {@link SceneView.lists}' views, never a new array. */
   queries: { sceneChars: { dense: Int32Array }; limbs: { dense: Int32Array } };
   capacity: number;
+  /** The world's centre-of-mass segment pool (`world.comSegments`). */
+  comSegments: Float64Array;
   /** Backing lists and their views by length (made on first use of a length: warm-up, not per frame). */
   lists: { chars: Int32Array; limbs: Int32Array; charViews: Int32Array[]; limbViews: Int32Array[] };
 }
@@ -70,12 +72,12 @@ export interface SceneView {
  * A view of the world for chunks of characters (the scene job). Setup-time.
  *
  * @example
- * const view = makeSceneView(world.components, world.pose, world.capacity);
+ * const view = makeSceneView(world.components, world.pose, world.capacity, world.comSegments);
  */
-export function makeSceneView(components: SceneView['components'], pose: SceneView['pose'], capacity: number): SceneView {
+export function makeSceneView(components: SceneView['components'], pose: SceneView['pose'], capacity: number, comSegments: Float64Array): SceneView {
   const empty = new Int32Array(0);
   return {
-    components, pose, capacity,
+    components, pose, capacity, comSegments,
     queries: { sceneChars: { dense: empty }, limbs: { dense: empty } },
     lists: { chars: new Int32Array(SCENE_CHUNK), limbs: new Int32Array(SCENE_CHUNK * (MAX_LEGS + MAX_ARMS)), charViews: [], limbViews: [] },
   };

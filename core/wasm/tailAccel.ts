@@ -64,10 +64,8 @@ export interface TailAccel {
   threads: number;
   /** Started workers (`null` until the first job after a layout). */
   workers: TailWorker[] | null;
-  /** What a worker needs to join this layout, but the segments (`null` without threads). */
-  workerInit: Omit<WorkerInit, 'segments'> | null;
-  /** `world.sceneVersion` when the workers started (they hold a copy of the COM segments). */
-  workersSceneVersion: number;
+  /** What a worker needs to join this layout (`null` without threads). */
+  workerInit: WorkerInit | null;
   /** The scene job: every thread's view of the world (`null` without threads) … */
   sceneView: SceneView | null;
   /** … the characters listed for it (i32 over the shared memory) … */
@@ -236,6 +234,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
       if (v instanceof Float64Array || v instanceof Int32Array || v instanceof Uint8Array) push(c, key);
     }
   }
+  if (wantThreads) { comps['world'] = world as unknown as Record<string, unknown>; push('world', 'comSegments'); } // the COM segment pool
   const cap = world.capacity;
   let top = ARENA_BASE;
   const offsets: number[] = [];
@@ -313,8 +312,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     failed: false,
     pairsByWorkers: 0,
     sceneChunksByWorkers: 0,
-    workersSceneVersion: -1,
-    sceneView: shared ? makeSceneView(world.components, world.pose, cap) : null,
+    sceneView: shared ? makeSceneView(world.components, world.pose, cap, world.comSegments) : null,
     jobChars: new Int32Array(buffer, jobCharsOff, cap),
     ownChars: new Int32Array(shared ? cap : 0),
     controlF64: null as unknown as Float64Array, // set below
@@ -345,21 +343,17 @@ function retireWorkers(a: TailAccel): void {
 }
 
 /**
- * Make sure the world's workers run on its current layout and COM segments: started on the
- * first job after a layout, restarted when scene characters were added or removed since
- * (`world.sceneVersion`). Returns whether any worker may take work. Setup-like work happens
- * only on those frames; otherwise per-frame and allocation-free.
+ * Make sure the world's workers run on its current layout: started on the first job after a
+ * layout (everything they read, COM segments included, lives in the shared memory, so adding
+ * or removing characters needs no restart). Returns whether any worker may take work.
+ * Per-frame and allocation-free but on that first job.
  */
 function ensureWorkers(world: BitrigWorld, accel: TailAccel): boolean {
+  void world;
   if (accel.threads === 0) return false;
   if (accel.failed) { dropWorkers(accel); return false; }
-  if (accel.workers !== null && accel.workersSceneVersion !== world.sceneVersion && accel.sceneView !== null) retireWorkers(accel);
   if (accel.workers === null) {
-    const segments: Array<[number, Float64Array]> = [];
-    const segs = world.components.SceneCharacter.segments;
-    for (let e = 0; e < segs.length; e++) { const s = segs[e]; if (s) segments.push([e, s]); }
-    accel.workersSceneVersion = world.sceneVersion;
-    accel.workers = startTailWorkers(accel.threads, { ...accel.workerInit!, segments }, () => { accel.failed = true; });
+    accel.workers = startTailWorkers(accel.threads, accel.workerInit!, () => { accel.failed = true; });
     if (accel.workers.length === 0) { accel.threads = 0; return false; }
   }
   return true;

@@ -37,8 +37,6 @@ export interface WorkerInit {
   /** Byte offset of the scene job's character list (i32, `capacity` long). */
   jobChars: number;
   capacity: number;
-  /** Centre-of-mass segments by character entity (JavaScript arrays, copied at start). */
-  segments: Array<[number, Float64Array]>;
 }
 
 /** Polls of the job sequence before a worker sleeps (about 0.1 ms). */
@@ -55,22 +53,20 @@ function viewOf(init: WorkerInit): SceneView | null {
   // by adding many computed keys would be left in slow dictionary mode, and the systems read
   // component fields in their inner loops.
   const comps = { ...createTailComponents(1), ...createSceneComponents(1) } as unknown as Record<string, Record<string, unknown>>;
+  const world: Record<string, unknown> = { comSegments: new Float64Array(0) };
   const pose: Record<string, unknown> = {
     parent: null, owner: null, bindT: null, bindR: null, bindS: null, localT: null, localR: null, localS: null,
     worldM: null, charStart: null, charCount: null, charRootWs: null, dirty: null,
   };
   for (const a of init.arrays) {
     const C = a.t === 'f64' ? Float64Array : a.t === 'i32' ? Int32Array : Uint8Array;
-    const owner = a.c === 'pose' ? pose : comps[a.c];
+    const owner = a.c === 'pose' ? pose : a.c === 'world' ? world : comps[a.c];
     if (owner !== undefined) owner[a.k] = new C(buffer, a.o, a.n);
   }
   const cap = init.capacity;
   const SC = comps['SceneCharacter']!;
   SC['ground'] = new Array<null>(cap).fill(null); // characters with a ground query never run here
-  const segs = new Array<Float64Array | null>(cap).fill(null);
-  for (const [eid, s] of init.segments) segs[eid] = s;
-  SC['segments'] = segs;
-  return makeSceneView(comps as unknown as SceneView['components'], pose as unknown as SceneView['pose'], cap);
+  return makeSceneView(comps as unknown as SceneView['components'], pose as unknown as SceneView['pose'], cap, world['comSegments'] as Float64Array);
 }
 
 function serve(init: WorkerInit, close: () => void): void {
