@@ -44,6 +44,7 @@ export {
   prepareCharacterFrame, reseatTails, setBindingTailOptions, tailDiagnostics, updateAnimatorGroup,
 } from './animatorCore';
 export type { AnimatorDiagnostics, TailDiagnostics, AnimatorLike } from './animatorCore';
+export type { AnimatorBase, AnimatorBaseOptions } from './animatorBase';
 // --- scene contacts (issue 3) ---
 export {
   addSceneIK, removeSceneIK, setSceneInputs, addSupport, setSupportFrame, removeSupport, sceneDiagnostics,
