@@ -10,6 +10,9 @@
  *   planted legs and a pelvis — the whole pipeline (`update`), systems only (the pose copy is
  *   subtracted the same way).
  *
+ * Both also time the same setup with one worker thread (`createBitrigWorld({ threads: 1 })`,
+ * `twoThreads*` fields): opt-in, so not the headline.
+ *
  * Medians of repeats; the machine is shared and noisy: read the ratios.
  */
 import {
