@@ -2,7 +2,8 @@
  * `tail.link`: the full tail step (clock, spring, bend coupling, floor, readback into the
  * pose store) per link at 60,000 links (10,000 six-link chains in one world), compared with
  * @pixiv/three-vrm-springbone running the same chains in the same process. `extra` also has
- * the same world on the JavaScript step (`jsBackendNs`), timed in the same interleaved rounds.
+ * the same world on the JavaScript step (`jsBackendNs`) and with one worker thread
+ * (`twoThreadsNs`, opt-in: not the headline), timed in the same interleaved rounds.
  */
 import { Bone, Object3D, Vector3 } from 'three';
 import { VRMSpringBoneJoint, VRMSpringBoneManager } from '@pixiv/three-vrm-springbone';
