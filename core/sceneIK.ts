@@ -385,34 +385,45 @@ const SEG_HEAD = 0.069;
 const SEG_NECK = 0.012;
 
 /**
- * Store a character's centre-of-mass segments in the world's pool (`world.comSegments`),
- * growing it (and, on growth, compacting away the holes removals left) when needed.
- * Setup-time. With worker threads the pool lives in the shared memory, so a growth lays it out
- * again there.
+ * Store a character's centre-of-mass segments in the world's pool (`world.comSegments`, sized
+ * from the world's `characters` option). When it is full, the holes removals left are
+ * compacted away in place; only when the live segments do not fit does the pool grow (with
+ * worker threads it lives in the shared memory, so a growth lays that out again and restarts
+ * the workers). Setup-time.
  */
 function storeComSegments(world: BitrigWorld, eid: number, segs: number[]): void {
   const SC = world.components.SceneCharacter;
   const need = segs.length;
   if (world.comSegmentsUsed + need > world.comSegments.length) {
-    // Compact the live segments into a larger pool.
+    // Live segments, in pool order.
     const chars = world.queries.sceneChars.dense;
-    let live = need;
-    for (let i = 0; i < chars.length; i++) if (chars[i] !== eid) live += SC.segCount[chars[i]!]!;
-    let size = world.comSegments.length;
-    while (size < 2 * live) size *= 2;
-    const pool = new Float64Array(size);
-    let used = 0;
+    const live: number[] = [];
+    let liveLen = 0;
     for (let i = 0; i < chars.length; i++) {
       const c = chars[i]!;
-      if (c === eid) continue;
+      if (c !== eid && SC.segCount[c]! > 0) { live.push(c); liveLen += SC.segCount[c]!; }
+    }
+    live.sort((a, b) => SC.segStart[a]! - SC.segStart[b]!);
+    const grow = liveLen + need > world.comSegments.length;
+    // Compact: in place when the holes make room (no new memory, so worker threads go on),
+    // else into a pool twice the size the live segments need.
+    let size = world.comSegments.length;
+    if (grow) while (size < 2 * (liveLen + need)) size *= 2;
+    const src = world.comSegments;
+    const pool = grow ? new Float64Array(size) : src;
+    let used = 0;
+    for (const c of live) {
       const s0 = SC.segStart[c]!, n = SC.segCount[c]!;
-      pool.set(world.comSegments.subarray(s0, s0 + n), used);
+      if (grow) pool.set(src.subarray(s0, s0 + n), used); else pool.copyWithin(used, s0, s0 + n); // (starts only move down)
       SC.segStart[c] = used;
       used += n;
     }
-    world.comSegments = pool;
     world.comSegmentsUsed = used;
-    if (world.tailAccel !== null && world.tailAccel.sceneView !== null) layoutTailArena(world);
+    if (grow) {
+      world.comSegments = pool;
+      // With worker threads the pool lives in the shared memory: lay it out there again.
+      if (world.tailAccel !== null && world.tailAccel.sceneView !== null) layoutTailArena(world);
+    }
   }
   const start = world.comSegmentsUsed;
   for (let k = 0; k < need; k++) world.comSegments[start + k] = segs[k]!;
@@ -452,7 +463,9 @@ export function addSceneIK(world: BitrigWorld, binding: CharacterBinding, option
     // Two scene characters on one skeleton would both write its legs (and race on threads).
     const SC = world.components.SceneCharacter, chars = world.queries.sceneChars.dense;
     for (let i = 0; i < chars.length; i++) {
-      if (SC.char[chars[i]!] === binding.charId) throw new Error('bitrig/sceneIK: this binding already has scene IK (removeSceneIK first)');
+      if (SC.char[chars[i]!] === binding.charId) {
+        throw new Error(`bitrig/sceneIK: a scene IK is still alive on this skeleton's pose character ${binding.charId} (removeSceneIK it first, also before unbinding)`);
+      }
     }
   }
   const o = mergeSceneIKOptions(options);

@@ -18,7 +18,7 @@ export interface BitrigWorldOptions {
   entities?: number;
   /** Initial bone slots in the pose store (grows at setup). */
   bones?: number;
-  /** Initial character capacity of the pose store (grows at setup; with worker threads every growth copies the world's arrays, so size crowds up front). */
+  /** Initial character capacity of the pose store and of the centre-of-mass segment pool (grow at setup; with worker threads every growth copies the world's arrays, so size crowds up front). */
   characters?: number;
   /** Tail fixed internal step (seconds). */
   fixedStep?: number;
@@ -37,8 +37,8 @@ export interface BitrigWorldOptions {
    * SharedArrayBuffer — Node ≥ 20.16, or a cross-origin-isolated page (COOP `same-origin` +
    * COEP `require-corp`) that may start `blob:` workers — and is ignored elsewhere
    * ({@link tailThreads} says how many joined). Workers start on the first frame, poll briefly
-   * for the next job after each one, then sleep; a capacity growth at setup (a new shared
-   * memory) restarts them. Integer in [0, 15].
+   * for the next job after each one, then sleep; a capacity growth at setup (entities, bones,
+   * characters or the centre-of-mass pool: a new shared memory) restarts them. Integer in [0, 15].
    */
   threads?: number;
 }
@@ -133,7 +133,7 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
     tailRows: { next: 0, free: [] as number[] },
     tailAccel: null as TailAccel | null,
     tailThreadsWanted: o.threads,
-    comSegments: new Float64Array(256),
+    comSegments: new Float64Array(Math.max(256, 48 * Math.max(1, o.characters | 0))), // about 16 segments per character
     comSegmentsUsed: 0,
   };
   const world = createWorld(ctx) as BitrigWorld;

@@ -5,8 +5,8 @@
  *
  * The calling thread lists the characters that may run anywhere (those without a ground
  * callback: the game's function can only be called on its own thread) and publishes the job as
- * one 32-bit word (the tail clock's per-chain preparation is published the same way, a chain
- * per entry); every thread then claims chunks with compare-and-swap and runs the three
+ * one 32-bit word (the tail clock's per-chain preparation and the tail write's per-chain
+ * finish are published the same way, a chain per entry); every thread then claims chunks with compare-and-swap and runs the three
  * systems on a "view" of the world whose queries hold just that chunk's characters and their
  * limbs. Characters are independent in these systems (each reads and writes its own bones,
  * contacts and limbs; supports are only read), so the results are bit-identical to the
@@ -41,8 +41,8 @@ export const CTL = {
   SCENE_N: 10,
   /** Entities per chunk. */
   SCENE_K: 11,
-  /** The job's integer argument (tail prepare: steps this frame). */
-  JOB_ARG: 12,
+  /** The job's integer argument (tail prepare: steps this frame), bytes 56–59. */
+  JOB_ARG: 14,
   /** f64 index of the scene job's dt (seconds), bytes 48–55. */
   SCENE_DT_F64: 6,
   /** Bytes of the block. */
@@ -139,8 +139,9 @@ export function runSceneSystems(view: SceneView, dt: number): void {
 }
 
 /**
- * Claim chunks of the current JavaScript job (the scene systems on characters, or the tail
- * clock's preparation of chains) and run them until none is left. Returns the chunks this call
+ * Claim chunks of the current JavaScript job (the scene systems on characters, the tail
+ * clock's preparation of chains, or the tail write's finish of chains) and run them until none
+ * is left. Returns the chunks this call
  * ran. Any number of threads may call it at once; each chunk runs exactly once.
  *
  * @example

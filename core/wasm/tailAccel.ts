@@ -56,7 +56,7 @@ export interface TailAccel {
   capacity: number;
   /** The current job control block (i32; see core/wasm/sceneJob.ts `CTL`): one of {@link TailAccel.controls}. */
   control: Int32Array;
-  /** Control blocks in turn: each start of workers (and each drop) moves to the next, so workers of an earlier start can never see a later job. */
+  /** Control blocks in turn: dropping the workers (a failure, a time-out, disposal) moves to the next, so workers being stopped can never see a later job (a re-layout has a new memory and starts at the first). */
   controls: Array<{ offset: number; i32: Int32Array; f64: Float64Array }>;
   /** Index of the current control block. */
   controlIndex: number;
@@ -86,6 +86,10 @@ export interface TailAccel {
   pairsByWorkers: number;
   /** Scene chunks the workers ran since this layout (diagnostics and tests). */
   sceneChunksByWorkers: number;
+  /** Tail-clock preparation chunks the workers ran since this layout. */
+  prepareChunksByWorkers: number;
+  /** Tail-write finish chunks the workers ran since this layout. */
+  finishChunksByWorkers: number;
 }
 
 // Byte offset where the arena starts: the first page is left to the compiled module (it has no
@@ -312,6 +316,8 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     failed: false,
     pairsByWorkers: 0,
     sceneChunksByWorkers: 0,
+    prepareChunksByWorkers: 0,
+    finishChunksByWorkers: 0,
     sceneView: shared ? makeSceneView(world.components, world.pose, cap, world.comSegments) : null,
     jobChars: new Int32Array(buffer, jobCharsOff, cap),
     ownChars: new Int32Array(shared ? cap : 0),
@@ -348,8 +354,7 @@ function retireWorkers(a: TailAccel): void {
  * or removing characters needs no restart). Returns whether any worker may take work.
  * Per-frame and allocation-free but on that first job.
  */
-function ensureWorkers(world: BitrigWorld, accel: TailAccel): boolean {
-  void world;
+function ensureWorkers(accel: TailAccel): boolean {
   if (accel.threads === 0) return false;
   if (accel.failed) { dropWorkers(accel); return false; }
   if (accel.workers === null) {
@@ -364,7 +369,7 @@ function ensureWorkers(world: BitrigWorld, accel: TailAccel): boolean {
  * this thread alone, or with the world's workers. Per-frame; never throws.
  */
 export function tailJob(world: BitrigWorld, accel: TailAccel, np: number): void {
-  if (accel.threads === 0 || !ensureWorkers(world, accel)) { accel.kernel.run(); return; }
+  if (accel.threads === 0 || !ensureWorkers(accel)) { accel.kernel.run(); return; }
   if (np <= 16) {
     // One chunk: not worth a wake-up, but a worker still awake may take it: wait for it.
     const here = accel.kernel.run();
@@ -386,7 +391,7 @@ export function sceneContactsThreaded(world: BitrigWorld, dt: number): boolean {
   const a = world.tailAccel;
   if (a === null || a.threads === 0 || a.sceneView === null) return false;
   const chars = world.queries.sceneChars.dense;
-  if (chars.length < 32 || !ensureWorkers(world, a)) return false;
+  if (chars.length < 32 || !ensureWorkers(a)) return false;
   const SC = world.components.SceneCharacter;
   const list = a.jobChars, own = a.ownChars, ctl = a.control;
   let n = 0, m = 0;
@@ -413,13 +418,13 @@ function tailPrepareThreaded(world: BitrigWorld, steps: number): boolean {
   if (a === null || a.threads === 0 || a.sceneView === null) return false;
   const ents = world.queries.tails.dense;
   const n = ents.length;
-  if (n < 256 || !ensureWorkers(world, a)) return false;
+  if (n < 256 || !ensureWorkers(a)) return false;
   const list = a.jobChars, ctl = a.control;
   for (let i = 0; i < n; i++) list[i] = ents[i]!;
   ctl[CTL.JOB_ARG] = steps;
   const count = publishJsJob(ctl, JOB.TAIL_PREPARE, n, Math.max(128, Math.ceil(n / SCENE_MAX_CHUNKS)));
   const ran = runSceneChunks(a.sceneView, ctl, a.controlF64, list);
-  if (!waitCounter(ctl, CTL.SCENE_DONE, count)) dropWorkers(a); else a.sceneChunksByWorkers += count - ran;
+  if (!waitCounter(ctl, CTL.SCENE_DONE, count)) dropWorkers(a); else a.prepareChunksByWorkers += count - ran;
   return true;
 }
 
@@ -435,7 +440,7 @@ function tailFinishThreaded(world: BitrigWorld): boolean {
   if (a === null || a.threads === 0 || a.sceneView === null) return false;
   const ents = world.queries.tails.dense;
   const n = ents.length;
-  if (n < 256 || !ensureWorkers(world, a)) return false;
+  if (n < 256 || !ensureWorkers(a)) return false;
   const C = world.components.TailChain;
   const per = a.chainsPerChar;
   for (let i = 0; i < n; i++) { const c = C.char[ents[i]!]!; if (c >= 0 && c < per.length) per[c] = 0; }
@@ -446,10 +451,11 @@ function tailFinishThreaded(world: BitrigWorld): boolean {
     const eid = ents[i]!, c = C.char[eid]!;
     if (c >= 0 && c < per.length && per[c] === 1) list[m++] = eid; else own[o++] = eid;
   }
+  if (m === 0) { for (let i = 0; i < o; i++) tailFinishChain(world, own[i]!); return true; } // (nothing to share: no wake-up)
   const count = publishJsJob(ctl, JOB.TAIL_FINISH, m, Math.max(128, Math.ceil(m / SCENE_MAX_CHUNKS)));
   for (let i = 0; i < o; i++) tailFinishChain(world, own[i]!);
   const ran = runSceneChunks(a.sceneView, ctl, a.controlF64, list);
-  if (!waitCounter(ctl, CTL.SCENE_DONE, count)) dropWorkers(a); else a.sceneChunksByWorkers += count - ran;
+  if (!waitCounter(ctl, CTL.SCENE_DONE, count)) dropWorkers(a); else a.finishChunksByWorkers += count - ran;
   return true;
 }
 

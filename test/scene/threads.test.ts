@@ -138,7 +138,7 @@ describe('scene contacts on worker threads', () => {
     // calling thread waits for it — a review's 3,000-frame repro diverged before that wait)
   }, 120_000);
 
-  test('a crowd on three threads is bit-identical to one thread on every frame, ground callbacks on the calling thread, workers restarted for new characters', async () => {
+  test('a crowd on three threads is bit-identical to one thread on every frame, ground callbacks on the calling thread, characters removed and added mid-run', async () => {
     const one = createBitrigWorld({ entities: 16, bones: 64 });
     const three = createBitrigWorld({ entities: 16, bones: 64, threads: 2 });
     const A = crowd(one, 90), B = crowd(three, 90);

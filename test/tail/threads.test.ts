@@ -21,10 +21,10 @@ glMatrix.setMatrixArrayType(Float64Array as unknown as ArrayConstructor);
 interface Char { binding: CharacterBinding; rest: { t: number[]; r: number[] }[]; phase: number; hipsY: number; mirrored: boolean }
 
 /** A chain of `links` links under Hips; options vary with `k` (coupling, limit, floor, mirror). */
-function bindChar(world: BitrigWorld, k: number): Char {
+function bindChar(world: BitrigWorld, k: number, extra: Partial<TailOptions> = {}): Char {
   const links = 1 + (k % 8);
   const hipsY = k % 5 === 0 ? 0.35 : 0.9;
-  const tail: Partial<TailOptions> = k % 3 === 0 ? { couplingRate: 0 } : k % 7 === 0 ? { bendLimit: 0.2 } : {};
+  const tail: Partial<TailOptions> = { ...(k % 3 === 0 ? { couplingRate: 0 } : k % 7 === 0 ? { bendLimit: 0.2 } : {}), ...extra };
   const names = ['Hips'];
   const parents = [-1];
   const worlds: mat4[] = [mat4.fromTranslation(mat4.create(), [0, hipsY, 0])];
@@ -148,8 +148,10 @@ describe('tail worker threads', () => {
     expect(await until(() => tailThreads(three) === 2, 10_000)).toBe(true);
     for (let k = 0; k < 40; k++) frame();
     expect(three.tailAccel!.pairsByWorkers).toBeGreaterThan(0);
-    // 540 chains: the clock's per-chain preparation ran as a JavaScript job, partly on the workers
-    expect(three.tailAccel!.sceneChunksByWorkers).toBeGreaterThan(0);
+    // 540 chains: the clock's per-chain preparation and the write's per-chain finish ran as
+    // JavaScript jobs, partly on the workers
+    expect(three.tailAccel!.prepareChunksByWorkers).toBeGreaterThan(0);
+    expect(three.tailAccel!.finishChunksByWorkers).toBeGreaterThan(0);
 
     // A worker reports an error: the workers are dropped, the calling thread goes on alone.
     three.tailAccel!.failed = true;
@@ -173,6 +175,55 @@ describe('tail worker threads', () => {
       expectSame(snapshot(ref), snapshot(again), `disposal world frame ${g}`);
     }
   }, 60_000);
+
+  test('every per-chain path on three threads: animated rest, non-uniform and mirrored anchors, teleports, non-finite anchors, nested tails — bit-identical for 300 frames (review stress)', async () => {
+    const N = 300;
+    const one = createBitrigWorld({ entities: 1024, bones: 8192, characters: 512 });
+    const three = createBitrigWorld({ entities: 1024, bones: 8192, characters: 512, threads: 2 });
+    const variant = (k: number): Partial<TailOptions> => (k % 4 === 1 ? { restSource: 'animation' } : {});
+    const A = Array.from({ length: N }, (_, k) => bindChar(one, k, variant(k)));
+    const B = Array.from({ length: N }, (_, k) => bindChar(three, k, variant(k)));
+    const driveX = (c: Char, f: number, k: number): void => {
+      drive(c, f);
+      const pose = c.binding.world.pose;
+      const h = c.binding.slotOf[0]!;
+      let again = false;
+      if (k % 17 === 0 && f % 50 === 49) { pose.localT[h * 3] += 100; again = true; } // teleport
+      if (k % 19 === 0 && f % 37 === 5) { pose.localT[h * 3 + 1] = NaN; again = true; } // non-finite anchor
+      if (k % 13 === 0) { pose.localS[h * 3 + 1] = 1.3; again = true; } // non-uniform: exact world matrices
+      if (k % 4 === 1) { // the clip keys the tail (animation rest source)
+        const t = f / 60 + c.phase;
+        for (let i = 1; i < c.rest.length - 1 && i <= 8; i++) {
+          const s = c.binding.slotOf[i]!;
+          const q = quat.setAxisAngle(quat.create(), [1, 0, 0], 0.2 + 0.3 * Math.sin(t * 3 + i));
+          for (let j = 0; j < 4; j++) pose.localR[s * 4 + j] = q[j]!;
+        }
+        again = true;
+      }
+      if (again) beginCharacterFrame(c.binding);
+    };
+    let f = 0;
+    const frame = (): void => {
+      const dt = DTS[f % DTS.length]!;
+      A.forEach((c, k) => driveX(c, f, k));
+      B.forEach((c, k) => driveX(c, f, k));
+      update(one, dt);
+      update(three, dt);
+      expectSame(snapshot(one), snapshot(three), `stress frame ${f}`);
+      f++;
+    };
+    frame();
+    expect(await until(() => tailThreads(three) === 2, 10_000)).toBe(true);
+    for (let k = 0; k < 300; k++) frame();
+    const a = three.tailAccel!, C = three.components.TailChain;
+    expect(a.pairsByWorkers).toBeGreaterThan(0);
+    expect(a.prepareChunksByWorkers).toBeGreaterThan(0);
+    expect(a.finishChunksByWorkers).toBeGreaterThan(0);
+    let exact = 0, animated = 0;
+    for (const e of three.queries.tails.dense) { exact += C.exactWorld[e]!; animated += C.restSource[e] === 1 ? 1 : 0; }
+    expect(exact).toBeGreaterThan(10); // the exact-world write path ran
+    expect(animated).toBeGreaterThan(50); // the animation rest source ran
+  }, 120_000);
 
   test('the unshared module differs from the shared one in the memory import flag only, and both compile', () => {
     const raw = Uint8Array.from(Buffer.from(TAIL_STEP_WASM_BASE64, 'base64'));
