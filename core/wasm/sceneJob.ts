@@ -64,6 +64,8 @@ export interface SceneView {
   capacity: number;
   /** The world's centre-of-mass segment pool (`world.comSegments`). */
   comSegments: Float64Array;
+  /** Tail finish job: the next chain of the same character, by chain entity (-1: the last). */
+  chainNext: Int32Array;
   /** Backing lists and their views by length (made on first use of a length: warm-up, not per frame). */
   lists: { chars: Int32Array; limbs: Int32Array; charViews: Int32Array[]; limbViews: Int32Array[] };
 }
@@ -72,12 +74,14 @@ export interface SceneView {
  * A view of the world for chunks of characters (the scene job). Setup-time.
  *
  * @example
- * const view = makeSceneView(world.components, world.pose, world.capacity, world.comSegments);
+ * const view = makeSceneView(world.components, world.pose, world.capacity, world.comSegments, new Int32Array(world.capacity));
  */
-export function makeSceneView(components: SceneView['components'], pose: SceneView['pose'], capacity: number, comSegments: Float64Array): SceneView {
+export function makeSceneView(
+  components: SceneView['components'], pose: SceneView['pose'], capacity: number, comSegments: Float64Array, chainNext: Int32Array,
+): SceneView {
   const empty = new Int32Array(0);
   return {
-    components, pose, capacity, comSegments,
+    components, pose, capacity, comSegments, chainNext,
     queries: { sceneChars: { dense: empty }, limbs: { dense: empty } },
     lists: { chars: new Int32Array(SCENE_CHUNK), limbs: new Int32Array(SCENE_CHUNK * (MAX_LEGS + MAX_ARMS)), charViews: [], limbViews: [] },
   };
@@ -166,8 +170,9 @@ export function runSceneChunks(view: SceneView, ctl: Int32Array, ctlF64: Float64
       const world = view as unknown as BitrigWorld;
       for (let i = from; i < to; i++) tailPrepareChain(world, list[i]!, steps);
     } else if (kind === JOB.TAIL_FINISH) {
-      const world = view as unknown as BitrigWorld;
-      for (let i = from; i < to; i++) tailFinishChain(world, list[i]!);
+      // one entry per character: its first chain, then the rest in order
+      const world = view as unknown as BitrigWorld, next = view.chainNext;
+      for (let i = from; i < to; i++) for (let e = list[i]!; e >= 0; e = next[e]!) tailFinishChain(world, e);
     } else runSceneList(view, list, from, to, ctlF64[CTL.SCENE_DT_F64]!);
     Atomics.add(ctl, CTL.SCENE_DONE, 1);
     ran++;

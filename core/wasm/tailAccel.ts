@@ -70,7 +70,7 @@ export interface TailAccel {
   sceneView: SceneView | null;
   /** … the characters listed for it (i32 over the shared memory) … */
   jobChars: Int32Array;
-  /** … the entities only the calling thread may run (a ground callback; a character's several tails), reused … */
+  /** … the entities only the calling thread may run (characters with a ground callback), reused … */
   ownChars: Int32Array;
   /** … and the control block as f64 (the job's dt). */
   controlF64: Float64Array;
@@ -78,7 +78,7 @@ export interface TailAccel {
   prepareThreaded: ((world: BitrigWorld, steps: number) => boolean) | null;
   /** The tail write's per-chain finish on the worker threads (`null` without threads); `false` when it did nothing. */
   finishThreaded: ((world: BitrigWorld) => boolean) | null;
-  /** Tail chains per character (scratch of the finish job, by pose character id). */
+  /** The last chain listed so far per pose character (scratch of the finish job). */
   chainsPerChar: Int32Array;
   /** A worker reported an error: the workers are dropped before the next job. */
   failed: boolean;
@@ -260,6 +260,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   top = (top + 15) & ~15;
   const controlOff = top; top += CTL.BYTES * CONTROL_BLOCKS;
   const jobCharsOff = top; top += cap * 4;
+  const nextChainOff = top; top += cap * 4;
   let memory: WebAssembly.Memory, instance: WebAssembly.Instance;
   let shared = wantThreads;
   try {
@@ -312,13 +313,13 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     controlIndex: 0,
     threads: shared ? world.tailThreadsWanted : 0,
     workers: null,
-    workerInit: shared ? { module, memory, pointers, writePointers, control: controlOff, arrays, jobChars: jobCharsOff, capacity: cap } : null,
+    workerInit: shared ? { module, memory, pointers, writePointers, control: controlOff, arrays, jobChars: jobCharsOff, nextChain: nextChainOff, capacity: cap } : null,
     failed: false,
     pairsByWorkers: 0,
     sceneChunksByWorkers: 0,
     prepareChunksByWorkers: 0,
     finishChunksByWorkers: 0,
-    sceneView: shared ? makeSceneView(world.components, world.pose, cap, world.comSegments) : null,
+    sceneView: shared ? makeSceneView(world.components, world.pose, cap, world.comSegments, new Int32Array(buffer, nextChainOff, cap)) : null,
     jobChars: new Int32Array(buffer, jobCharsOff, cap),
     ownChars: new Int32Array(shared ? cap : 0),
     controlF64: null as unknown as Float64Array, // set below
@@ -429,11 +430,11 @@ function tailPrepareThreaded(world: BitrigWorld, steps: number): boolean {
 }
 
 /**
- * The tail write's per-chain finish (`tailFinishChain`) on the world's worker threads: chains
- * that are their character's only chain in chunks of 128; a character with several chains
- * (a tail under a tail shares its subtree and the `dirty` scratch) runs on this thread, its
- * chains in order. `false`, having done nothing, when it would not pay. Same results as the
- * loop on one thread. Per-frame; never throws.
+ * The tail write's per-chain finish (`tailFinishChain`) on the world's worker threads, by
+ * character: a character's chains (a tail under a tail shares its subtree and the pose's
+ * `dirty` scratch) are linked in their order and run by one thread, characters in chunks of
+ * 128. `false`, having done nothing, when it would not pay. Same results as the loop on one
+ * thread. Per-frame; never throws.
  */
 function tailFinishThreaded(world: BitrigWorld): boolean {
   const a = world.tailAccel;
@@ -442,16 +443,18 @@ function tailFinishThreaded(world: BitrigWorld): boolean {
   const n = ents.length;
   if (n < 256 || !ensureWorkers(a)) return false;
   const C = world.components.TailChain;
-  const per = a.chainsPerChar;
-  for (let i = 0; i < n; i++) { const c = C.char[ents[i]!]!; if (c >= 0 && c < per.length) per[c] = 0; }
-  for (let i = 0; i < n; i++) { const c = C.char[ents[i]!]!; if (c >= 0 && c < per.length) per[c]++; }
+  const last = a.chainsPerChar, next = a.sceneView.chainNext;
+  for (let i = 0; i < n; i++) { const c = C.char[ents[i]!]!; if (c >= 0 && c < last.length) last[c] = -1; }
   const list = a.jobChars, own = a.ownChars, ctl = a.control;
   let m = 0, o = 0;
   for (let i = 0; i < n; i++) {
     const eid = ents[i]!, c = C.char[eid]!;
-    if (c >= 0 && c < per.length && per[c] === 1) list[m++] = eid; else own[o++] = eid;
+    next[eid] = -1;
+    if (!(c >= 0 && c < last.length)) { own[o++] = eid; continue; }
+    const prev = last[c]!;
+    if (prev < 0) list[m++] = eid; else next[prev] = eid; // (the character's chains, in order)
+    last[c] = eid;
   }
-  if (m === 0) { for (let i = 0; i < o; i++) tailFinishChain(world, own[i]!); return true; } // (nothing to share: no wake-up)
   const count = publishJsJob(ctl, JOB.TAIL_FINISH, m, Math.max(128, Math.ceil(m / SCENE_MAX_CHUNKS)));
   for (let i = 0; i < o; i++) tailFinishChain(world, own[i]!);
   const ran = runSceneChunks(a.sceneView, ctl, a.controlF64, list);

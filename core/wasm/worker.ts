@@ -34,8 +34,10 @@ export interface WorkerInit {
   control: number;
   /** Every component and pose array (scene jobs); empty when the world only shares the tail. */
   arrays: WorkerArray[];
-  /** Byte offset of the scene job's character list (i32, `capacity` long). */
+  /** Byte offset of the JavaScript jobs' entity list (i32, `capacity` long). */
   jobChars: number;
+  /** Byte offset of the tail finish job's next-chain links (i32, `capacity` long). */
+  nextChain: number;
   capacity: number;
 }
 
@@ -66,7 +68,7 @@ function viewOf(init: WorkerInit): SceneView | null {
   const cap = init.capacity;
   const SC = comps['SceneCharacter']!;
   SC['ground'] = new Array<null>(cap).fill(null); // characters with a ground query never run here
-  return makeSceneView(comps as unknown as SceneView['components'], pose as unknown as SceneView['pose'], cap, world['comSegments'] as Float64Array);
+  return makeSceneView(comps as unknown as SceneView['components'], pose as unknown as SceneView['pose'], cap, world['comSegments'] as Float64Array, new Int32Array(buffer, init.nextChain, cap));
 }
 
 function serve(init: WorkerInit, close: () => void): void {

@@ -38,7 +38,7 @@ function bindChar(world: BitrigWorld, k: number, extra: Partial<TailOptions> = {
   }
   if (k % 10 === 3) {
     // a second tail (a ribbon on a charm) under Tail_End: a character with two chains, whose
-    // write finish stays on the calling thread, in order
+    // write finish runs on one thread, in order
     for (const [name, j] of [['Charm', 1], ['TailSeg_1', 2], ['TailSeg_2', 3]] as const) {
       names.push(name);
       parents.push(names.length - 2);
