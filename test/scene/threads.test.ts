@@ -19,6 +19,7 @@ import { addSupport, removeSceneIK, setSceneInputs, setSupportFrame, type Ground
 import { tailThreads } from '../../core/wasm/tailAccel';
 import { WORKER_SOURCE } from '../../core/wasm/workerSource';
 import { makeBiped, type BipedRig } from './rig';
+import { until, worldSnapshot } from '../helpers/worldBytes';
 
 interface Member { rig: BipedRig; k: number; ground: GroundQuery | null }
 
@@ -57,29 +58,6 @@ function load(m: Member, f: number): void {
     ];
   }
   setSceneInputs(rig.world, rig.ik, inputs);
-}
-
-function bytesOf(a: ArrayBufferView): Buffer { return Buffer.from(a.buffer, a.byteOffset, a.byteLength); }
-
-/** Every typed array of every component and of the pose store. */
-function snapshot(w: BitrigWorld): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  const comps = { ...(w.components as unknown as Record<string, Record<string, unknown>>), pose: w.pose as unknown as Record<string, unknown> };
-  for (const [c, comp] of Object.entries(comps)) {
-    for (const [key, v] of Object.entries(comp)) {
-      if (ArrayBuffer.isView(v)) out.set(`${c}.${key}`, Buffer.from(bytesOf(v)));
-    }
-  }
-  return out;
-}
-
-async function until(cond: () => boolean, ms: number): Promise<boolean> {
-  const t0 = Date.now();
-  while (!cond()) {
-    if (Date.now() - t0 > ms) return false;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  return true;
 }
 
 /** A crowd of `n` bipeds in `world`; every fifth has a ground callback: a 10° slope that moves with a platform support. */
@@ -129,7 +107,7 @@ describe('scene contacts on worker threads', () => {
     for (let i = 0; i < 1500; i++) {
       frame();
       if (i % 5 === 0) {
-        const a = snapshot(A.world), b = snapshot(B.world);
+        const a = worldSnapshot(A.world, 'all'), b = worldSnapshot(B.world, 'all');
         for (const [key, buf] of a) if (!buf.equals(b.get(key)!)) throw new Error(`frame ${f}: ${key} differs between one thread and two`);
       }
     }
@@ -151,7 +129,7 @@ describe('scene contacts on worker threads', () => {
         for (const m of c.members) load(m, f);
         update(w, dt);
       }
-      const a = snapshot(one), b = snapshot(three);
+      const a = worldSnapshot(one, 'all'), b = worldSnapshot(three, 'all');
       for (const [key, buf] of a) {
         if (!buf.equals(b.get(key)!)) throw new Error(`frame ${f}: ${key} differs between one thread and three`);
       }

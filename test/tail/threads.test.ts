@@ -15,6 +15,7 @@ import { update } from '../../systems/pipeline';
 import { disposeTailThreads, tailThreads, tailWasmModule, unsharedTailModuleBytes } from '../../core/wasm/tailAccel';
 import { TAIL_STEP_WASM_BASE64 } from '../../core/wasm/tailStepWasm';
 import type { TailOptions } from '../../core/defaults';
+import { expectSameBytes, until, worldSnapshot } from '../helpers/worldBytes';
 
 glMatrix.setMatrixArrayType(Float64Array as unknown as ArrayConstructor);
 
@@ -75,39 +76,7 @@ function drive(c: Char, f: number): void {
   beginCharacterFrame(c.binding);
 }
 
-function bytesOf(a: ArrayBufferView): Buffer { return Buffer.from(a.buffer, a.byteOffset, a.byteLength); }
-
-/** Every tail component array and the pose's localR/worldM, as bytes. */
-function snapshot(w: BitrigWorld): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  for (const c of ['TailChain', 'TailParticle', 'BendState'] as const) {
-    const comp = w.components[c] as unknown as Record<string, unknown>;
-    for (const key of Object.keys(comp)) {
-      const v = comp[key];
-      if (ArrayBuffer.isView(v)) out.set(`${c}.${key}`, Buffer.from(bytesOf(v)));
-    }
-  }
-  out.set('pose.localR', Buffer.from(bytesOf(w.pose.localR)));
-  out.set('pose.worldM', Buffer.from(bytesOf(w.pose.worldM)));
-  return out;
-}
-
-function expectSame(a: Map<string, Buffer>, b: Map<string, Buffer>, what: string): void {
-  for (const [key, buf] of a) {
-    if (!buf.equals(b.get(key)!)) throw new Error(`${what}: ${key} differs between one thread and three`);
-  }
-}
-
 const DTS = [1 / 60, 1 / 144, 1 / 30, 0.05, 1 / 60, 0, 1 / 120, 1 / 60];
-
-async function until(cond: () => boolean, ms: number): Promise<boolean> {
-  const t0 = Date.now();
-  while (!cond()) {
-    if (Date.now() - t0 > ms) return false;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  return true;
-}
 
 describe('tail worker threads', () => {
   test('threads is checked at setup', () => {
@@ -131,7 +100,7 @@ describe('tail worker threads', () => {
       for (const c of b) drive(c, f);
       update(one, dt);
       update(three, dt);
-      expectSame(snapshot(one), snapshot(three), `frame ${f}`);
+      expectSameBytes(worldSnapshot(one, 'tail'), worldSnapshot(three, 'tail'), `frame ${f}`);
       f++;
     };
     frame(); // the first job starts the workers
@@ -172,7 +141,7 @@ describe('tail worker threads', () => {
       for (const c of r2) drive(c, g);
       update(again, 1 / 60);
       update(ref, 1 / 60);
-      expectSame(snapshot(ref), snapshot(again), `disposal world frame ${g}`);
+      expectSameBytes(worldSnapshot(ref, 'tail'), worldSnapshot(again, 'tail'), `disposal world frame ${g}`);
     }
   }, 60_000);
 
@@ -209,7 +178,7 @@ describe('tail worker threads', () => {
       B.forEach((c, k) => driveX(c, f, k));
       update(one, dt);
       update(three, dt);
-      expectSame(snapshot(one), snapshot(three), `stress frame ${f}`);
+      expectSameBytes(worldSnapshot(one, 'tail'), worldSnapshot(three, 'tail'), `stress frame ${f}`);
       f++;
     };
     frame();

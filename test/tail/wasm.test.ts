@@ -19,6 +19,7 @@ import { tailBackend, tailWasmModule } from '../../core/wasm/tailAccel';
 import { TAIL_STEP_WASM_BASE64 } from '../../core/wasm/tailStepWasm';
 import type { TailOptions } from '../../core/defaults';
 import { tailLinkIndex } from '../../core/tailSetup';
+import { worldSnapshot } from '../helpers/worldBytes';
 
 // f64 bind matrices: float32 ones make bind scales non-uniform at 1e-8, and every chain would
 // then keep exact world matrices (the composed-matrix write would go untested).
@@ -132,22 +133,6 @@ function run(wasm: boolean, frames: number, check: (w: BitrigWorld, f: number) =
   return world;
 }
 
-function bytesOf(a: ArrayBufferView): Buffer { return Buffer.from(a.buffer, a.byteOffset, a.byteLength); }
-
-function snapshot(w: BitrigWorld): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  for (const c of ['TailChain', 'TailParticle', 'BendState'] as const) {
-    const comp = w.components[c] as unknown as Record<string, unknown>;
-    for (const key of Object.keys(comp)) {
-      const v = comp[key];
-      if (ArrayBuffer.isView(v)) out.set(`${c}.${key}`, Buffer.from(bytesOf(v)));
-    }
-  }
-  out.set('pose.localR', Buffer.from(bytesOf(w.pose.localR)));
-  out.set('pose.worldM', Buffer.from(bytesOf(w.pose.worldM)));
-  return out;
-}
-
 describe('WebAssembly SIMD tail step', () => {
   test('Node 20 runs the WebAssembly step; wasm: false keeps the JavaScript one', () => {
     expect(tailWasmModule()).not.toBeNull();
@@ -162,12 +147,12 @@ describe('WebAssembly SIMD tail step', () => {
   test('bit-identical to the JavaScript step on every frame (mixed chains, floor, limit, mirror, teleport, growth, row reuse)', () => {
     const frames = 160;
     const js: Map<string, Buffer>[] = [];
-    run(false, frames, (w) => { js.push(snapshot(w)); });
+    run(false, frames, (w) => { js.push(worldSnapshot(w, 'tail')); });
     let contacts = 0, limited = 0, composed = 0, exact = 0, capAtStart = 0;
     const wasmWorld = run(true, frames, (w, f) => {
       expect(tailBackend(w)).toBe('wasm-simd');
       if (f === 0) capAtStart = w.tailAccel!.capacity;
-      const a = js[f]!, b = snapshot(w);
+      const a = js[f]!, b = worldSnapshot(w, 'tail');
       for (const [key, buf] of a) {
         if (!buf.equals(b.get(key)!)) throw new Error(`frame ${f}: ${key} differs between the JavaScript and the WebAssembly step`);
       }
@@ -197,7 +182,7 @@ describe('WebAssembly SIMD tail step', () => {
     try {
       const grown = run(true, 40, () => {});
       expect(tailBackend(grown)).toBe('js'); // fell back when the arena had to grow
-      const a = snapshot(js), b = snapshot(grown);
+      const a = worldSnapshot(js, 'tail'), b = worldSnapshot(grown, 'tail');
       for (const [key, buf] of a) expect(buf.equals(b.get(key)!), key).toBe(true);
       allow = 0;
       expect(tailBackend(createBitrigWorld())).toBe('js');
