@@ -3,12 +3,13 @@
  * (`createBitrigWorld({ threads })`); the worker's program is core/wasm/worker.ts, bundled
  * into {@link WORKER_SOURCE}, and the scene job is core/wasm/sceneJob.ts.
  *
- * The kernel's memory is a shared WebAssembly memory; each worker instantiates the same
- * compiled module on it. A job (one tail step, or the write) is published by the calling
- * thread as one 64-bit word (wasm/tailStep.ts `prepareStep`/`prepareWrite`); every thread then
- * claims chunks of 16 chain pairs with an atomic compare-and-swap until none is left (`run`).
- * Chains are independent within a job, so which thread ran a pair never changes a result: the
- * threaded step is bit-identical to the single-threaded one (test/tail/threads.test.ts).
+ * The world's arrays live in a shared WebAssembly memory; each worker instantiates the same
+ * compiled module on it and views the same arrays. A tail step or write is published by the
+ * calling thread as one 64-bit word (wasm/tailStep.ts `prepareStep`/`prepareWrite`), a
+ * JavaScript job (scene systems, tail clock preparation, tail write finish) as one 32-bit word
+ * (sceneJob.ts); every thread then claims chunks with an atomic compare-and-swap until none is
+ * left. Chains and characters are independent within a job, so which thread ran what never
+ * changes a result (test/tail/threads.test.ts, test/scene/threads.test.ts).
  *
  * The calling thread never waits for a worker to start or wake: it claims chunks itself from
  * the first moment, and waits only for chunks a worker has already claimed (a spin on the done
@@ -17,7 +18,7 @@
  *
  * Workers need SharedArrayBuffer: Node ≥ 20.16 (worker_threads), or a browser page that is
  * cross-origin isolated (COOP `same-origin` + COEP `require-corp`) and may start workers from a
- * `blob:` URL. Elsewhere the world runs the tail on the calling thread alone.
+ * `blob:` URL. Elsewhere the world runs everything on the calling thread.
  */
 import { CTL } from './sceneJob';
 import { WORKER_SOURCE } from './workerSource';
