@@ -16,6 +16,7 @@ import { disposeTailThreads, tailThreads, tailWasmModule, unsharedTailModuleByte
 import { TAIL_STEP_WASM_BASE64 } from '../../core/wasm/tailStepWasm';
 import type { TailOptions } from '../../core/defaults';
 import { expectSameBytes, until, worldSnapshot } from '../helpers/worldBytes';
+import { loadRest, sourceFromWorlds } from '../helpers/skeleton';
 
 glMatrix.setMatrixArrayType(Float64Array as unknown as ArrayConstructor);
 
@@ -47,24 +48,16 @@ function bindChar(world: BitrigWorld, k: number, extra: Partial<TailOptions> = {
       worlds.push(mat4.fromRotationTranslation(mat4.create(), quat.setAxisAngle(quat.create(), [0, 1, 0], 0.2 * j), p));
     }
   }
-  const inverseBind = worlds.map((w) => mat4.invert(mat4.create(), w)!);
-  const rest = worlds.map((w, i) => {
-    const local = parents[i]! >= 0 ? mat4.multiply(mat4.create(), mat4.invert(mat4.create(), worlds[parents[i]!]!)!, w) : w;
-    return { t: Array.from(mat4.getTranslation(vec3.create(), local)), r: Array.from(mat4.getRotation(quat.create(), local)) };
-  });
-  const binding = bindSkeleton(world, { names, parents, inverseBind, rest: rest.map((r) => ({ ...r, s: [1, 1, 1] })) }, { tail });
+  const src = sourceFromWorlds(names, parents, worlds);
+  const rest = src.rest;
+  const binding = bindSkeleton(world, src, { tail });
   if (k % 10 === 3 && binding.tails.length !== 2) throw new Error('fixture: expected two chains');
   return { binding, rest, phase: k * 0.31, hipsY, mirrored: k % 11 === 0 };
 }
 
 function drive(c: Char, f: number): void {
   const pose = c.binding.world.pose;
-  for (let i = 0; i < c.rest.length; i++) {
-    const s = c.binding.slotOf[i]!;
-    for (let j = 0; j < 3; j++) pose.localT[s * 3 + j] = c.rest[i]!.t[j]!;
-    for (let j = 0; j < 4; j++) pose.localR[s * 4 + j] = c.rest[i]!.r[j]!;
-    for (let j = 0; j < 3; j++) pose.localS[s * 3 + j] = 1;
-  }
+  loadRest(c.binding, c.rest);
   const h = c.binding.slotOf[0]!;
   const t = f / 60 + c.phase;
   pose.localT[h * 3] = 0.5 * Math.sin(t * 4.7);

@@ -20,6 +20,7 @@ import { TAIL_STEP_WASM_BASE64 } from '../../core/wasm/tailStepWasm';
 import type { TailOptions } from '../../core/defaults';
 import { tailLinkIndex } from '../../core/tailSetup';
 import { worldSnapshot } from '../helpers/worldBytes';
+import { loadRest, sourceFromWorlds } from '../helpers/skeleton';
 
 // f64 bind matrices: float32 ones make bind scales non-uniform at 1e-8, and every chain would
 // then keep exact world matrices (the composed-matrix write would go untested).
@@ -72,12 +73,9 @@ function bindChar(world: BitrigWorld, spec: CharSpec, phase: number): Char {
       worlds.push(mat4.fromRotationTranslation(mat4.create(), quat.setAxisAngle(quat.create(), [0, 1, 0], 0.2 * k), p));
     }
   }
-  const inverseBind = worlds.map((w) => mat4.invert(mat4.create(), w)!);
-  const rest = worlds.map((w, i) => {
-    const local = parents[i]! >= 0 ? mat4.multiply(mat4.create(), mat4.invert(mat4.create(), worlds[parents[i]!]!)!, w) : w;
-    return { t: Array.from(mat4.getTranslation(vec3.create(), local)), r: Array.from(mat4.getRotation(quat.create(), local)), s: [1, 1, 1] };
-  });
-  const binding = bindSkeleton(world, { names, parents, inverseBind, rest }, { tail: { ...spec.tail } });
+  const src = sourceFromWorlds(names, parents, worlds);
+  const rest = src.rest;
+  const binding = bindSkeleton(world, src, { tail: { ...spec.tail } });
   if (spec.nested && (binding.tails.length !== 2 || world.components.TailChain.exactWorldSetup[binding.tails[1]!.eid] !== 0)) {
     throw new Error('nested fixture: expected a second, composed chain');
   }
@@ -86,12 +84,7 @@ function bindChar(world: BitrigWorld, spec: CharSpec, phase: number): Char {
 
 function driveChar(c: Char, f: number): void {
   const pose = c.binding.world.pose;
-  for (let i = 0; i < c.rest.length; i++) {
-    const s = c.binding.slotOf[i]!;
-    for (let j = 0; j < 3; j++) pose.localT[s * 3 + j] = c.rest[i]!.t[j]!;
-    for (let j = 0; j < 4; j++) pose.localR[s * 4 + j] = c.rest[i]!.r[j]!;
-    for (let j = 0; j < 3; j++) pose.localS[s * 3 + j] = 1;
-  }
+  loadRest(c.binding, c.rest);
   const h = c.binding.slotOf[0]!;
   const t = f / 60 + c.phase;
   const jump = c.spec.teleportAt !== undefined && f >= c.spec.teleportAt ? 100 : 0;

@@ -15,6 +15,7 @@ import { update } from '../../systems/pipeline';
 import { tailLinkIndex } from '../../core/tailSetup';
 import { tailBackend } from '../../core/wasm/tailAccel';
 import type { TailOptions } from '../../core/defaults';
+import { loadRest, sourceFromWorlds } from '../helpers/skeleton';
 glMatrix.setMatrixArrayType(Float64Array as unknown as ArrayConstructor);
 
 let seed = 1;
@@ -36,22 +37,14 @@ function bindChar(world: BitrigWorld, spec: Spec) {
   names.push('Tail_End'); parents.push(n);
   const along = spec.zeroAt >= 0 ? n - 1 : n;
   worlds.push(mat4.fromTranslation(mat4.create(), vec3.scaleAndAdd(vec3.create(), [0, spec.hipsY - 0.05, -0.1], dir, seg * along)));
-  const inverseBind = worlds.map((w) => mat4.invert(mat4.create(), w)!);
-  const rest = worlds.map((w, i) => {
-    const local = parents[i]! >= 0 ? mat4.multiply(mat4.create(), mat4.invert(mat4.create(), worlds[parents[i]!]!)!, w) : w;
-    return { t: Array.from(mat4.getTranslation(vec3.create(), local)), r: Array.from(mat4.getRotation(quat.create(), local)), s: [1, 1, 1] };
-  });
-  const binding = bindSkeleton(world, { names, parents, inverseBind, rest }, { tail: { ...spec.tail } });
+  const src = sourceFromWorlds(names, parents, worlds);
+  const rest = src.rest;
+  const binding = bindSkeleton(world, src, { tail: { ...spec.tail } });
   return { spec, binding, rest };
 }
 function drive(c: ReturnType<typeof bindChar>, f: number, ph: number) {
   const pose = c.binding.world.pose;
-  for (let i = 0; i < c.rest.length; i++) {
-    const s = c.binding.slotOf[i]!;
-    for (let j = 0; j < 3; j++) pose.localT[s * 3 + j] = c.rest[i]!.t[j]!;
-    for (let j = 0; j < 4; j++) pose.localR[s * 4 + j] = c.rest[i]!.r[j]!;
-    for (let j = 0; j < 3; j++) pose.localS[s * 3 + j] = 1;
-  }
+  loadRest(c.binding, c.rest);
   const h = c.binding.slotOf[0]!;
   const t = f / 60 + ph;
   const A = c.spec.amp;
