@@ -8,6 +8,7 @@
 import { Bone, Object3D, Vector3 } from 'three';
 import { VRMSpringBoneJoint, VRMSpringBoneManager } from '@pixiv/three-vrm-springbone';
 import { createBitrigWorld, type BitrigWorld } from '../core/world';
+import { TAIL_LINK_FIELDS } from '../core/components/tail';
 import { disposeTailThreads, tailBackend, tailThreads } from '../core/wasm/tailAccel';
 import { bindSkeleton, beginCharacterFrame } from '../core/binding';
 import { update } from '../systems/pipeline';
@@ -80,11 +81,14 @@ export async function benchTail(): Promise<BenchResult[]> {
   const heapGrowth = h1 - h0;
   const allocPerFrame = await sampledAllocationPerFrame(() => framesOnly(1000), 1000, 'framesOnly');
 
-  // Bytes of runtime state per link: component bytes per chain / links, plus pose slots.
+  // Bytes of runtime state per link: the tail components' bytes per chain (per-entity fields
+  // by the entity capacity, per-link fields by the row capacity) / links, plus pose slots.
   let compBytes = 0;
-  for (const c of Object.values(world.components)) {
-    for (const a of Object.values(c as unknown as Record<string, unknown>)) {
-      if (ArrayBuffer.isView(a)) compBytes += (a as unknown as { byteLength: number }).byteLength / world.capacity;
+  for (const name of ['TailChain', 'TailParticle', 'BendState'] as const) {
+    const perLink = TAIL_LINK_FIELDS[name];
+    for (const [key, a] of Object.entries(world.components[name] as unknown as Record<string, unknown>)) {
+      if (!ArrayBuffer.isView(a)) continue;
+      compBytes += (a as unknown as { byteLength: number }).byteLength / (perLink.includes(key) ? world.tailRows.capacity : world.capacity);
     }
   }
   const slotBytes = pose.localT.byteLength / pose.capacity * 2 + pose.localR.byteLength / pose.capacity * 2
@@ -182,7 +186,7 @@ async function waitForThreads(world: BitrigWorld, n: number): Promise<void> {
 function oursWorld(wasm: boolean, threads = 0): {
   world: BitrigWorld; pose: BitrigWorld['pose']; run(n: number): void; base(n: number): void; framesOnly(n: number): void;
 } {
-  const world = createBitrigWorld({ entities: CHAINS + 8, bones: CHAINS * (LINKS + 2) + 8, characters: CHAINS + 8, wasm, threads });
+  const world = createBitrigWorld({ entities: CHAINS + 8, tails: CHAINS + 8, bones: CHAINS * (LINKS + 2) + 8, characters: CHAINS + 8, wasm, threads });
   const src = chainSource();
   const bindings = [];
   for (let i = 0; i < CHAINS; i++) bindings.push(bindSkeleton(world, src));

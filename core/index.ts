@@ -11,7 +11,7 @@
  * update(world, dt);
  * // and copy the bones flagged in binding.drivenRotation back to the engine.
  */
-export { createBitrigWorld, addBitrigEntity, removeBitrigEntity, BITRIG_WORLD_DEFAULTS } from './world';
+export { createBitrigWorld, addBitrigEntity, ensureTailRow, removeBitrigEntity, BITRIG_WORLD_DEFAULTS } from './world';
 export type { BitrigWorld, BitrigWorldOptions, BitrigContext, BitrigComponents, TailClock } from './world';
 export { tailBackend, tailThreads, disposeTailThreads } from './wasm/tailAccel';
 export type { TailAccel } from './wasm/tailAccel';
@@ -31,7 +31,7 @@ export { TAIL_DEFAULTS, mergeTailOptions } from './defaults';
 export type { TailOptions, TailRestSource } from './defaults';
 export { addTailChain, removeTailChain, tailLinkIndex, setTailOptions, getTailOptions, setTailRestSource, applyCarryAndArc, bindWorldMatrices } from './tailSetup';
 export type { TailChainSpec } from './tailSetup';
-export { MAX_LINKS, LINK_STRIDE, REST_BIND, REST_ANIMATION, createTailComponents } from './components/tail';
+export { MAX_LINKS, LINK_STRIDE, REST_BIND, REST_ANIMATION, createTailComponents, TAIL_LINK_FIELDS } from './components/tail';
 export type { TailChainComponent, TailParticleComponent, BendStateComponent } from './components/tail';
 export { autoUnitScale } from './units';
 export { update } from '../systems/pipeline';

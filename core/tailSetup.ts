@@ -9,7 +9,7 @@
  */
 import { addComponent } from 'bitecs';
 import type { BitrigWorld } from './world';
-import { addBitrigEntity, removeBitrigEntity } from './world';
+import { addBitrigEntity, ensureTailRow, removeBitrigEntity } from './world';
 import { LINK_STRIDE, MAX_LINKS, REST_ANIMATION, REST_BIND, type TailChainComponent } from './components/tail';
 import { mergeTailOptions, type TailOptions } from './defaults';
 import { composeTRS, mulAffine } from './pose';
@@ -111,15 +111,16 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   const endSlot = spec.endSlot >= 0 && owns(spec.endSlot) && pose.parent[spec.endSlot] === spec.linkSlots[n - 1] ? spec.endSlot : -1;
 
   const eid = addBitrigEntity(world);
-  const { TailChain: C, TailParticle: P, BendState: B } = world.components;
+  const C = world.components.TailChain;
   addComponent(world, eid, C);
-  addComponent(world, eid, P);
-  addComponent(world, eid, B);
+  addComponent(world, eid, world.components.TailParticle);
+  addComponent(world, eid, world.components.BendState);
 
-  // A dense row for the per-link data (reused after removal; always < the entity capacity).
+  // A dense row for the per-link data (reused after removal; the per-link arrays grow to fit).
   const rows = world.tailRows;
   const row = rows.free.length > 0 ? rows.free.pop()! : rows.next++;
-  if (row >= world.capacity) throw new Error(`bitrig/tail: chain row ${row} is outside the world's capacity ${world.capacity}`);
+  ensureTailRow(world, row);
+  const { TailParticle: P, BendState: B } = world.components; // (grown: new arrays)
   C.row[eid] = row;
   C.char[eid] = char;
   C.links[eid] = n;

@@ -8,7 +8,7 @@
  */
 import { addEntity, createWorld, hasComponent, registerQuery, removeEntity, commitRemovals, type Query, type World } from 'bitecs';
 import { createPoseStore, type PoseStore } from './pose';
-import { createTailComponents } from './components/tail';
+import { createTailComponents, TAIL_LINK_FIELDS } from './components/tail';
 import { createSceneComponents } from './components/scene';
 import { layoutTailArena, type TailAccel } from './wasm/tailAccel';
 
@@ -18,6 +18,12 @@ export interface BitrigWorldOptions {
   entities?: number;
   /** Initial bone slots in the pose store (grows at setup). */
   bones?: number;
+  /**
+   * Initial tail chain capacity: the rows of per-link data (about 4.9 KB per chain; grows at
+   * setup, doubling). Per-link arrays are sized by chains, not by entities, so a crowd of
+   * scene characters with few tails stays small.
+   */
+  tails?: number;
   /** Initial character capacity of the pose store and of the centre-of-mass segment pool (grow at setup; with worker threads every growth copies the world's arrays, so size crowds up front). */
   characters?: number;
   /** Tail fixed internal step (seconds). */
@@ -37,17 +43,17 @@ export interface BitrigWorldOptions {
    * SharedArrayBuffer — Node ≥ 20.16, or a cross-origin-isolated page (COOP `same-origin` +
    * COEP `require-corp`) that may start `blob:` workers — and is ignored elsewhere
    * ({@link tailThreads} says how many joined). Workers start on the first frame, poll briefly
-   * for the next job after each one, then sleep; a capacity growth at setup (entities, bones,
+   * for the next job after each one, then sleep; a capacity growth at setup (entities, tails, bones,
    * characters or the centre-of-mass pool: a new shared memory) restarts them. Integer in [0, 15].
    */
   threads?: number;
 }
 
 /** Defaults of {@link BitrigWorldOptions}. */
-export const BITRIG_WORLD_DEFAULTS: Required<BitrigWorldOptions> = { entities: 256, bones: 1024, characters: 16, fixedStep: 1 / 60, maxStepsPerFrame: 8, wasm: true, threads: 0 };
+export const BITRIG_WORLD_DEFAULTS: Required<BitrigWorldOptions> = { entities: 256, tails: 64, bones: 1024, characters: 16, fixedStep: 1 / 60, maxStepsPerFrame: 8, wasm: true, threads: 0 };
 
-function makeComponents(cap: number) {
-  return { ...createTailComponents(cap), ...createSceneComponents(cap) };
+function makeComponents(cap: number, rows: number) {
+  return { ...createTailComponents(cap, rows), ...createSceneComponents(cap) };
 }
 
 /** All components of a world. */
@@ -67,8 +73,8 @@ export interface BitrigContext {
   time: number;
   /** The tail's fixed internal clock, shared by every chain of the world. */
   tailClock: TailClock;
-  /** Dense rows of tail chains' per-link data: next unused row and released rows to reuse. */
-  tailRows: { next: number; free: number[] };
+  /** Dense rows of tail chains' per-link data: row capacity, next unused row and released rows to reuse. */
+  tailRows: { capacity: number; next: number; free: number[] };
   /** The WebAssembly tail step holding the tail components, or `null` (JavaScript step). */
   tailAccel: TailAccel | null;
   /** Worker threads asked for (`BitrigWorldOptions.threads`). */
@@ -119,7 +125,9 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
   if (!(Number.isInteger(o.threads) && o.threads >= 0 && o.threads <= 15)) {
     throw new Error(`bitrig/world: threads must be an integer in [0, 15], got ${String(o.threads)}`);
   }
-  const components = makeComponents(cap);
+  if (!(Number.isInteger(o.tails) && o.tails >= 0)) throw new Error(`bitrig/world: tails must be an integer ≥ 0, got ${String(o.tails)}`);
+  const rows = Math.max(1, o.tails);
+  const components = makeComponents(cap, rows);
   const ctx = {
     pose: createPoseStore(Math.max(1, o.bones | 0), Math.max(1, o.characters | 0)),
     components,
@@ -130,7 +138,7 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
       fixedStep: o.fixedStep, maxStepsPerFrame: o.maxStepsPerFrame, accumulator: 0, accumulatorAtFrameStart: 0,
       frameDt: 0, steps: 0, capped: 0, alpha: 0,
     } as TailClock,
-    tailRows: { next: 0, free: [] as number[] },
+    tailRows: { capacity: rows, next: 0, free: [] as number[] },
     tailAccel: null as TailAccel | null,
     tailThreadsWanted: o.threads,
     comSegments: new Float64Array(Math.max(256, 48 * Math.max(1, o.characters | 0))), // about 16 segments per character
@@ -147,8 +155,8 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
   return world;
 }
 
-function growComponent(comp: Record<string, unknown>, oldCap: number, newCap: number): void {
-  for (const key of Object.keys(comp)) {
+function growComponent(comp: Record<string, unknown>, oldCap: number, newCap: number, keys: readonly string[]): void {
+  for (const key of keys) {
     const a = comp[key];
     if (ArrayBuffer.isView(a) && !(a instanceof DataView)) {
       const arr = a as unknown as { length: number; constructor: new (n: number) => Float64Array };
@@ -171,11 +179,33 @@ export function addBitrigEntity(world: BitrigWorld): number {
   if (eid >= world.capacity) {
     let cap = world.capacity;
     while (cap <= eid) cap *= 2;
-    for (const c of Object.values(world.components)) growComponent(c as unknown as Record<string, unknown>, world.capacity, cap);
+    for (const [name, c] of Object.entries(world.components)) {
+      const perLink = (TAIL_LINK_FIELDS as Record<string, readonly string[]>)[name] ?? [];
+      const keys = Object.keys(c).filter((k) => !perLink.includes(k));
+      growComponent(c as unknown as Record<string, unknown>, world.capacity, cap, keys);
+    }
     world.capacity = cap;
     if (world.tailAccel !== null) layoutTailArena(world); // the grown tail arrays back into wasm memory
   }
   return eid;
+}
+
+/**
+ * Make room for tail chain row `row` (a chain's per-link data), doubling the row capacity of
+ * the per-link arrays as needed. Setup-time (`addTailChain` calls it).
+ *
+ * @example
+ * ensureTailRow(world, world.tailRows.next);
+ */
+export function ensureTailRow(world: BitrigWorld, row: number): void {
+  const rows = world.tailRows;
+  if (row < rows.capacity) return;
+  let cap = rows.capacity;
+  while (cap <= row) cap *= 2;
+  const comps = world.components as unknown as Record<string, Record<string, unknown>>;
+  for (const [name, keys] of Object.entries(TAIL_LINK_FIELDS)) growComponent(comps[name]!, rows.capacity, cap, keys);
+  rows.capacity = cap;
+  if (world.tailAccel !== null) layoutTailArena(world); // the grown arrays back into wasm memory
 }
 
 /**

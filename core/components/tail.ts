@@ -5,7 +5,9 @@
  * slots: 8 links + end). Per-link arrays (and `slot`) are indexed by the chain's dense `row`,
  * not by its entity id: link i of chain `eid` is at `row[eid] × LINK_STRIDE + i` (see
  * `tailLinkIndex`), so the chains of a crowd sit next to each other in memory however many
- * other entities (characters, limbs) were created between them. Link `i` runs from bone
+ * other entities (characters, limbs) were created between them, and they are sized by the
+ * world's tail row capacity (`BitrigWorldOptions.tails`, {@link TAIL_LINK_FIELDS}), not by its
+ * entity capacity. Link `i` runs from bone
  * `i`'s head to its tip (the next bone's head, the `Tail_End` helper, or a virtual end
  * continuing the incoming tangent). All particle state is in world space (reflected across
  * x = 0 while the anchor is mirrored, see `mirrored`), engine units; rotations are unit
@@ -111,9 +113,9 @@ export interface TailChainComponent {
 
 /** Particle per link tip: position, velocity, previous-step position (world). */
 export interface TailParticleComponent {
-  /** Tip position per link, 3 × stride per entity. */
+  /** Tip position per link, 3 × stride per row. */
   pos: Float64Array;
-  /** Tip velocity per link (units/s), 3 × stride per entity. */
+  /** Tip velocity per link (units/s), 3 × stride per row. */
   vel: Float64Array;
   /** 1 when the link's tip is in floor contact this step. */
   contact: Uint8Array;
@@ -161,8 +163,28 @@ function f64(n: number): Float64Array {
   return new Float64Array(n);
 }
 
-/** Create the tail components for `cap` entities. */
-export function createTailComponents(cap: number): {
+/**
+ * The per-link fields of each tail component: arrays of {@link LINK_STRIDE} × k entries per
+ * chain row (k = 1, 3, 4 or 9), sized by the world's tail row capacity rather than its entity
+ * capacity (see `BitrigWorldOptions.tails`).
+ */
+export const TAIL_LINK_FIELDS: Readonly<Record<'TailChain' | 'TailParticle' | 'BendState', readonly string[]>> = {
+  TailChain: ['slot'],
+  TailParticle: ['pos', 'vel', 'contact'],
+  BendState: [
+    'restR', 'headLs', 'tipLs', 'toHips', 'toHipsM', 'bendOld', 'bendNew', 'rotWs', 'headWs', 'scaleRel', 'tipDirLs', 'lenRel',
+    'writtenR', 'localCur', 'localPrev', 'restDirLs', 'restDirHs',
+  ],
+};
+
+/**
+ * Create the tail components for `cap` entities and `rows` chains (per-link arrays: `rows`
+ * rows of {@link LINK_STRIDE} links).
+ *
+ * @example
+ * const { TailChain, TailParticle, BendState } = createTailComponents(256, 64);
+ */
+export function createTailComponents(cap: number, rows: number = cap): {
   TailChain: TailChainComponent;
   TailParticle: TailParticleComponent;
   BendState: BendStateComponent;
@@ -171,7 +193,7 @@ export function createTailComponents(cap: number): {
   return {
     TailChain: {
       char: new Int32Array(cap), links: new Uint8Array(cap), anchorSlot: new Int32Array(cap),
-      hipsSlot: new Int32Array(cap), row: new Int32Array(cap), slot: new Int32Array(cap * L), endSlot: new Int32Array(cap),
+      hipsSlot: new Int32Array(cap), row: new Int32Array(cap), slot: new Int32Array(rows * L), endSlot: new Int32Array(cap),
       frequency: f64(cap), tipRatio: f64(cap), damping: f64(cap), gravity: f64(cap), carry: f64(cap),
       restCurve: f64(cap), bendLimit: f64(cap), couplingRate: f64(cap), floorY: f64(cap),
       floorEnabled: new Uint8Array(cap), floorClearance: f64(cap), contactDamping: f64(cap),
@@ -180,12 +202,12 @@ export function createTailComponents(cap: number): {
       stepsLastFrame: new Uint8Array(cap), resetLastFrame: new Uint8Array(cap), writeFailed: new Uint8Array(cap), mirrored: new Uint8Array(cap), exactWorld: new Uint8Array(cap), exactWorldSetup: new Uint8Array(cap),
       stepCache: f64(cap * 5),
     },
-    TailParticle: { pos: f64(cap * L * 3), vel: f64(cap * L * 3), contact: new Uint8Array(cap * L) },
+    TailParticle: { pos: f64(rows * L * 3), vel: f64(rows * L * 3), contact: new Uint8Array(rows * L) },
     BendState: {
-      restR: f64(cap * L * 4), headLs: f64(cap * L * 3), tipLs: f64(cap * L * 3), toHips: f64(cap * L * 4), toHipsM: f64(cap * L * 9),
-      bendOld: f64(cap * L * 4), bendNew: f64(cap * L * 4), rotWs: f64(cap * L * 4), headWs: f64(cap * L * 3),
-      scaleRel: f64(cap * L), tipDirLs: f64(cap * L * 3), lenRel: f64(cap * L),
-      writtenR: f64(cap * L * 4), localCur: f64(cap * L * 4), localPrev: f64(cap * L * 4), restDirLs: f64(cap * L * 3), restDirHs: f64(cap * L * 3),
+      restR: f64(rows * L * 4), headLs: f64(rows * L * 3), tipLs: f64(rows * L * 3), toHips: f64(rows * L * 4), toHipsM: f64(rows * L * 9),
+      bendOld: f64(rows * L * 4), bendNew: f64(rows * L * 4), rotWs: f64(rows * L * 4), headWs: f64(rows * L * 3),
+      scaleRel: f64(rows * L), tipDirLs: f64(rows * L * 3), lenRel: f64(rows * L),
+      writtenR: f64(rows * L * 4), localCur: f64(rows * L * 4), localPrev: f64(rows * L * 4), restDirLs: f64(rows * L * 3), restDirHs: f64(rows * L * 3),
     },
   };
 }

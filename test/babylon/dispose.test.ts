@@ -15,7 +15,7 @@ import { buildCodeCharacter, createTestScene, loadGlbBabylon } from './helpers';
 function footprint(world: BitrigWorld) {
   const p = world.pose;
   return {
-    slots: p.capacity, chars: p.charCapacity, entities: world.capacity,
+    slots: p.capacity, chars: p.charCapacity, entities: world.capacity, tailRows: world.tailRows.capacity,
     freeRanges: [...p.freeRanges], freeChars: p.freeChars.length, tails: world.queries.tails.dense.length,
   };
 }

@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { makeTailRig, sweepX, type TailRig } from './rig';
 import { addTailChain, tailLinkIndex } from '../../core/tailSetup';
+import { createTailComponents, LINK_STRIDE, TAIL_LINK_FIELDS } from '../../core/components/tail';
 import { poseUpdateWorld } from '../../core/pose';
 import { addBitrigEntity, createBitrigWorld, removeBitrigEntity } from '../../core/world';
 import { beginCharacterFrame, bindSkeleton, unbindSkeleton, type CharacterBinding, type SkeletonSource } from '../../core/binding';
@@ -408,17 +409,17 @@ describe('bad input', () => {
   });
 });
 
-describe('storage', () => {
-  /** Hips + four links + Tail_End hanging back and down, as a bare skeleton source. */
-  function chainSource(): SkeletonSource {
-    const names = ['Hips', 'Tail_1', 'Tail_2', 'Tail_3', 'Tail_4', 'Tail_End'];
-    const parents = [-1, 0, 1, 2, 3, 4];
-    const world = [[0, 0.9, 0], [0, 0.85, -0.1], [0, 0.78, -0.22], [0, 0.7, -0.34], [0, 0.62, -0.46], [0, 0.54, -0.58]];
-    const rest = world.map((p, i) => ({ t: i === 0 ? p : p.map((v, k) => v - world[i - 1]![k]!), r: [0, 0, 0, 1], s: [1, 1, 1] }));
-    const inverseBind = world.map((p) => [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -p[0]!, -p[1]!, -p[2]!, 1]);
-    return { names, parents, rest, inverseBind };
-  }
+/** Hips + four links + Tail_End hanging back and down, as a bare skeleton source. */
+function chainSource(): SkeletonSource {
+  const names = ['Hips', 'Tail_1', 'Tail_2', 'Tail_3', 'Tail_4', 'Tail_End'];
+  const parents = [-1, 0, 1, 2, 3, 4];
+  const world = [[0, 0.9, 0], [0, 0.85, -0.1], [0, 0.78, -0.22], [0, 0.7, -0.34], [0, 0.62, -0.46], [0, 0.54, -0.58]];
+  const rest = world.map((p, i) => ({ t: i === 0 ? p : p.map((v, k) => v - world[i - 1]![k]!), r: [0, 0, 0, 1], s: [1, 1, 1] }));
+  const inverseBind = world.map((p) => [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -p[0]!, -p[1]!, -p[2]!, 1]);
+  return { names, parents, rest, inverseBind };
+}
 
+describe('storage', () => {
   test('chains use dense rows: other entities between them, a removal and a reuse give bit-identical tails to a world of chains alone', () => {
     const src = chainSource();
     const alone = createBitrigWorld();
@@ -468,6 +469,65 @@ describe('storage', () => {
       }
     }
   });
+});
+
+describe('tail row capacity (per-link arrays sized by chains, not entities)', () => {
+  test('TAIL_LINK_FIELDS names exactly the arrays sized by rows: createTailComponents(5 entities, 3 rows)', () => {
+    const c = createTailComponents(5, 3);
+    for (const [name, comp] of Object.entries(c)) {
+      const perLink = TAIL_LINK_FIELDS[name as keyof typeof TAIL_LINK_FIELDS];
+      for (const [key, a] of Object.entries(comp as unknown as Record<string, { length: number }>)) {
+        if (perLink.includes(key)) expect([1, 3, 4, 9].map((k) => 3 * LINK_STRIDE * k), `${name}.${key}`).toContain(a.length);
+        else expect([1, 5, 8, 9].map((k) => 5 * k), `${name}.${key}`).toContain(a.length);
+      }
+      for (const key of perLink) expect(comp, `${name}.${key} exists`).toHaveProperty(key);
+    }
+  });
+
+  test('a world sized for 4,000 entities and 16 tails holds 16 rows of per-link data (was 4,000); bad `tails` is refused', () => {
+    const world = createBitrigWorld({ entities: 4000, tails: 16 });
+    expect(world.tailRows.capacity).toBe(16);
+    expect(world.components.BendState.toHipsM.length).toBe(16 * LINK_STRIDE * 9);
+    expect(world.components.TailParticle.pos.length).toBe(16 * LINK_STRIDE * 3);
+    expect(world.components.TailChain.slot.length).toBe(16 * LINK_STRIDE);
+    expect(world.components.TailChain.anchorCur.length).toBe(4000 * 8); // per-entity arrays keep the entity capacity
+    for (const bad of [-1, 1.5, NaN]) expect(() => createBitrigWorld({ tails: bad })).toThrow(/^bitrig\/world: tails must be an integer ≥ 0/);
+  });
+
+  for (const wasm of [false, true]) {
+    test(`rows grow at setup (tails: 1 → 8, entities 2 → 16, ${wasm ? 'WebAssembly' : 'JavaScript'} step): bit-identical to a world sized up front, 120 frames`, () => {
+      const src = chainSource();
+      const grown = createBitrigWorld({ entities: 2, tails: 1, wasm });
+      const sized = createBitrigWorld({ entities: 16, tails: 8, wasm });
+      const g: CharacterBinding[] = [], z: CharacterBinding[] = [];
+      for (let i = 0; i < 5; i++) { g.push(bindSkeleton(grown, src)); z.push(bindSkeleton(sized, src)); }
+      expect(grown.tailRows.capacity).toBe(8);
+      expect(sized.tailRows.capacity).toBe(8);
+      const drive = (w: typeof grown, bs: CharacterBinding[], f: number): void => {
+        bs.forEach((b, i) => {
+          beginCharacterFrame(b);
+          const s = b.slotOf[0]! * 16;
+          w.pose.worldM[s + 12] = 2 * i + 0.3 * Math.sin(f * 0.2 + i);
+          w.pose.worldM[s + 14] = 0.2 * Math.cos(f * 0.15);
+        });
+        update(w, 1 / 60);
+      };
+      for (let f = 0; f < 120; f++) {
+        drive(grown, g, f);
+        drive(sized, z, f);
+        if (f === 60) { g.push(bindSkeleton(grown, src)); z.push(bindSkeleton(sized, src)); } // one more mid-run (row 5)
+      }
+      expect(grown.tailRows.capacity).toBe(8);
+      for (let i = 0; i < g.length; i++) {
+        for (let j = 1; j <= 4; j++) {
+          const sg = g[i]!.slotOf[j]! * 4, sz = z[i]!.slotOf[j]! * 4;
+          for (let c = 0; c < 4; c++) expect(grown.pose.localR[sg + c]).toBe(sized.pose.localR[sz + c]);
+        }
+      }
+      const P = grown.components.TailParticle.pos;
+      expect(P.every((v) => Number.isFinite(v))).toBe(true);
+    });
+  }
 });
 
 describe('explicit tail chains', () => {
