@@ -4,11 +4,12 @@
  * - `ik.limb`: FootLock + PelvisHeight + TwoBoneIK per limb at 10,000 limbs (5,000 bipeds,
  *   both feet planted while the bodies sway, so every limb locks, bands and solves), compared
  *   in the same run with Babylon's `BoneIKController.update()` and three's `CCDIKSolver`
- *   (10 iterations) on two-bone chains. The per-frame copy of the animated pose into the pose
- *   store (what an adapter's read does) is timed alone and subtracted.
+ *   (10 iterations) on two-bone chains. Every frame first copies the animated pose into the
+ *   pose store (what an adapter's read does, not timed), then times the systems; the result is
+ *   the median over 120 frames.
  * - `crowd.frame`: milliseconds per frame for 10,000 characters with a six-link tail, two
- *   planted legs and a pelvis — the whole pipeline (`update`), systems only (the pose copy is
- *   subtracted the same way).
+ *   planted legs and a pelvis — the whole pipeline (`update`), systems only: the median of 40
+ *   frames, each timed from after the pose copy to the end of `update`.
  *
  * Both also time the same setup with one worker thread (`createBitrigWorld({ threads: 1 })`,
  * `twoThreads*` fields): opt-in, so not the headline.
@@ -29,7 +30,7 @@ import { twoBoneIK } from '../systems/twoBoneIK';
 import { update } from '../systems/pipeline';
 import { disposeTailThreads, sceneContactsThreaded, tailThreads } from '../core/wasm/tailAccel';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { timeMedian, type BenchResult } from './common';
+import { median, timeMedian, timeOnce, type BenchResult } from './common';
 
 const DT = 1 / 60;
 
@@ -96,8 +97,11 @@ function crowd(n: number, tail: boolean, threads = 0): Crowd {
   return { world, bindings, handles, read };
 }
 
-/** Babylon BoneIKController: ns per update() on `n` two-bone chains. */
-function babylonNs(n: number): number {
+/**
+ * Babylon BoneIKController on `n` two-bone chains: `round()` returns ns per update() for one
+ * timed round (target moves subtracted), `dispose()` frees the engine.
+ */
+function babylonRig(n: number): { round(): number; dispose(): void } {
   const engine = new NullEngine();
   const scene = new Scene(engine);
   const ctrls: BoneIKController[] = [];
@@ -126,10 +130,14 @@ function babylonNs(n: number): number {
   };
   for (let k = 0; k < 20; k++) step();
   const R = 10;
-  const ms = timeMedian(() => { for (let k = 0; k < R; k++) step(); }, 5);
-  const base = timeMedian(() => { for (let k = 0; k < R; k++) for (let i = 0; i < n; i++) targets[i]!.position.x = 0.05 + 0.03 * Math.sin(k * 0.1 + i); }, 5);
-  engine.dispose();
-  return ((ms - base) * 1e6) / (R * n);
+  return {
+    round: () => {
+      const ms = timeOnce(() => { for (let k = 0; k < R; k++) step(); });
+      const base = timeOnce(() => { for (let k = 0; k < R; k++) for (let i = 0; i < n; i++) targets[i]!.position.x = 0.05 + 0.03 * Math.sin(k * 0.1 + i); });
+      return ((ms - base) * 1e6) / (R * n);
+    },
+    dispose: () => engine.dispose(),
+  };
 }
 
 /** three CCDIKSolver (10 iterations): ns per chain on `n` two-bone chains in one skeleton. */
@@ -181,16 +189,35 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
   // ---- ik.limb: ours
   const c = crowd(LIMBS / 2, false);
   let f = 0;
-  const sceneStep = (): void => { c.read(f); footLock(c.world, DT); pelvisHeight(c.world, DT); twoBoneIK(c.world, DT); f++; };
-  for (let k = 0; k < 60; k++) sceneStep();
-  const FR = 30;
-  const oursMs = timeMedian(() => { for (let k = 0; k < FR; k++) sceneStep(); }, 7);
-  const readMs = timeMedian(() => { for (let k = 0; k < FR; k++) { c.read(f); f++; } }, 7);
-  const oursNs = ((oursMs - readMs) * 1e6) / (FR * LIMBS);
-  // split per system (diagnostic)
-  const lockMs = timeMedian(() => { for (let k = 0; k < FR; k++) { c.read(f); footLock(c.world, DT); f++; } }, 5);
-  const lockPelvisMs = timeMedian(() => { for (let k = 0; k < FR; k++) { c.read(f); footLock(c.world, DT); pelvisHeight(c.world, DT); f++; } }, 5);
-  const perLimb = (ms: number): number => (ms * 1e6) / (FR * LIMBS);
+  // Each frame: the adapter-like read (not timed), then the three systems, each timed; the
+  // medians over the frames (a per-frame timing: nothing is subtracted, so no subtraction noise).
+  const FR = 120;
+  const tLock: number[] = [], tPelvis: number[] = [], tTwo: number[] = [], tAll: number[] = [];
+  const sceneFrame = (keep: boolean): void => {
+    c.read(f++);
+    const t0 = performance.now();
+    footLock(c.world, DT);
+    const t1 = performance.now();
+    pelvisHeight(c.world, DT);
+    const t2 = performance.now();
+    twoBoneIK(c.world, DT);
+    const t3 = performance.now();
+    if (keep) { tLock.push(t1 - t0); tPelvis.push(t2 - t1); tTwo.push(t3 - t2); tAll.push(t3 - t0); }
+  };
+  for (let k = 0; k < 60; k++) sceneFrame(false);
+  // Rounds interleaved with Babylon's (the machine is shared: the ratio comes from timings
+  // taken side by side): 8 rounds of 15 frames of ours, then one round of Babylon's.
+  const bab = babylonRig(2000);
+  const tBab: number[] = [];
+  for (let r = 0; r < 8; r++) {
+    for (let k = 0; k < FR / 8; k++) sceneFrame(true);
+    tBab.push(bab.round());
+    (globalThis as { gc?: () => void }).gc?.(); // Babylon's garbage collected now, not during our frames
+  }
+  bab.dispose();
+  const babylon = median(tBab);
+  const perLimb = (ms: number): number => (ms * 1e6) / LIMBS;
+  const oursNs = perLimb(median(tAll));
   // reached check (not timed): every planted foot reached its lock
   const L = c.world.components.Limb;
   let reached = 0;
@@ -225,46 +252,55 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
   // systems run on both threads; opt-in, so not the headline)
   const ct = crowd(LIMBS / 2, false, 1);
   let ft = 0;
-  const sceneStepT = (): void => { ct.read(ft); if (!sceneContactsThreaded(ct.world, DT)) throw new Error('bench: no worker threads'); ft++; };
-  for (let k = 0; k < 60; k++) sceneStepT();
+  const tT: number[] = [];
+  const sceneFrameT = (keep: boolean): void => {
+    ct.read(ft++);
+    const t0 = performance.now();
+    if (!sceneContactsThreaded(ct.world, DT)) throw new Error('bench: no worker threads');
+    if (keep) tT.push(performance.now() - t0);
+  };
+  for (let k = 0; k < 60; k++) sceneFrameT(false);
   {
     const t0 = Date.now();
     while (tailThreads(ct.world) < 1 && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 5));
   }
-  for (let k = 0; k < 30; k++) sceneStepT();
+  for (let k = 0; k < 30; k++) sceneFrameT(false);
   const threadsJoinedIk = tailThreads(ct.world);
-  const oursTMs = timeMedian(() => { for (let k = 0; k < FR; k++) sceneStepT(); }, 7);
-  const readTMs = timeMedian(() => { for (let k = 0; k < FR; k++) { ct.read(ft); ft++; } }, 7);
-  const oursTNs = ((oursTMs - readTMs) * 1e6) / (FR * LIMBS);
+  for (let k = 0; k < FR; k++) sceneFrameT(true);
+  const oursTNs = perLimb(median(tT));
   disposeTailThreads(ct.world);
 
   // ---- comparisons in the same run
-  const babylon = babylonNs(2000);
   const ccd = threeCcdNs(2000);
 
   // ---- crowd.frame: 10,000 characters, six-link tail, two planted legs, pelvis; whole pipeline
   const CH = 10_000;
+  // Per frame: the read (not timed), then update() timed; medians over 40 frames. The scene
+  // systems' share: the same three systems timed alone in other frames of the same crowd.
   const cr = crowd(CH, true);
   let g = 0;
-  const frame = (): void => { cr.read(g); update(cr.world, DT); g++; };
-  for (let k = 0; k < 30; k++) frame();
-  const CF = 10;
-  const crowdMs = timeMedian(() => { for (let k = 0; k < CF; k++) frame(); }, 5) / CF;
-  const crowdRead = timeMedian(() => { for (let k = 0; k < CF; k++) { cr.read(g); g++; } }, 5) / CF;
-  const crowdScene = timeMedian(() => {
-    for (let k = 0; k < CF; k++) { cr.read(g); footLock(cr.world, DT); pelvisHeight(cr.world, DT); twoBoneIK(cr.world, DT); g++; }
-  }, 5) / CF;
-  const crowdFrameMs = crowdMs - crowdRead;
+  const CF = 40;
+  const framesMs = (read: (f: number) => void, n: number, step: () => void): number => {
+    const t: number[] = [];
+    for (let k = 0; k < n; k++) {
+      read(g++);
+      const t0 = performance.now();
+      step();
+      t.push(performance.now() - t0);
+    }
+    return median(t);
+  };
+  framesMs(cr.read, 30, () => update(cr.world, DT)); // warm-up
+  const crowdFrameMs = framesMs(cr.read, CF, () => update(cr.world, DT));
+  const crowdSceneMs = framesMs(cr.read, CF, () => { footLock(cr.world, DT); pelvisHeight(cr.world, DT); twoBoneIK(cr.world, DT); });
   // The same crowd with one worker thread helping the tail step (opt-in: not the headline).
   const crt = crowd(CH, true, 1);
-  let gt = 0;
-  const frameT = (): void => { crt.read(gt); update(crt.world, DT); gt++; };
-  for (let k = 0; k < 30; k++) frameT();
+  framesMs(crt.read, 30, () => update(crt.world, DT));
   const t0 = Date.now();
   while (tailThreads(crt.world) < 1 && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 5));
   const joined = tailThreads(crt.world);
-  const crowdT = timeMedian(() => { for (let k = 0; k < CF; k++) frameT(); }, 5) / CF;
-  const crowdTRead = timeMedian(() => { for (let k = 0; k < CF; k++) { crt.read(gt); gt++; } }, 5) / CF;
+  framesMs(crt.read, 10, () => update(crt.world, DT));
+  const crowdTMs = framesMs(crt.read, CF, () => update(crt.world, DT));
   disposeTailThreads(crt.world);
 
   return [
@@ -278,9 +314,9 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
         twoThreadsNs: oursTNs,
         twoThreadsWorkersJoined: threadsJoinedIk,
         twoThreadsRatio: babylon / oursTNs,
-        footLockNs: perLimb(lockMs - readMs),
-        pelvisNs: perLimb(lockPelvisMs - lockMs),
-        twoBoneNs: perLimb(oursMs - lockPelvisMs),
+        footLockNs: perLimb(median(tLock)),
+        pelvisNs: perLimb(median(tPelvis)),
+        twoBoneNs: perLimb(median(tTwo)),
         'three CCDIKSolver(10 it) ns': ccd,
         ratioVsCCD: ccd / oursNs,
         reachedLimbs: reached,
@@ -296,10 +332,10 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
       extra: {
         characters: CH,
         msPerFrame: crowdFrameMs,
-        sceneIkMs: crowdScene - crowdRead,
-        tailMs: crowdFrameMs - (crowdScene - crowdRead),
+        sceneIkMs: crowdSceneMs,
+        tailMs: crowdFrameMs - crowdSceneMs,
         budgetMs: 16.6,
-        twoThreadsMs: crowdT - crowdTRead,
+        twoThreadsMs: crowdTMs,
         twoThreadsWorkersJoined: joined,
       },
     },
