@@ -63,7 +63,7 @@ interface Crowd { world: BitrigWorld; bindings: CharacterBinding[]; handles: Sce
 function crowd(n: number, tail: boolean, threads = 0): Crowd {
   const src = bipedSource(tail);
   const bonesPer = src.names.length;
-  const world = createBitrigWorld({ entities: n * 4 + 16, tails: tail ? n + 16 : 0, bones: n * bonesPer + 16, characters: n + 16, threads });
+  const world = createBitrigWorld({ entities: n * 4 + 16, chains: tail ? n + 16 : 0, bones: n * bonesPer + 16, characters: n + 16, threads });
   const bindings: CharacterBinding[] = [];
   const handles: SceneIKHandle[] = [];
   for (let i = 0; i < n; i++) {

@@ -186,7 +186,7 @@ async function waitForThreads(world: BitrigWorld, n: number): Promise<void> {
 function oursWorld(wasm: boolean, threads = 0): {
   world: BitrigWorld; pose: BitrigWorld['pose']; run(n: number): void; base(n: number): void; framesOnly(n: number): void;
 } {
-  const world = createBitrigWorld({ entities: CHAINS + 8, tails: CHAINS + 8, bones: CHAINS * (LINKS + 2) + 8, characters: CHAINS + 8, wasm, threads });
+  const world = createBitrigWorld({ entities: CHAINS + 8, chains: CHAINS + 8, bones: CHAINS * (LINKS + 2) + 8, characters: CHAINS + 8, wasm, threads });
   const src = chainSource();
   const bindings = [];
   for (let i = 0; i < CHAINS; i++) bindings.push(bindSkeleton(world, src));

@@ -9,7 +9,8 @@
  */
 import { addComponent } from 'bitecs';
 import type { BitrigWorld } from './world';
-import { addBitrigEntity, ensureTailRow, removeBitrigEntity } from './world';
+import { addBitrigEntity, growTailRows, removeBitrigEntity } from './world';
+import { layoutTailArena } from './wasm/tailAccel';
 import { LINK_STRIDE, MAX_LINKS, REST_ANIMATION, REST_BIND, type TailChainComponent } from './components/tail';
 import { mergeTailOptions, type TailOptions } from './defaults';
 import { composeTRS, mulAffine } from './pose';
@@ -110,17 +111,19 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   }
   const endSlot = spec.endSlot >= 0 && owns(spec.endSlot) && pose.parent[spec.endSlot] === spec.linkSlots[n - 1] ? spec.endSlot : -1;
 
-  const eid = addBitrigEntity(world);
-  const C = world.components.TailChain;
-  addComponent(world, eid, C);
-  addComponent(world, eid, world.components.TailParticle);
-  addComponent(world, eid, world.components.BendState);
-
-  // A dense row for the per-link data (reused after removal; the per-link arrays grow to fit).
+  // A dense row for the per-link data (reused after removal; the per-link arrays grow to fit),
+  // then the entity: one new WebAssembly layout at most when both capacities grow.
   const rows = world.tailRows;
-  const row = rows.free.length > 0 ? rows.free.pop()! : rows.next++;
-  ensureTailRow(world, row);
-  const { TailParticle: P, BendState: B } = world.components; // (grown: new arrays)
+  const row = rows.free.length > 0 ? rows.free[rows.free.length - 1]! : rows.next;
+  const rowsGrew = growTailRows(world, row);
+  if (rows.free.length > 0) rows.free.pop(); else rows.next++;
+  const accelBefore = world.tailAccel;
+  const eid = addBitrigEntity(world);
+  if (rowsGrew && world.tailAccel !== null && world.tailAccel === accelBefore) layoutTailArena(world);
+  const { TailChain: C, TailParticle: P, BendState: B } = world.components;
+  addComponent(world, eid, C);
+  addComponent(world, eid, P);
+  addComponent(world, eid, B);
   C.row[eid] = row;
   C.char[eid] = char;
   C.links[eid] = n;

@@ -20,10 +20,11 @@ export interface BitrigWorldOptions {
   bones?: number;
   /**
    * Initial tail chain capacity: the rows of per-link data (about 4.9 KB per chain; grows at
-   * setup, doubling). Per-link arrays are sized by chains, not by entities, so a crowd of
-   * scene characters with few tails stays small.
+   * setup, doubling — each growth lays the WebAssembly arrays out again). Per-link arrays are
+   * sized by chains, not by entities, so a crowd of scene characters with few tails stays
+   * small; a crowd with a tail each should pass its size here.
    */
-  tails?: number;
+  chains?: number;
   /** Initial character capacity of the pose store and of the centre-of-mass segment pool (grow at setup; with worker threads every growth copies the world's arrays, so size crowds up front). */
   characters?: number;
   /** Tail fixed internal step (seconds). */
@@ -49,8 +50,11 @@ export interface BitrigWorldOptions {
   threads?: number;
 }
 
+/** Largest initial capacity {@link createBitrigWorld} accepts (entities, chains, bones, characters). */
+export const MAX_CAPACITY = 1 << 24;
+
 /** Defaults of {@link BitrigWorldOptions}. */
-export const BITRIG_WORLD_DEFAULTS: Required<BitrigWorldOptions> = { entities: 256, tails: 64, bones: 1024, characters: 16, fixedStep: 1 / 60, maxStepsPerFrame: 8, wasm: true, threads: 0 };
+export const BITRIG_WORLD_DEFAULTS: Required<BitrigWorldOptions> = { entities: 256, chains: 64, bones: 1024, characters: 16, fixedStep: 1 / 60, maxStepsPerFrame: 8, wasm: true, threads: 0 };
 
 function makeComponents(cap: number, rows: number) {
   return { ...createTailComponents(cap, rows), ...createSceneComponents(cap) };
@@ -67,7 +71,7 @@ export interface BitrigContext {
   components: BitrigComponents;
   /** Registered queries (iterate `q.dense`, no allocation). */
   queries: { tails: Query; sceneChars: Query; limbs: Query };
-  /** Entity capacity of every component array. */
+  /** Entity capacity of the component arrays (the tail's per-link arrays: `tailRows.capacity` rows). */
   capacity: number;
   /** Seconds simulated so far (sum of valid frame dts). */
   time: number;
@@ -117,7 +121,13 @@ export type BitrigWorld = World<BitrigContext>;
  */
 export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld {
   const o = { ...BITRIG_WORLD_DEFAULTS, ...options };
-  const cap = Math.max(2, o.entities | 0);
+  for (const key of ['entities', 'chains', 'bones', 'characters'] as const) {
+    const v = o[key];
+    if (!(Number.isInteger(v) && v >= 0 && v <= MAX_CAPACITY)) {
+      throw new Error(`bitrig/world: ${key} must be an integer in [0, ${MAX_CAPACITY}], got ${String(v)}`);
+    }
+  }
+  const cap = Math.max(2, o.entities);
   if (!(o.fixedStep > 0 && o.fixedStep <= 0.1)) throw new Error(`bitrig/world: fixedStep must be in (0, 0.1] seconds, got ${String(o.fixedStep)}`);
   if (!(Number.isInteger(o.maxStepsPerFrame) && o.maxStepsPerFrame >= 1 && o.maxStepsPerFrame <= 64)) {
     throw new Error(`bitrig/world: maxStepsPerFrame must be an integer in [1, 64], got ${String(o.maxStepsPerFrame)}`);
@@ -125,11 +135,10 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
   if (!(Number.isInteger(o.threads) && o.threads >= 0 && o.threads <= 15)) {
     throw new Error(`bitrig/world: threads must be an integer in [0, 15], got ${String(o.threads)}`);
   }
-  if (!(Number.isInteger(o.tails) && o.tails >= 0)) throw new Error(`bitrig/world: tails must be an integer ≥ 0, got ${String(o.tails)}`);
-  const rows = Math.max(1, o.tails);
+  const rows = Math.max(1, o.chains);
   const components = makeComponents(cap, rows);
   const ctx = {
-    pose: createPoseStore(Math.max(1, o.bones | 0), Math.max(1, o.characters | 0)),
+    pose: createPoseStore(Math.max(1, o.bones), Math.max(1, o.characters)),
     components,
     queries: {} as BitrigContext['queries'],
     capacity: cap,
@@ -141,7 +150,7 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
     tailRows: { capacity: rows, next: 0, free: [] as number[] },
     tailAccel: null as TailAccel | null,
     tailThreadsWanted: o.threads,
-    comSegments: new Float64Array(Math.max(256, 48 * Math.max(1, o.characters | 0))), // about 16 segments per character
+    comSegments: new Float64Array(Math.max(256, 48 * Math.max(1, o.characters))), // about 16 segments per character
     comSegmentsUsed: 0,
   };
   const world = createWorld(ctx) as BitrigWorld;
@@ -198,14 +207,22 @@ export function addBitrigEntity(world: BitrigWorld): number {
  * ensureTailRow(world, world.tailRows.next);
  */
 export function ensureTailRow(world: BitrigWorld, row: number): void {
+  if (growTailRows(world, row) && world.tailAccel !== null) layoutTailArena(world); // the grown arrays back into wasm memory
+}
+
+/** {@link ensureTailRow}'s growth of the JavaScript arrays alone; returns whether they grew. */
+export function growTailRows(world: BitrigWorld, row: number): boolean {
+  if (!(Number.isInteger(row) && row >= 0 && row < MAX_CAPACITY)) {
+    throw new Error(`bitrig/world: tail row must be an integer in [0, ${MAX_CAPACITY}), got ${String(row)}`);
+  }
   const rows = world.tailRows;
-  if (row < rows.capacity) return;
+  if (row < rows.capacity) return false;
   let cap = rows.capacity;
   while (cap <= row) cap *= 2;
   const comps = world.components as unknown as Record<string, Record<string, unknown>>;
   for (const [name, keys] of Object.entries(TAIL_LINK_FIELDS)) growComponent(comps[name]!, rows.capacity, cap, keys);
   rows.capacity = cap;
-  if (world.tailAccel !== null) layoutTailArena(world); // the grown arrays back into wasm memory
+  return true;
 }
 
 /**

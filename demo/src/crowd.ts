@@ -33,7 +33,7 @@ interface Crowd { world: BitrigWorld; bindings: CharacterBinding[]; src: Skeleto
 
 function makeCrowd(n: number, threads: number): Crowd {
   const src = source();
-  const world = createBitrigWorld({ entities: n * 4 + 16, tails: n + 16, bones: n * src.names.length + 16, characters: n + 16, threads });
+  const world = createBitrigWorld({ entities: n * 4 + 16, chains: n + 16, bones: n * src.names.length + 16, characters: n + 16, threads });
   const bindings: CharacterBinding[] = [];
   for (let i = 0; i < n; i++) {
     const b = bindSkeleton(world, src, { tail: { floorEnabled: true } });

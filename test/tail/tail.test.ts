@@ -7,7 +7,7 @@ import { makeTailRig, sweepX, type TailRig } from './rig';
 import { addTailChain, tailLinkIndex } from '../../core/tailSetup';
 import { createTailComponents, LINK_STRIDE, TAIL_LINK_FIELDS } from '../../core/components/tail';
 import { poseUpdateWorld } from '../../core/pose';
-import { addBitrigEntity, createBitrigWorld, removeBitrigEntity } from '../../core/world';
+import { addBitrigEntity, createBitrigWorld, ensureTailRow, removeBitrigEntity } from '../../core/world';
 import { beginCharacterFrame, bindSkeleton, unbindSkeleton, type CharacterBinding, type SkeletonSource } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 
@@ -484,25 +484,51 @@ describe('tail row capacity (per-link arrays sized by chains, not entities)', ()
     }
   });
 
-  test('a world sized for 4,000 entities and 16 tails holds 16 rows of per-link data (was 4,000); bad `tails` is refused', () => {
-    const world = createBitrigWorld({ entities: 4000, tails: 16 });
+  test('a world sized for 4,000 entities and 16 chains holds 16 rows of per-link data (was 4,000); bad capacities are refused', () => {
+    const world = createBitrigWorld({ entities: 4000, chains: 16 });
     expect(world.tailRows.capacity).toBe(16);
     expect(world.components.BendState.toHipsM.length).toBe(16 * LINK_STRIDE * 9);
     expect(world.components.TailParticle.pos.length).toBe(16 * LINK_STRIDE * 3);
     expect(world.components.TailChain.slot.length).toBe(16 * LINK_STRIDE);
     expect(world.components.TailChain.anchorCur.length).toBe(4000 * 8); // per-entity arrays keep the entity capacity
-    for (const bad of [-1, 1.5, NaN]) expect(() => createBitrigWorld({ tails: bad })).toThrow(/^bitrig\/world: tails must be an integer ≥ 0/);
+    for (const key of ['entities', 'chains', 'bones', 'characters']) {
+      for (const bad of [-1, 1.5, NaN, Infinity, 2 ** 25]) {
+        expect(() => createBitrigWorld({ [key]: bad })).toThrow(new RegExp(`^bitrig/world: ${key} must be an integer in \\[0, 16777216\\]`));
+      }
+    }
+    for (const bad of [-1, 0.5, NaN, Infinity]) expect(() => ensureTailRow(world, bad)).toThrow(/^bitrig\/world: tail row must be an integer/);
+    expect(world.tailRows.capacity).toBe(16);
+  });
+
+  test('a chain that grows both the entity and the row capacity makes one new WebAssembly memory, not two', () => {
+    const src = chainSource();
+    const world = createBitrigWorld({ entities: 2, chains: 1 });
+    bindSkeleton(world, src); // eid 1, row 0: nothing grows
+    const Orig = WebAssembly.Memory;
+    let made = 0;
+    (WebAssembly as { Memory: unknown }).Memory = class extends Orig { constructor(d: WebAssembly.MemoryDescriptor) { super(d); made++; } };
+    try {
+      bindSkeleton(world, src); // eid 2 (entities 2 → 4) and row 1 (rows 1 → 2)
+    } finally {
+      (WebAssembly as { Memory: unknown }).Memory = Orig;
+    }
+    expect(world.capacity).toBe(4);
+    expect(world.tailRows.capacity).toBe(2);
+    expect(made).toBe(1);
   });
 
   for (const wasm of [false, true]) {
-    test(`rows grow at setup (tails: 1 → 8, entities 2 → 16, ${wasm ? 'WebAssembly' : 'JavaScript'} step): bit-identical to a world sized up front, 120 frames`, () => {
+    test(`rows grow mid-run (chains 4 → 16 after 30 frames; rows ≠ entity ids; ${wasm ? 'WebAssembly' : 'JavaScript'} step): bit-identical to a world sized up front, 120 frames`, () => {
       const src = chainSource();
-      const grown = createBitrigWorld({ entities: 2, tails: 1, wasm });
-      const sized = createBitrigWorld({ entities: 16, tails: 8, wasm });
+      const grown = createBitrigWorld({ entities: 2, chains: 4, wasm });
+      const sized = createBitrigWorld({ entities: 64, chains: 16, wasm });
       const g: CharacterBinding[] = [], z: CharacterBinding[] = [];
-      for (let i = 0; i < 5; i++) { g.push(bindSkeleton(grown, src)); z.push(bindSkeleton(sized, src)); }
-      expect(grown.tailRows.capacity).toBe(8);
-      expect(sized.tailRows.capacity).toBe(8);
+      const bindBoth = (): void => {
+        addBitrigEntity(grown); addBitrigEntity(grown); // other entities in between: eids run ahead of rows
+        g.push(bindSkeleton(grown, src));
+        z.push(bindSkeleton(sized, src));
+      };
+      for (let i = 0; i < 3; i++) bindBoth();
       const drive = (w: typeof grown, bs: CharacterBinding[], f: number): void => {
         bs.forEach((b, i) => {
           beginCharacterFrame(b);
@@ -513,19 +539,24 @@ describe('tail row capacity (per-link arrays sized by chains, not entities)', ()
         update(w, 1 / 60);
       };
       for (let f = 0; f < 120; f++) {
+        if (f === 30) {
+          expect(grown.tailRows.capacity).toBe(4);
+          for (let i = 0; i < 6; i++) bindBoth(); // rows 3…8: 4 → 8 → 16, with frames already run
+          expect(grown.tailRows.capacity).toBe(16);
+        }
         drive(grown, g, f);
         drive(sized, z, f);
-        if (f === 60) { g.push(bindSkeleton(grown, src)); z.push(bindSkeleton(sized, src)); } // one more mid-run (row 5)
-      }
-      expect(grown.tailRows.capacity).toBe(8);
-      for (let i = 0; i < g.length; i++) {
-        for (let j = 1; j <= 4; j++) {
-          const sg = g[i]!.slotOf[j]! * 4, sz = z[i]!.slotOf[j]! * 4;
-          for (let c = 0; c < 4; c++) expect(grown.pose.localR[sg + c]).toBe(sized.pose.localR[sz + c]);
+        for (let i = 0; i < g.length; i++) {
+          for (let j = 1; j <= 4; j++) {
+            const sg = g[i]!.slotOf[j]! * 4, sz = z[i]!.slotOf[j]! * 4;
+            for (let c = 0; c < 4; c++) expect(grown.pose.localR[sg + c]).toBe(sized.pose.localR[sz + c]);
+          }
         }
       }
-      const P = grown.components.TailParticle.pos;
-      expect(P.every((v) => Number.isFinite(v))).toBe(true);
+      const T = grown.components.TailChain;
+      expect(g.some((b) => T.row[b.tails[0]!.eid] !== b.tails[0]!.eid)).toBe(true);
+      expect(g.map((b) => T.row[b.tails[0]!.eid])).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+      expect(grown.components.TailParticle.pos.every((v) => Number.isFinite(v))).toBe(true);
     });
   }
 });
