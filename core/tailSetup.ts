@@ -130,6 +130,7 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   C.anchorSlot[eid] = spec.anchorSlot;
   C.hipsSlot[eid] = spec.hipsSlot ?? spec.anchorSlot;
   C.endSlot[eid] = endSlot;
+  C.endLeaf[eid] = 0;
   for (let i = 0; i < LINK_STRIDE; i++) C.slot[row * LINK_STRIDE + i] = i < n ? spec.linkSlots[i]! : -1;
   writeTailParams(C, eid, o);
   C.restSource[eid] = o.restSource === 'animation' ? REST_ANIMATION : REST_BIND;
@@ -142,6 +143,10 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
     const linkSet = new Set(spec.linkSlots);
     for (let s = cs; s < ce; s++) {
       if (linkSet.has(pose.parent[s]!) && !linkSet.has(s) && s !== endSlot) C.exactWorldSetup[eid] = 1;
+    }
+    if (endSlot >= 0) {
+      C.endLeaf[eid] = 1;
+      for (let s = cs; s < ce; s++) if (pose.parent[s] === endSlot) C.endLeaf[eid] = 0;
     }
     for (const s of spec.linkSlots) {
       const x = pose.bindS[s * 3]!, y = pose.bindS[s * 3 + 1]!, z = pose.bindS[s * 3 + 2]!;

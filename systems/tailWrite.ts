@@ -172,7 +172,9 @@ function tailWriteJs(world: BitrigWorld): void {
 
 /**
  * The same write with the link loop in WebAssembly SIMD (wasm/tailStep.ts `tailWrite`,
- * bit-identical), then the same per-chain finish.
+ * bit-identical), which also does the common per-chain finish (the anchor copy, and the world
+ * matrix of a `Tail_End` helper without children); then the rest of the finish for the
+ * chains that need it (failed, exact world matrices, an end helper with children).
  */
 function tailWriteWasm(world: BitrigWorld, accel: TailAccel): void {
   const ents = world.queries.tails.dense;
@@ -180,7 +182,21 @@ function tailWriteWasm(world: BitrigWorld, accel: TailAccel): void {
   for (let e = 0; e < ents.length; e++) ids[e] = ents[e]!;
   accel.params[1] = world.tailClock.alpha;
   tailJob(world, accel, accel.kernel.prepareWrite(ents.length));
-  tailWriteFinish(world);
+  const C = world.components.TailChain;
+  let left = 0;
+  for (let e = 0; e < ents.length; e++) if (finishLeft(C, ents[e]!)) left++;
+  if (left === 0) return;
+  // Many left (say exact world matrices everywhere): the whole finish, on the workers if any
+  // (it repeats the anchor copies and helpers done, with the same values).
+  if (left >= 256) { tailWriteFinish(world); return; }
+  for (let e = 0; e < ents.length; e++) if (finishLeft(C, ents[e]!)) tailFinishChain(world, ents[e]!);
+}
+
+/** Whether the WebAssembly write left part of chain `eid`'s finish to {@link tailFinishChain}. */
+function finishLeft(C: BitrigWorld['components']['TailChain'], eid: number): boolean {
+  if (C.initialised[eid] === 0) return false; // not written (and the finish skips it)
+  if (C.links[eid] === 0 || C.writeFailed[eid] === 1 || C.exactWorld[eid] === 1) return true;
+  return C.endSlot[eid]! >= 0 && C.endLeaf[eid] !== 1;
 }
 
 /**

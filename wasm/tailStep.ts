@@ -506,21 +506,75 @@ function pairChains(count: i32, flag: usize): i32 {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Tail write (systems/tailWrite.ts, the link loop): displayed local rotations into the pose
-// store's `localR`, the chain's `writtenR` and, unless the chain keeps exact world matrices,
-// the bones' world matrices. Per chain the caller then handles what is not per link (anchor
-// copy, end-helper refresh, the rare non-finite fallback flagged in `writeFailed`).
+// Tail write (systems/tailWrite.ts, the link loop and the common part of the per-chain
+// finish, core/tailFinish.ts): displayed local rotations into the pose store's `localR`, the
+// chain's `writtenR` and, unless the chain keeps exact world matrices, the bones' world
+// matrices; then per chain the anchor copy for the next frame and, for a `Tail_End` helper
+// without children, its world matrix (poseUpdateSlot's operations). The caller finishes what
+// is left: the non-finite fallback flagged in `writeFailed`, chains with exact world matrices
+// and end helpers with children.
 
 let pAnchorCur: usize = 0, pInitialised: usize = 0, pExactWorld: usize = 0, pMirrored: usize = 0, pSlot: usize = 0;
 let pTipDirLs: usize = 0, pWrittenR: usize = 0, pPoseLocalR: usize = 0, pPoseWorldM: usize = 0, pWriteFailed: usize = 0;
+let pEndSlot: usize = 0, pEndLeaf: usize = 0, pAnchorPrev: usize = 0, pPoseLocalT: usize = 0, pPoseLocalS: usize = 0;
 
 /** Byte offsets of the arrays the write reads and writes (setup, after every re-layout). */
 export function setWritePointers(
   anchorCur: usize, initialised: usize, exactWorld: usize, mirrored: usize, slot: usize,
   tipDirLs: usize, writtenR: usize, poseLocalR: usize, poseWorldM: usize, writeFailed: usize,
+  endSlot: usize, endLeaf: usize, anchorPrev: usize, poseLocalT: usize, poseLocalS: usize,
 ): void {
   pAnchorCur = anchorCur; pInitialised = initialised; pExactWorld = exactWorld; pMirrored = mirrored; pSlot = slot;
   pTipDirLs = tipDirLs; pWrittenR = writtenR; pPoseLocalR = poseLocalR; pPoseWorldM = poseWorldM; pWriteFailed = writeFailed;
+  pEndSlot = endSlot; pEndLeaf = endLeaf; pAnchorPrev = anchorPrev; pPoseLocalT = poseLocalT; pPoseLocalS = poseLocalS;
+}
+
+/**
+ * The per-chain finish of a written chain (core/tailFinish.ts, its common case, same
+ * operations): the anchor copy for the next frame and, when the chain composed its world
+ * matrices, did not fail and has a `Tail_End` helper without children, the helper's world
+ * matrix = parent world · compose(T, R, S) (core/poseMath.ts poseUpdateSlot).
+ */
+function finishChain(e: i32, composed: bool, failed: bool): void {
+  const a = e * 8;
+  for (let j = 0; j < 8; j++) S(pAnchorPrev, a + j, L(pAnchorCur, a + j));
+  if (!composed || failed || load<u8>(pEndLeaf + <usize>e) != 1) return;
+  const end = load<i32>(pEndSlot + (<usize>e << 2));
+  if (end < 0) return;
+  // composeTRS of the helper's local T, R, S (column-major, as poseMath.ts)
+  const r4 = end * 4, t3 = end * 3;
+  const x = L(pPoseLocalR, r4), y = L(pPoseLocalR, r4 + 1), z = L(pPoseLocalR, r4 + 2), w = L(pPoseLocalR, r4 + 3);
+  const sx = L(pPoseLocalS, t3), sy = L(pPoseLocalS, t3 + 1), sz = L(pPoseLocalS, t3 + 2);
+  const x2 = x + x, y2 = y + y, z2 = z + z;
+  const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
+  const wx = w * x2, wy = w * y2, wz = w * z2;
+  const b00 = (1 - (yy + zz)) * sx, b01 = (xy + wz) * sx, b02 = (xz - wy) * sx;
+  const b10 = (xy - wz) * sy, b11 = (1 - (xx + zz)) * sy, b12 = (yz + wx) * sy;
+  const b20 = (xz + wy) * sz, b21 = (yz - wx) * sz, b22 = (1 - (xx + yy)) * sz;
+  const b30 = L(pPoseLocalT, t3), b31 = L(pPoseLocalT, t3 + 1), b32 = L(pPoseLocalT, t3 + 2);
+  // mulAffine(worldM[end], worldM[parent = last link], local): column c = A · (b_c0, b_c1, b_c2, b_c3)
+  const po = load<i32>(pSlot + (<usize>(load<i32>(pRow + (<usize>e << 2)) * LINK_STRIDE + <i32>load<u8>(pLinks + <usize>e) - 1) << 2)) * 16;
+  const a00 = L(pPoseWorldM, po), a01 = L(pPoseWorldM, po + 1), a02 = L(pPoseWorldM, po + 2);
+  const a10 = L(pPoseWorldM, po + 4), a11 = L(pPoseWorldM, po + 5), a12 = L(pPoseWorldM, po + 6);
+  const a20 = L(pPoseWorldM, po + 8), a21 = L(pPoseWorldM, po + 9), a22 = L(pPoseWorldM, po + 10);
+  const a30 = L(pPoseWorldM, po + 12), a31 = L(pPoseWorldM, po + 13), a32 = L(pPoseWorldM, po + 14);
+  const o = end * 16;
+  S(pPoseWorldM, o, a00 * b00 + a10 * b01 + a20 * b02 + a30 * 0);
+  S(pPoseWorldM, o + 1, a01 * b00 + a11 * b01 + a21 * b02 + a31 * 0);
+  S(pPoseWorldM, o + 2, a02 * b00 + a12 * b01 + a22 * b02 + a32 * 0);
+  S(pPoseWorldM, o + 3, 0);
+  S(pPoseWorldM, o + 4, a00 * b10 + a10 * b11 + a20 * b12 + a30 * 0);
+  S(pPoseWorldM, o + 5, a01 * b10 + a11 * b11 + a21 * b12 + a31 * 0);
+  S(pPoseWorldM, o + 6, a02 * b10 + a12 * b11 + a22 * b12 + a32 * 0);
+  S(pPoseWorldM, o + 7, 0);
+  S(pPoseWorldM, o + 8, a00 * b20 + a10 * b21 + a20 * b22 + a30 * 0);
+  S(pPoseWorldM, o + 9, a01 * b20 + a11 * b21 + a21 * b22 + a31 * 0);
+  S(pPoseWorldM, o + 10, a02 * b20 + a12 * b21 + a22 * b22 + a32 * 0);
+  S(pPoseWorldM, o + 11, 0);
+  S(pPoseWorldM, o + 12, a00 * b30 + a10 * b31 + a20 * b32 + a30 * 1);
+  S(pPoseWorldM, o + 13, a01 * b30 + a11 * b31 + a21 * b32 + a31 * 1);
+  S(pPoseWorldM, o + 14, a02 * b30 + a12 * b31 + a22 * b32 + a32 * 1);
+  S(pPoseWorldM, o + 15, 1);
 }
 
 @inline function storeLanes(p: usize, ia: i32, ib: i32, v: v128, wa: bool, wb: bool): void {
@@ -654,8 +708,11 @@ function writePair(eA: i32, eB: i32, al: f64): void {
     m00 = n00; m01 = n01; m02 = n02; m10 = n10; m11 = n11; m12 = n12; m20 = n20; m21 = n21; m22 = n22;
     px = hx; py = hy; pz = hz; ps = sc;
   }
-  store<u8>(pWriteFailed + <usize>eA, f64x2.extract_lane(bad, 0) != 0 ? 1 : 0);
-  store<u8>(pWriteFailed + <usize>eB, f64x2.extract_lane(bad, 1) != 0 ? 1 : 0);
+  const badA = f64x2.extract_lane(bad, 0) != 0, badB = f64x2.extract_lane(bad, 1) != 0;
+  store<u8>(pWriteFailed + <usize>eA, badA ? 1 : 0);
+  store<u8>(pWriteFailed + <usize>eB, badB ? 1 : 0);
+  finishChain(eA, composeA, badA);
+  if (eB != eA) finishChain(eB, composeB, badB);
 }
 
 /**

@@ -42,6 +42,8 @@ export interface TailChainComponent {
   slot: Int32Array;
   /** Slot of the `Tail_End` helper, or -1. */
   endSlot: Int32Array;
+  /** 1 when the `Tail_End` helper has no children (the WebAssembly write then places it itself). */
+  endLeaf: Uint8Array;
   /** Root spring frequency f (Hz). */
   frequency: Float64Array;
   /** Tip frequency as a fraction of the root's (0.5 = half). */
@@ -193,7 +195,7 @@ export function createTailComponents(cap: number, rows: number = cap): {
   return {
     TailChain: {
       char: new Int32Array(cap), links: new Uint8Array(cap), anchorSlot: new Int32Array(cap),
-      hipsSlot: new Int32Array(cap), row: new Int32Array(cap), slot: new Int32Array(rows * L), endSlot: new Int32Array(cap),
+      hipsSlot: new Int32Array(cap), row: new Int32Array(cap), slot: new Int32Array(rows * L), endSlot: new Int32Array(cap), endLeaf: new Uint8Array(cap),
       frequency: f64(cap), tipRatio: f64(cap), damping: f64(cap), gravity: f64(cap), carry: f64(cap),
       restCurve: f64(cap), bendLimit: f64(cap), couplingRate: f64(cap), floorY: f64(cap),
       floorEnabled: new Uint8Array(cap), floorClearance: f64(cap), contactDamping: f64(cap),
