@@ -516,17 +516,17 @@ function pairChains(count: i32, flag: usize): i32 {
 
 let pAnchorCur: usize = 0, pInitialised: usize = 0, pExactWorld: usize = 0, pMirrored: usize = 0, pSlot: usize = 0;
 let pTipDirLs: usize = 0, pWrittenR: usize = 0, pPoseLocalR: usize = 0, pPoseWorldM: usize = 0, pWriteFailed: usize = 0;
-let pEndSlot: usize = 0, pEndLeaf: usize = 0, pAnchorPrev: usize = 0, pPoseLocalT: usize = 0, pPoseLocalS: usize = 0;
+let pEndSlot: usize = 0, pEndLeaf: usize = 0, pAnchorPrev: usize = 0, pPoseLocalT: usize = 0, pPoseLocalS: usize = 0, pPoseOwner: usize = 0;
 
 /** Byte offsets of the arrays the write reads and writes (setup, after every re-layout). */
 export function setWritePointers(
   anchorCur: usize, initialised: usize, exactWorld: usize, mirrored: usize, slot: usize,
   tipDirLs: usize, writtenR: usize, poseLocalR: usize, poseWorldM: usize, writeFailed: usize,
-  endSlot: usize, endLeaf: usize, anchorPrev: usize, poseLocalT: usize, poseLocalS: usize,
+  endSlot: usize, endLeaf: usize, anchorPrev: usize, poseLocalT: usize, poseLocalS: usize, poseOwner: usize,
 ): void {
   pAnchorCur = anchorCur; pInitialised = initialised; pExactWorld = exactWorld; pMirrored = mirrored; pSlot = slot;
   pTipDirLs = tipDirLs; pWrittenR = writtenR; pPoseLocalR = poseLocalR; pPoseWorldM = poseWorldM; pWriteFailed = writeFailed;
-  pEndSlot = endSlot; pEndLeaf = endLeaf; pAnchorPrev = anchorPrev; pPoseLocalT = poseLocalT; pPoseLocalS = poseLocalS;
+  pEndSlot = endSlot; pEndLeaf = endLeaf; pAnchorPrev = anchorPrev; pPoseLocalT = poseLocalT; pPoseLocalS = poseLocalS; pPoseOwner = poseOwner;
 }
 
 /**
@@ -540,7 +540,7 @@ function finishChain(e: i32, composed: bool, failed: bool): void {
   for (let j = 0; j < 8; j++) S(pAnchorPrev, a + j, L(pAnchorCur, a + j));
   if (!composed || failed || load<u8>(pEndLeaf + <usize>e) != 1) return;
   const end = load<i32>(pEndSlot + (<usize>e << 2));
-  if (end < 0) return;
+  if (end < 0 || load<i32>(pPoseOwner + (<usize>end << 2)) < 0) return; // (a released slot: as poseUpdateSubtree)
   // composeTRS of the helper's local T, R, S (column-major, as poseMath.ts)
   const r4 = end * 4, t3 = end * 3;
   const x = L(pPoseLocalR, r4), y = L(pPoseLocalR, r4 + 1), z = L(pPoseLocalR, r4 + 2), w = L(pPoseLocalR, r4 + 3);

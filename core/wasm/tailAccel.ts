@@ -1,6 +1,6 @@
 /**
  * The WebAssembly SIMD tail step and write: the world's tail components (and the pose store's
- * `localT`, `localR`, `localS` and `worldM`) live in a WebAssembly memory and `systems/tailStep` and
+ * `localT`, `localR`, `localS`, `worldM` and `owner`) live in a WebAssembly memory and `systems/tailStep` and
  * `systems/tailWrite` hand their link loops to `wasm/tailStep.ts` (compiled into
  * {@link TAIL_STEP_WASM_BASE64}), which runs two chains per f64x2 lane pair.
  *
@@ -42,7 +42,7 @@ interface TailStepExports {
  * const mb = world.tailAccel ? world.tailAccel.memory.buffer.byteLength / 2 ** 20 : 0;
  */
 export interface TailAccel {
-  /** The instance's memory (every tail component array, the pose store's `localT`, `localR`, `localS` and `worldM`). */
+  /** The instance's memory (every tail component array, the pose store's `localT`, `localR`, `localS`, `worldM` and `owner`). */
   memory: WebAssembly.Memory;
   /** The kernel's exported functions. */
   kernel: TailStepExports;
@@ -187,18 +187,18 @@ const POINTER_ORDER: ReadonlyArray<readonly ['TailChain' | 'TailParticle' | 'Ben
   ['TailChain', 'floorEnabled'], ['TailChain', 'stepCache'],
 ];
 
-/** The write's arrays (setWritePointers order; the pose store's four are laid out here too). */
+/** The write's arrays (setWritePointers order; the pose store's five are laid out here too). */
 const WRITE_ORDER: ReadonlyArray<readonly ['TailChain' | 'BendState' | 'pose', string]> = [
   ['TailChain', 'anchorCur'], ['TailChain', 'initialised'], ['TailChain', 'exactWorld'], ['TailChain', 'mirrored'],
   ['TailChain', 'slot'], ['BendState', 'tipDirLs'], ['BendState', 'writtenR'], ['pose', 'localR'], ['pose', 'worldM'],
   ['TailChain', 'writeFailed'], ['TailChain', 'endSlot'], ['TailChain', 'endLeaf'], ['TailChain', 'anchorPrev'],
-  ['pose', 'localT'], ['pose', 'localS'],
+  ['pose', 'localT'], ['pose', 'localS'], ['pose', 'owner'],
 ];
 
 type Typed = Float64Array | Int32Array | Uint8Array;
 
 /**
- * Move the world's tail components and the pose store's `localT`, `localR`, `localS` and `worldM` into a fresh
+ * Move the world's tail components and the pose store's `localT`, `localR`, `localS`, `worldM` and `owner` into a fresh
  * WebAssembly memory sized for the current capacities and (re)connect the kernel. Setup-time;
  * returns `false` (the world keeps, or goes back to, the JavaScript step) where the kernel is
  * unavailable or the memory cannot be had (over 4 GB).

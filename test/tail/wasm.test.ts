@@ -18,7 +18,7 @@ import { update } from '../../systems/pipeline';
 import { tailBackend, tailWasmModule } from '../../core/wasm/tailAccel';
 import { TAIL_STEP_WASM_BASE64 } from '../../core/wasm/tailStepWasm';
 import type { TailOptions } from '../../core/defaults';
-import { tailLinkIndex } from '../../core/tailSetup';
+import { addTailChain, tailLinkIndex } from '../../core/tailSetup';
 import { worldSnapshot } from '../helpers/worldBytes';
 import { loadRest, sourceFromWorlds } from '../helpers/skeleton';
 
@@ -161,6 +161,32 @@ describe('WebAssembly SIMD tail step', () => {
     expect(composed).toBeGreaterThan(frames * 8); // both world-matrix paths of the write
     expect(exact).toBeGreaterThanOrEqual(frames);
     expect(wasmWorld.tailAccel!.capacity).toBeGreaterThan(capAtStart); // the arena was laid out again mid-run
+  });
+
+  test('a chain whose only link is another chain\'s Tail_End helper (addTailChain): the helper is written by that chain, bit-identical to the JavaScript step (review 5)', () => {
+    const frames = (wasm: boolean): Map<string, Buffer>[] => {
+      const world = createBitrigWorld({ entities: 8, wasm });
+      const a = bindChar(world, { links: 1 }, 0); // Hips, Tail_1, Tail_End
+      const c = bindChar(world, { links: 1 }, 0.4); // pairs with a (one link each)
+      const endA = a.binding.slotOf[2]!;
+      const eB = addTailChain(world, { char: a.binding.charId, linkSlots: [endA], endSlot: -1, anchorSlot: a.binding.slotOf[1]! });
+      const C = world.components.TailChain;
+      expect(C.endSlot[a.binding.tails[0]!.eid]).toBe(endA);
+      expect(C.endLeaf[a.binding.tails[0]!.eid]).toBe(0); // (B drives it: not placed by A's write)
+      expect(C.links[eB]).toBe(1);
+      const out: Map<string, Buffer>[] = [];
+      for (let f = 0; f < 60; f++) {
+        driveChar(a, f);
+        driveChar(c, f);
+        update(world, 1 / 60);
+        out.push(worldSnapshot(world, 'all'));
+      }
+      return out;
+    };
+    const js = frames(false), wa = frames(true);
+    for (let f = 0; f < js.length; f++) {
+      for (const [k, v] of js[f]!) expect(wa[f]!.get(k)!.equals(v), `frame ${f} ${k}`).toBe(true);
+    }
   });
 
   test('a world whose WebAssembly memory cannot be had (at creation or when it grows) goes on, bit-identical, on the JavaScript step', () => {
