@@ -552,29 +552,25 @@ function finishChain(e: i32, composed: bool, failed: bool): void {
   const b10 = (xy - wz) * sy, b11 = (1 - (xx + zz)) * sy, b12 = (yz + wx) * sy;
   const b20 = (xz + wy) * sz, b21 = (yz - wx) * sz, b22 = (1 - (xx + yy)) * sz;
   const b30 = L(pPoseLocalT, t3), b31 = L(pPoseLocalT, t3 + 1), b32 = L(pPoseLocalT, t3 + 2);
-  // mulAffine(worldM[end], worldM[parent = last link], local): column c = A · (b_c0, b_c1, b_c2, b_c3)
+  // mulAffine(worldM[end], worldM[parent = last link], local), a column at a time
   const po = load<i32>(pSlot + (<usize>(load<i32>(pRow + (<usize>e << 2)) * LINK_STRIDE + <i32>load<u8>(pLinks + <usize>e) - 1) << 2)) * 16;
-  const a00 = L(pPoseWorldM, po), a01 = L(pPoseWorldM, po + 1), a02 = L(pPoseWorldM, po + 2);
-  const a10 = L(pPoseWorldM, po + 4), a11 = L(pPoseWorldM, po + 5), a12 = L(pPoseWorldM, po + 6);
-  const a20 = L(pPoseWorldM, po + 8), a21 = L(pPoseWorldM, po + 9), a22 = L(pPoseWorldM, po + 10);
-  const a30 = L(pPoseWorldM, po + 12), a31 = L(pPoseWorldM, po + 13), a32 = L(pPoseWorldM, po + 14);
   const o = end * 16;
-  S(pPoseWorldM, o, a00 * b00 + a10 * b01 + a20 * b02 + a30 * 0);
-  S(pPoseWorldM, o + 1, a01 * b00 + a11 * b01 + a21 * b02 + a31 * 0);
-  S(pPoseWorldM, o + 2, a02 * b00 + a12 * b01 + a22 * b02 + a32 * 0);
-  S(pPoseWorldM, o + 3, 0);
-  S(pPoseWorldM, o + 4, a00 * b10 + a10 * b11 + a20 * b12 + a30 * 0);
-  S(pPoseWorldM, o + 5, a01 * b10 + a11 * b11 + a21 * b12 + a31 * 0);
-  S(pPoseWorldM, o + 6, a02 * b10 + a12 * b11 + a22 * b12 + a32 * 0);
-  S(pPoseWorldM, o + 7, 0);
-  S(pPoseWorldM, o + 8, a00 * b20 + a10 * b21 + a20 * b22 + a30 * 0);
-  S(pPoseWorldM, o + 9, a01 * b20 + a11 * b21 + a21 * b22 + a31 * 0);
-  S(pPoseWorldM, o + 10, a02 * b20 + a12 * b21 + a22 * b22 + a32 * 0);
-  S(pPoseWorldM, o + 11, 0);
-  S(pPoseWorldM, o + 12, a00 * b30 + a10 * b31 + a20 * b32 + a30 * 1);
-  S(pPoseWorldM, o + 13, a01 * b30 + a11 * b31 + a21 * b32 + a31 * 1);
-  S(pPoseWorldM, o + 14, a02 * b30 + a12 * b31 + a22 * b32 + a32 * 1);
-  S(pPoseWorldM, o + 15, 1);
+  mulAffineColumn(po, o, b00, b01, b02, 0, 0);
+  mulAffineColumn(po, o + 4, b10, b11, b12, 0, 0);
+  mulAffineColumn(po, o + 8, b20, b21, b22, 0, 0);
+  mulAffineColumn(po, o + 12, b30, b31, b32, 1, 1);
+}
+
+/**
+ * Column `o..o+3` of worldM = worldM[po] (affine) · (b0, b1, b2, b3), last row `w`: the
+ * operations of core/poseMath.ts mulAffine (b3 is 0 for the rotation columns, 1 for the
+ * translation, and is multiplied in as there).
+ */
+@inline function mulAffineColumn(po: i32, o: i32, b0: f64, b1: f64, b2: f64, b3: f64, w: f64): void {
+  S(pPoseWorldM, o, L(pPoseWorldM, po) * b0 + L(pPoseWorldM, po + 4) * b1 + L(pPoseWorldM, po + 8) * b2 + L(pPoseWorldM, po + 12) * b3);
+  S(pPoseWorldM, o + 1, L(pPoseWorldM, po + 1) * b0 + L(pPoseWorldM, po + 5) * b1 + L(pPoseWorldM, po + 9) * b2 + L(pPoseWorldM, po + 13) * b3);
+  S(pPoseWorldM, o + 2, L(pPoseWorldM, po + 2) * b0 + L(pPoseWorldM, po + 6) * b1 + L(pPoseWorldM, po + 10) * b2 + L(pPoseWorldM, po + 14) * b3);
+  S(pPoseWorldM, o + 3, w);
 }
 
 @inline function storeLanes(p: usize, ia: i32, ib: i32, v: v128, wa: bool, wb: bool): void {

@@ -6,7 +6,7 @@
  * not by its entity id: link i of chain `eid` is at `row[eid] × LINK_STRIDE + i` (see
  * `tailLinkIndex`), so the chains of a crowd sit next to each other in memory however many
  * other entities (characters, limbs) were created between them, and they are sized by the
- * world's tail row capacity (`BitrigWorldOptions.tails`, {@link TAIL_LINK_FIELDS}), not by its
+ * world's tail row capacity (`BitrigWorldOptions.chains`, {@link TAIL_LINK_FIELDS}), not by its
  * entity capacity. Link `i` runs from bone
  * `i`'s head to its tip (the next bone's head, the `Tail_End` helper, or a virtual end
  * continuing the incoming tangent). All particle state is in world space (reflected across
@@ -168,7 +168,7 @@ function f64(n: number): Float64Array {
 /**
  * The per-link fields of each tail component: arrays of {@link LINK_STRIDE} × k entries per
  * chain row (k = 1, 3, 4 or 9), sized by the world's tail row capacity rather than its entity
- * capacity (see `BitrigWorldOptions.tails`).
+ * capacity (see `BitrigWorldOptions.chains`).
  */
 export const TAIL_LINK_FIELDS: Readonly<Record<'TailChain' | 'TailParticle' | 'BendState', readonly string[]>> = {
   TailChain: ['slot'],

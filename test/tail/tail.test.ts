@@ -7,7 +7,7 @@ import { makeTailRig, sweepX, type TailRig } from './rig';
 import { addTailChain, tailLinkIndex } from '../../core/tailSetup';
 import { createTailComponents, LINK_STRIDE, TAIL_LINK_FIELDS } from '../../core/components/tail';
 import { poseUpdateWorld } from '../../core/pose';
-import { addBitrigEntity, createBitrigWorld, ensureTailRow, removeBitrigEntity } from '../../core/world';
+import { addBitrigEntity, createBitrigWorld, ensureTailRow, removeBitrigEntity, type BitrigWorld } from '../../core/world';
 import { beginCharacterFrame, bindSkeleton, unbindSkeleton, type CharacterBinding, type SkeletonSource } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 
@@ -419,6 +419,17 @@ function chainSource(): SkeletonSource {
   return { names, parents, rest, inverseBind };
 }
 
+/** One frame of bare chain characters: each hips swings sideways around its own spot (2 m apart). */
+function driveChains(w: BitrigWorld, bs: CharacterBinding[], f: number): void {
+  bs.forEach((b, i) => {
+    beginCharacterFrame(b);
+    const s = b.slotOf[0]! * 16;
+    w.pose.worldM[s + 12] = 2 * i + 0.3 * Math.sin(f * 0.2 + i);
+    w.pose.worldM[s + 14] = 0.2 * Math.cos(f * 0.15);
+  });
+  update(w, 1 / 60);
+}
+
 describe('storage', () => {
   test('chains use dense rows: other entities between them, a removal and a reuse give bit-identical tails to a world of chains alone', () => {
     const src = chainSource();
@@ -433,15 +444,6 @@ describe('storage', () => {
     expect(rowsOf(alone, a)).toEqual([0, 1, 2]);
     expect(rowsOf(mixed, m)).toEqual([0, 1, 2]);
     expect(m.map((b) => b.tails[0]!.eid)).not.toEqual(a.map((b) => b.tails[0]!.eid)); // different entity ids
-    const drive = (w: typeof alone, bs: CharacterBinding[], f: number): void => {
-      bs.forEach((b, i) => {
-        beginCharacterFrame(b);
-        const s = b.slotOf[0]! * 16;
-        w.pose.worldM[s + 12] = 2 * i + 0.3 * Math.sin(f * 0.2 + i);
-        w.pose.worldM[s + 14] = 0.2 * Math.cos(f * 0.15);
-      });
-      update(w, 1 / 60);
-    };
     // Removing a chain through the generic entity removal also releases its row: six
     // remove/add cycles in a world of capacity 4 keep the rows dense and the chain alive.
     const small = createBitrigWorld({ entities: 4 });
@@ -456,11 +458,11 @@ describe('storage', () => {
     expect(T.row[eid]).toBe(0);
     expect(small.tailRows.next).toBe(1);
     one.tails[0]!.eid = eid;
-    for (let f = 0; f < 10; f++) drive(small, [one], f);
+    for (let f = 0; f < 10; f++) driveChains(small, [one], f);
     expect(T.initialised[eid]).toBe(1);
     for (let f = 0; f < 120; f++) {
-      drive(alone, a, f);
-      drive(mixed, m, f);
+      driveChains(alone, a, f);
+      driveChains(mixed, m, f);
       for (let i = 0; i < 3; i++) {
         for (let j = 1; j <= 4; j++) {
           const sa = a[i]!.slotOf[j]! * 4, sm = m[i]!.slotOf[j]! * 4;
@@ -529,23 +531,14 @@ describe('tail row capacity (per-link arrays sized by chains, not entities)', ()
         z.push(bindSkeleton(sized, src));
       };
       for (let i = 0; i < 3; i++) bindBoth();
-      const drive = (w: typeof grown, bs: CharacterBinding[], f: number): void => {
-        bs.forEach((b, i) => {
-          beginCharacterFrame(b);
-          const s = b.slotOf[0]! * 16;
-          w.pose.worldM[s + 12] = 2 * i + 0.3 * Math.sin(f * 0.2 + i);
-          w.pose.worldM[s + 14] = 0.2 * Math.cos(f * 0.15);
-        });
-        update(w, 1 / 60);
-      };
       for (let f = 0; f < 120; f++) {
         if (f === 30) {
           expect(grown.tailRows.capacity).toBe(4);
           for (let i = 0; i < 6; i++) bindBoth(); // rows 3…8: 4 → 8 → 16, with frames already run
           expect(grown.tailRows.capacity).toBe(16);
         }
-        drive(grown, g, f);
-        drive(sized, z, f);
+        driveChains(grown, g, f);
+        driveChains(sized, z, f);
         for (let i = 0; i < g.length; i++) {
           for (let j = 1; j <= 4; j++) {
             const sg = g[i]!.slotOf[j]! * 4, sz = z[i]!.slotOf[j]! * 4;
