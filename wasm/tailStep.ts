@@ -94,6 +94,8 @@ function chainConstants(eid: i32): void {
 @inline function gt(a: v128, b: v128): v128 { return f64x2.gt(a, b); }
 /** a where m, else b */
 @inline function sel(m: v128, a: v128, b: v128): v128 { return v128.bitselect(a, b, m); }
+/** Every lane of mask m set (the common case of the masks below: their selects are skipped). */
+@inline function all(m: v128): bool { return i64x2.all_true(m); }
 @inline function dot3(ax: v128, ay: v128, az: v128, bx: v128, by: v128, bz: v128): v128 {
   return ad(ad(mu(ax, bx), mu(ay, by)), mu(az, bz));
 }
@@ -186,6 +188,7 @@ function stepPair(eA: i32, eB: i32, h: f64): void {
   const cosH = G(pChainK, cA + 8, cB + 8), sinH = G(pChainK, cA + 9, cB + 9);
   const floorOn = f64x2.eq(G(pChainK, cA + 10, cB + 10), ONE), floorF = G(pChainK, cA + 11, cB + 11);
   const alphaPos = gt(alpha, ZERO);
+  const allAlpha = all(alphaPos);
   let ox = ZERO, oy = ZERO, oz = ZERO;
   for (let i = 0; i < n; i++) {
     const kA = baseA + i, kB = baseB + i;
@@ -221,11 +224,13 @@ function stepPair(eA: i32, eB: i32, h: f64): void {
     const dl = sq(dot3(dx, dy, dz, dx, dy, dz));
     const okd = v128.and(gt(dl, mu(EPS12, len)), lt(dl, sp(Infinity)));
     const idl = dv(ONE, dl);
-    dx = sel(okd, mu(dx, idl), rx); dy = sel(okd, mu(dy, idl), ry); dz = sel(okd, mu(dz, idl), rz);
+    if (all(okd)) { dx = mu(dx, idl); dy = mu(dy, idl); dz = mu(dz, idl); } else {
+      dx = sel(okd, mu(dx, idl), rx); dy = sel(okd, mu(dy, idl), ry); dz = sel(okd, mu(dz, idl), rz);
+    }
     const tf = ad(ad(mu(sb(tx, ox), fx), mu(sb(ty, oy), fy)), mu(sb(tz, oz), fz));
     const ex = sb(
       ad(ad(mu(sb(ad(hx, mu(len, dx)), ox), fx), mu(sb(ad(hy, mu(len, dy)), oy), fy)), mu(sb(ad(hz, mu(len, dz)), oz), fz)),
-      sel(gt(tf, ZERO), tf, ZERO),
+      f64x2.pmax(ZERO, tf), // (tf > 0 ? tf : 0, lane by lane: the same select in one instruction)
     );
     const exm = gt(ex, ZERO);
     if (v128.any_true(exm)) {
@@ -285,23 +290,33 @@ function stepPair(eA: i32, eB: i32, h: f64): void {
       const bl = sq(ad(ad(ad(mu(bx, bx), mu(by, by)), mu(bz, bz)), mu(bw, bw)));
       const blm = gt(bl, EPS12);
       const ib = dv(ONE, bl);
-      bx = sel(blm, mu(bx, ib), ZERO); by = sel(blm, mu(by, ib), ZERO); bz = sel(blm, mu(bz, ib), ZERO); bw = sel(blm, mu(bw, ib), ONE);
+      if (all(blm)) { bx = mu(bx, ib); by = mu(by, ib); bz = mu(bz, ib); bw = mu(bw, ib); } else {
+        bx = sel(blm, mu(bx, ib), ZERO); by = sel(blm, mu(by, ib), ZERO); bz = sel(blm, mu(bz, ib), ZERO); bw = sel(blm, mu(bw, ib), ONE);
+      }
       const d = sel(lt(ad(ad(ad(mu(sx, bx), mu(sy, by)), mu(sz, bz)), mu(sw, bw)), ZERO), ng(alpha), alpha);
       const u = sb(ONE, alpha);
       const x = ad(mu(sx, u), mu(bx, d)), y = ad(mu(sy, u), mu(by, d)), z = ad(mu(sz, u), mu(bz, d)), ww = ad(mu(sw, u), mu(bw, d));
       const l = dv(ONE, sq(ad(ad(ad(mu(x, x), mu(y, y)), mu(z, z)), mu(ww, ww))));
-      sx = sel(alphaPos, mu(x, l), sx); sy = sel(alphaPos, mu(y, l), sy); sz = sel(alphaPos, mu(z, l), sz); sw = sel(alphaPos, mu(ww, l), sw);
+      if (allAlpha) { sx = mu(x, l); sy = mu(y, l); sz = mu(z, l); sw = mu(ww, l); } else {
+        sx = sel(alphaPos, mu(x, l), sx); sy = sel(alphaPos, mu(y, l), sy); sz = sel(alphaPos, mu(z, l), sz); sw = sel(alphaPos, mu(ww, l), sw);
+      }
     }
     const neg = lt(sw, ZERO);
-    sx = sel(neg, ng(sx), sx); sy = sel(neg, ng(sy), sy); sz = sel(neg, ng(sz), sz); sw = sel(neg, ng(sw), sw);
+    if (v128.any_true(neg)) { sx = sel(neg, ng(sx), sx); sy = sel(neg, ng(sy), sy); sz = sel(neg, ng(sz), sz); sw = sel(neg, ng(sw), sw); }
     const al = sq(dot3(sx, sy, sz, sx, sy, sz));
     const limited = v128.and(lt(sw, cosH), gt(al, EPS12));
-    const fl = dv(sinH, al);
-    sx = sel(limited, mu(sx, fl), sx); sy = sel(limited, mu(sy, fl), sy); sz = sel(limited, mu(sz, fl), sz); sw = sel(limited, cosH, sw);
+    if (v128.any_true(limited)) {
+      const fl = dv(sinH, al);
+      sx = sel(limited, mu(sx, fl), sx); sy = sel(limited, mu(sy, fl), sy); sz = sel(limited, mu(sz, fl), sz); sw = sel(limited, cosH, sw);
+    }
     const bm = v128.or(limited, alphaPos);
-    const liveBend = live;
-    P(pBendNew, a4, b4, sel(liveBend, sx, ZERO)); P(pBendNew, a4 + 1, b4 + 1, sel(liveBend, sy, ZERO));
-    P(pBendNew, a4 + 2, b4 + 2, sel(liveBend, sz, ZERO)); P(pBendNew, a4 + 3, b4 + 3, sel(liveBend, sw, ONE));
+    const allLive = all(live);
+    if (allLive) {
+      P(pBendNew, a4, b4, sx); P(pBendNew, a4 + 1, b4 + 1, sy); P(pBendNew, a4 + 2, b4 + 2, sz); P(pBendNew, a4 + 3, b4 + 3, sw);
+    } else {
+      P(pBendNew, a4, b4, sel(live, sx, ZERO)); P(pBendNew, a4 + 1, b4 + 1, sel(live, sy, ZERO));
+      P(pBendNew, a4 + 2, b4 + 2, sel(live, sz, ZERO)); P(pBendNew, a4 + 3, b4 + 3, sel(live, sw, ONE));
+    }
     if (v128.any_true(bm)) {
       const t0 = mu(TWO, sb(mu(sy, bz0), mu(sz, by0))), t1 = mu(TWO, sb(mu(sz, bx0), mu(sx, bz0))), t2 = mu(TWO, sb(mu(sx, by0), mu(sy, bx0)));
       const ex_ = ad(ad(bx0, mu(sw, t0)), sb(mu(sy, t2), mu(sz, t1)));
@@ -324,19 +339,29 @@ function stepPair(eA: i32, eB: i32, h: f64): void {
       qx2 = mu(qx2, il2); qy2 = mu(qy2, il2); qz2 = mu(qz2, il2);
       const ve = mu(ve0, il2);
       const lim = dv(ng(mu(el, len)), H);
-      const cut = sel(limited, ve, sel(gt(ve, lim), ve, lim));
-      wx2 = sel(cm, sb(wx2, mu(cut, qx2)), wx2); wy2 = sel(cm, sb(wy2, mu(cut, qy2)), wy2); wz2 = sel(cm, sb(wz2, mu(cut, qz2)), wz2);
-      vx = sel(bm, wx2, vx); vy = sel(bm, wy2, vy); vz = sel(bm, wz2, vz);
-      dx = sel(bm, nx, dx); dy = sel(bm, ny, dy); dz = sel(bm, nz, dz);
-      dpx = sel(bm, qpx, dpx); dpy = sel(bm, qpy, dpy); dpz = sel(bm, qpz, dpz);
+      let cut = f64x2.pmax(lim, ve); // (ve > lim ? ve : lim)
+      if (v128.any_true(limited)) cut = sel(limited, ve, cut);
+      if (v128.any_true(cm)) { wx2 = sel(cm, sb(wx2, mu(cut, qx2)), wx2); wy2 = sel(cm, sb(wy2, mu(cut, qy2)), wy2); wz2 = sel(cm, sb(wz2, mu(cut, qz2)), wz2); }
+      if (all(bm)) {
+        vx = wx2; vy = wy2; vz = wz2; dx = nx; dy = ny; dz = nz; dpx = qpx; dpy = qpy; dpz = qpz;
+      } else {
+        vx = sel(bm, wx2, vx); vy = sel(bm, wy2, vy); vz = sel(bm, wz2, vz);
+        dx = sel(bm, nx, dx); dy = sel(bm, ny, dy); dz = sel(bm, nz, dz);
+        dpx = sel(bm, qpx, dpx); dpy = sel(bm, qpy, dpy); dpz = sel(bm, qpz, dpz);
+      }
     }
     // Particles (a zero-length link: at its head, at rest, no bend).
     const tipY = ad(hy, mu(len, dy));
-    P(pPos, a3, b3, sel(live, ad(hx, mu(len, dx)), hx)); P(pPos, a3 + 1, b3 + 1, sel(live, tipY, hy));
-    P(pPos, a3 + 2, b3 + 2, sel(live, ad(hz, mu(len, dz)), hz));
-    P(pVel, a3, b3, sel(live, vx, ZERO)); P(pVel, a3 + 1, b3 + 1, sel(live, vy, ZERO)); P(pVel, a3 + 2, b3 + 2, sel(live, vz, ZERO));
+    if (allLive) {
+      P(pPos, a3, b3, ad(hx, mu(len, dx))); P(pPos, a3 + 1, b3 + 1, tipY); P(pPos, a3 + 2, b3 + 2, ad(hz, mu(len, dz)));
+      P(pVel, a3, b3, vx); P(pVel, a3 + 1, b3 + 1, vy); P(pVel, a3 + 2, b3 + 2, vz);
+    } else {
+      P(pPos, a3, b3, sel(live, ad(hx, mu(len, dx)), hx)); P(pPos, a3 + 1, b3 + 1, sel(live, tipY, hy));
+      P(pPos, a3 + 2, b3 + 2, sel(live, ad(hz, mu(len, dz)), hz));
+      P(pVel, a3, b3, sel(live, vx, ZERO)); P(pVel, a3 + 1, b3 + 1, sel(live, vy, ZERO)); P(pVel, a3 + 2, b3 + 2, sel(live, vz, ZERO));
+      dpx = sel(live, dpx, ux); dpy = sel(live, dpy, uy); dpz = sel(live, dpz, uz);
+    }
     store<u8>(pContact + <usize>kA, 0); store<u8>(pContact + <usize>kB, 0);
-    dpx = sel(live, dpx, ux); dpy = sel(live, dpy, uy); dpz = sel(live, dpz, uz);
     // ---- 7. FloorContact (rare: per lane)
     const fm = v128.and(v128.and(live, floorOn), lt(tipY, floorF));
     if (v128.any_true(fm)) {
@@ -680,7 +705,14 @@ function writePair(eA: i32, eB: i32, al: f64): void {
     P(pPoseLocalR, sA, sB, lx); P(pPoseLocalR, sA + 1, sB + 1, ly); P(pPoseLocalR, sA + 2, sB + 2, lz); P(pPoseLocalR, sA + 3, sB + 3, lw);
     P(pWrittenR, a4, b4, lx); P(pWrittenR, a4 + 1, b4 + 1, ly); P(pWrittenR, a4 + 2, b4 + 2, lz); P(pWrittenR, a4 + 3, b4 + 3, lw);
     const sc = mu(s, G(pScaleRel, kA, kB));
-    if (composeA || composeB) {
+    if (composeA && composeB) {
+      const oA = slA * 16, oB = slB * 16;
+      const sxv = mu(mxv, sc);
+      P(pPoseWorldM, oA, oB, mu(n00, sxv)); P(pPoseWorldM, oA + 1, oB + 1, mu(n10, sc)); P(pPoseWorldM, oA + 2, oB + 2, mu(n20, sc)); P(pPoseWorldM, oA + 3, oB + 3, ZERO);
+      P(pPoseWorldM, oA + 4, oB + 4, mu(n01, sxv)); P(pPoseWorldM, oA + 5, oB + 5, mu(n11, sc)); P(pPoseWorldM, oA + 6, oB + 6, mu(n21, sc)); P(pPoseWorldM, oA + 7, oB + 7, ZERO);
+      P(pPoseWorldM, oA + 8, oB + 8, mu(n02, sxv)); P(pPoseWorldM, oA + 9, oB + 9, mu(n12, sc)); P(pPoseWorldM, oA + 10, oB + 10, mu(n22, sc)); P(pPoseWorldM, oA + 11, oB + 11, ZERO);
+      P(pPoseWorldM, oA + 12, oB + 12, mu(mxv, hx)); P(pPoseWorldM, oA + 13, oB + 13, hy); P(pPoseWorldM, oA + 14, oB + 14, hz); P(pPoseWorldM, oA + 15, oB + 15, ONE);
+    } else if (composeA || composeB) {
       const oA = slA * 16, oB = slB * 16;
       const sxv = mu(mxv, sc);
       storeLanes(pPoseWorldM, oA, oB, mu(n00, sxv), composeA, composeB);
