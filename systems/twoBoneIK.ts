@@ -11,7 +11,10 @@
  * `invalid`; for arms the held object's pose on the solved hand and the `reposition` flag.
  *
  * The solve runs in the limb root's parent-local frame (see core/ik/twoBone.ts), so it is
- * exact under any affine parent. Direct chains (mid a child of the root, end a child of the
+ * exact under any affine parent. Under a parent that is not conformal (non-uniform scale,
+ * shear) the end's rotation is solved from its parent's new world matrix, so a rotation target
+ * (and, with none, the animated orientation) is met in the convention of `rotationOfMatrix`:
+ * x axis exact, y axis in the target's xy plane. Direct chains (mid a child of the root, end a child of the
  * mid: the usual leg and arm) take a fused straight-line path — the kernel inline, the parent
  * inverse shared by limbs with the same parent, the world matrices of the chain computed in one
  * pass and only the root's subtree (`Limb.subtreeEnd`) refreshed; other chains (bones between
@@ -24,7 +27,7 @@ import type { BitrigWorld } from '../core/world';
 import { LIMB_ARM } from '../core/components/scene';
 import type { PoseStore } from '../core/pose';
 import { TB, twoBoneKernel } from '../core/ik/twoBone';
-import { det3, invertAffine, qSlerpAt, rotationOfMatrix, rotationToLocal, rotationToWorld, transformPoint } from '../core/ik/frames';
+import { det3, invertAffine, isConformal, localRotationForWorld, qSlerpAt, rotationOfMatrix, rotationToLocal, rotationToWorld, transformPoint } from '../core/ik/frames';
 import { qConjMul, qMul, qMulConj, qRotate } from '../core/qmath';
 
 const _io = new Float64Array(TB.SIZE);
@@ -34,6 +37,7 @@ const _qP = new Float64Array(4);
 const _q = new Float64Array(32);
 const _v = new Float64Array(12);
 const _v2 = new Float64Array(16);
+const _Pm = new Float64Array(16); // the end's parent world matrix, for the sheared-parent end rotation
 const _state = new Int32Array(4); // [cache valid, cached parent mirrored, cached parent slot, cached char]
 
 /** out = R_top · … · R_bottom along the parent chain (local rotations). */
@@ -50,6 +54,34 @@ function normalizeAt(q: Float64Array, o: number): void {
   const x = q[o]!, y = q[o + 1]!, z = q[o + 2]!, w = q[o + 3]!;
   const l = Math.sqrt(x * x + y * y + z * z + w * w);
   if (l > 1e-15) { const il = 1 / l; q[o] = x * il; q[o + 1] = y * il; q[o + 2] = z * il; q[o + 3] = w * il; } else { q[o] = 0; q[o + 1] = 0; q[o + 2] = 0; q[o + 3] = 1; }
+}
+
+/**
+ * The end bone's wanted world rotation, written to `_q[24..27]`: its animated world rotation
+ * (read from `wm` before the solve writes the end), slerped toward the limb's target by the
+ * rotation weight `wr` ∈ [0, 1].
+ */
+function endWantedWs(world: BitrigWorld, e: number, wr: number): void {
+  const L = world.components.Limb;
+  if (wr < 1) rotationOfMatrix(_q, 24, world.pose.worldM, L.endSlot[e]! * 16);
+  if (wr > 0) {
+    for (let k = 0; k < 4; k++) _q[28 + k] = L.targetRotWs[e * 4 + k]!;
+    normalizeAt(_q, 28);
+    if (wr === 1) { for (let k = 0; k < 4; k++) _q[24 + k] = _q[28 + k]!; } else { _f[0] = wr; qSlerpAt(_q, 24, _q, 24, _q, 28, _f, 0); }
+  }
+}
+
+/**
+ * Under a parent that is not conformal (a non-uniformly scaled or sheared frame), world and
+ * local rotations do not compose, so the end's local rotation is solved from its parent's new
+ * world matrix `P[po..]` to give exactly the wanted world rotation `_q[24..27]`
+ * ({@link localRotationForWorld}; the convention of `rotationOfMatrix`). Keeps the rotation
+ * already in `localR` when the parent is singular or the end has a zero scale.
+ */
+function endRotationSheared(pose: PoseStore, es: number, P: ArrayLike<number>, po: number): void {
+  if (localRotationForWorld(_v2, 0, P, po, pose.localS, es * 3, _q, 24)) {
+    for (let k = 0; k < 4; k++) pose.localR[es * 4 + k] = _v2[k]!;
+  }
 }
 
 /** World matrix of one slot from its parent's (or the root frame) and its local TRS, fused. */
@@ -386,6 +418,18 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
       let p30 = P[po + 12]!, p31 = P[po + 13]!, p32 = P[po + 14]!;
       for (let j = 0; j < 3; j++) {
         const k = j === 0 ? rs : j === 1 ? ms : es;
+        if (j === 2) {
+          // The mid's new world matrix is not conformal (a non-uniformly scaled or sheared
+          // frame): solve the end's local rotation from it instead (same as the step path).
+          const na = p00 * p00 + p01 * p01 + p02 * p02, tl = 1e-10 * na;
+          if (!(Math.abs(na - (p10 * p10 + p11 * p11 + p12 * p12)) <= tl && Math.abs(na - (p20 * p20 + p21 * p21 + p22 * p22)) <= tl &&
+            Math.abs(p00 * p10 + p01 * p11 + p02 * p12) <= tl && Math.abs(p00 * p20 + p01 * p21 + p02 * p22) <= tl &&
+            Math.abs(p10 * p20 + p11 * p21 + p12 * p22) <= tl)) {
+            _Pm[0] = p00; _Pm[1] = p01; _Pm[2] = p02; _Pm[4] = p10; _Pm[5] = p11; _Pm[6] = p12; _Pm[8] = p20; _Pm[9] = p21; _Pm[10] = p22;
+            endWantedWs(world, e, wr);
+            endRotationSheared(pose, es, _Pm, 0);
+          }
+        }
         const qx = R[k * 4]!, qy = R[k * 4 + 1]!, qz = R[k * 4 + 2]!, qw = R[k * 4 + 3]!;
         const sx = Sc[k * 3]!, sy = Sc[k * 3 + 1]!, sz = Sc[k * 3 + 2]!;
         const x2 = qx + qx, y2 = qy + qy, z2 = qz + qz;
@@ -573,7 +617,14 @@ function solveLimb(world: BitrigWorld, e: number): void {
     qMul(_q, 16, io, TB.QM, _q, 16);
     qMul(_q, 16, io, TB.QR, _q, 16);
     qConjMul(R, es * 4, _q, 16, _q, 12);
+    endWantedWs(world, e, wr); // read before the subtree update overwrites the end's world matrix
     updateSubtree(pose, rs);
+    const pe = pose.parent[es]!;
+    if (!isConformal(wm, pe * 16)) {
+      // A non-uniformly scaled or sheared parent: solve the end's rotation from its new world matrix.
+      endRotationSheared(pose, es, wm, pe * 16);
+      updateSubtree(pose, es);
+    }
   } else {
     updateSubtree(pose, rs);
     // Place the end (an IK controller outside the chain) at the solved tip.
@@ -584,9 +635,14 @@ function solveLimb(world: BitrigWorld, e: number): void {
     const peo = pe >= 0 ? pe * 16 : L.char[e]! * 16;
     invertAffine(_v2, 0, Pe, peo);
     transformPoint(pose.localT, es * 3, _v2, 0, _v, 6);
-    rotationOfMatrix(_q, 24, Pe, peo);
-    rotationToLocal(R, es * 4, _q, 24, _q, 12, det3(Pe, peo) < 0);
-    normalizeAt(R, es * 4);
+    if (isConformal(Pe, peo)) {
+      rotationOfMatrix(_q, 24, Pe, peo);
+      rotationToLocal(R, es * 4, _q, 24, _q, 12, det3(Pe, peo) < 0);
+      normalizeAt(R, es * 4);
+    } else {
+      for (let k = 0; k < 4; k++) _q[24 + k] = _q[12 + k]!;
+      endRotationSheared(pose, es, Pe, peo);
+    }
     updateSubtree(pose, es);
   }
   if (_state[2] > rs && pose.owner[_state[2]]! === pose.owner[rs]!) _state[0] = 0;

@@ -5,7 +5,7 @@
  * world-aligned), a box skin on each foot whose sole is flat at y = 0, and a root frame (the
  * skeleton's parent) that tests translate, rotate, scale and mirror.
  */
-import { glMatrix, mat4, quat, vec3 } from 'gl-matrix';
+import { glMatrix, mat3, mat4, quat, vec3 } from 'gl-matrix';
 import { createBitrigWorld, type BitrigWorld } from '../../core/world';
 import { bindSkeleton, beginCharacterFrame, type CharacterBinding } from '../../core/binding';
 import { update } from '../../systems/pipeline';
@@ -45,7 +45,11 @@ export interface BipedRig {
   frame(dt: number, inputs?: SceneInputs): void;
   /** World position of a bone (after the last frame). */
   pos(name: string): number[];
-  /** World rotation of a bone (quaternion) — rotation part of its world matrix. */
+  /**
+   * World rotation of a bone (quaternion): its world matrix's x column (negated when mirrored)
+   * exactly, the y column made orthogonal to it — the library's documented convention, which
+   * for a sheared matrix (non-uniformly scaled parent) is the only meaning of "orientation".
+   */
   rot(name: string): quat;
   /** Local translation of a bone in the pose store. */
   localT(name: string): number[];
@@ -149,12 +153,14 @@ export function makeBiped(o: BipedOptions = {}): BipedRig {
     },
     rot(name) {
       const s = slot(name);
-      const m = mat4.clone(pose.worldM.subarray(s * 16, s * 16 + 16) as unknown as mat4);
-      const sc = mat4.getScaling(vec3.create(), m);
-      if (mat4.determinant(m) < 0) sc[0] = -sc[0]!;
-      const r = mat4.create();
-      for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) r[c * 4 + k] = m[c * 4 + k]! / sc[c]!;
-      return quat.normalize(quat.create(), mat4.getRotation(quat.create(), r));
+      const m = pose.worldM.subarray(s * 16, s * 16 + 16);
+      const sign = mat4.determinant(mat4.clone(m as unknown as mat4)) < 0 ? -1 : 1;
+      const x = vec3.normalize(vec3.create(), [sign * m[0]!, sign * m[1]!, sign * m[2]!]);
+      const y0 = [m[4]!, m[5]!, m[6]!] as unknown as vec3;
+      const y = vec3.normalize(vec3.create(), vec3.scaleAndAdd(vec3.create(), y0, x, -vec3.dot(x, y0)));
+      const z = vec3.cross(vec3.create(), x, y);
+      const r = mat3.fromValues(x[0]!, x[1]!, x[2]!, y[0]!, y[1]!, y[2]!, z[0]!, z[1]!, z[2]!);
+      return quat.normalize(quat.create(), quat.fromMat3(quat.create(), r));
     },
     localT(name) {
       const s = slot(name);
@@ -189,4 +195,8 @@ export const PARENTS: Record<string, () => mat4> = {
   uniformScale: () => mat4.fromRotationTranslationScale(mat4.create(), quat.setAxisAngle(quat.create(), [0, 1, 0], 0.7), [0.5, 0, 1], [2.5, 2.5, 2.5]),
   nonUniformScale: () => mat4.fromRotationTranslationScale(mat4.create(), quat.setAxisAngle(quat.create(), [0, 1, 0], 0.4), [0, 0, 0], [1.5, 0.8, 1.2]),
   mirrored: () => mat4.fromRotationTranslationScale(mat4.create(), quat.setAxisAngle(quat.create(), [0, 1, 0], 0.3), [1, 0, 0], [-1, 1, 1]),
+  mirroredNonUniform: () => mat4.fromRotationTranslationScale(mat4.create(), quat.setAxisAngle(quat.create(), vec3.normalize(vec3.create(), [0.2, 1, -0.3]), 0.9), [-0.4, 0.1, 0.6], [-1.3, 0.9, 1.1]),
 };
+
+/** The PARENTS entries whose scale is not uniform (world lengths and angles are not kept). */
+export const SHEARED_PARENTS: ReadonlySet<string> = new Set(['nonUniformScale', 'mirroredNonUniform']);
