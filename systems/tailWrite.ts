@@ -19,7 +19,7 @@
 import type { BitrigWorld } from '../core/world';
 import { LINK_STRIDE } from '../core/components/tail';
 import { tailFinishChain } from '../core/tailFinish';
-import { tailJob, type TailAccel } from '../core/wasm/tailAccel';
+import { settleTimedOutWorkers, tailJob, type TailAccel } from '../core/wasm/tailAccel';
 
 
 /**
@@ -30,8 +30,11 @@ import { tailJob, type TailAccel } from '../core/wasm/tailAccel';
  */
 export function tailWrite(world: BitrigWorld): void {
   const accel = world.tailAccel;
-  if (accel !== null) tailWriteWasm(world, accel);
-  else tailWriteJs(world);
+  if (accel !== null) {
+    tailWriteWasm(world, accel);
+    // The frame's last job: if a worker timed out this frame, leave its memory now.
+    if (accel.timedOut) settleTimedOutWorkers(world);
+  } else tailWriteJs(world);
 }
 
 /** The JavaScript write (the reference; where WebAssembly SIMD is unavailable). */

@@ -17,7 +17,7 @@
 import type { BitrigWorld } from '../world';
 import { LINK_STRIDE } from '../components/tail';
 import { TAIL_STEP_WASM_BASE64 } from './tailStepWasm';
-import { CTL, runTailJob, startTailWorkers, stopTailWorkers, threadsAvailable, waitCounter, type TailWorker, type WorkerInit } from './tailThreads';
+import { CTL, WAIT_LIMIT_MS, runTailJob, startTailWorkers, stopTailWorkers, threadsAvailable, waitCounter, type TailWorker, type WorkerInit } from './tailThreads';
 import { JOB, makeSceneView, publishJsJob, runSceneChunks, runSceneList, SCENE_MAX_CHUNKS, type SceneView } from './sceneJob';
 import type { WorkerArray } from './worker';
 import { tailFinishChain } from '../tailFinish';
@@ -82,6 +82,10 @@ export interface TailAccel {
   chainsPerChar: Int32Array;
   /** A worker reported an error: the workers are dropped before the next job. */
   failed: boolean;
+  /** How long the calling thread waits for chunks a worker claimed (ms; {@link WAIT_LIMIT_MS}; tests lower it). */
+  waitLimitMs: number;
+  /** A worker missed {@link TailAccel.waitLimitMs}: it may still write late, so at the end of the frame the world leaves this memory ({@link settleTimedOutWorkers}). */
+  timedOut: boolean;
   /** Chain pairs the workers ran since this layout (diagnostics and tests). */
   pairsByWorkers: number;
   /** Scene chunks the workers ran since this layout (diagnostics and tests). */
@@ -316,6 +320,8 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     workers: null,
     workerInit: shared ? { module, memory, pointers, writePointers, control: controlOff, arrays, jobChars: jobCharsOff, nextChain: nextChainOff, capacity: cap } : null,
     failed: false,
+    waitLimitMs: WAIT_LIMIT_MS,
+    timedOut: false,
     pairsByWorkers: 0,
     sceneChunksByWorkers: 0,
     prepareChunksByWorkers: 0,
@@ -375,11 +381,11 @@ export function tailJob(world: BitrigWorld, accel: TailAccel, np: number): void 
   if (np <= 16) {
     // One chunk: not worth a wake-up, but a worker still awake may take it: wait for it.
     const here = accel.kernel.run();
-    if (!waitCounter(accel.control, CTL.DONE, np)) dropWorkers(accel); else accel.pairsByWorkers += np - here;
+    if (!waitCounter(accel.control, CTL.DONE, np, accel.waitLimitMs)) timedOut(accel); else accel.pairsByWorkers += np - here;
     return;
   }
-  const ran = runTailJob(accel.control, np, accel.kernel);
-  if (ran < 0) dropWorkers(accel); else accel.pairsByWorkers += np - ran;
+  const ran = runTailJob(accel.control, np, accel.kernel, accel.waitLimitMs);
+  if (ran < 0) timedOut(accel); else accel.pairsByWorkers += np - ran;
 }
 
 /**
@@ -406,7 +412,7 @@ export function sceneContactsThreaded(world: BitrigWorld, dt: number): boolean {
   const view = a.sceneView;
   const ran = runSceneChunks(view, ctl, a.controlF64, list);
   if (m > 0) runSceneList(view, own, 0, m, dt);
-  if (!waitCounter(ctl, CTL.SCENE_DONE, count)) dropWorkers(a); else a.sceneChunksByWorkers += count - ran;
+  if (!waitCounter(ctl, CTL.SCENE_DONE, count, a.waitLimitMs)) timedOut(a); else a.sceneChunksByWorkers += count - ran;
   return true;
 }
 
@@ -426,7 +432,7 @@ function tailPrepareThreaded(world: BitrigWorld, steps: number): boolean {
   ctl[CTL.JOB_ARG] = steps;
   const count = publishJsJob(ctl, JOB.TAIL_PREPARE, n, Math.max(128, Math.ceil(n / SCENE_MAX_CHUNKS)));
   const ran = runSceneChunks(a.sceneView, ctl, a.controlF64, list);
-  if (!waitCounter(ctl, CTL.SCENE_DONE, count)) dropWorkers(a); else a.prepareChunksByWorkers += count - ran;
+  if (!waitCounter(ctl, CTL.SCENE_DONE, count, a.waitLimitMs)) timedOut(a); else a.prepareChunksByWorkers += count - ran;
   return true;
 }
 
@@ -459,8 +465,48 @@ function tailFinishThreaded(world: BitrigWorld): boolean {
   const count = publishJsJob(ctl, JOB.TAIL_FINISH, m, Math.max(128, Math.ceil(m / SCENE_MAX_CHUNKS)));
   for (let i = 0; i < o; i++) tailFinishChain(world, own[i]!);
   const ran = runSceneChunks(a.sceneView, ctl, a.controlF64, list);
-  if (!waitCounter(ctl, CTL.SCENE_DONE, count)) dropWorkers(a); else a.finishChunksByWorkers += count - ran;
+  if (!waitCounter(ctl, CTL.SCENE_DONE, count, a.waitLimitMs)) timedOut(a); else a.finishChunksByWorkers += count - ran;
   return true;
+}
+
+/** A worker missed the wait limit: drop the workers now, leave their memory at the end of the frame. */
+function timedOut(accel: TailAccel): void {
+  dropWorkers(accel);
+  accel.timedOut = true;
+}
+
+/**
+ * After a worker timed out (it missed {@link WAIT_LIMIT_MS} with a chunk in hand: a thread
+ * stalled by the system or a debugger), it may still write that chunk late, into the shared
+ * memory. Called at the end of the frame (the tail write, pipeline step 8), this moves the
+ * world out of that memory — every array copied into fresh memory, the tail arrays back into a
+ * new, unshared WebAssembly memory — so a late write lands nowhere that is read again, and
+ * resets what the lost chunk may have left half-done: every tail chain restarts from its rest
+ * pose, every foot lock is released and the pelvis smoothing restarts (a one-time pop after a
+ * stall of seconds). The world then runs on the calling thread. Allocates (once).
+ *
+ * @example
+ * settleTimedOutWorkers(world); // end of tailWrite: a no-op unless a worker timed out
+ */
+export function settleTimedOutWorkers(world: BitrigWorld): void {
+  const a = world.tailAccel;
+  if (a === null || !a.timedOut) return;
+  a.timedOut = false;
+  world.tailThreadsWanted = 0;
+  const old = a.memory.buffer;
+  const moveOut = (owner: Record<string, unknown>): void => {
+    for (const key of Object.keys(owner)) {
+      const v = owner[key];
+      if ((v instanceof Float64Array || v instanceof Int32Array || v instanceof Uint8Array) && v.buffer === old) owner[key] = v.slice();
+    }
+  };
+  for (const c of Object.values(world.components as unknown as Record<string, Record<string, unknown>>)) moveOut(c);
+  moveOut(world.pose as unknown as Record<string, unknown>);
+  moveOut(world as unknown as Record<string, unknown>); // comSegments
+  layoutTailArena(world); // (false: the JavaScript step goes on with the copies)
+  world.components.TailChain.initialised.fill(0);
+  world.components.SceneCharacter.initialised.fill(0);
+  world.components.FootContact.locked.fill(0);
 }
 
 /** Stop a layout's workers for good: the world goes on with the calling thread alone. */

@@ -108,27 +108,29 @@ export function startTailWorkers(count: number, init: WorkerInit, onFail: () => 
  * @example
  * const ran = runTailJob(ctl, kernel.prepareStep(count), kernel); // -1: give the workers up
  */
-export function runTailJob(ctl: Int32Array, np: number, kernel: { run(): number }): number {
+export function runTailJob(ctl: Int32Array, np: number, kernel: { run(): number }, limitMs = WAIT_LIMIT_MS): number {
   Atomics.add(ctl, CTL.SEQ, 1);
   Atomics.notify(ctl, CTL.SEQ);
   const ran = kernel.run();
-  return waitCounter(ctl, CTL.DONE, np) ? ran : -1;
+  return waitCounter(ctl, CTL.DONE, np, limitMs) ? ran : -1;
 }
 
 /**
- * Wait until `ctl[index]` reaches `target` (spin: the browser's main thread may not block); false after {@link WAIT_LIMIT_MS}.
+ * Wait until `ctl[index]` reaches `target` (spin: the browser's main thread may not block);
+ * false after `limitMs` (default {@link WAIT_LIMIT_MS}; 0: do not wait at all).
  *
  * @example
  * if (!waitCounter(ctl, CTL.SCENE_DONE, chunks)) dropWorkers(accel);
  */
-export function waitCounter(ctl: Int32Array, index: number, target: number): boolean {
+export function waitCounter(ctl: Int32Array, index: number, target: number, limitMs = WAIT_LIMIT_MS): boolean {
   if (Atomics.load(ctl, index) >= target) return true;
+  if (!(limitMs > 0)) return false;
   const t0 = performance.now();
   let spins = 0;
   while (Atomics.load(ctl, index) < target) {
     if (++spins === 1 << 20) {
       spins = 0;
-      if (performance.now() - t0 > WAIT_LIMIT_MS) return false;
+      if (performance.now() - t0 > limitMs) return false;
     }
   }
   return true;

@@ -139,6 +139,47 @@ describe('tail worker threads', () => {
     }
   }, 60_000);
 
+  test('a worker that times out: the world leaves the shared memory at the end of that frame, late writes into it change nothing (old memory filled with NaN), every chain restarts from rest, then bit-identical to one thread reset alike', async () => {
+    const N = 240;
+    const one = createBitrigWorld({ entities: 8, bones: 64 });
+    const two = createBitrigWorld({ entities: 8, bones: 64, threads: 1 });
+    const a = Array.from({ length: N }, (_, k) => bindChar(one, k));
+    const b = Array.from({ length: N }, (_, k) => bindChar(two, k));
+    let f = 0;
+    const frame = (): void => {
+      for (const c of a) drive(c, f);
+      for (const c of b) drive(c, f);
+      update(one, 1 / 60);
+      update(two, 1 / 60);
+      f++;
+    };
+    frame();
+    expect(await until(() => tailThreads(two) === 1, 10_000)).toBe(true);
+    const shared = two.tailAccel!.memory.buffer;
+    expect(shared).toBeInstanceOf(SharedArrayBuffer);
+    // Wait limit 0: any job whose last chunk is still with the worker when this thread is done times out.
+    two.tailAccel!.waitLimitMs = 0;
+    let frames = 0;
+    while (two.tailThreadsWanted > 0 && frames < 3000) { frame(); frames++; }
+    expect(two.tailThreadsWanted, 'no job timed out in 3,000 frames').toBe(0);
+    // the frame that timed out ended outside the shared memory
+    expect(two.tailAccel!.memory.buffer).toBeInstanceOf(ArrayBuffer);
+    const arrays: ArrayBufferView[] = [];
+    for (const c of Object.values(two.components as unknown as Record<string, Record<string, unknown>>)) for (const v of Object.values(c)) if (ArrayBuffer.isView(v)) arrays.push(v);
+    for (const v of Object.values(two.pose)) if (ArrayBuffer.isView(v)) arrays.push(v);
+    arrays.push(two.comSegments);
+    for (const v of arrays) expect(v.buffer).not.toBe(shared);
+    expect(tailThreads(two)).toBe(0);
+    // A late writer scribbles over the whole old memory: nothing of the world sees it.
+    new Float64Array(shared).fill(NaN);
+    one.components.TailChain.initialised.fill(0); // the reference restarts its chains alike
+    for (let k = 0; k < 40; k++) {
+      frame();
+      expectSameBytes(worldSnapshot(one, 'tail'), worldSnapshot(two, 'tail'), `frame ${k} after the time-out`);
+    }
+    for (const v of [two.components.TailParticle.pos, two.components.TailParticle.vel, two.pose.localR, two.pose.worldM]) expect(v.every(Number.isFinite)).toBe(true);
+  }, 60_000);
+
   test('every per-chain path on three threads: animated rest, non-uniform and mirrored anchors, teleports, non-finite anchors, nested tails — bit-identical for 300 frames (review stress)', async () => {
     const N = 400;
     const one = createBitrigWorld({ entities: 1024, bones: 8192, characters: 512 });
