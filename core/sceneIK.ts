@@ -14,7 +14,7 @@
  */
 import { addComponent } from 'bitecs';
 import type { BitrigWorld } from './world';
-import { addBitrigEntity, removeBitrigEntity } from './world';
+import { addBitrigEntity, ensureSupportRow, removeBitrigEntity } from './world';
 import { layoutTailArena } from './wasm/tailAccel';
 import type { CharacterBinding } from './binding';
 import { findLimbs, type LimbBones } from './limbMap';
@@ -902,15 +902,18 @@ export function setSceneInputs(world: BitrigWorld, handle: SceneIKHandle, inputs
  */
 export function addSupport(world: BitrigWorld): number {
   const eid = addBitrigEntity(world);
+  const rows = world.supportRows;
+  const row = rows.free.length > 0 ? rows.free.pop()! : rows.next++;
+  ensureSupportRow(world, row);
   const S = world.components.SupportFrame;
   addComponent(world, eid, S);
+  S.row[eid] = row;
   for (let i = 0; i < 16; i++) {
     const v = i % 5 === 0 ? 1 : 0;
-    S.matrixWs[eid * 16 + i] = v; S.prevMatrixWs[eid * 16 + i] = v; S.invMatrixWs[eid * 16 + i] = v;
+    S.matrixWs[row * 16 + i] = v; S.prevMatrixWs[row * 16 + i] = v; S.invMatrixWs[row * 16 + i] = v;
   }
-  S.rotWs[eid * 4] = 0; S.rotWs[eid * 4 + 1] = 0; S.rotWs[eid * 4 + 2] = 0; S.rotWs[eid * 4 + 3] = 1;
-  S.mirrored[eid] = 0;
-  S.alive[eid] = 1;
+  S.rotWs[row * 4] = 0; S.rotWs[row * 4 + 1] = 0; S.rotWs[row * 4 + 2] = 0; S.rotWs[row * 4 + 3] = 1;
+  S.mirrored[row] = 0;
   return eid;
 }
 
@@ -924,28 +927,29 @@ export function addSupport(world: BitrigWorld): number {
  */
 export function setSupportFrame(world: BitrigWorld, eid: number, matrixWs: ArrayLike<number>): void {
   const S = world.components.SupportFrame;
-  if (!(eid >= 0 && eid < world.capacity) || S.alive[eid] !== 1 || !matrixWs || matrixWs.length < 16) return;
+  if (!(eid >= 0 && eid < world.capacity) || !(S.row[eid]! >= 0) || !matrixWs || matrixWs.length < 16) return;
   let sum = 0;
   for (let i = 0; i < 16; i++) sum += matrixWs[i]!;
   if (!Number.isFinite(sum) || !(Math.abs(det3(matrixWs, 0)) > 1e-300)) return;
-  const o = eid * 16;
+  const row = S.row[eid]!;
+  const o = row * 16;
   for (let i = 0; i < 16; i++) { S.prevMatrixWs[o + i] = S.matrixWs[o + i]!; S.matrixWs[o + i] = matrixWs[i]!; }
   invertAffine(S.invMatrixWs, o, S.matrixWs, o);
-  rotationOfMatrix(S.rotWs, eid * 4, S.matrixWs, o);
-  S.mirrored[eid] = det3(S.matrixWs, o) < 0 ? 1 : 0;
+  rotationOfMatrix(S.rotWs, row * 4, S.matrixWs, o);
+  S.mirrored[row] = det3(S.matrixWs, o) < 0 ? 1 : 0;
 }
 
 /**
- * Remove a support. Feet locked on it keep its last frame until they lift. Setup-time.
+ * Remove a support. Feet locked on it keep its last frame until they lift (their contacts
+ * move into world space). Setup-time.
  *
  * @example
  * removeSupport(world, platform);
  */
 export function removeSupport(world: BitrigWorld, eid: number): void {
   const S = world.components.SupportFrame;
-  if (!(eid >= 0 && eid < world.capacity) || S.alive[eid] !== 1) return;
-  S.alive[eid] = 0;
-  removeBitrigEntity(world, eid);
+  if (!(eid >= 0 && eid < world.capacity) || !(S.row[eid]! >= 0)) return;
+  removeBitrigEntity(world, eid); // (releases the row; feet locked on it detach)
 }
 
 // ---------------------------------------------------------------------------------------------

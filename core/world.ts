@@ -9,8 +9,10 @@
 import { addEntity, createWorld, hasComponent, registerQuery, removeEntity, commitRemovals, type Query, type World } from 'bitecs';
 import { createPoseStore, type PoseStore } from './pose';
 import { createTailComponents, TAIL_LINK_FIELDS } from './components/tail';
-import { createSceneComponents } from './components/scene';
+import { createSceneComponents, SUPPORT_ROW_FIELDS } from './components/scene';
 import { layoutTailArena, type TailAccel } from './wasm/tailAccel';
+import { rotationToWorld, transformPoint } from './ik/frames';
+import { qRotate } from './qmath';
 
 /** Options of {@link createBitrigWorld}. */
 export interface BitrigWorldOptions {
@@ -57,8 +59,14 @@ export const MAX_CAPACITY = 1 << 24;
 export const BITRIG_WORLD_DEFAULTS: Required<BitrigWorldOptions> = { entities: 256, chains: 64, bones: 1024, characters: 16, fixedStep: 1 / 60, maxStepsPerFrame: 8, wasm: true, threads: 0 };
 
 function makeComponents(cap: number, rows: number) {
-  return { ...createTailComponents(cap, rows), ...createSceneComponents(cap) };
+  return { ...createTailComponents(cap, rows), ...createSceneComponents(cap, SUPPORT_ROWS_INITIAL) };
 }
+
+/** Support rows a world starts with (SupportFrame's per-row arrays; they double as supports are added). */
+const SUPPORT_ROWS_INITIAL = 16;
+
+/** Per-row fields of each component (sized by their own rows, not by entities). */
+const ROW_FIELDS: Record<string, readonly string[]> = { ...TAIL_LINK_FIELDS, SupportFrame: SUPPORT_ROW_FIELDS };
 
 /** All components of a world. */
 export type BitrigComponents = ReturnType<typeof makeComponents>;
@@ -79,6 +87,8 @@ export interface BitrigContext {
   tailClock: TailClock;
   /** Dense rows of tail chains' per-link data: row capacity, next unused row and released rows to reuse. */
   tailRows: { capacity: number; next: number; free: number[] };
+  /** Dense rows of supports' frames (`SupportFrame`), as {@link BitrigContext.tailRows}. */
+  supportRows: { capacity: number; next: number; free: number[] };
   /** The WebAssembly tail step holding the tail components, or `null` (JavaScript step). */
   tailAccel: TailAccel | null;
   /** Worker threads asked for (`BitrigWorldOptions.threads`). */
@@ -148,6 +158,7 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
       frameDt: 0, steps: 0, capped: 0, alpha: 0,
     } as TailClock,
     tailRows: { capacity: rows, next: 0, free: [] as number[] },
+    supportRows: { capacity: SUPPORT_ROWS_INITIAL, next: 0, free: [] as number[] },
     tailAccel: null as TailAccel | null,
     tailThreadsWanted: o.threads,
     comSegments: new Float64Array(Math.max(256, 48 * Math.max(1, o.characters))), // about 16 segments per character
@@ -189,10 +200,11 @@ export function addBitrigEntity(world: BitrigWorld): number {
     let cap = world.capacity;
     while (cap <= eid) cap *= 2;
     for (const [name, c] of Object.entries(world.components)) {
-      const perLink = (TAIL_LINK_FIELDS as Record<string, readonly string[]>)[name] ?? [];
-      const keys = Object.keys(c).filter((k) => !perLink.includes(k));
+      const perRow = ROW_FIELDS[name] ?? [];
+      const keys = Object.keys(c).filter((k) => !perRow.includes(k));
       growComponent(c as unknown as Record<string, unknown>, world.capacity, cap, keys);
     }
+    world.components.SupportFrame.row.fill(-1, world.capacity); // (no new entity is a support)
     world.capacity = cap;
     if (world.tailAccel !== null) layoutTailArena(world); // the grown tail arrays back into wasm memory
   }
@@ -226,8 +238,44 @@ export function growTailRows(world: BitrigWorld, row: number): boolean {
 }
 
 /**
- * Remove an entity and commit the removal from every query; a tail chain's dense row is
- * released for reuse. Setup-time.
+ * Feet locked on a support that goes away keep its last frame until they lift: their contact
+ * (point, orientation, normal) moves from the support's frame into world space, with no support.
+ */
+function detachFeet(world: BitrigWorld, eid: number, row: number): void {
+  const F = world.components.FootContact, S = world.components.SupportFrame;
+  const limbs = world.queries.limbs.dense;
+  const mir = S.mirrored[row] === 1;
+  for (let i = 0; i < limbs.length; i++) {
+    const e = limbs[i]!;
+    if (F.locked[e] !== 1 || F.support[e] !== eid) continue;
+    transformPoint(F.contactSs, e * 3, S.matrixWs, row * 16, F.contactSs, e * 3);
+    rotationToWorld(F.rotSs, e * 4, S.rotWs, row * 4, F.rotSs, e * 4, mir);
+    if (mir) F.normalSs[e * 3] = -F.normalSs[e * 3]!;
+    qRotate(F.normalSs, e * 3, S.rotWs, row * 4, F.normalSs, e * 3);
+    F.support[e] = -1;
+  }
+}
+
+/**
+ * Make room for support row `row`, doubling the support rows as needed. Setup-time
+ * (`addSupport` calls it; with worker threads the arrays move into a new shared memory).
+ *
+ * @example
+ * ensureSupportRow(world, world.supportRows.next);
+ */
+export function ensureSupportRow(world: BitrigWorld, row: number): void {
+  const rows = world.supportRows;
+  if (row < rows.capacity) return;
+  let cap = rows.capacity;
+  while (cap <= row) cap *= 2;
+  growComponent(world.components.SupportFrame as unknown as Record<string, unknown>, rows.capacity, cap, SUPPORT_ROW_FIELDS);
+  rows.capacity = cap;
+  if (world.tailAccel !== null && world.tailAccel.sceneView !== null) layoutTailArena(world); // (threads: every array lives in the shared memory)
+}
+
+/**
+ * Remove an entity and commit the removal from every query; a tail chain's dense row and a
+ * support's row are released for reuse. Setup-time.
  *
  * @example
  * removeBitrigEntity(world, eid);
@@ -238,6 +286,12 @@ export function removeBitrigEntity(world: BitrigWorld, eid: number): void {
     world.tailRows.free.push(C.row[eid]!);
     C.row[eid] = -1;
     C.links[eid] = 0;
+  }
+  const S = world.components.SupportFrame;
+  if (eid >= 0 && eid < world.capacity && S.row[eid]! >= 0) {
+    detachFeet(world, eid, S.row[eid]!);
+    world.supportRows.free.push(S.row[eid]!);
+    S.row[eid] = -1;
   }
   removeEntity(world, eid);
   commitRemovals(world);

@@ -149,14 +149,15 @@ export function footLock(world: BitrigWorld, dt: number): void {
       let qgx: number, qgy: number, qgz: number, qgw: number;
       if (F.locked[e] === 1) {
         const s = F.support[e]!;
-        if (s >= 0) {
-          const M = S.matrixWs, so = s * 16;
+        const sr = s >= 0 ? S.row[s]! : -1; // the support's row
+        if (sr >= 0) {
+          const M = S.matrixWs, so = sr * 16;
           const cx = F.contactSs[e3]!, cy = F.contactSs[e3 + 1]!, cz = F.contactSs[e3 + 2]!;
           Gx = M[so]! * cx + M[so + 4]! * cy + M[so + 8]! * cz + M[so + 12]!;
           Gy = M[so + 1]! * cx + M[so + 5]! * cy + M[so + 9]! * cz + M[so + 13]!;
           Gz = M[so + 2]! * cx + M[so + 6]! * cy + M[so + 10]! * cz + M[so + 14]!;
-          const mir = S.mirrored[s] === 1;
-          const Q = S.rotWs, s4 = s * 4;
+          const mir = S.mirrored[sr] === 1;
+          const Q = S.rotWs, s4 = sr * 4;
           const ax = Q[s4]!, ay = Q[s4 + 1]!, az = Q[s4 + 2]!, aw = Q[s4 + 3]!;
           // orientation: qS · M(rotSs) (rotationToWorld)
           const bx = F.rotSs[e4]!, by = mir ? -F.rotSs[e4 + 1]! : F.rotSs[e4 + 1]!, bz = mir ? -F.rotSs[e4 + 2]! : F.rotSs[e4 + 2]!, bw = F.rotSs[e4 + 3]!;
@@ -212,12 +213,13 @@ export function footLock(world: BitrigWorld, dt: number): void {
           const s = gs;
           F.support[e] = s;
           if (s >= 0) {
+            const sr = S.row[s]!; // (a live support: checked by the ground query)
             _v[12] = Gx; _v[13] = Gy; _v[14] = Gz;
             _q[4] = qgx; _q[5] = qgy; _q[6] = qgz; _q[7] = qgw;
-            transformPoint(F.contactSs, e3, S.invMatrixWs, s * 16, _v, 12);
-            const mir = S.mirrored[s] === 1;
-            rotationToLocal(F.rotSs, e4, S.rotWs, s * 4, _q, 4, mir);
-            qRotateInv(F.normalSs, e3, S.rotWs, s * 4, _v, 15);
+            transformPoint(F.contactSs, e3, S.invMatrixWs, sr * 16, _v, 12);
+            const mir = S.mirrored[sr] === 1;
+            rotationToLocal(F.rotSs, e4, S.rotWs, sr * 4, _q, 4, mir);
+            qRotateInv(F.normalSs, e3, S.rotWs, sr * 4, _v, 15);
             if (mir) F.normalSs[e3] = -F.normalSs[e3]!;
           } else {
             F.contactSs[e3] = Gx; F.contactSs[e3 + 1] = Gy; F.contactSs[e3 + 2] = Gz;
@@ -289,6 +291,6 @@ function queryGround(world: BitrigWorld, c: number): boolean {
   const s = _hit.support;
   const S = world.components.SupportFrame;
   _g[0] = h; _g[1] = nx; _g[2] = ny; _g[3] = nz;
-  _g[4] = Number.isInteger(s) && s >= 0 && s < world.capacity && S.alive[s] === 1 ? s : -1;
+  _g[4] = Number.isInteger(s) && s >= 0 && s < world.capacity && S.row[s]! >= 0 ? s : -1;
   return true;
 }

@@ -225,33 +225,40 @@ export interface HandTargetComponent {
   reposition: Uint8Array;
 }
 
-/** A supporting object moved by the game. */
+/**
+ * A supporting object moved by the game. Supports are few, so their frames live in dense rows
+ * (the world's `supportRows`, grown at setup), not one per entity: `row[eid]` is the support's
+ * row, −1 for any entity that is not a live support; the other fields are indexed by row.
+ */
 export interface SupportFrameComponent {
-  /** World matrix this frame (column-major), 16 per entity. */
+  /** The support's row (per entity; −1: not a live support). */
+  row: Int32Array;
+  /** World matrix this frame (column-major), 16 per row. */
   matrixWs: Float64Array;
-  /** World matrix last frame, 16 per entity. */
+  /** World matrix last frame, 16 per row. */
   prevMatrixWs: Float64Array;
-  /** Inverse of matrixWs, 16 per entity. */
+  /** Inverse of matrixWs, 16 per row. */
   invMatrixWs: Float64Array;
-  /** Rotation of matrixWs (x y z w), 4 per entity. */
+  /** Rotation of matrixWs (x y z w), 4 per row. */
   rotWs: Float64Array;
-  /** 1 when matrixWs is mirrored. */
+  /** 1 when matrixWs is mirrored, per row. */
   mirrored: Uint8Array;
-  /** 1 while the entity is a live support. */
-  alive: Uint8Array;
 }
+
+/** The SupportFrame fields sized by support rows (the rest are per entity). */
+export const SUPPORT_ROW_FIELDS = ['matrixWs', 'prevMatrixWs', 'invMatrixWs', 'rotWs', 'mirrored'] as const;
 
 function f64(n: number): Float64Array {
   return new Float64Array(n);
 }
 
 /**
- * Create the scene components for `cap` entities.
+ * Create the scene components for `cap` entities and `supports` support rows.
  *
  * @example
  * const scene = createSceneComponents(256);
  */
-export function createSceneComponents(cap: number): {
+export function createSceneComponents(cap: number, supports = 16): {
   SceneCharacter: SceneCharacterComponent;
   Limb: LimbComponent;
   FootContact: FootContactComponent;
@@ -290,8 +297,9 @@ export function createSceneComponents(cap: number): {
       reposition: new Uint8Array(cap),
     },
     SupportFrame: {
-      matrixWs: f64(cap * 16), prevMatrixWs: f64(cap * 16), invMatrixWs: f64(cap * 16), rotWs: f64(cap * 4),
-      mirrored: new Uint8Array(cap), alive: new Uint8Array(cap),
+      row: new Int32Array(cap).fill(-1),
+      matrixWs: f64(supports * 16), prevMatrixWs: f64(supports * 16), invMatrixWs: f64(supports * 16), rotWs: f64(supports * 4),
+      mirrored: new Uint8Array(supports),
     },
   };
 }

@@ -6,7 +6,8 @@
 import { describe, expect, test } from 'vitest';
 import { mat4, quat, vec3 } from 'gl-matrix';
 import { makeBiped, dist, vecAngle, type BipedRig } from './rig';
-import { addSupport, fitSolePlane, sceneDiagnostics, setSupportFrame, type GroundHit, type GroundQuery } from '../../core/sceneIK';
+import { createBitrigWorld } from '../../core/world';
+import { addSupport, fitSolePlane, removeSupport, sceneDiagnostics, setSupportFrame, type GroundHit, type GroundQuery } from '../../core/sceneIK';
 
 const DEG = Math.PI / 180;
 const DT = 1 / 60;
@@ -257,5 +258,69 @@ describe('stance and release', () => {
       for (let j = 0; j < 4; j++) expect(pose.localR[s * 4 + j]).toBe(r.r[j]);
       for (let j = 0; j < 3; j++) expect(pose.localT[s * 3 + j]).toBe(r.t[j]);
     }
+  });
+});
+
+describe('support rows', () => {
+  test('support frames are sized by supports, not entities: 40 supports grow the rows (16 → 64), each keeps its own frame; other entities, also ones added after an entity growth, are no support (row −1); a released row is reused', () => {
+    const rig = makeBiped({ world: createBitrigWorld({ entities: 8, bones: 64 }) });
+    const w = rig.world;
+    const S = () => w.components.SupportFrame;
+    const cap0 = w.capacity;
+    expect(S().matrixWs.length).toBe(16 * 16); // 16 rows, whatever the entity capacity
+    const ids: number[] = [];
+    for (let k = 0; k < 40; k++) {
+      const id = addSupport(w);
+      ids.push(id);
+      setSupportFrame(w, id, mat4.fromTranslation(mat4.create(), [k, 2 * k, -k]));
+    }
+    expect(w.supportRows.capacity).toBe(64);
+    expect(w.capacity).toBeGreaterThan(cap0); // the entity arrays grew too
+    expect(S().matrixWs.length).toBe(64 * 16);
+    for (const [k, id] of ids.entries()) {
+      const r = S().row[id]!;
+      expect(Array.from(S().matrixWs.subarray(r * 16 + 12, r * 16 + 15))).toEqual([k, 2 * k, -k]);
+    }
+    expect(new Set(ids.map((id) => S().row[id])).size).toBe(40);
+    // the rig's own entities (character, limbs) and every entity past the supports are no support
+    for (let e = 0; e < w.capacity; e++) if (!ids.includes(e)) expect(S().row[e], `entity ${e}`).toBe(-1);
+    const freed = S().row[ids[7]!]!;
+    removeSupport(w, ids[7]!);
+    expect(S().row[ids[7]!]).toBe(-1);
+    setSupportFrame(w, ids[7]!, mat4.create()); // (ignored: no longer a support)
+    const again = addSupport(w);
+    expect(S().row[again]).toBe(freed);
+    expect(Array.from(S().matrixWs.subarray(freed * 16, freed * 16 + 16))).toEqual(Array.from(mat4.create())); // reset to identity
+  });
+
+  test('removing the platform under planted feet: they keep its last frame until they lift (soles still within 1e-9 m for 1 s), a new support reusing its row does not move them', () => {
+    const rig = makeBiped();
+    const sup = addSupport(rig.world);
+    const pm = mat4.create();
+    const ground = platformGround(rig.world, sup, pm);
+    for (let f = 0; f <= 60; f++) {
+      const t = f * DT;
+      mat4.fromRotationTranslation(pm, quat.setAxisAngle(quat.create(), [0, 1, 0], 0.5 * t), [0.6 * t, 0.1, 0]);
+      setSupportFrame(rig.world, sup, pm);
+      mat4.copy(rig.root, pm);
+      rig.frame(DT, { feet: [1, 1], ground });
+    }
+    const planted = soles(rig);
+    const row = rig.world.components.SupportFrame.row[sup]!;
+    removeSupport(rig.world, sup);
+    const d0 = sceneDiagnostics(rig.world, rig.ik);
+    expect(d0.contacts.every((c) => c.locked && c.support === -1)).toBe(true);
+    const other = addSupport(rig.world);
+    expect(rig.world.components.SupportFrame.row[other]).toBe(row);
+    setSupportFrame(rig.world, other, mat4.fromTranslation(mat4.create(), [5, 1, -3]));
+    let worst = 0;
+    for (let f = 0; f < 60; f++) {
+      // the body keeps moving a little; the feet stay planted where the platform left them
+      mat4.multiply(rig.root, pm, mat4.fromTranslation(mat4.create(), [0.03 * Math.sin(f * 0.2), 0, 0]));
+      rig.frame(DT, { feet: [1, 1] });
+      const now = soles(rig);
+      for (let k = 0; k < 2; k++) worst = Math.max(worst, dist(now[k]!, planted[k]!));
+    }
+    expect(worst).toBeLessThan(1e-9);
   });
 });

@@ -165,6 +165,10 @@ describe('scene contacts on worker threads', () => {
       c.members = c.members.filter((_, i) => !removed.includes(i));
     }
     for (let k = 0; k < 20; k++) frame();
+    // 20 more supports: the support rows grow past 16 (a new shared memory; the platform's
+    // frame, which the slope characters stand on, moves with it)
+    for (const w of [one, three]) for (let k = 0; k < 20; k++) addSupport(w);
+    expect(three.supportRows.capacity).toBe(32);
     const A2 = crowd(one, 30, 90), B2 = crowd(three, 30, 90);
     A.members.push(...A2.members); B.members.push(...B2.members);
     frame();
