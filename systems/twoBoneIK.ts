@@ -11,10 +11,11 @@
  * `invalid`; for arms the held object's pose on the solved hand and the `reposition` flag.
  *
  * The solve runs in the limb root's parent-local frame (see core/ik/twoBone.ts), so it is
- * exact under any affine parent. Under a parent that is not conformal (non-uniform scale,
- * shear) the end's rotation is solved from its parent's new world matrix, so a rotation target
- * (and, with none, the animated orientation) is met in the convention of `rotationOfMatrix`:
- * x axis exact, y axis in the target's xy plane. Direct chains (mid a child of the root, end a child of the
+ * exact under any affine parent. Where world and local rotations do not compose (a sheared or
+ * non-uniformly scaled parent, a non-uniform or negative scale on the chain) the end's rotation
+ * is solved from its parent's new world matrix, so a rotation target (and, with none, the
+ * animated orientation) is met in the convention of `rotationOfMatrix`: x axis exact, y axis in
+ * the target's xy plane. Direct chains (mid a child of the root, end a child of the
  * mid: the usual leg and arm) take a fused straight-line path — the kernel inline, the parent
  * inverse shared by limbs with the same parent, the world matrices of the chain computed in one
  * pass and only the root's subtree (`Limb.subtreeEnd`) refreshed; other chains (bones between
@@ -37,7 +38,8 @@ const _qP = new Float64Array(4);
 const _q = new Float64Array(32);
 const _v = new Float64Array(12);
 const _v2 = new Float64Array(16);
-const _Pm = new Float64Array(16); // the end's parent world matrix, for the sheared-parent end rotation
+const _Pm = new Float64Array(16);
+const _wr = new Float64Array(1); // endWantedWs's rotation weight // the end's parent world matrix, for the sheared-parent end rotation
 const _state = new Int32Array(4); // [cache valid, cached parent mirrored, cached parent slot, cached char]
 
 /** out = R_top · … · R_bottom along the parent chain (local rotations). */
@@ -59,10 +61,11 @@ function normalizeAt(q: Float64Array, o: number): void {
 /**
  * The end bone's wanted world rotation, written to `_q[24..27]`: its animated world rotation
  * (read from `wm` before the solve writes the end), slerped toward the limb's target by the
- * rotation weight `wr` ∈ [0, 1].
+ * rotation weight in `_wr[0]` ∈ [0, 1].
  */
-function endWantedWs(world: BitrigWorld, e: number, wr: number): void {
+function endWantedWs(world: BitrigWorld, e: number): void {
   const L = world.components.Limb;
+  const wr = _wr[0]!; // (a double argument would be boxed: an allocation per call)
   if (wr < 1) rotationOfMatrix(_q, 24, world.pose.worldM, L.endSlot[e]! * 16);
   if (wr > 0) {
     for (let k = 0; k < 4; k++) _q[28 + k] = L.targetRotWs[e * 4 + k]!;
@@ -82,6 +85,89 @@ function endRotationSheared(pose: PoseStore, es: number, P: ArrayLike<number>, p
   if (localRotationForWorld(_v2, 0, P, po, pose.localS, es * 3, _q, 24)) {
     for (let k = 0; k < 4; k++) pose.localR[es * 4 + k] = _v2[k]!;
   }
+}
+
+const _cq = new Float64Array(4); // conjugateByScale's result
+const _M = new Float64Array(16); // a 3×3 in a column-major 4×4, for rotationOfMatrix
+
+/** Rotation matrix of the unit quaternion q[o..o+3] into _M's columns (0–2, 4–6, 8–10). */
+function rotToM(q: Float64Array, o: number): void {
+  const x = q[o]!, y = q[o + 1]!, z = q[o + 2]!, w = q[o + 3]!;
+  const x2 = x + x, y2 = y + y, z2 = z + z;
+  const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2, wx = w * x2, wy = w * y2, wz = w * z2;
+  _M[0] = 1 - (yy + zz); _M[1] = xy + wz; _M[2] = xz - wy;
+  _M[4] = xy - wz; _M[5] = 1 - (xx + zz); _M[6] = yz + wx;
+  _M[8] = xz + wy; _M[9] = yz - wx; _M[10] = 1 - (xx + yy);
+}
+
+/**
+ * `_cq` ← the rotation S⁻¹ · rot(`_cq`) · S for the diagonal scale S at Sc[so..] (a rotation in
+ * a bone's parent frame seen from inside its scaled frame): exact when |S| is uniform
+ * (mirroring signs included), the nearest rotation in rotationOfMatrix's convention otherwise.
+ */
+function conjugateByScale(Sc: Float64Array, so: number): void {
+  const s0 = Sc[so]!, s1 = Sc[so + 1]!, s2 = Sc[so + 2]!;
+  if (!(s0 !== 0 && s1 !== 0 && s2 !== 0)) return;
+  rotToM(_cq, 0);
+  // M_ij = G_ij · s_j / s_i, column-major: _M[j*4 + i]
+  _M[1] *= s0 / s1; _M[2] *= s0 / s2;
+  _M[4] *= s1 / s0; _M[6] *= s1 / s2;
+  _M[8] *= s2 / s0; _M[9] *= s2 / s1;
+  rotationOfMatrix(_cq, 0, _M, 0);
+}
+
+/** True when every bone from the root `rs` down to `pm` (the mid's parent) has a uniform positive scale. */
+function midFrameConformalPositive(pose: PoseStore, rs: number, pm: number): boolean {
+  for (let s = pm; s >= 0; s = pose.parent[s]!) {
+    if (!uniformPositive(pose.localS, s * 3)) return false;
+    if (s === rs) return true;
+  }
+  return true;
+}
+
+/**
+ * out = the rotation L⁻¹ · rot(q) · L, L the linear map from the frame of slot `pm` (world
+ * matrix W at wo) to solve space (P⁻¹ · W, P the cached root parent `_Pi`): exact when L is
+ * conformal, the nearest rotation (rotationOfMatrix) otherwise.
+ */
+function conjugateByFrame(out: Float64Array, o: number, q: Float64Array, qo: number, W: Float64Array, wo: number): void {
+  rotToM(q, qo);
+  // G = rot(q) in solve space (row r, column c: gRC)
+  const g00 = _M[0]!, g10 = _M[1]!, g20 = _M[2]!, g01 = _M[4]!, g11 = _M[5]!, g21 = _M[6]!, g02 = _M[8]!, g12 = _M[9]!, g22 = _M[10]!;
+  const Pi = _Pi;
+  // L = Pi · W (linear parts; LRC = row R, column C)
+  const L00 = Pi[0]! * W[wo]! + Pi[4]! * W[wo + 1]! + Pi[8]! * W[wo + 2]!;
+  const L10 = Pi[1]! * W[wo]! + Pi[5]! * W[wo + 1]! + Pi[9]! * W[wo + 2]!;
+  const L20 = Pi[2]! * W[wo]! + Pi[6]! * W[wo + 1]! + Pi[10]! * W[wo + 2]!;
+  const L01 = Pi[0]! * W[wo + 4]! + Pi[4]! * W[wo + 5]! + Pi[8]! * W[wo + 6]!;
+  const L11 = Pi[1]! * W[wo + 4]! + Pi[5]! * W[wo + 5]! + Pi[9]! * W[wo + 6]!;
+  const L21 = Pi[2]! * W[wo + 4]! + Pi[6]! * W[wo + 5]! + Pi[10]! * W[wo + 6]!;
+  const L02 = Pi[0]! * W[wo + 8]! + Pi[4]! * W[wo + 9]! + Pi[8]! * W[wo + 10]!;
+  const L12 = Pi[1]! * W[wo + 8]! + Pi[5]! * W[wo + 9]! + Pi[9]! * W[wo + 10]!;
+  const L22 = Pi[2]! * W[wo + 8]! + Pi[6]! * W[wo + 9]! + Pi[10]! * W[wo + 10]!;
+  // L⁻¹ by cofactors
+  const c00 = L11 * L22 - L12 * L21, c01 = L12 * L20 - L10 * L22, c02 = L10 * L21 - L11 * L20;
+  const det = L00 * c00 + L01 * c01 + L02 * c02;
+  if (!(Math.abs(det) > 1e-300) || !Number.isFinite(det)) { for (let k = 0; k < 4; k++) out[o + k] = q[qo + k]!; return; }
+  const id = 1 / det;
+  const i00 = c00 * id, i01 = (L02 * L21 - L01 * L22) * id, i02 = (L01 * L12 - L02 * L11) * id;
+  const i10 = c01 * id, i11 = (L00 * L22 - L02 * L20) * id, i12 = (L02 * L10 - L00 * L12) * id;
+  const i20 = c02 * id, i21 = (L01 * L20 - L00 * L21) * id, i22 = (L00 * L11 - L01 * L10) * id;
+  // A = G · L
+  const a00 = g00 * L00 + g01 * L10 + g02 * L20, a01 = g00 * L01 + g01 * L11 + g02 * L21, a02 = g00 * L02 + g01 * L12 + g02 * L22;
+  const a10 = g10 * L00 + g11 * L10 + g12 * L20, a11 = g10 * L01 + g11 * L11 + g12 * L21, a12 = g10 * L02 + g11 * L12 + g12 * L22;
+  const a20 = g20 * L00 + g21 * L10 + g22 * L20, a21 = g20 * L01 + g21 * L11 + g22 * L21, a22 = g20 * L02 + g21 * L12 + g22 * L22;
+  // M = L⁻¹ · A, column-major into _M
+  _M[0] = i00 * a00 + i01 * a10 + i02 * a20; _M[4] = i00 * a01 + i01 * a11 + i02 * a21; _M[8] = i00 * a02 + i01 * a12 + i02 * a22;
+  _M[1] = i10 * a00 + i11 * a10 + i12 * a20; _M[5] = i10 * a01 + i11 * a11 + i12 * a21; _M[9] = i10 * a02 + i11 * a12 + i12 * a22;
+  _M[2] = i20 * a00 + i21 * a10 + i22 * a20; _M[6] = i20 * a01 + i21 * a11 + i22 * a21; _M[10] = i20 * a02 + i21 * a12 + i22 * a22;
+  rotationOfMatrix(out, o, _M, 0);
+}
+
+/** True when the scale at S[o..o+2] is uniform (within 1e-6 relative) and positive. */
+function uniformPositive(S: Float64Array, o: number): boolean {
+  const x = S[o]!, y = S[o + 1]!, z = S[o + 2]!;
+  return x > 0 && Math.abs(x - y) <= 1e-6 * x && Math.abs(x - z) <= 1e-6 * x;
 }
 
 /** World matrix of one slot from its parent's (or the root frame) and its local TRS, fused. */
@@ -147,7 +233,7 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
   // Cache of the limb root's parent matrix P: its inverse, rotation and mirror flag, reused by
   // the next limb with the same parent (both legs hang from the pelvis). Dropped when a solved
   // limb could contain the cached parent (a solve only changes its own subtree).
-  let cValid = false, cOk = false, cMir = false, cPar = -2, cChar = -1;
+  let cValid = false, cOk = false, cMir = false, cConf = false, cPar = -2, cChar = -1;
   let i00 = 1, i01 = 0, i02 = 0, i10 = 0, i11 = 1, i12 = 0, i20 = 0, i21 = 0, i22 = 1, i30 = 0, i31 = 0, i32 = 0;
   let qpx = 0, qpy = 0, qpz = 0, qpw = 1;
   for (let i = 0; i < ents.length; i++) {
@@ -201,6 +287,7 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
       rotationOfMatrix(_qP, 0, P, po);
       qpx = _qP[0]!; qpy = _qP[1]!; qpz = _qP[2]!; qpw = _qP[3]!;
       cMir = det < 0;
+      cConf = isConformal(P, po);
       cValid = cOk; cPar = par; cChar = ch;
     }
     // Solve-space inputs (the root's parent frame): root A (its local translation), mid B,
@@ -387,10 +474,17 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
     const gy = QMy * qrw + QMw * qry + QMz * qrx - QMx * qrz;
     const gz = QMz * qrw + QMw * qrz + QMx * qry - QMy * qrx;
     const gw = QMw * qrw - QMx * qrx - QMy * qry - QMz * qrz;
-    const hx = -qrx * gw + qrw * gx - qry * gz + qrz * gy;
-    const hy = -qry * gw + qrw * gy - qrz * gx + qrx * gz;
-    const hz = -qrz * gw + qrw * gz - qrx * gy + qry * gx;
-    const hw = qrw * gw + qrx * gx + qry * gy + qrz * gz;
+    let hx = -qrx * gw + qrw * gx - qry * gz + qrz * gy;
+    let hy = -qry * gw + qrw * gy - qrz * gx + qrx * gz;
+    let hz = -qrz * gw + qrw * gz - qrx * gy + qry * gx;
+    let hw = qrw * gw + qrx * gx + qry * gy + qrz * gz;
+    if (!uniformPositive(Sc, rs * 3)) {
+      // The root bone's own scale sits between it and the mid: conjugate by it too (exact for
+      // a mirroring scale; a non-uniform one has no exact rotation, and the miss is reported).
+      _cq[0] = hx; _cq[1] = hy; _cq[2] = hz; _cq[3] = hw;
+      conjugateByScale(Sc, rs * 3);
+      hx = _cq[0]!; hy = _cq[1]!; hz = _cq[2]!; hw = _cq[3]!;
+    }
     R[m4] = hx * qmw + hw * qmx + hy * qmz - hz * qmy;
     R[m4 + 1] = hy * qmw + hw * qmy + hz * qmx - hx * qmz;
     R[m4 + 2] = hz * qmw + hw * qmz + hx * qmy - hy * qmx;
@@ -408,6 +502,13 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
     R[e4 + 1] = -fy * qew + fw * qey - fz * qex + fx * qez;
     R[e4 + 2] = -fz * qew + fw * qez - fx * qey + fy * qex;
     R[e4 + 3] = fw * qew + fx * qex + fy * qey + fz * qez;
+    // The end's rotation above composes the solve-space rotations as if they were the world's:
+    // exact when the root's parent is conformal (rotation, mirror, uniform scale), the root and
+    // mid scales are uniform and positive, and the end's scale is positive. Else solve it from
+    // the mid's new world matrix (below). Conformal within 1e-6: the composed rotation is then
+    // within ~1e-6 rad, and float32-rounded rotations (an engine's bones) still count.
+    const composes = cConf && uniformPositive(Sc, rs * 3) && uniformPositive(Sc, ms * 3) &&
+      Sc[es * 3]! > 0 && Sc[es * 3 + 1]! > 0 && Sc[es * 3 + 2]! > 0;
     // World matrices of the chain, then of any other bone of the root's subtree (toes, twists).
     {
       // Root, mid and end in turn: W = W_parent · T·R·S (as worldOfSlot), the parent's matrix
@@ -418,17 +519,13 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
       let p30 = P[po + 12]!, p31 = P[po + 13]!, p32 = P[po + 14]!;
       for (let j = 0; j < 3; j++) {
         const k = j === 0 ? rs : j === 1 ? ms : es;
-        if (j === 2) {
-          // The mid's new world matrix is not conformal (a non-uniformly scaled or sheared
-          // frame): solve the end's local rotation from it instead (same as the step path).
-          const na = p00 * p00 + p01 * p01 + p02 * p02, tl = 1e-10 * na;
-          if (!(Math.abs(na - (p10 * p10 + p11 * p11 + p12 * p12)) <= tl && Math.abs(na - (p20 * p20 + p21 * p21 + p22 * p22)) <= tl &&
-            Math.abs(p00 * p10 + p01 * p11 + p02 * p12) <= tl && Math.abs(p00 * p20 + p01 * p21 + p02 * p22) <= tl &&
-            Math.abs(p10 * p20 + p11 * p21 + p12 * p22) <= tl)) {
-            _Pm[0] = p00; _Pm[1] = p01; _Pm[2] = p02; _Pm[4] = p10; _Pm[5] = p11; _Pm[6] = p12; _Pm[8] = p20; _Pm[9] = p21; _Pm[10] = p22;
-            endWantedWs(world, e, wr);
-            endRotationSheared(pose, es, _Pm, 0);
-          }
+        if (j === 2 && !composes) {
+          // World and local rotations do not compose here (a sheared or non-uniformly scaled
+          // frame, or a negative scale on the chain): solve the end's local rotation from the
+          // mid's new world matrix instead (as the step path always does).
+          _Pm[0] = p00; _Pm[1] = p01; _Pm[2] = p02; _Pm[4] = p10; _Pm[5] = p11; _Pm[6] = p12; _Pm[8] = p20; _Pm[9] = p21; _Pm[10] = p22;
+          _wr[0] = wr; endWantedWs(world, e);
+          endRotationSheared(pose, es, _Pm, 0);
         }
         const qx = R[k * 4]!, qy = R[k * 4 + 1]!, qz = R[k * 4 + 2]!, qw = R[k * 4 + 3]!;
         const sx = Sc[k * 3]!, sy = Sc[k * 3 + 1]!, sz = Sc[k * 3 + 2]!;
@@ -608,23 +705,24 @@ function solveLimb(world: BitrigWorld, e: number): void {
   }
   // Root: R_r' = rootDelta · R_r.
   qMul(R, rs * 4, io, TB.QR, _q, 4);
-  // Mid: R_m' = Q_pm⁻¹ · midDelta · Q_pm · R_m.
-  qMul(_q, 8, io, TB.QM, _q, 0);
-  qConjMul(_q, 8, _q, 0, _q, 8);
+  // Mid: R_m' = L⁻¹ · midDelta · L · R_m, L the linear map from the mid's parent frame to solve
+  // space (Q_pm when every bone between has a uniform positive scale).
+  if (midFrameConformalPositive(pose, rs, pm)) {
+    qMul(_q, 8, io, TB.QM, _q, 0);
+    qConjMul(_q, 8, _q, 0, _q, 8);
+  } else conjugateByFrame(_q, 8, io, TB.QM, wm, pm * 16);
   qMul(R, ms * 4, _q, 8, R, ms * 4);
   if (child) {
     // R_e' = (rootDelta · midDelta · Q_pe)⁻¹ · Q_final
     qMul(_q, 16, io, TB.QM, _q, 16);
     qMul(_q, 16, io, TB.QR, _q, 16);
     qConjMul(R, es * 4, _q, 16, _q, 12);
-    endWantedWs(world, e, wr); // read before the subtree update overwrites the end's world matrix
+    _wr[0] = wr; endWantedWs(world, e); // read before the subtree update overwrites the end's world matrix
     updateSubtree(pose, rs);
-    const pe = pose.parent[es]!;
-    if (!isConformal(wm, pe * 16)) {
-      // A non-uniformly scaled or sheared parent: solve the end's rotation from its new world matrix.
-      endRotationSheared(pose, es, wm, pe * 16);
-      updateSubtree(pose, es);
-    }
+    // The rotation above is exact only where world and local rotations compose (see the fused
+    // path); this path is rare, so it always solves the end from its parent's new world matrix.
+    endRotationSheared(pose, es, wm, pose.parent[es]! * 16);
+    updateSubtree(pose, es);
   } else {
     updateSubtree(pose, rs);
     // Place the end (an IK controller outside the chain) at the solved tip.
@@ -635,14 +733,14 @@ function solveLimb(world: BitrigWorld, e: number): void {
     const peo = pe >= 0 ? pe * 16 : L.char[e]! * 16;
     invertAffine(_v2, 0, Pe, peo);
     transformPoint(pose.localT, es * 3, _v2, 0, _v, 6);
-    if (isConformal(Pe, peo)) {
-      rotationOfMatrix(_q, 24, Pe, peo);
-      rotationToLocal(R, es * 4, _q, 24, _q, 12, det3(Pe, peo) < 0);
-      normalizeAt(R, es * 4);
-    } else {
-      for (let k = 0; k < 4; k++) _q[24 + k] = _q[12 + k]!;
-      endRotationSheared(pose, es, Pe, peo);
-    }
+    // The end's wanted world rotation (_q 12), solved from its parent's world matrix: exact
+    // under any parent and with any sign of the end's scale; the composed rotation is the
+    // fallback for a singular parent.
+    rotationOfMatrix(_q, 24, Pe, peo);
+    rotationToLocal(R, es * 4, _q, 24, _q, 12, det3(Pe, peo) < 0);
+    normalizeAt(R, es * 4);
+    for (let k = 0; k < 4; k++) _q[24 + k] = _q[12 + k]!;
+    endRotationSheared(pose, es, Pe, peo);
     updateSubtree(pose, es);
   }
   if (_state[2] > rs && pose.owner[_state[2]]! === pose.owner[rs]!) _state[0] = 0;

@@ -10,7 +10,6 @@
  * `q` in a mirrored parent's local frame appears in world as `R_P · M(q)` with
  * `M(x, y, z, w) = (x, −y, −z, w)` (conjugation by the reflection).
  */
-import { qFromRotationRows } from '../qmath';
 
 /**
  * out[oo..oo+15] = inverse of the affine matrix m[mo..]. A singular (or non-finite) matrix
@@ -153,14 +152,15 @@ export { qSlerpAt } from '../qmath';
 
 /**
  * True when the linear part of an affine matrix is conformal: orthogonal columns of equal
- * length (a rotation, possibly mirrored, times a uniform scale), within a relative `eps`.
+ * length (a rotation, possibly mirrored, times a uniform scale), within a relative `eps`
+ * (default 1e-6: a matrix composed from float32-rounded rotations still counts).
  * Under a conformal parent, world rotations compose with local ones exactly; under a
  * non-uniformly scaled or sheared one they do not (see {@link localRotationForWorld}).
  *
  * @example
  * if (!isConformal(pose.worldM, parentSlot * 16)) { ... }
  */
-export function isConformal(m: ArrayLike<number>, mo: number, eps = 1e-10): boolean {
+export function isConformal(m: ArrayLike<number>, mo: number, eps = 1e-6): boolean {
   const a0 = m[mo]!, a1 = m[mo + 1]!, a2 = m[mo + 2]!;
   const b0 = m[mo + 4]!, b1 = m[mo + 5]!, b2 = m[mo + 6]!;
   const c0 = m[mo + 8]!, c1 = m[mo + 9]!, c2 = m[mo + 10]!;
@@ -218,7 +218,26 @@ export function localRotationForWorld(
   if (!(l > 1e-300) || !Number.isFinite(l)) return false;
   l = s1 < 0 ? -1 / l : 1 / l;
   v0 *= l; v1 *= l; v2 *= l;
-  // r2 = r0 × r1; the matrix with columns r0, r1, r2 as a quaternion
-  qFromRotationRows(out, o, r0, v0, r1 * v2 - r2 * v1, r1, v1, r2 * v0 - r0 * v2, r2, v2, r0 * v1 - r1 * v0);
+  // r2 = r0 × r1; the matrix with columns r0, r1, r2 as a quaternion (Shepperd, inline: doubles
+  // passed to a function that is not inlined are boxed, an allocation per call)
+  const m00 = r0, m10 = r1, m20 = r2, m01 = v0, m11 = v1, m21 = v2;
+  const m02 = r1 * v2 - r2 * v1, m12 = r2 * v0 - r0 * v2, m22 = r0 * v1 - r1 * v0;
+  let qx: number, qy: number, qz: number, qw: number;
+  const tr = m00 + m11 + m22;
+  if (tr > 0) {
+    const S4 = Math.sqrt(tr + 1) * 2;
+    qw = 0.25 * S4; qx = (m21 - m12) / S4; qy = (m02 - m20) / S4; qz = (m10 - m01) / S4;
+  } else if (m00 > m11 && m00 > m22) {
+    const S4 = Math.sqrt(1 + m00 - m11 - m22) * 2;
+    qw = (m21 - m12) / S4; qx = 0.25 * S4; qy = (m01 + m10) / S4; qz = (m02 + m20) / S4;
+  } else if (m11 > m22) {
+    const S4 = Math.sqrt(1 + m11 - m00 - m22) * 2;
+    qw = (m02 - m20) / S4; qx = (m01 + m10) / S4; qy = 0.25 * S4; qz = (m12 + m21) / S4;
+  } else {
+    const S4 = Math.sqrt(1 + m22 - m00 - m11) * 2;
+    qw = (m10 - m01) / S4; qx = (m02 + m20) / S4; qy = (m12 + m21) / S4; qz = 0.25 * S4;
+  }
+  const ql = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+  out[o] = qx * ql; out[o + 1] = qy * ql; out[o + 2] = qz * ql; out[o + 3] = qw * ql;
   return true;
 }

@@ -29,6 +29,8 @@ export interface BipedOptions {
   world?: BitrigWorld;
   /** Hang a bone named Tail_1 under the left foot, with skin 5 cm below the sole (tail-dominated skin must not count). */
   tailUnderFoot?: boolean;
+  /** Add an IK-controller bone `LeftHandIK` under the spine where the left hand is (pass `ik.limbs` to use it as the arm's end). */
+  handController?: boolean;
 }
 
 export interface BipedRig {
@@ -39,8 +41,8 @@ export interface BipedRig {
   skin: SkinInput;
   /** Root frame (world matrix of the skeleton's parent) used by the next frames. */
   root: mat4;
-  /** Per-bone local overrides for the next frames: name → { t?, r? } in the bone's parent frame. */
-  overrides: Map<string, { t?: ArrayLike<number>; r?: ArrayLike<number> }>;
+  /** Per-bone local overrides for the next frames: name → { t?, r?, s? } in the bone's parent frame. */
+  overrides: Map<string, { t?: ArrayLike<number>; r?: ArrayLike<number>; s?: ArrayLike<number> }>;
   /** Load locals (bind + overrides), set the root frame, inputs, run one pipeline frame. */
   frame(dt: number, inputs?: SceneInputs): void;
   /** World position of a bone (after the last frame). */
@@ -101,6 +103,7 @@ export function makeBiped(o: BipedOptions = {}): BipedRig {
     bone(names, parents, worlds, 'Tail_4', 'Tail_3', [0, 0.05, -0.45], q([1, 0, 0], 1.2));
   }
   if (o.tailUnderFoot) bone(names, parents, worlds, 'Tail_1', 'LeftFoot', [0.1, 0.05, -0.08], q([1, 0, 0], 0.2));
+  if (o.handController) bone(names, parents, worlds, 'LeftHandIK', 'Spine', [0.72, 1.45, 0], q([1, 0, 1], 0.3));
   const inverseBind = worlds.map((w) => mat4.invert(mat4.create(), w)!);
   const rest = worlds.map((w, i) => {
     const local = parents[i]! >= 0 ? mat4.multiply(mat4.create(), mat4.invert(mat4.create(), worlds[parents[i]!]!)!, w) : w;
@@ -129,7 +132,7 @@ export function makeBiped(o: BipedOptions = {}): BipedRig {
   const ik = addSceneIK(world, binding, { ...(o.withSkin === false ? {} : { skin }), ...o.ik });
   const pose = world.pose;
   const root = mat4.create();
-  const overrides = new Map<string, { t?: ArrayLike<number>; r?: ArrayLike<number> }>();
+  const overrides = new Map<string, { t?: ArrayLike<number>; r?: ArrayLike<number>; s?: ArrayLike<number> }>();
   const slot = (name: string): number => binding.slotOf[names.indexOf(name)]!;
   const rig: BipedRig = {
     world, binding, ik, names, skin, root, overrides, rest, slot,
@@ -138,8 +141,8 @@ export function makeBiped(o: BipedOptions = {}): BipedRig {
         const s = binding.slotOf[i]!;
         const r = rest[i]!;
         const ov = overrides.get(names[i]!);
-        const t = ov?.t ?? r.t, rr = ov?.r ?? r.r;
-        for (let j = 0; j < 3; j++) { pose.localT[s * 3 + j] = t[j]!; pose.localS[s * 3 + j] = 1; }
+        const t = ov?.t ?? r.t, rr = ov?.r ?? r.r, sc = ov?.s ?? [1, 1, 1];
+        for (let j = 0; j < 3; j++) { pose.localT[s * 3 + j] = t[j]!; pose.localS[s * 3 + j] = sc[j]!; }
         for (let j = 0; j < 4; j++) pose.localR[s * 4 + j] = rr[j]!;
       }
       for (let j = 0; j < 16; j++) pose.charRootWs[binding.charId * 16 + j] = root[j]!;
