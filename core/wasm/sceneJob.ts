@@ -43,6 +43,13 @@ export const CTL = {
   SCENE_K: 11,
   /** The job's integer argument (tail prepare: steps this frame), bytes 56–59. */
   JOB_ARG: 14,
+  /**
+   * Tests: milliseconds a worker sleeps after claiming a JavaScript chunk, before running it
+   * (a stalled worker, to exercise the time-out), bytes 60–63; 0 in use.
+   */
+  STALL_MS: 15,
+  /** A word that stays 0 (what a stalling worker waits on), bytes 28–31. */
+  STALL_WORD: 7,
   /** f64 index of the scene job's dt (seconds), bytes 48–55. */
   SCENE_DT_F64: 6,
   /** Bytes of the block. */
@@ -146,13 +153,14 @@ export function runSceneSystems(view: SceneView, dt: number): void {
  * Claim chunks of the current JavaScript job (the scene systems on characters, the tail
  * clock's preparation of chains, or the tail write's finish of chains) and run them until none
  * is left. Returns the chunks this call
- * ran. Any number of threads may call it at once; each chunk runs exactly once.
+ * ran. Any number of threads may call it at once; each chunk runs exactly once. `worker`: the
+ * caller is a worker thread (which honours the tests' {@link CTL.STALL_MS}).
  *
  * @example
  * const chunks = publishJsJob(ctl, JOB.SCENE, n, 64);
  * const ran = runSceneChunks(view, ctl, ctlF64, list); // then wait for SCENE_DONE = chunks
  */
-export function runSceneChunks(view: SceneView, ctl: Int32Array, ctlF64: Float64Array, list: Int32Array): number {
+export function runSceneChunks(view: SceneView, ctl: Int32Array, ctlF64: Float64Array, list: Int32Array, worker = false): number {
   let w = Atomics.load(ctl, CTL.SCENE_WORD);
   let ran = 0;
   for (;;) {
@@ -161,6 +169,7 @@ export function runSceneChunks(view: SceneView, ctl: Int32Array, ctlF64: Float64
     const next = (w & ~0x1fff) | (idx + 1);
     const seen = Atomics.compareExchange(ctl, CTL.SCENE_WORD, w, next);
     if (seen !== w) { w = seen; continue; }
+    if (worker && ctl[CTL.STALL_MS]! > 0) Atomics.wait(ctl, CTL.STALL_WORD, 0, ctl[CTL.STALL_MS]!); // (tests only)
     // Read after the claim: these belong to the job whose word was claimed.
     const n = ctl[CTL.SCENE_N]!, k = ctl[CTL.SCENE_K]!;
     const from = idx * k, to = from + k < n ? from + k : n;

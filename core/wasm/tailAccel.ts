@@ -12,7 +12,9 @@
  *
  * The components stay plain objects of typed arrays: only their storage moves. Every re-layout
  * (world creation, capacity growth at setup) makes a new memory and new views, like the
- * JavaScript growth does, so code must read `world.components.X.field` afresh after setup.
+ * JavaScript growth does, so code must read `world.components.X.field` afresh after setup —
+ * and after a frame in which a worker timed out ({@link settleTimedOutWorkers}), the one time
+ * the arrays are replaced outside setup: read them afresh each frame, never cache a view.
  */
 import type { BitrigWorld } from '../world';
 import { LINK_STRIDE } from '../components/tail';
@@ -503,7 +505,7 @@ export function settleTimedOutWorkers(world: BitrigWorld): void {
   for (const c of Object.values(world.components as unknown as Record<string, Record<string, unknown>>)) moveOut(c);
   moveOut(world.pose as unknown as Record<string, unknown>);
   moveOut(world as unknown as Record<string, unknown>); // comSegments
-  layoutTailArena(world); // (false: the JavaScript step goes on with the copies)
+  if (!layoutTailArena(world)) world.tailAccel = null; // (the JavaScript step goes on with the copies)
   world.components.TailChain.initialised.fill(0);
   world.components.SceneCharacter.initialised.fill(0);
   world.components.FootContact.locked.fill(0);

@@ -87,7 +87,7 @@ function serve(init: WorkerInit, close: () => void): void {
   Atomics.add(ctl, CTL.READY, 1);
   for (;;) {
     if (Atomics.load(ctl, CTL.STOP) !== 0) break;
-    if (view !== null) runSceneChunks(view, ctl, ctlF64, chars);
+    if (view !== null) runSceneChunks(view, ctl, ctlF64, chars, true);
     ex.run();
     // Spin a little before sleeping: a frame's jobs come back to back (scene, steps, write),
     // and waking a sleeping thread costs more than the spin.

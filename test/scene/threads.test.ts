@@ -17,9 +17,10 @@ import { beginCharacterFrame } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { addSupport, removeSceneIK, setSceneInputs, setSupportFrame, type GroundQuery, type SceneInputs } from '../../core/sceneIK';
 import { tailThreads } from '../../core/wasm/tailAccel';
+import { CTL } from '../../core/wasm/sceneJob';
 import { WORKER_SOURCE } from '../../core/wasm/workerSource';
 import { makeBiped, type BipedRig } from './rig';
-import { until, worldSnapshot } from '../helpers/worldBytes';
+import { bytesOf, until, worldSnapshot } from '../helpers/worldBytes';
 
 interface Member { rig: BipedRig; k: number; ground: GroundQuery | null }
 
@@ -181,10 +182,10 @@ describe('scene contacts on worker threads', () => {
     expect(comValid).toBeGreaterThan(10);
   }, 120_000);
 
-  test('a worker that times out mid-crowd: the world leaves the shared memory, feet, pelvis and tails restart, then bit-identical to one thread restarted alike', async () => {
+  test('a worker stalled 0.4 s with a scene chunk in hand: the world times out (limit 50 ms) and loses that chunk, leaves the shared memory at the end of the frame (the old memory then filled with NaN changes nothing); feet, pelvis and tails restart, then bit-identical to one thread restarted alike', async () => {
     const one = createBitrigWorld({ entities: 16, bones: 64 });
     const two = createBitrigWorld({ entities: 16, bones: 64, threads: 1 });
-    const A = crowd(one, 90), B = crowd(two, 90);
+    const A = crowd(one, 300), B = crowd(two, 300); // 240 without a ground callback: 4 scene chunks
     let f = 0;
     const frame = (): void => {
       for (const [w, c] of [[one, A], [two, B]] as const) {
@@ -197,22 +198,35 @@ describe('scene contacts on worker threads', () => {
     frame();
     expect(await until(() => tailThreads(two) === 1, 10_000)).toBe(true);
     const shared = two.tailAccel!.memory.buffer;
-    two.tailAccel!.waitLimitMs = 0; // a job whose last chunk is still with the worker times out
+    two.tailAccel!.waitLimitMs = 50;
     let frames = 0;
-    while (two.tailThreadsWanted > 0 && frames < 3000) { frame(); frames++; }
-    expect(two.tailThreadsWanted, 'no job timed out in 3,000 frames').toBe(0);
+    while (two.tailThreadsWanted > 0 && frames < 200) {
+      two.tailAccel!.control[CTL.STALL_MS] = 400; // the worker sleeps on any chunk it claims
+      frame();
+      frames++;
+    }
+    expect(two.tailThreadsWanted, 'the worker never claimed a scene chunk in 200 frames').toBe(0);
     expect(two.tailAccel!.memory.buffer).toBeInstanceOf(ArrayBuffer);
     for (const c of Object.values(two.components as unknown as Record<string, Record<string, unknown>>)) {
       for (const v of Object.values(c)) if (ArrayBuffer.isView(v)) expect(v.buffer).not.toBe(shared);
     }
-    new Float64Array(shared).fill(NaN); // a late writer scribbles over the old memory
+    // The chunk the worker held was lost: its characters' legs were not solved in that frame.
+    expect(bytesOf(one.pose.worldM).equals(bytesOf(two.pose.worldM)), 'no chunk was lost').toBe(false);
+    // Dropping the workers terminates them (a sleeping worker dies without writing); a late
+    // write that still got through lands in the abandoned memory: scribble over all of it.
+    await new Promise((r) => setTimeout(r, 500));
+    new Float64Array(shared).fill(NaN);
     one.components.TailChain.initialised.fill(0);
     one.components.SceneCharacter.initialised.fill(0);
     one.components.FootContact.locked.fill(0);
-    // Held objects' poses from the last hand solve feed the next frame's centre of mass; a lost
-    // chunk leaves them a frame old (harmless), and the restart keeps them: carry them over.
+    // Held objects' poses from the last hand solve feed the next frame's centre of mass; the
+    // lost chunk left some a frame old (harmless), and the restart keeps them: carry them over.
     one.components.HandTarget.objectPosWs.set(two.components.HandTarget.objectPosWs);
     one.components.HandTarget.objectRotWs.set(two.components.HandTarget.objectRotWs);
+    // (and the centre of mass and support centre are left from the last frame that computed
+    // them, for balance: read only where comValid)
+    one.components.SceneCharacter.comWs.set(two.components.SceneCharacter.comWs);
+    one.components.SceneCharacter.supportWs.set(two.components.SceneCharacter.supportWs);
     for (let k = 0; k < 30; k++) {
       frame();
       const a = worldSnapshot(one, 'all'), b = worldSnapshot(two, 'all');
