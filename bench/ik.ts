@@ -7,6 +7,8 @@
  *   (10 iterations) on two-bone chains. Every frame first copies the animated pose into the
  *   pose store (what an adapter's read does, not timed), then times the systems; the result is
  *   the median over 120 frames.
+ * - `ik.limb.fullSkeleton`: the same on a game-sized 65-bone humanoid (as `threejs-xbot.glb`),
+ *   both sides on the same skeleton (Babylon's controllers on both legs of 1,000 skeletons).
  * - `crowd.frame`: milliseconds per frame for 10,000 characters with a six-link tail, two
  *   planted legs and a pelvis — the whole pipeline (`update`), systems only: the median of 40
  *   frames, each timed from after the pose copy to the end of `update`.
@@ -57,11 +59,57 @@ function bipedSource(tail: boolean): SkeletonSource {
   return { names, parents, inverseBind, rest };
 }
 
+/**
+ * A Mixamo-sized humanoid of 65 bones (as `threejs-xbot.glb`): hips, three spine bones, neck,
+ * head and head end; per side a shoulder, arm, forearm and hand with five fingers of four
+ * joints; per side up-leg, leg, foot, toe base and toe end. The size game characters have.
+ */
+function fullSkeletonPositions(): { names: string[]; parents: number[]; worldPos: number[][] } {
+  const names: string[] = [];
+  const parents: number[] = [];
+  const worldPos: number[][] = [];
+  const add = (name: string, parent: number, p: number[]): number => { names.push(name); parents.push(parent); worldPos.push(p); return names.length - 1; };
+  const hips = add('Hips', -1, [0, 0.93, 0]);
+  let sp = hips;
+  for (const [i, n] of ['Spine', 'Spine1', 'Spine2'].entries()) sp = add(n, sp, [0, 1.03 + 0.12 * i, 0]);
+  const neck = add('Neck', sp, [0, 1.45, 0]);
+  const head = add('Head', neck, [0, 1.55, 0.02]);
+  add('HeadTop_End', head, [0, 1.75, 0.02]);
+  for (const [side, sx] of [['Left', 1], ['Right', -1]] as const) {
+    const sh = add(`${side}Shoulder`, sp, [0.06 * sx, 1.4, 0]);
+    const arm = add(`${side}Arm`, sh, [0.17 * sx, 1.4, 0]);
+    const fore = add(`${side}ForeArm`, arm, [0.45 * sx, 1.4, 0]);
+    const hand = add(`${side}Hand`, fore, [0.7 * sx, 1.4, 0]);
+    for (const [k, finger] of ['Thumb', 'Index', 'Middle', 'Ring', 'Pinky'].entries()) {
+      let p = hand;
+      for (let j = 1; j <= 4; j++) p = add(`${side}Hand${finger}${j}`, p, [(0.72 + 0.025 * j) * sx, 1.4, 0.04 - 0.02 * k]);
+    }
+  }
+  for (const [side, sx] of [['Left', 1], ['Right', -1]] as const) {
+    const up = add(`${side}UpLeg`, hips, [0.1 * sx, 0.9, 0]);
+    const leg = add(`${side}Leg`, up, [0.1 * sx, 0.5, 0.04]);
+    const foot = add(`${side}Foot`, leg, [0.1 * sx, 0.1, 0]);
+    const toe = add(`${side}ToeBase`, foot, [0.1 * sx, 0.02, 0.12]);
+    add(`${side}Toe_End`, toe, [0.1 * sx, 0.02, 0.2]);
+  }
+  return { names, parents, worldPos };
+}
+
+/** The full 65-bone skeleton as a bitrig source. */
+function fullSkeletonSource(): SkeletonSource {
+  const { names, parents, worldPos } = fullSkeletonPositions();
+  const inverseBind = worldPos.map((p) => [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -p[0]!, -p[1]!, -p[2]!, 1]);
+  const rest = worldPos.map((p, i) => ({
+    t: parents[i]! >= 0 ? p.map((v, k) => v - worldPos[parents[i]!]![k]!) : p, r: [0, 0, 0, 1], s: [1, 1, 1],
+  }));
+  return { names, parents, inverseBind, rest };
+}
+
 interface Crowd { world: BitrigWorld; bindings: CharacterBinding[]; handles: SceneIKHandle[]; read: (f: number) => void }
 
 /** `n` characters in one world, feet planted, an adapter-like read that sways each body. */
-function crowd(n: number, tail: boolean, threads = 0): Crowd {
-  const src = bipedSource(tail);
+function crowd(n: number, tail: boolean, threads = 0, full = false): Crowd {
+  const src = full ? fullSkeletonSource() : bipedSource(tail);
   const bonesPer = src.names.length;
   const world = createBitrigWorld({ entities: n * 4 + 16, chains: tail ? n + 16 : 0, bones: n * bonesPer + 16, characters: n + 16, threads });
   const bindings: CharacterBinding[] = [];
@@ -120,10 +168,21 @@ function babylonRig(n: number): { round(): number; dispose(): void } {
     targets.push(target);
     ctrls.push(new BoneIKController(mesh, knee, { targetMesh: target, poleTargetMesh: pole }));
   }
+  return controllerRounds(engine, ctrls, targets, () => 0.05);
+}
+
+/**
+ * Timed rounds of Babylon controllers: each frame moves every target (x = `baseX(i)` plus a
+ * sway) and updates its controller; `round()` returns ns per update() for one timed round of
+ * 10 frames, the target moves timed alone and subtracted.
+ */
+function controllerRounds(engine: NullEngine, ctrls: BoneIKController[], targets: TransformNode[], baseX: (i: number) => number): { round(): number; dispose(): void } {
+  const n = ctrls.length;
   let f = 0;
+  const move = (k: number): void => { for (let i = 0; i < n; i++) targets[i]!.position.x = baseX(i) + 0.03 * Math.sin(k * 0.1 + i); };
   const step = (): void => {
     for (let i = 0; i < n; i++) {
-      targets[i]!.position.x = 0.05 + 0.03 * Math.sin(f * 0.1 + i);
+      targets[i]!.position.x = baseX(i) + 0.03 * Math.sin(f * 0.1 + i);
       ctrls[i]!.update();
     }
     f++;
@@ -133,11 +192,42 @@ function babylonRig(n: number): { round(): number; dispose(): void } {
   return {
     round: () => {
       const ms = timeOnce(() => { for (let k = 0; k < R; k++) step(); });
-      const base = timeOnce(() => { for (let k = 0; k < R; k++) for (let i = 0; i < n; i++) targets[i]!.position.x = 0.05 + 0.03 * Math.sin(k * 0.1 + i); });
+      const base = timeOnce(() => { for (let k = 0; k < R; k++) move(k); });
       return ((ms - base) * 1e6) / (R * n);
     },
     dispose: () => engine.dispose(),
   };
+}
+
+/**
+ * Babylon BoneIKController on both legs of `n` 65-bone skeletons ({@link fullSkeletonPositions}):
+ * `round()` returns ns per controller update() for one timed round (target moves subtracted).
+ */
+function babylonFullRig(n: number): { round(): number; dispose(): void } {
+  const engine = new NullEngine();
+  const scene = new Scene(engine);
+  const ctrls: BoneIKController[] = [];
+  const targets: TransformNode[] = [];
+  const { names, parents, worldPos } = fullSkeletonPositions();
+  for (let i = 0; i < n; i++) {
+    const mesh = new Mesh(`m${i}`, scene);
+    const sk = new BSkeleton(`s${i}`, `s${i}`, scene);
+    const bones: BBone[] = [];
+    for (let k = 0; k < names.length; k++) {
+      const p = worldPos[k]!, q = parents[k]! >= 0 ? worldPos[parents[k]!]! : [0, 0, 0];
+      bones.push(new BBone(names[k]!, sk, parents[k]! >= 0 ? bones[parents[k]!]! : null, Matrix.Translation(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!)));
+    }
+    mesh.skeleton = sk;
+    for (const [side, sx] of [['Left', 1], ['Right', -1]] as const) {
+      const target = new TransformNode(`t${i}${side}`, scene);
+      target.position.set(0.1 * sx + 0.05, 0.15, 0.1);
+      const pole = new TransformNode(`p${i}${side}`, scene);
+      pole.position.set(0.1 * sx, 0.5, 1);
+      targets.push(target);
+      ctrls.push(new BoneIKController(mesh, bones[names.indexOf(`${side}Leg`)]!, { targetMesh: target, poleTargetMesh: pole }));
+    }
+  }
+  return controllerRounds(engine, ctrls, targets, (i) => (i % 2 === 0 ? 0.15 : -0.05));
 }
 
 /** three CCDIKSolver (10 iterations): ns per chain on `n` two-bone chains in one skeleton. */
@@ -273,6 +363,32 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
   // ---- comparisons in the same run
   const ccd = threeCcdNs(2000);
 
+  // ---- ik.limb on a game-sized skeleton (65 bones, legs solved): ours and Babylon's
+  // controllers on the same skeleton, rounds interleaved as above. Not the headline (ik.limb
+  // is the issue's definition); it shows how both scale with the skeleton around the legs.
+  const cf = crowd(LIMBS / 2, false, 0, true);
+  let ff = 0;
+  const tFull: number[] = [];
+  const fullFrame = (keep: boolean): void => {
+    cf.read(ff++);
+    const t0 = performance.now();
+    footLock(cf.world, DT); pelvisHeight(cf.world, DT); twoBoneIK(cf.world, DT);
+    if (keep) tFull.push(performance.now() - t0);
+  };
+  for (let k = 0; k < 60; k++) fullFrame(false);
+  const babF = babylonFullRig(1000);
+  const tBabF: number[] = [];
+  for (let r = 0; r < 8; r++) {
+    for (let k = 0; k < FR / 8; k++) fullFrame(true);
+    tBabF.push(babF.round());
+    (globalThis as { gc?: () => void }).gc?.();
+  }
+  babF.dispose();
+  const fullNs = perLimb(median(tFull));
+  const babylonFull = median(tBabF);
+  let reachedFull = 0;
+  for (const h of cf.handles) for (const l of h.legs) reachedFull += cf.world.components.Limb.reached[l.eid]!;
+
   // ---- crowd.frame: 10,000 characters, six-link tail, two planted legs, pelvis; whole pipeline
   const CH = 10_000;
   // Per frame: the read (not timed), then update() timed; medians over 40 frames. The scene
@@ -324,6 +440,13 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
         gcDuring300Frames: gcDuring,
         gcDuringPrevious300Frames: gcFirst,
       },
+    },
+    {
+      id: 'ik.limb.fullSkeleton',
+      nsPerItem: fullNs,
+      compare: { id: '@babylonjs/core BoneIKController (65-bone skeleton)', nsPerItem: babylonFull },
+      ratio: babylonFull / fullNs,
+      extra: { limbs: LIMBS, bonesPerCharacter: fullSkeletonPositions().names.length, reachedLimbs: reachedFull },
     },
     {
       id: 'crowd.frame',

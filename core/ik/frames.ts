@@ -150,6 +150,8 @@ export function rotationToWorld(out: Float64Array, o: number, qP: ArrayLike<numb
 /** Slerp with the fraction read from an array (no boxed argument); lives with qSlerp in core/qmath. */
 export { qSlerpAt } from '../qmath';
 
+const _R = new Float64Array(16); // localRotationForWorld's rotation, column-major
+
 /**
  * True when the linear part of an affine matrix is conformal: orthogonal columns of equal
  * length (a rotation, possibly mirrored, times a uniform scale), within a relative `eps`
@@ -218,26 +220,11 @@ export function localRotationForWorld(
   if (!(l > 1e-300) || !Number.isFinite(l)) return false;
   l = s1 < 0 ? -1 / l : 1 / l;
   v0 *= l; v1 *= l; v2 *= l;
-  // r2 = r0 × r1; the matrix with columns r0, r1, r2 as a quaternion (Shepperd, inline: doubles
-  // passed to a function that is not inlined are boxed, an allocation per call)
-  const m00 = r0, m10 = r1, m20 = r2, m01 = v0, m11 = v1, m21 = v2;
-  const m02 = r1 * v2 - r2 * v1, m12 = r2 * v0 - r0 * v2, m22 = r0 * v1 - r1 * v0;
-  let qx: number, qy: number, qz: number, qw: number;
-  const tr = m00 + m11 + m22;
-  if (tr > 0) {
-    const S4 = Math.sqrt(tr + 1) * 2;
-    qw = 0.25 * S4; qx = (m21 - m12) / S4; qy = (m02 - m20) / S4; qz = (m10 - m01) / S4;
-  } else if (m00 > m11 && m00 > m22) {
-    const S4 = Math.sqrt(1 + m00 - m11 - m22) * 2;
-    qw = (m21 - m12) / S4; qx = 0.25 * S4; qy = (m01 + m10) / S4; qz = (m02 + m20) / S4;
-  } else if (m11 > m22) {
-    const S4 = Math.sqrt(1 + m11 - m00 - m22) * 2;
-    qw = (m02 - m20) / S4; qx = (m01 + m10) / S4; qy = 0.25 * S4; qz = (m12 + m21) / S4;
-  } else {
-    const S4 = Math.sqrt(1 + m22 - m00 - m11) * 2;
-    qw = (m10 - m01) / S4; qx = (m02 + m20) / S4; qy = (m12 + m21) / S4; qz = 0.25 * S4;
-  }
-  const ql = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-  out[o] = qx * ql; out[o + 1] = qy * ql; out[o + 2] = qz * ql; out[o + 3] = qw * ql;
+  // The rotation with columns r0, r1 (r2 = r0 × r1) as a quaternion: rotationOfMatrix of it
+  // (its Gram–Schmidt leaves orthonormal columns as they are; doubles go through an array, as
+  // a call with them as arguments would box each one)
+  _R[0] = r0; _R[1] = r1; _R[2] = r2; _R[4] = v0; _R[5] = v1; _R[6] = v2;
+  _R[8] = r1 * v2 - r2 * v1; _R[9] = r2 * v0 - r0 * v2; _R[10] = r0 * v1 - r1 * v0;
+  rotationOfMatrix(out, o, _R, 0);
   return true;
 }
