@@ -264,6 +264,9 @@ function detachFeet(world: BitrigWorld, eid: number, row: number): void {
  * ensureSupportRow(world, world.supportRows.next);
  */
 export function ensureSupportRow(world: BitrigWorld, row: number): void {
+  if (!(Number.isInteger(row) && row >= 0 && row < MAX_CAPACITY)) {
+    throw new Error(`bitrig/world: support row must be an integer in [0, ${MAX_CAPACITY}), got ${String(row)}`);
+  }
   const rows = world.supportRows;
   if (row < rows.capacity) return;
   let cap = rows.capacity;

@@ -38,8 +38,8 @@ const _qP = new Float64Array(4);
 const _q = new Float64Array(32);
 const _v = new Float64Array(12);
 const _v2 = new Float64Array(16);
-const _Pm = new Float64Array(16);
-const _wr = new Float64Array(1); // endWantedWs's rotation weight // the end's parent world matrix, for the sheared-parent end rotation
+const _Pm = new Float64Array(16); // the mid's new world matrix, for the end rotation solved from it
+const _wr = new Float64Array(1); // endWantedWs's rotation weight
 const _state = new Int32Array(4); // [cache valid, cached parent mirrored, cached parent slot, cached char]
 
 /** out = R_top · … · R_bottom along the parent chain (local rotations). */

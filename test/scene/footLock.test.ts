@@ -262,6 +262,53 @@ describe('stance and release', () => {
 });
 
 describe('support rows', () => {
+  for (const mirror of [false, true]) {
+    test(`removing a ${mirror ? 'mirrored (scale −1.3, 1.3, 1.3), ' : ''}turning, tilted support under planted feet: their contact point, ground normal, target position and orientation stay exactly as they were (1e-12), feet still locked, now to no support`, () => {
+      const rig = makeBiped();
+      const w = rig.world;
+      const sup = addSupport(w);
+      const pm = mat4.create();
+      const n = vec3.normalize(vec3.create(), [0.15, 1, -0.1]);
+      const ground: GroundQuery = (p, out: GroundHit) => {
+        const o = mat4.getTranslation(vec3.create(), pm);
+        out.height = o[1]! - (n[0]! * (p[0]! - o[0]!) + n[2]! * (p[2]! - o[2]!)) / n[1]!;
+        out.normal[0] = n[0]!; out.normal[1] = n[1]!; out.normal[2] = n[2]!;
+        out.support = sup;
+        return true;
+      };
+      const place = (t: number): void => {
+        mat4.fromRotationTranslation(pm, quat.setAxisAngle(quat.create(), vec3.normalize(vec3.create(), [0.2, 1, 0.3]), 0.7 * t), [0.5 * t, 0.1, 0.2 * t]);
+        if (mirror) mat4.scale(pm, pm, [-1.3, 1.3, 1.3]);
+        setSupportFrame(w, sup, pm);
+      };
+      for (let f = 0; f <= 40; f++) {
+        place(f * DT);
+        mat4.copy(rig.root, pm);
+        if (mirror) mat4.scale(rig.root, rig.root, [-1 / 1.3, 1 / 1.3, 1 / 1.3]);
+        rig.frame(DT, { feet: [1, 1], ground });
+      }
+      place(50 * DT); // the support turns on under the locked feet
+      rig.frame(DT, { feet: [1, 1], ground });
+      const F = w.components.FootContact, L = w.components.Limb;
+      const legs = rig.ik.legs.map((l) => l.eid);
+      const snap = (): number[][] => legs.map((e) => [
+        ...F.contactWs.subarray(e * 3, e * 3 + 3), ...F.normalWs.subarray(e * 3, e * 3 + 3),
+        ...L.targetRotWs.subarray(e * 4, e * 4 + 4), ...L.targetWs.subarray(e * 3, e * 3 + 3),
+      ]);
+      const before = snap();
+      expect(legs.every((e) => F.locked[e] === 1 && F.support[e] === sup)).toBe(true);
+      removeSupport(w, sup);
+      const other = addSupport(w); // (may take the freed id and row)
+      setSupportFrame(w, other, mat4.fromTranslation(mat4.create(), [5, 1, -3]));
+      rig.frame(DT, { feet: [1, 1], ground });
+      const after = snap();
+      let worst = 0;
+      for (const [i, row] of before.entries()) for (const [j, v] of row.entries()) worst = Math.max(worst, Math.abs(v - after[i]![j]!));
+      expect(worst).toBeLessThan(1e-12);
+      expect(legs.every((e) => F.locked[e] === 1 && F.support[e] === -1)).toBe(true);
+    });
+  }
+
   test('support frames are sized by supports, not entities: 40 supports grow the rows (16 → 64), each keeps its own frame; other entities, also ones added after an entity growth, are no support (row −1); a released row is reused', () => {
     const rig = makeBiped({ world: createBitrigWorld({ entities: 8, bones: 64 }) });
     const w = rig.world;

@@ -169,11 +169,42 @@ describe('orientation with scales on the arm and with an IK-controller end', () 
       const h = sceneDiagnostics(rig.world, rig.ik).hands[0]!;
       const miss = dist(rig.pos('LeftHand'), tl);
       if (h.reached) expect(miss).toBeLessThan(1e-4);
+      expect(h.reached).toBe(miss <= rig.world.components.Limb.reachTolerance[rig.ik.arms[0]!.eid]! + 1e-12); // (reported as it is)
       expect(Math.abs(rig.world.components.Limb.missWs[rig.ik.arms[0]!.eid]! - miss)).toBeLessThan(1e-9);
       expect(quatAngle(rig.rot('LeftHand'), rotation)).toBeLessThan(0.1 * DEG);
       expect(rig.world.pose.worldM.every(Number.isFinite)).toBe(true);
     }
   });
+
+  // The step-by-step path with a bone between the limb's root and mid: the root is the
+  // shoulder, the arm bone sits between, scaled; targets at 80 % of the reach, in the root frame.
+  for (const [parent, bone, sc] of [
+    ['identity', 'LeftArm', [-1, 1, 1]], ['identity', 'LeftArm', [1, -1, -1]], ['mirrored', 'LeftArm', [-1.2, -1.2, 1.2]],
+    ['nonUniformScale', 'LeftArm', [-1, 1, 1]], ['identity', 'LeftShoulder', [-1, 1, 1]], ['nonUniformScale', 'LeftForeArm', [-1, 1, 1]],
+  ] as const) {
+    test(`${parent} parent, a bone between root and mid (${bone} scaled ${sc.join(', ')}): the wrist meets position (0.1 mm) and rotation (0.1°) targets`, () => {
+      const rig = makeBiped({ ik: { limbs: [
+        { kind: 'leg', root: 'LeftUpLeg', mid: 'LeftLeg', end: 'LeftFoot', side: 'left' },
+        { kind: 'leg', root: 'RightUpLeg', mid: 'RightLeg', end: 'RightFoot', side: 'right' },
+        { kind: 'arm', root: 'LeftShoulder', mid: 'LeftForeArm', end: 'LeftHand', side: 'left' },
+      ] } });
+      mat4.copy(rig.root, PARENTS[parent]!());
+      rig.overrides.set(bone, { s: sc as unknown as number[] });
+      rig.frame(DT, { feet: [0, 0] });
+      const inv = mat4.invert(mat4.create(), rig.root)!;
+      const local = (n: string): vec3 => vec3.transformMat4(vec3.create(), rig.pos(n) as unknown as vec3, inv);
+      const A = local('LeftShoulder'), B = local('LeftForeArm'), C = local('LeftHand');
+      const reach = vec3.distance(A, B) + vec3.distance(B, C);
+      for (const [k, dir] of [[1, 0.2, 0.3], [0.3, 1, 0.1], [0.5, -0.5, 0.7]].entries()) {
+        const d = vec3.normalize(vec3.create(), dir as unknown as vec3);
+        const target = Array.from(vec3.transformMat4(vec3.create(), vec3.scaleAndAdd(vec3.create(), A, d, 0.8 * reach), rig.root));
+        const rotation = quat.normalize(quat.create(), [0.1 + 0.2 * k, 0.3, -0.2, 0.9]);
+        rig.frame(DT, { feet: [0, 0], hands: [{ position: target, rotation }, null] });
+        expect(dist(rig.pos('LeftHand'), target)).toBeLessThan(1e-4);
+        expect(quatAngle(rig.rot('LeftHand'), rotation)).toBeLessThan(0.1 * DEG);
+      }
+    });
+  }
 
   for (const [parent, armScale] of [['identity', null], ['nonUniformScale', null], ['mirroredNonUniform', null], ['identity', [-1, 1, 1]], ['uniformScale', [1, -1, -1]]] as const) {
     test(`${parent} parent${armScale ? `, arm scale (${armScale.join(', ')})` : ''}: an IK-controller end (a bone under the spine, not under the forearm) meets its rotation target within 0.1° (weights 1 and 0.25) and its position within 0.1 mm`, () => {

@@ -166,10 +166,24 @@ describe('scene contacts on worker threads', () => {
       c.members = c.members.filter((_, i) => !removed.includes(i));
     }
     for (let k = 0; k < 20; k++) frame();
-    // 20 more supports: the support rows grow past 16 (a new shared memory; the platform's
-    // frame, which the slope characters stand on, moves with it)
+    // The slope characters lose their ground callback while locked on the platform: from now on
+    // they run on the workers, which read the platform's frame from the shared memory ...
+    const onPlatform = B.members.filter((m) => m.ground !== null && m.rig.ik.legs.some((l) => F.locked[l.eid] === 1 && F.support[l.eid] === B.platform)).length;
+    expect(onPlatform).toBeGreaterThan(5);
+    for (const c of [A, B]) for (const m of c.members) m.ground = null;
+    for (let k = 0; k < 10; k++) frame();
+    // ... and 20 more supports grow the support rows past 16 (a new shared memory; the
+    // platform's frame moves with it, the workers restart on it)
     for (const w of [one, three]) for (let k = 0; k < 20; k++) addSupport(w);
     expect(three.supportRows.capacity).toBe(32);
+    frame();
+    expect(await until(() => tailThreads(three) === 2, 10_000)).toBe(true);
+    const chunksAfterGrowth = three.tailAccel!.sceneChunksByWorkers;
+    for (let k = 0; k < 10; k++) frame();
+    expect(three.tailAccel!.sceneChunksByWorkers).toBeGreaterThan(chunksAfterGrowth);
+    let stillLocked = 0;
+    for (const m of B.members) for (const l of m.rig.ik.legs) if (F.locked[l.eid] === 1 && F.support[l.eid] === B.platform) stillLocked++;
+    expect(stillLocked).toBeGreaterThan(0); // (feet locked on the platform, solved on the workers)
     const A2 = crowd(one, 30, 90), B2 = crowd(three, 30, 90);
     A.members.push(...A2.members); B.members.push(...B2.members);
     frame();
