@@ -23,7 +23,7 @@ import { bindWorldMatrices } from './tailSetup';
 import {
   LIMB_ARM, LIMB_LEG, MAX_ARMS, MAX_LEGS, SOLE_ANKLE, SOLE_SKIN,
 } from './components/scene';
-import { det3, invertAffine, rotationOfMatrix, transformDir, transformPoint } from './ik/frames';
+import { invertAffine, isInvertible3, isMirroredMatrix, rotationOfMatrix, transformDir, transformPoint } from './ik/frames';
 import { qRotateInv } from './qmath';
 import { computeCenterOfMass } from './ik/com';
 
@@ -930,13 +930,13 @@ export function setSupportFrame(world: BitrigWorld, eid: number, matrixWs: Array
   if (!(eid >= 0 && eid < world.capacity) || !(S.row[eid]! >= 0) || !matrixWs || matrixWs.length < 16) return;
   let sum = 0;
   for (let i = 0; i < 16; i++) sum += matrixWs[i]!;
-  if (!Number.isFinite(sum) || !(Math.abs(det3(matrixWs, 0)) > 1e-300)) return;
+  if (!Number.isFinite(sum) || !isInvertible3(matrixWs, 0)) return;
   const row = S.row[eid]!;
   const o = row * 16;
   for (let i = 0; i < 16; i++) { S.prevMatrixWs[o + i] = S.matrixWs[o + i]!; S.matrixWs[o + i] = matrixWs[i]!; }
   invertAffine(S.invMatrixWs, o, S.matrixWs, o);
   rotationOfMatrix(S.rotWs, row * 4, S.matrixWs, o);
-  S.mirrored[row] = det3(S.matrixWs, o) < 0 ? 1 : 0;
+  S.mirrored[row] = isMirroredMatrix(S.matrixWs, o) ? 1 : 0;
 }
 
 /**

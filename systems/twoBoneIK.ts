@@ -19,7 +19,8 @@
  * mid: the usual leg and arm) take a fused straight-line path — the kernel inline, the parent
  * inverse shared by limbs with the same parent, the world matrices of the chain computed in one
  * pass and only the root's subtree (`Limb.subtreeEnd`) refreshed; other chains (bones between
- * the joints, IK-controller ends) take the step-by-step path. Both give the same pose
+ * the joints, IK-controller ends, a non-uniformly scaled root bone, whose analytic solve is then
+ * refined by moving its target by the miss) take the step-by-step path. Both give the same pose
  * (test/scene/fastPath.test.ts). A weight of 0 (and no rotation request) leaves the bones
  * untouched; invalid input (non-finite target, zero-length bone at runtime) keeps the
  * animation and sets `invalid`. Units: world units. Never allocates or throws.
@@ -28,7 +29,7 @@ import type { BitrigWorld } from '../core/world';
 import { LIMB_ARM } from '../core/components/scene';
 import type { PoseStore } from '../core/pose';
 import { TB, twoBoneKernel } from '../core/ik/twoBone';
-import { det3, invertAffine, isConformal, localRotationForWorld, qSlerpAt, rotationOfMatrix, rotationToLocal, rotationToWorld, transformPoint } from '../core/ik/frames';
+import { invertAffine, isConformal, isMirroredMatrix, localRotationForWorld, qSlerpAt, rotationOfMatrix, rotationToLocal, rotationToWorld, transformPoint } from '../core/ik/frames';
 import { qConjMul, qMul, qMulConj, qRotate } from '../core/qmath';
 
 const _io = new Float64Array(TB.SIZE);
@@ -114,6 +115,21 @@ function conjugateByScale(Sc: Float64Array, so: number): void {
   _M[4] *= s1 / s0; _M[6] *= s1 / s2;
   _M[8] *= s2 / s0; _M[9] *= s2 / s1;
   rotationOfMatrix(_cq, 0, _M, 0);
+}
+
+const _sv = new Float64Array(15); // solveLimb: the animated locals (root, mid, end rotations; end translation)
+const _bs = new Float64Array(15); // solveLimb: the best refined solve's locals
+const _tgt = new Float64Array(3); // solveLimb: the target the solve reaches for (world)
+
+/** True when every bone from the root `rs` down to `pm` has a scale of uniform magnitude (signs free: a mirror is exact). */
+function pathUniformScale(pose: PoseStore, rs: number, pm: number): boolean {
+  const S = pose.localS;
+  for (let s = pm; s >= 0; s = pose.parent[s]!) {
+    const x = Math.abs(S[s * 3]!), y = Math.abs(S[s * 3 + 1]!), z = Math.abs(S[s * 3 + 2]!);
+    if (!(Math.abs(x - y) <= 1e-6 * x && Math.abs(x - z) <= 1e-6 * x)) return false;
+    if (s === rs) return true;
+  }
+  return true;
 }
 
 /** True when every bone from the root `rs` down to `pm` (the mid's parent) has a uniform positive scale. */
@@ -239,8 +255,9 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
   for (let i = 0; i < ents.length; i++) {
     const e = ents[i]!;
     const rs = L.rootSlot[e]!, ms = L.midSlot[e]!, es = L.endSlot[e]!;
-    if (L.endIsChild[e] !== 1 || parent[ms] !== rs || parent[es] !== ms) {
-      // General chains (bones between the joints, IK-controller ends): the step-by-step path.
+    if (L.endIsChild[e] !== 1 || parent[ms] !== rs || parent[es] !== ms || !pathUniformScale(pose, rs, rs)) {
+      // General chains (bones between the joints, IK-controller ends, a non-uniformly scaled
+      // root bone, whose solve is refined): the step-by-step path.
       _state[0] = 0;
       solveLimb(world, e);
       if (cPar >= rs && owner[cPar] === owner[rs]) cValid = false; // the cached parent moved with this limb
@@ -630,7 +647,7 @@ function loadParent(P: Float64Array, po: number, par: number, char: number): boo
   if (_state[0] === 1 && _state[2] === par && _state[3] === char) return true;
   const ok = invertAffine(_Pi, 0, P, po);
   rotationOfMatrix(_qP, 0, P, po);
-  _state[1] = det3(P, po) < 0 ? 1 : 0;
+  _state[1] = isMirroredMatrix(P, po) ? 1 : 0;
   _state[0] = ok ? 1 : 0;
   _state[2] = par; _state[3] = char;
   return ok;
@@ -659,91 +676,141 @@ function solveLimb(world: BitrigWorld, e: number): void {
   const P = par >= 0 ? wm : pose.charRootWs;
   const po = par >= 0 ? par * 16 : L.char[e]! * 16;
   const io = _io;
-  const okP = loadParent(P, po, par, L.char[e]!);
-  const mirrored = _state[1] === 1;
-  const Pi = _Pi;
-  // Solve-space inputs: root (its local translation), mid, end, target, pole, hint.
-  io[0] = pose.localT[rs * 3]!; io[1] = pose.localT[rs * 3 + 1]!; io[2] = pose.localT[rs * 3 + 2]!;
-  transformPoint(io, 3, Pi, 0, wm, ms * 16 + 12);
-  let cwx: number, cwy: number, cwz: number; // animated end (world)
-  if (child) { cwx = wm[es * 16 + 12]!; cwy = wm[es * 16 + 13]!; cwz = wm[es * 16 + 14]!; transformPoint(io, 6, Pi, 0, wm, es * 16 + 12); } else {
-    transformPoint(_v, 3, wm, ms * 16, L.tipLs, e * 3);
-    cwx = _v[3]!; cwy = _v[4]!; cwz = _v[5]!;
-    transformPoint(io, 6, Pi, 0, _v, 3);
-  }
-  transformPoint(io, 9, Pi, 0, L.targetWs, e * 3);
-  const hasPole = L.hasPole[e] === 1;
-  if (hasPole) transformPoint(io, 12, Pi, 0, L.poleWs, e * 3);
-  io[15] = L.bendHintLs[e * 3]!; io[16] = L.bendHintLs[e * 3 + 1]!; io[17] = L.bendHintLs[e * 3 + 2]!;
-  io[18] = w; io[19] = L.soften[e]!; io[42] = hasPole ? 1 : 0;
-  const ok = twoBoneKernel(io) && okP;
-  if (!ok) {
-    L.invalid[e] = 1; L.reached[e] = 0; L.missWs[e] = 0; L.missFullWs[e] = 0;
-    if (isArm) { world.components.HandTarget.reposition[e] = 0; heldObject(world, e); }
-    return;
-  }
-  if (!isArm) L.invalid[e] = 0;
-  const R = pose.localR;
-  // Q_pm (_q 0): orientation of the mid's parent in solve space; the original root rotation (_q 4).
-  const pm = pose.parent[ms]!;
-  if (pm === rs) { _q[0] = R[rs * 4]!; _q[1] = R[rs * 4 + 1]!; _q[2] = R[rs * 4 + 2]!; _q[3] = R[rs * 4 + 3]!; } else pathRot(pose, rs, pm, _q, 0);
-  _q[4] = R[rs * 4]!; _q[5] = R[rs * 4 + 1]!; _q[6] = R[rs * 4 + 2]!; _q[7] = R[rs * 4 + 3]!;
-  // End orientation in solve space before the solve (_q 12), and its parent's (_q 16).
-  if (child) {
-    qMul(_q, 16, _q, 0, R, ms * 4);
-    const pe = pose.parent[es]!;
-    if (pe !== ms) { pathRot(pose, ms, pe, _q, 20); qConjMul(_q, 20, R, ms * 4, _q, 20); qMul(_q, 16, _q, 16, _q, 20); }
-    qMul(_q, 12, _q, 16, R, es * 4);
-  } else {
-    rotationOfMatrix(_q, 12, wm, es * 16);
-    rotationToLocal(_q, 12, _qP, 0, _q, 12, mirrored);
-  }
-  if (wr > 0) {
-    rotationToLocal(_q, 20, _qP, 0, L.targetRotWs, e * 4, mirrored);
-    normalizeAt(_q, 20);
-    if (wr === 1) { _q[12] = _q[20]!; _q[13] = _q[21]!; _q[14] = _q[22]!; _q[15] = _q[23]!; } else { _f[0] = wr; qSlerpAt(_q, 12, _q, 12, _q, 20, _f, 0); }
-  }
-  // Root: R_r' = rootDelta · R_r.
-  qMul(R, rs * 4, io, TB.QR, _q, 4);
-  // Mid: R_m' = L⁻¹ · midDelta · L · R_m, L the linear map from the mid's parent frame to solve
-  // space (Q_pm when every bone between has a uniform positive scale).
-  if (midFrameConformalPositive(pose, rs, pm)) {
-    qMul(_q, 8, io, TB.QM, _q, 0);
-    qConjMul(_q, 8, _q, 0, _q, 8);
-  } else conjugateByFrame(_q, 8, io, TB.QM, wm, pm * 16);
-  qMul(R, ms * 4, _q, 8, R, ms * 4);
-  if (child) {
-    // R_e' = (rootDelta · midDelta · Q_pe)⁻¹ · Q_final
-    qMul(_q, 16, io, TB.QM, _q, 16);
-    qMul(_q, 16, io, TB.QR, _q, 16);
-    qConjMul(R, es * 4, _q, 16, _q, 12);
-    _wr[0] = wr; endWantedWs(world, e); // read before the subtree update overwrites the end's world matrix
+  // The animated locals the solve changes (a refinement restarts from them), the target it
+  // reaches for (corrected by the refinement) and the best solve so far.
+  const Rl = pose.localR, Tl = pose.localT;
+  for (let k = 0; k < 4; k++) { _sv[k] = Rl[rs * 4 + k]!; _sv[4 + k] = Rl[ms * 4 + k]!; _sv[8 + k] = Rl[es * 4 + k]!; }
+  for (let k = 0; k < 3; k++) { _sv[12 + k] = Tl[es * 3 + k]!; _tgt[k] = L.targetWs[e * 3 + k]!; }
+  // A non-uniform scale between the root and the mid (a stretchy upper bone) makes the lower
+  // bone's length in solve space depend on the knee angle: the analytic solve then misses, and
+  // is refined by moving the target it reaches for by the miss (a few rounds; the best kept).
+  const refine = w > 0 && !pathUniformScale(pose, rs, pose.parent[ms]!);
+  let cwx = 0, cwy = 0, cwz = 0; // animated end (world)
+  let best = Infinity, prev = Infinity, bestIsLast = true;
+  for (let round = 0; ; round++) {
+    const okP = loadParent(P, po, par, L.char[e]!);
+    const mirrored = _state[1] === 1;
+    const Pi = _Pi;
+    // Solve-space inputs: root (its local translation), mid, end, target, pole, hint.
+    io[0] = pose.localT[rs * 3]!; io[1] = pose.localT[rs * 3 + 1]!; io[2] = pose.localT[rs * 3 + 2]!;
+    transformPoint(io, 3, Pi, 0, wm, ms * 16 + 12);
+    if (child) { cwx = wm[es * 16 + 12]!; cwy = wm[es * 16 + 13]!; cwz = wm[es * 16 + 14]!; transformPoint(io, 6, Pi, 0, wm, es * 16 + 12); } else {
+      transformPoint(_v, 3, wm, ms * 16, L.tipLs, e * 3);
+      cwx = _v[3]!; cwy = _v[4]!; cwz = _v[5]!;
+      transformPoint(io, 6, Pi, 0, _v, 3);
+    }
+    transformPoint(io, 9, Pi, 0, _tgt, 0);
+    const hasPole = L.hasPole[e] === 1;
+    if (hasPole) transformPoint(io, 12, Pi, 0, L.poleWs, e * 3);
+    io[15] = L.bendHintLs[e * 3]!; io[16] = L.bendHintLs[e * 3 + 1]!; io[17] = L.bendHintLs[e * 3 + 2]!;
+    io[18] = w; io[19] = L.soften[e]!; io[42] = hasPole ? 1 : 0;
+    const ok = twoBoneKernel(io) && okP;
+    if (!ok) {
+      L.invalid[e] = 1; L.reached[e] = 0; L.missWs[e] = 0; L.missFullWs[e] = 0;
+      if (isArm) { world.components.HandTarget.reposition[e] = 0; heldObject(world, e); }
+      return;
+    }
+    if (!isArm) L.invalid[e] = 0;
+    const R = pose.localR;
+    // Q_pm (_q 0): orientation of the mid's parent in solve space; the original root rotation (_q 4).
+    const pm = pose.parent[ms]!;
+    if (pm === rs) { _q[0] = R[rs * 4]!; _q[1] = R[rs * 4 + 1]!; _q[2] = R[rs * 4 + 2]!; _q[3] = R[rs * 4 + 3]!; } else pathRot(pose, rs, pm, _q, 0);
+    _q[4] = R[rs * 4]!; _q[5] = R[rs * 4 + 1]!; _q[6] = R[rs * 4 + 2]!; _q[7] = R[rs * 4 + 3]!;
+    // End orientation in solve space before the solve (_q 12), and its parent's (_q 16).
+    if (child) {
+      qMul(_q, 16, _q, 0, R, ms * 4);
+      const pe = pose.parent[es]!;
+      if (pe !== ms) { pathRot(pose, ms, pe, _q, 20); qConjMul(_q, 20, R, ms * 4, _q, 20); qMul(_q, 16, _q, 16, _q, 20); }
+      qMul(_q, 12, _q, 16, R, es * 4);
+    } else {
+      rotationOfMatrix(_q, 12, wm, es * 16);
+      rotationToLocal(_q, 12, _qP, 0, _q, 12, mirrored);
+    }
+    if (wr > 0) {
+      rotationToLocal(_q, 20, _qP, 0, L.targetRotWs, e * 4, mirrored);
+      normalizeAt(_q, 20);
+      if (wr === 1) { _q[12] = _q[20]!; _q[13] = _q[21]!; _q[14] = _q[22]!; _q[15] = _q[23]!; } else { _f[0] = wr; qSlerpAt(_q, 12, _q, 12, _q, 20, _f, 0); }
+    }
+    // Root: R_r' = rootDelta · R_r.
+    qMul(R, rs * 4, io, TB.QR, _q, 4);
+    // Mid: R_m' = L⁻¹ · midDelta · L · R_m, L the linear map from the mid's parent frame to solve
+    // space (Q_pm when every bone between has a uniform positive scale).
+    if (midFrameConformalPositive(pose, rs, pm)) {
+      qMul(_q, 8, io, TB.QM, _q, 0);
+      qConjMul(_q, 8, _q, 0, _q, 8);
+    } else conjugateByFrame(_q, 8, io, TB.QM, wm, pm * 16);
+    qMul(R, ms * 4, _q, 8, R, ms * 4);
+    if (child) {
+      // R_e' = (rootDelta · midDelta · Q_pe)⁻¹ · Q_final
+      qMul(_q, 16, io, TB.QM, _q, 16);
+      qMul(_q, 16, io, TB.QR, _q, 16);
+      qConjMul(R, es * 4, _q, 16, _q, 12);
+      _wr[0] = wr; endWantedWs(world, e); // read before the subtree update overwrites the end's world matrix
+      updateSubtree(pose, rs);
+      // The rotation above is exact only where world and local rotations compose (see the fused
+      // path); this path is rare, so it always solves the end from its parent's new world matrix.
+      endRotationSheared(pose, es, wm, pose.parent[es]! * 16);
+      updateSubtree(pose, es);
+    } else {
+      updateSubtree(pose, rs);
+      // Place the end (an IK controller outside the chain) at the solved tip.
+      transformPoint(_v, 6, P, po, io, TB.NC);
+      rotationToWorld(_q, 12, _qP, 0, _q, 12, mirrored);
+      const pe = pose.parent[es]!;
+      const Pe = pe >= 0 ? wm : pose.charRootWs;
+      const peo = pe >= 0 ? pe * 16 : L.char[e]! * 16;
+      invertAffine(_v2, 0, Pe, peo);
+      transformPoint(pose.localT, es * 3, _v2, 0, _v, 6);
+      // The end's wanted world rotation (_q 12), solved from its parent's world matrix: exact
+      // under any parent and with any sign of the end's scale; the composed rotation is the
+      // fallback for a singular parent.
+      rotationOfMatrix(_q, 24, Pe, peo);
+      rotationToLocal(R, es * 4, _q, 24, _q, 12, isMirroredMatrix(Pe, peo));
+      normalizeAt(R, es * 4);
+      for (let k = 0; k < 4; k++) _q[24 + k] = _q[12 + k]!;
+      endRotationSheared(pose, es, Pe, peo);
+      updateSubtree(pose, es);
+    }
+    if (_state[2] > rs && pose.owner[_state[2]]! === pose.owner[rs]!) _state[0] = 0;
+    if (!refine) break;
+    // the miss against the blended target, as the outcome below measures it
+    let ax: number, ay: number, az: number;
+    if (child) { ax = wm[es * 16 + 12]!; ay = wm[es * 16 + 13]!; az = wm[es * 16 + 14]!; } else {
+      transformPoint(_v, 9, wm, ms * 16, L.tipLs, e * 3); ax = _v[9]!; ay = _v[10]!; az = _v[11]!;
+    }
+    const ex = cwx + w * (L.targetWs[e * 3]! - cwx) - ax, ey = cwy + w * (L.targetWs[e * 3 + 1]! - cwy) - ay, ez = cwz + w * (L.targetWs[e * 3 + 2]! - cwz) - az;
+    const err = Math.sqrt(ex * ex + ey * ey + ez * ez);
+    bestIsLast = err < best;
+    if (bestIsLast) {
+      best = err;
+      for (let k = 0; k < 4; k++) { _bs[k] = Rl[rs * 4 + k]!; _bs[4 + k] = Rl[ms * 4 + k]!; _bs[8 + k] = Rl[es * 4 + k]!; }
+      for (let k = 0; k < 3; k++) _bs[12 + k] = Tl[es * 3 + k]!;
+    }
+    if (!(err > 1e-3 * L.reachTolerance[e]!) || round >= 7 || !(err < 0.9 * prev)) break;
+    prev = err;
+    _tgt[0] += ex / w; _tgt[1] += ey / w; _tgt[2] += ez / w;
+    for (let k = 0; k < 4; k++) { Rl[rs * 4 + k] = _sv[k]!; Rl[ms * 4 + k] = _sv[4 + k]!; Rl[es * 4 + k] = _sv[8 + k]!; }
+    for (let k = 0; k < 3; k++) Tl[es * 3 + k] = _sv[12 + k]!;
     updateSubtree(pose, rs);
-    // The rotation above is exact only where world and local rotations compose (see the fused
-    // path); this path is rare, so it always solves the end from its parent's new world matrix.
-    endRotationSheared(pose, es, wm, pose.parent[es]! * 16);
-    updateSubtree(pose, es);
-  } else {
-    updateSubtree(pose, rs);
-    // Place the end (an IK controller outside the chain) at the solved tip.
-    transformPoint(_v, 6, P, po, io, TB.NC);
-    rotationToWorld(_q, 12, _qP, 0, _q, 12, mirrored);
-    const pe = pose.parent[es]!;
-    const Pe = pe >= 0 ? wm : pose.charRootWs;
-    const peo = pe >= 0 ? pe * 16 : L.char[e]! * 16;
-    invertAffine(_v2, 0, Pe, peo);
-    transformPoint(pose.localT, es * 3, _v2, 0, _v, 6);
-    // The end's wanted world rotation (_q 12), solved from its parent's world matrix: exact
-    // under any parent and with any sign of the end's scale; the composed rotation is the
-    // fallback for a singular parent.
-    rotationOfMatrix(_q, 24, Pe, peo);
-    rotationToLocal(R, es * 4, _q, 24, _q, 12, det3(Pe, peo) < 0);
-    normalizeAt(R, es * 4);
-    for (let k = 0; k < 4; k++) _q[24 + k] = _q[12 + k]!;
-    endRotationSheared(pose, es, Pe, peo);
-    updateSubtree(pose, es);
+    if (!child) updateSubtree(pose, es);
   }
-  if (_state[2] > rs && pose.owner[_state[2]]! === pose.owner[rs]!) _state[0] = 0;
+  if (!bestIsLast) {
+    for (let k = 0; k < 4; k++) { Rl[rs * 4 + k] = _bs[k]!; Rl[ms * 4 + k] = _bs[4 + k]!; Rl[es * 4 + k] = _bs[8 + k]!; }
+    for (let k = 0; k < 3; k++) Tl[es * 3 + k] = _bs[12 + k]!;
+    updateSubtree(pose, rs);
+    if (!child) updateSubtree(pose, es);
+  }
+  if (refine) {
+    transformPoint(io, 9, _Pi, 0, L.targetWs, e * 3); // (the arm outcome reads the real target)
+    if (!child) {
+      // The controller goes where the forearm's tip really is (the kernel's tip was the corrected target's).
+      transformPoint(_v, 6, wm, ms * 16, L.tipLs, e * 3);
+      const pe = pose.parent[es]!;
+      invertAffine(_v2, 0, pe >= 0 ? wm : pose.charRootWs, pe >= 0 ? pe * 16 : L.char[e]! * 16);
+      transformPoint(Tl, es * 3, _v2, 0, _v, 6);
+      updateSubtree(pose, es);
+    }
+  }
   // Outcome, in world units.
   let ax: number, ay: number, az: number;
   if (child) { ax = wm[es * 16 + 12]!; ay = wm[es * 16 + 13]!; az = wm[es * 16 + 14]!; } else {

@@ -68,6 +68,27 @@ export function transformDir(out: Float64Array, o: number, m: ArrayLike<number>,
   out[o + 2] = m[mo + 2]! * x + m[mo + 6]! * y + m[mo + 10]! * z;
 }
 
+/**
+ * True when the linear 3×3 part of an affine matrix is mirrored (negative determinant). A
+ * boolean, for per-frame code: a double returned from a call that is not inlined is boxed.
+ *
+ * @example
+ * const mirrored = isMirroredMatrix(pose.worldM, slot * 16);
+ */
+export function isMirroredMatrix(m: ArrayLike<number>, mo: number): boolean {
+  return det3(m, mo) < 0;
+}
+
+/**
+ * True when the linear 3×3 part of an affine matrix is finite and invertible (|det| > 1e-300).
+ *
+ * @example
+ * if (!isInvertible3(matrixWs, 0)) return;
+ */
+export function isInvertible3(m: ArrayLike<number>, mo: number): boolean {
+  return Math.abs(det3(m, mo)) > 1e-300;
+}
+
 /** Determinant of the linear 3×3 part of an affine matrix. */
 export function det3(m: ArrayLike<number>, mo: number): number {
   const a00 = m[mo]!, a01 = m[mo + 1]!, a02 = m[mo + 2]!;
