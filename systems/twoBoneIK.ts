@@ -30,14 +30,14 @@ import { LIMB_ARM } from '../core/components/scene';
 import type { PoseStore } from '../core/pose';
 import { TB, twoBoneKernel } from '../core/ik/twoBone';
 import { invertAffine, isConformal, isMirroredMatrix, localRotationForWorld, qSlerpAt, rotationOfMatrix, rotationToLocal, rotationToWorld, transformPoint } from '../core/ik/frames';
-import { qConjMul, qMul, qMulConj, qRotate } from '../core/qmath';
+import { qConjMul, qMul, qMulConj, qRotate, qSwing } from '../core/qmath';
 
 const _io = new Float64Array(TB.SIZE);
 const _f = new Float64Array(1); // a double handed to a helper (no boxed argument)
 const _Pi = new Float64Array(16);
 const _qP = new Float64Array(4);
 const _q = new Float64Array(32);
-const _v = new Float64Array(12);
+const _v = new Float64Array(16);
 const _v2 = new Float64Array(16);
 const _Pm = new Float64Array(16); // the mid's new world matrix, for the end rotation solved from it
 const _wr = new Float64Array(1); // endWantedWs's rotation weight
@@ -118,7 +118,6 @@ function conjugateByScale(Sc: Float64Array, so: number): void {
 }
 
 const _sv = new Float64Array(15); // solveLimb: the animated locals (root, mid, end rotations; end translation)
-const _bs = new Float64Array(15); // solveLimb: the best refined solve's locals
 const _tgt = new Float64Array(3); // solveLimb: the target the solve reaches for (world)
 
 /** True when every bone from the root `rs` down to `pm` has a scale of uniform magnitude (signs free: a mirror is exact). */
@@ -676,17 +675,23 @@ function solveLimb(world: BitrigWorld, e: number): void {
   const P = par >= 0 ? wm : pose.charRootWs;
   const po = par >= 0 ? par * 16 : L.char[e]! * 16;
   const io = _io;
-  // The animated locals the solve changes (a refinement restarts from them), the target it
-  // reaches for (corrected by the refinement) and the best solve so far.
+  // The animated locals the solve changes (each search round restarts from them) and the
+  // target the kernel reaches for (the search's points).
   const Rl = pose.localR, Tl = pose.localT;
   for (let k = 0; k < 4; k++) { _sv[k] = Rl[rs * 4 + k]!; _sv[4 + k] = Rl[ms * 4 + k]!; _sv[8 + k] = Rl[es * 4 + k]!; }
   for (let k = 0; k < 3; k++) { _sv[12 + k] = Tl[es * 3 + k]!; _tgt[k] = L.targetWs[e * 3 + k]!; }
   // A non-uniform scale between the root and the mid (a stretchy upper bone) makes the lower
-  // bone's length in solve space depend on the knee angle: the analytic solve then misses, and
-  // is refined by moving the target it reaches for by the miss (a few rounds; the best kept).
+  // bone's length in solve space depend on the elbow angle: the analytic solve then misses its
+  // own tip G (softened, weighted, clamped). The root's rotation is rigid, so the reach depends
+  // on the elbow alone: a bracketed 1-D search (regula falsi, Illinois) on the distance the
+  // kernel is asked for finds the elbow that puts the tip at |G − A| from the root, then the
+  // chain swings about the root onto G's direction. Continuous in the target; ~10 solves.
   const refine = w > 0 && !pathUniformScale(pose, rs, pose.parent[ms]!);
   let cwx = 0, cwy = 0, cwz = 0; // animated end (world)
-  let best = Infinity, prev = Infinity, bestIsLast = true;
+  let wk = w, sk = L.soften[e]!; // the kernel's weight and soften (the search aims at G exactly)
+  let phase = 0; // 0 analytic solve, 1 at the longest reach, 2 at the shortest, 3 searching
+  let gx = 0, gy = 0, gz = 0, ux = 0, uy = 0, uz = 0, Dg = 0, lo = 0, hi = 0, flo = 0, fhi = 0, dd = 0, side = 0;
+  let searched = false;
   for (let round = 0; ; round++) {
     const okP = loadParent(P, po, par, L.char[e]!);
     const mirrored = _state[1] === 1;
@@ -703,7 +708,7 @@ function solveLimb(world: BitrigWorld, e: number): void {
     const hasPole = L.hasPole[e] === 1;
     if (hasPole) transformPoint(io, 12, Pi, 0, L.poleWs, e * 3);
     io[15] = L.bendHintLs[e * 3]!; io[16] = L.bendHintLs[e * 3 + 1]!; io[17] = L.bendHintLs[e * 3 + 2]!;
-    io[18] = w; io[19] = L.soften[e]!; io[42] = hasPole ? 1 : 0;
+    io[18] = wk; io[19] = sk; io[42] = hasPole ? 1 : 0;
     const ok = twoBoneKernel(io) && okP;
     if (!ok) {
       L.invalid[e] = 1; L.reached[e] = 0; L.missWs[e] = 0; L.missFullWs[e] = 0;
@@ -773,37 +778,60 @@ function solveLimb(world: BitrigWorld, e: number): void {
     }
     if (_state[2] > rs && pose.owner[_state[2]]! === pose.owner[rs]!) _state[0] = 0;
     if (!refine) break;
-    // the miss against the blended target, as the outcome below measures it
-    let ax: number, ay: number, az: number;
-    if (child) { ax = wm[es * 16 + 12]!; ay = wm[es * 16 + 13]!; az = wm[es * 16 + 14]!; } else {
-      transformPoint(_v, 9, wm, ms * 16, L.tipLs, e * 3); ax = _v[9]!; ay = _v[10]!; az = _v[11]!;
+    // The tip in solve space (A: the root, io 0..2).
+    if (child) transformPoint(_v, 9, _Pi, 0, wm, es * 16 + 12); else { transformPoint(_v, 12, wm, ms * 16, L.tipLs, e * 3); transformPoint(_v, 9, _Pi, 0, _v, 12); }
+    const vx = _v[9]! - io[0]!, vy = _v[10]! - io[1]!, vz = _v[11]! - io[2]!;
+    if (phase === 0) {
+      gx = io[TB.NC]!; gy = io[TB.NC + 1]!; gz = io[TB.NC + 2]!;
+      const hx = gx - io[0]!, hy = gy - io[1]!, hz = gz - io[2]!;
+      Dg = Math.sqrt(hx * hx + hy * hy + hz * hz);
+      const mx = gx - _v[9]!, my = gy - _v[10]!, mz = gz - _v[11]!;
+      const miss0 = Math.sqrt(mx * mx + my * my + mz * mz);
+      if (!(Dg > 1e-12) || !Number.isFinite(Dg) || !(miss0 > 1e-3 * L.reachTolerance[e]!)) break;
+      ux = hx / Dg; uy = hy / Dg; uz = hz / Dg;
+      lo = Math.abs(io[TB.L1]! - io[TB.L2]!); hi = io[TB.L1]! + io[TB.L2]!;
+      dd = hi; phase = 1; searched = true;
+    } else {
+      const f = Math.sqrt(vx * vx + vy * vy + vz * vz) - Dg;
+      if (phase === 1) {
+        fhi = f;
+        if (!(fhi > 0)) break; // even straight it falls short: stay straight
+        dd = lo; phase = 2;
+      } else if (phase === 2) {
+        flo = f;
+        if (!(flo < 0)) break; // even folded it overshoots: stay folded
+        phase = 3; dd = (lo * fhi - hi * flo) / (fhi - flo);
+      } else {
+        if (!(Math.abs(f) > 1e-3 * L.reachTolerance[e]!) || round >= 24 || !Number.isFinite(f)) break;
+        if (f > 0) { hi = dd; fhi = f; if (side === 1) flo *= 0.5; side = 1; } else { lo = dd; flo = f; if (side === -1) fhi *= 0.5; side = -1; }
+        dd = (lo * fhi - hi * flo) / (fhi - flo);
+      }
     }
-    const ex = cwx + w * (L.targetWs[e * 3]! - cwx) - ax, ey = cwy + w * (L.targetWs[e * 3 + 1]! - cwy) - ay, ez = cwz + w * (L.targetWs[e * 3 + 2]! - cwz) - az;
-    const err = Math.sqrt(ex * ex + ey * ey + ez * ez);
-    bestIsLast = err < best;
-    if (bestIsLast) {
-      best = err;
-      for (let k = 0; k < 4; k++) { _bs[k] = Rl[rs * 4 + k]!; _bs[4 + k] = Rl[ms * 4 + k]!; _bs[8 + k] = Rl[es * 4 + k]!; }
-      for (let k = 0; k < 3; k++) _bs[12 + k] = Tl[es * 3 + k]!;
-    }
-    if (!(err > 1e-3 * L.reachTolerance[e]!) || round >= 7 || !(err < 0.9 * prev)) break;
-    prev = err;
-    _tgt[0] += ex / w; _tgt[1] += ey / w; _tgt[2] += ez / w;
+    // Next: ask the kernel for the point at distance dd along G's direction (weight 1, no soften).
+    _v[12] = io[0]! + ux * dd; _v[13] = io[1]! + uy * dd; _v[14] = io[2]! + uz * dd;
+    transformPoint(_tgt, 0, P, po, _v, 12);
+    wk = 1; sk = 0;
     for (let k = 0; k < 4; k++) { Rl[rs * 4 + k] = _sv[k]!; Rl[ms * 4 + k] = _sv[4 + k]!; Rl[es * 4 + k] = _sv[8 + k]!; }
     for (let k = 0; k < 3; k++) Tl[es * 3 + k] = _sv[12 + k]!;
     updateSubtree(pose, rs);
     if (!child) updateSubtree(pose, es);
   }
-  if (!bestIsLast) {
-    for (let k = 0; k < 4; k++) { Rl[rs * 4 + k] = _bs[k]!; Rl[ms * 4 + k] = _bs[4 + k]!; Rl[es * 4 + k] = _bs[8 + k]!; }
-    for (let k = 0; k < 3; k++) Tl[es * 3 + k] = _bs[12 + k]!;
+  if (searched) {
+    // Swing the whole chain about the root (its rotation in solve space) onto G's direction.
+    if (child) transformPoint(_v, 9, _Pi, 0, wm, es * 16 + 12); else { transformPoint(_v, 12, wm, ms * 16, L.tipLs, e * 3); transformPoint(_v, 9, _Pi, 0, _v, 12); }
+    _v[0] = _v[9]! - io[0]!; _v[1] = _v[10]! - io[1]!; _v[2] = _v[11]! - io[2]!;
+    _v[3] = ux; _v[4] = uy; _v[5] = uz;
+    const reach = Math.sqrt(_v[0]! * _v[0]! + _v[1]! * _v[1]! + _v[2]! * _v[2]!);
+    qSwing(_cq, 0, _v, 0, _v, 3);
+    qMul(Rl, rs * 4, _cq, 0, Rl, rs * 4);
     updateSubtree(pose, rs);
-    if (!child) updateSubtree(pose, es);
+    if (child) { endRotationSheared(pose, es, wm, pose.parent[es]! * 16); updateSubtree(pose, es); }
+    io[TB.EXT] = reach / (io[TB.L1]! + io[TB.L2]!);
   }
   if (refine) {
     transformPoint(io, 9, _Pi, 0, L.targetWs, e * 3); // (the arm outcome reads the real target)
     if (!child) {
-      // The controller goes where the forearm's tip really is (the kernel's tip was the corrected target's).
+      // The controller goes where the forearm's tip really is (the kernel's tip was the search's).
       transformPoint(_v, 6, wm, ms * 16, L.tipLs, e * 3);
       const pe = pose.parent[es]!;
       invertAffine(_v2, 0, pe >= 0 ? wm : pose.charRootWs, pe >= 0 ? pe * 16 : L.char[e]! * 16);

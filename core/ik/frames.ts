@@ -76,7 +76,9 @@ export function transformDir(out: Float64Array, o: number, m: ArrayLike<number>,
  * const mirrored = isMirroredMatrix(pose.worldM, slot * 16);
  */
 export function isMirroredMatrix(m: ArrayLike<number>, mo: number): boolean {
-  return det3(m, mo) < 0;
+  // (the determinant inline: a nested call's double result would be boxed)
+  const a00 = m[mo]!, a01 = m[mo + 1]!, a02 = m[mo + 2]!, a10 = m[mo + 4]!, a11 = m[mo + 5]!, a12 = m[mo + 6]!, a20 = m[mo + 8]!, a21 = m[mo + 9]!, a22 = m[mo + 10]!;
+  return a00 * (a22 * a11 - a12 * a21) + a01 * (-a22 * a10 + a12 * a20) + a02 * (a21 * a10 - a11 * a20) < 0;
 }
 
 /**
@@ -86,7 +88,8 @@ export function isMirroredMatrix(m: ArrayLike<number>, mo: number): boolean {
  * if (!isInvertible3(matrixWs, 0)) return;
  */
 export function isInvertible3(m: ArrayLike<number>, mo: number): boolean {
-  return Math.abs(det3(m, mo)) > 1e-300;
+  const a00 = m[mo]!, a01 = m[mo + 1]!, a02 = m[mo + 2]!, a10 = m[mo + 4]!, a11 = m[mo + 5]!, a12 = m[mo + 6]!, a20 = m[mo + 8]!, a21 = m[mo + 9]!, a22 = m[mo + 10]!;
+  return Math.abs(a00 * (a22 * a11 - a12 * a21) + a01 * (-a22 * a10 + a12 * a20) + a02 * (a21 * a10 - a11 * a20)) > 1e-300;
 }
 
 /** Determinant of the linear 3×3 part of an affine matrix. */

@@ -185,6 +185,62 @@ describe('orientation with scales on the arm and with an IK-controller end', () 
     });
   }
 
+  for (const scale of [[1.5, 0.82, 0.82], [0.7, 1.2, 1.2]]) {
+    test(`a stretchy upper arm (${scale.join(', ')}): a target swept through the reach in 0.2 mm steps moves the wrist continuously (no jump over 10× the target's step) and is met within 0.1 mm wherever the straight arm reaches past it`, () => {
+      const rig = makeBiped();
+      rig.overrides.set('LeftArm', { s: scale });
+      rig.frame(DT, { feet: [0, 0] });
+      const A = rig.pos('LeftArm');
+      const dir = vec3.normalize(vec3.create(), [1, -0.3, 0.4]);
+      // the straight arm's reach along this direction: a target far beyond it
+      rig.frame(DT, { hands: [{ position: [0, 1, 2].map((j) => A[j]! + 5 * dir[j]!) }, null] });
+      const maxReach = dist(A, rig.pos('LeftHand'));
+      const step = 2e-4;
+      let prev: number[] | null = null, worstJump = 0, worstMiss = 0, reachedAll = true;
+      for (let d = 0.35 * maxReach; d <= 1.05 * maxReach; d += step * 10) {
+        const t = [0, 1, 2].map((j) => A[j]! + d * dir[j]!);
+        rig.frame(DT, { hands: [{ position: t }, null] });
+        const p = rig.pos('LeftHand');
+        if (prev) worstJump = Math.max(worstJump, dist(p, prev) / (step * 10));
+        prev = p;
+        if (d <= 0.97 * maxReach) {
+          worstMiss = Math.max(worstMiss, dist(p, t));
+          reachedAll &&= sceneDiagnostics(rig.world, rig.ik).hands[0]!.reached;
+        }
+      }
+      expect(worstMiss).toBeLessThan(1e-4);
+      expect(reachedAll).toBe(true);
+      expect(worstJump).toBeLessThan(10);
+    });
+  }
+
+  test('a stretchy upper arm with position weight 0.3, with soften 0.1, and the reposition flag: the wrist lands 30 % of the way (0.1 mm); softening is kept (as on a uniform arm, 0.5 mm); reposition only out of reach', () => {
+    const make = (sc: number[], soften?: number): BipedRig => {
+      const r = makeBiped(soften === undefined ? {} : { ik: { soften } });
+      r.overrides.set('LeftArm', { s: sc });
+      r.frame(DT, { feet: [0, 0] });
+      return r;
+    };
+    const rig = make([1.3, 0.8, 1]);
+    const anim = rig.pos('LeftHand');
+    const A = rig.pos('LeftArm');
+    const reach = dist(A, rig.pos('LeftForeArm')) + dist(rig.pos('LeftForeArm'), anim);
+    const dir = vec3.normalize(vec3.create(), [1, 0.2, 0.3]);
+    const t = [0, 1, 2].map((j) => A[j]! + 0.8 * reach * dir[j]!);
+    rig.frame(DT, { hands: [{ position: t, weight: 0.3 }, null] });
+    expect(dist(rig.pos('LeftHand'), [0, 1, 2].map((j) => anim[j]! + 0.3 * (t[j]! - anim[j]!)))).toBeLessThan(1e-4);
+    expect(sceneDiagnostics(rig.world, rig.ik).hands[0]!.reposition).toBe(false);
+    rig.frame(DT, { hands: [{ position: [0, 1, 2].map((j) => A[j]! + 2 * reach * dir[j]!) }, null] });
+    expect(sceneDiagnostics(rig.world, rig.ik).hands[0]!.reposition).toBe(true);
+    // soften: a nearly uniform stretch (1e-5) takes the refined path and must land where the uniform arm does
+    const soft = make([1, 1.00001, 1], 0.1), hard = make([1, 1, 1], 0.1);
+    for (const r of [soft, hard]) {
+      const a = r.pos('LeftArm');
+      r.frame(DT, { hands: [{ position: [0, 1, 2].map((j) => a[j]! + 0.98 * reach * dir[j]!) }, null] });
+    }
+    expect(dist(soft.pos('LeftHand'), hard.pos('LeftHand'))).toBeLessThan(5e-4);
+  });
+
   // The step-by-step path with a bone between the limb's root and mid: the root is the
   // shoulder, the arm bone sits between, scaled; targets at 80 % of the reach, in the root frame.
   for (const [parent, bone, sc] of [
