@@ -681,16 +681,21 @@ function solveLimb(world: BitrigWorld, e: number): void {
   for (let k = 0; k < 4; k++) { _sv[k] = Rl[rs * 4 + k]!; _sv[4 + k] = Rl[ms * 4 + k]!; _sv[8 + k] = Rl[es * 4 + k]!; }
   for (let k = 0; k < 3; k++) { _sv[12 + k] = Tl[es * 3 + k]!; _tgt[k] = L.targetWs[e * 3 + k]!; }
   // A non-uniform scale between the root and the mid (a stretchy upper bone) makes the lower
-  // bone's length in solve space depend on the elbow angle: the analytic solve then misses its
-  // own tip G (softened, weighted, clamped). The root's rotation is rigid, so the reach depends
-  // on the elbow alone: a bracketed 1-D search (regula falsi, Illinois) on the distance the
-  // kernel is asked for finds the elbow that puts the tip at |G − A| from the root, then the
-  // chain swings about the root onto G's direction. Continuous in the target; ~10 solves.
+  // bone's length in solve space depend on the elbow angle, so the analytic solve misses and
+  // its model reach (l1 + l2) is not the arm's. The root's rotation is rigid, so the tip's
+  // distance r from the root depends on the elbow alone, i.e. on the distance dd the kernel is
+  // asked for: the search finds the real reach (r at dd = lo, golden-section maximum of r),
+  // the goal distance from the blended target with the kernel's soften and clamp on that real
+  // reach, the first dd with r(dd) = goal (regula falsi, Illinois, on [lo, argmax]), and swings
+  // the chain about the root onto the target's direction. Continuous in the target; about 25
+  // solves of such a limb per frame.
   const refine = w > 0 && !pathUniformScale(pose, rs, pose.parent[ms]!);
   let cwx = 0, cwy = 0, cwz = 0; // animated end (world)
-  let wk = w, sk = L.soften[e]!; // the kernel's weight and soften (the search aims at G exactly)
-  let phase = 0; // 0 analytic solve, 1 at the longest reach, 2 at the shortest, 3 searching
-  let gx = 0, gy = 0, gz = 0, ux = 0, uy = 0, uz = 0, Dg = 0, lo = 0, hi = 0, flo = 0, fhi = 0, dd = 0, side = 0;
+  let wk = w, sk = L.soften[e]!; // the kernel's weight and soften (search rounds: 1 and 0)
+  // phase: 0 analytic, 1 folded, 2–3 golden section, 4 at the maximum, 5 regula falsi, 6 done next
+  let phase = 0, gi = 0;
+  let ux = 0, uy = 0, uz = 0, D = 0, dcA = 0, lo = 0, hi = 0, dd = 0, Lmin = 0, Lr = 0, Dg = 0;
+  let ga = 0, gb = 0, gc = 0, gd = 0, rc = 0, rd = 0, pendC = true, flo = 0, fhi = 0, side = 0, ddMax = 0;
   let searched = false;
   for (let round = 0; ; round++) {
     const okP = loadParent(P, po, par, L.char[e]!);
@@ -778,36 +783,66 @@ function solveLimb(world: BitrigWorld, e: number): void {
     }
     if (_state[2] > rs && pose.owner[_state[2]]! === pose.owner[rs]!) _state[0] = 0;
     if (!refine) break;
-    // The tip in solve space (A: the root, io 0..2).
+    // The tip's distance r from the root A (io 0..2), in solve space.
     if (child) transformPoint(_v, 9, _Pi, 0, wm, es * 16 + 12); else { transformPoint(_v, 12, wm, ms * 16, L.tipLs, e * 3); transformPoint(_v, 9, _Pi, 0, _v, 12); }
     const vx = _v[9]! - io[0]!, vy = _v[10]! - io[1]!, vz = _v[11]! - io[2]!;
+    const r = Math.sqrt(vx * vx + vy * vy + vz * vz);
+    if (!Number.isFinite(r)) break;
+    const GR = 0.6180339887498949;
     if (phase === 0) {
-      gx = io[TB.NC]!; gy = io[TB.NC + 1]!; gz = io[TB.NC + 2]!;
-      const hx = gx - io[0]!, hy = gy - io[1]!, hz = gz - io[2]!;
-      Dg = Math.sqrt(hx * hx + hy * hy + hz * hz);
-      const mx = gx - _v[9]!, my = gy - _v[10]!, mz = gz - _v[11]!;
-      const miss0 = Math.sqrt(mx * mx + my * my + mz * mz);
-      if (!(Dg > 1e-12) || !Number.isFinite(Dg) || !(miss0 > 1e-3 * L.reachTolerance[e]!)) break;
-      ux = hx / Dg; uy = hy / Dg; uz = hz / Dg;
+      // The direction and distance of the blended target (the kernel's), the animated end's distance.
+      let hx = io[TB.BT]! - io[0]!, hy = io[TB.BT + 1]! - io[1]!, hz = io[TB.BT + 2]! - io[2]!;
+      D = Math.sqrt(hx * hx + hy * hy + hz * hz);
+      if (!(D > 1e-12) || !Number.isFinite(D)) { hx = io[TB.NC]! - io[0]!; hy = io[TB.NC + 1]! - io[1]!; hz = io[TB.NC + 2]! - io[2]!; D = 0; }
+      const hl = Math.sqrt(hx * hx + hy * hy + hz * hz);
+      if (!(hl > 1e-12) || !Number.isFinite(hl)) break;
+      ux = hx / hl; uy = hy / hl; uz = hz / hl;
+      const cx = io[6]! - io[0]!, cy = io[7]! - io[1]!, cz = io[8]! - io[2]!;
+      dcA = Math.sqrt(cx * cx + cy * cy + cz * cz);
       lo = Math.abs(io[TB.L1]! - io[TB.L2]!); hi = io[TB.L1]! + io[TB.L2]!;
-      dd = hi; phase = 1; searched = true;
-    } else {
-      const f = Math.sqrt(vx * vx + vy * vy + vz * vz) - Dg;
-      if (phase === 1) {
-        fhi = f;
-        if (!(fhi > 0)) break; // even straight it falls short: stay straight
-        dd = lo; phase = 2;
-      } else if (phase === 2) {
-        flo = f;
-        if (!(flo < 0)) break; // even folded it overshoots: stay folded
-        phase = 3; dd = (lo * fhi - hi * flo) / (fhi - flo);
-      } else {
-        if (!(Math.abs(f) > 1e-3 * L.reachTolerance[e]!) || round >= 24 || !Number.isFinite(f)) break;
-        if (f > 0) { hi = dd; fhi = f; if (side === 1) flo *= 0.5; side = 1; } else { lo = dd; flo = f; if (side === -1) fhi *= 0.5; side = -1; }
-        dd = (lo * fhi - hi * flo) / (fhi - flo);
-      }
+      if (!(hi > 1e-12)) break;
+      dd = lo; phase = 1; searched = true;
+    } else if (phase === 1) {
+      Lmin = r;
+      ga = lo; gb = hi; gc = gb - GR * (gb - ga); gd = ga + GR * (gb - ga);
+      dd = gc; pendC = true; phase = 2; gi = 0;
+    } else if (phase === 2) {
+      // golden section for the largest r: first the two interior points
+      if (pendC) { rc = r; dd = gd; pendC = false; } else { rd = r; phase = 3; }
     }
-    // Next: ask the kernel for the point at distance dd along G's direction (weight 1, no soften).
+    if (phase === 3) {
+      if (gi > 0) { if (pendC) rc = r; else rd = r; }
+      if (gi >= 14) {
+        ddMax = rc > rd ? gc : gd; Lr = rc > rd ? rc : rd;
+        dd = ddMax; phase = 4;
+      } else {
+        gi++;
+        if (rc > rd) { gb = gd; gd = gc; rd = rc; gc = gb - GR * (gb - ga); dd = gc; pendC = true; } else { ga = gc; gc = gd; rc = rd; gd = ga + GR * (gb - ga); dd = gd; pendC = false; }
+      }
+    } else if (phase === 4) {
+      Lr = r; // at the maximum
+      // The goal: the kernel's soften and clamp, on the real reach [Lmin, Lr].
+      let De = D;
+      if (sk > 0 && De > Lr * (1 - sk)) {
+        let da = Lr * (1 - sk);
+        if (dcA > da) da = dcA < Lr ? dcA : Lr;
+        const sl = Lr - da;
+        if (De > da) De = sl > 1e-12 * Lr ? da + sl * (1 - Math.exp(-(De - da) / sl)) : Lr;
+      }
+      if (De > Lr) De = Lr;
+      if (De < Lmin) De = Lmin;
+      Dg = De;
+      const tol = 1e-3 * L.reachTolerance[e]!;
+      if (!(Dg < Lr - tol)) break; // stay at the maximum (this pose)
+      flo = Lmin - Dg; fhi = Lr - Dg;
+      if (!(flo < -tol)) { dd = lo; phase = 6; } else { dd = (lo * fhi - ddMax * flo) / (fhi - flo); hi = ddMax; side = 0; phase = 5; }
+    } else if (phase === 5) {
+      const f = r - Dg;
+      if (!(Math.abs(f) > 1e-3 * L.reachTolerance[e]!) || round >= 48) break;
+      if (f > 0) { hi = dd; fhi = f; if (side === 1) flo *= 0.5; side = 1; } else { lo = dd; flo = f; if (side === -1) fhi *= 0.5; side = -1; }
+      dd = (lo * fhi - hi * flo) / (fhi - flo);
+    } else if (phase === 6) break; // (the folded pose, evaluated)
+    // Next: ask the kernel for the point at distance dd along the target's direction (weight 1, no soften).
     _v[12] = io[0]! + ux * dd; _v[13] = io[1]! + uy * dd; _v[14] = io[2]! + uz * dd;
     transformPoint(_tgt, 0, P, po, _v, 12);
     wk = 1; sk = 0;
@@ -826,6 +861,8 @@ function solveLimb(world: BitrigWorld, e: number): void {
     qMul(Rl, rs * 4, _cq, 0, Rl, rs * 4);
     updateSubtree(pose, rs);
     if (child) { endRotationSheared(pose, es, wm, pose.parent[es]! * 16); updateSubtree(pose, es); }
+    // the outcome measures against the real reach (armOutcome's reposition reads L1 + L2)
+    if (Lr > 0) { io[TB.L1] = Lr; io[TB.L2] = 0; }
     io[TB.EXT] = reach / (io[TB.L1]! + io[TB.L2]!);
   }
   if (refine) {
@@ -836,6 +873,8 @@ function solveLimb(world: BitrigWorld, e: number): void {
       const pe = pose.parent[es]!;
       invertAffine(_v2, 0, pe >= 0 ? wm : pose.charRootWs, pe >= 0 ? pe * 16 : L.char[e]! * 16);
       transformPoint(Tl, es * 3, _v2, 0, _v, 6);
+      // and keeps its wanted world rotation (_q 24) if the swing moved its parent
+      endRotationSheared(pose, es, pe >= 0 ? wm : pose.charRootWs, pe >= 0 ? pe * 16 : L.char[e]! * 16);
       updateSubtree(pose, es);
     }
   }

@@ -29,8 +29,8 @@ export interface BipedOptions {
   world?: BitrigWorld;
   /** Hang a bone named Tail_1 under the left foot, with skin 5 cm below the sole (tail-dominated skin must not count). */
   tailUnderFoot?: boolean;
-  /** Add an IK-controller bone `LeftHandIK` under the spine where the left hand is (pass `ik.limbs` to use it as the arm's end). */
-  handController?: boolean;
+  /** Add an IK-controller bone `LeftHandIK` where the left hand is, under the spine (or the named bone); pass `ik.limbs` to use it as the arm's end. */
+  handController?: boolean | string;
 }
 
 export interface BipedRig {
@@ -103,7 +103,7 @@ export function makeBiped(o: BipedOptions = {}): BipedRig {
     bone(names, parents, worlds, 'Tail_4', 'Tail_3', [0, 0.05, -0.45], q([1, 0, 0], 1.2));
   }
   if (o.tailUnderFoot) bone(names, parents, worlds, 'Tail_1', 'LeftFoot', [0.1, 0.05, -0.08], q([1, 0, 0], 0.2));
-  if (o.handController) bone(names, parents, worlds, 'LeftHandIK', 'Spine', [0.72, 1.45, 0], q([1, 0, 1], 0.3));
+  if (o.handController) bone(names, parents, worlds, 'LeftHandIK', typeof o.handController === 'string' ? o.handController : 'Spine', [0.72, 1.45, 0], q([1, 0, 1], 0.3));
   const inverseBind = worlds.map((w) => mat4.invert(mat4.create(), w)!);
   const rest = worlds.map((w, i) => {
     const local = parents[i]! >= 0 ? mat4.multiply(mat4.create(), mat4.invert(mat4.create(), worlds[parents[i]!]!)!, w) : w;
