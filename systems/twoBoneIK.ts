@@ -692,10 +692,12 @@ function solveLimb(world: BitrigWorld, e: number): void {
   const refine = w > 0 && !pathUniformScale(pose, rs, pose.parent[ms]!);
   let cwx = 0, cwy = 0, cwz = 0; // animated end (world)
   let wk = w, sk = L.soften[e]!; // the kernel's weight and soften (search rounds: 1 and 0)
+  let sG = L.soften[e]!; // the soften the goal uses (as the kernel clamps it)
+  if (!(sG > 0)) sG = 0; else if (sG > 0.5) sG = 0.5;
   // phase: 0 analytic, 1 folded, 2–3 golden section, 4 at the maximum, 5 regula falsi, 6 done next
   let phase = 0, gi = 0;
   let ux = 0, uy = 0, uz = 0, D = 0, dcA = 0, lo = 0, hi = 0, dd = 0, Lmin = 0, Lr = 0, Dg = 0;
-  let ga = 0, gb = 0, gc = 0, gd = 0, rc = 0, rd = 0, pendC = true, flo = 0, fhi = 0, side = 0, ddMax = 0;
+  let ga = 0, gb = 0, gc = 0, gd = 0, rc = 0, rd = 0, pendC = true, flo = 0, fhi = 0, side = 0, ddMax = 0, rInt = 0, ddInt = 0;
   let searched = false;
   for (let round = 0; ; round++) {
     const okP = loadParent(P, po, par, L.char[e]!);
@@ -787,7 +789,15 @@ function solveLimb(world: BitrigWorld, e: number): void {
     if (child) transformPoint(_v, 9, _Pi, 0, wm, es * 16 + 12); else { transformPoint(_v, 12, wm, ms * 16, L.tipLs, e * 3); transformPoint(_v, 9, _Pi, 0, _v, 12); }
     const vx = _v[9]! - io[0]!, vy = _v[10]! - io[1]!, vz = _v[11]! - io[2]!;
     const r = Math.sqrt(vx * vx + vy * vy + vz * vz);
-    if (!Number.isFinite(r)) break;
+    if (!Number.isFinite(r)) {
+      // (no defined distance: back to the animated pose, the miss reported)
+      for (let k = 0; k < 4; k++) { Rl[rs * 4 + k] = _sv[k]!; Rl[ms * 4 + k] = _sv[4 + k]!; Rl[es * 4 + k] = _sv[8 + k]!; }
+      for (let k = 0; k < 3; k++) Tl[es * 3 + k] = _sv[12 + k]!;
+      updateSubtree(pose, rs);
+      if (!child) updateSubtree(pose, es);
+      searched = false;
+      break;
+    }
     const GR = 0.6180339887498949;
     if (phase === 0) {
       // The direction and distance of the blended target (the kernel's), the animated end's distance.
@@ -810,21 +820,27 @@ function solveLimb(world: BitrigWorld, e: number): void {
       // golden section for the largest r: first the two interior points
       if (pendC) { rc = r; dd = gd; pendC = false; } else { rd = r; phase = 3; }
     }
+    let atMax = false; // this round evaluated the maximum
     if (phase === 3) {
       if (gi > 0) { if (pendC) rc = r; else rd = r; }
       if (gi >= 14) {
-        ddMax = rc > rd ? gc : gd; Lr = rc > rd ? rc : rd;
-        dd = ddMax; phase = 4;
+        // the interior maximum; the straight limb (the search never samples hi) is checked next
+        ddInt = rc > rd ? gc : gd; rInt = rc > rd ? rc : rd;
+        dd = hi; phase = 7;
       } else {
         gi++;
         if (rc > rd) { gb = gd; gd = gc; rd = rc; gc = gb - GR * (gb - ga); dd = gc; pendC = true; } else { ga = gc; gc = gd; rc = rd; gd = ga + GR * (gb - ga); dd = gd; pendC = false; }
       }
-    } else if (phase === 4) {
+    } else if (phase === 7) {
+      if (r >= rInt) { ddMax = hi; atMax = true; } else { ddMax = ddInt; dd = ddInt; }
+      phase = 4;
+    } else if (phase === 4) atMax = true;
+    if (atMax) {
       Lr = r; // at the maximum
       // The goal: the kernel's soften and clamp, on the real reach [Lmin, Lr].
       let De = D;
-      if (sk > 0 && De > Lr * (1 - sk)) {
-        let da = Lr * (1 - sk);
+      if (sG > 0 && De > Lr * (1 - sG)) {
+        let da = Lr * (1 - sG);
         if (dcA > da) da = dcA < Lr ? dcA : Lr;
         const sl = Lr - da;
         if (De > da) De = sl > 1e-12 * Lr ? da + sl * (1 - Math.exp(-(De - da) / sl)) : Lr;

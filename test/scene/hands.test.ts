@@ -252,6 +252,26 @@ describe('orientation with scales on the arm and with an IK-controller end', () 
     expect(dist(soft.pos('LeftHand'), hard.pos('LeftHand'))).toBeLessThan(5e-4);
   });
 
+  test('a stretchy upper arm (1.5, 0.82, 0.82) with a bent animated elbow and soften 0.1: near the reach the wrist lands where the kernel\'s softening puts it on the arm\'s real reach (0.1 mm)', () => {
+    const rig = makeBiped({ ik: { soften: 0.1 } });
+    rig.overrides.set('LeftArm', { s: [1.5, 0.82, 0.82] });
+    rig.overrides.set('LeftForeArm', { r: Array.from(quat.normalize(quat.create(), quat.multiply(quat.create(), quat.setAxisAngle(quat.create(), [0, 1, 0], 1.1), rig.rest[rig.names.indexOf('LeftForeArm')]!.r as unknown as quat))) });
+    rig.frame(DT, { feet: [0, 0] });
+    const A = rig.pos('LeftArm');
+    const dcA = dist(A, rig.pos('LeftHand')); // the animated wrist's distance
+    const dir = vec3.normalize(vec3.create(), [1, -0.3, 0.4]);
+    rig.frame(DT, { hands: [{ position: [0, 1, 2].map((j) => A[j]! + 5 * dir[j]!) }, null] });
+    const Lr = dist(A, rig.pos('LeftHand')); // the real reach (the wrist on a far target)
+    expect(dcA).toBeLessThan(0.9 * Lr); // (bent: the softening band starts at 0.9·Lr)
+    for (const k of [0.93, 0.96, 0.99, 1.02]) {
+      const D = k * Lr;
+      rig.frame(DT, { hands: [{ position: [0, 1, 2].map((j) => A[j]! + D * dir[j]!) }, null] });
+      const da = 0.9 * Lr, sl = Lr - da;
+      const want = D > da ? da + sl * (1 - Math.exp(-(D - da) / sl)) : D;
+      expect(Math.abs(dist(A, rig.pos('LeftHand')) - want), `target at ${k}·reach`).toBeLessThan(1e-4);
+    }
+  });
+
   // The step-by-step path with a bone between the limb's root and mid: the root is the
   // shoulder, the arm bone sits between, scaled; targets at 80 % of the reach, in the root frame.
   for (const [parent, bone, sc] of [
