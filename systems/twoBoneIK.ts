@@ -684,11 +684,12 @@ function solveLimb(world: BitrigWorld, e: number): void {
   // bone's length in solve space depend on the elbow angle, so the analytic solve misses and
   // its model reach (l1 + l2) is not the arm's. The root's rotation is rigid, so the tip's
   // distance r from the root depends on the elbow alone, i.e. on the distance dd the kernel is
-  // asked for: the search finds the real reach (r at dd = lo, golden-section maximum of r),
-  // the goal distance from the blended target with the kernel's soften and clamp on that real
-  // reach, the first dd with r(dd) = goal (regula falsi, Illinois, on [lo, argmax]), and swings
-  // the chain about the root onto the target's direction. Continuous in the target; about 25
-  // solves of such a limb per frame.
+  // asked for: the search finds the real reach (r at dd = lo; the golden-section maximum of r,
+  // compared with the straight limb), the goal distance from the blended target with the
+  // kernel's soften and clamp on that real reach, a dd with r(dd) = goal on [lo, argmax]
+  // (regula falsi, Illinois: the only one where r rises monotonically there, as it does unless
+  // the shear is extreme), and swings the chain about the root onto the target's direction.
+  // Continuous in the target; about 25 solves of such a limb per frame.
   const refine = w > 0 && !pathUniformScale(pose, rs, pose.parent[ms]!);
   let cwx = 0, cwy = 0, cwz = 0; // animated end (world)
   let wk = w, sk = L.soften[e]!; // the kernel's weight and soften (search rounds: 1 and 0)
