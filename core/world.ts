@@ -240,6 +240,7 @@ export function growTailRows(world: BitrigWorld, row: number): boolean {
 /**
  * Feet locked on a support that goes away keep its last frame until they lift: their contact
  * (point, orientation, normal) moves from the support's frame into world space, with no support.
+ * Feet that last stood on it (unlocked) no longer report it.
  */
 function detachFeet(world: BitrigWorld, eid: number, row: number): void {
   const F = world.components.FootContact, S = world.components.SupportFrame;
@@ -247,6 +248,7 @@ function detachFeet(world: BitrigWorld, eid: number, row: number): void {
   const mir = S.mirrored[row] === 1;
   for (let i = 0; i < limbs.length; i++) {
     const e = limbs[i]!;
+    if (F.groundSupport[e] === eid) F.groundSupport[e] = -1; // (diagnostics: its id may be reused)
     if (F.locked[e] !== 1 || F.support[e] !== eid) continue;
     transformPoint(F.contactSs, e * 3, S.matrixWs, row * 16, F.contactSs, e * 3);
     rotationToWorld(F.rotSs, e * 4, S.rotWs, row * 4, F.rotSs, e * 4, mir);

@@ -262,6 +262,21 @@ describe('stance and release', () => {
 });
 
 describe('support rows', () => {
+  test('feet standing, unlocked, on a support that is removed no longer report it (its id may be reused)', () => {
+    const rig = makeBiped();
+    const sup = addSupport(rig.world);
+    const pm = mat4.fromTranslation(mat4.create(), [0, 0.01, 0]);
+    setSupportFrame(rig.world, sup, pm);
+    rig.frame(DT, { feet: [0, 0], ground: platformGround(rig.world, sup, pm) });
+    const F = rig.world.components.FootContact;
+    const legs = rig.ik.legs.map((l) => l.eid);
+    expect(legs.every((e) => F.locked[e] === 0 && F.groundSupport[e] === sup)).toBe(true);
+    expect(sceneDiagnostics(rig.world, rig.ik).contacts.every((c) => c.support === sup)).toBe(true);
+    removeSupport(rig.world, sup);
+    expect(legs.every((e) => F.groundSupport[e] === -1)).toBe(true);
+    expect(sceneDiagnostics(rig.world, rig.ik).contacts.every((c) => c.support === -1)).toBe(true);
+  });
+
   for (const mirror of [false, true]) {
     test(`removing a ${mirror ? 'mirrored (scale −1.3, 1.3, 1.3), ' : ''}turning, tilted support under planted feet: their contact point, ground normal, target position and orientation stay exactly as they were (1e-12), feet still locked, now to no support`, () => {
       const rig = makeBiped();
