@@ -230,6 +230,23 @@ function babylonFullRig(n: number): { round(): number; dispose(): void } {
   return controllerRounds(engine, ctrls, targets, (i) => (i % 2 === 0 ? 0.15 : -0.05));
 }
 
+/**
+ * Our frames and Babylon's rounds interleaved (the machine is shared: the ratio comes from
+ * timings taken side by side): 8 rounds of `frames / 8` of our frames (timed by `frame(true)`),
+ * each followed by one round of Babylon's, whose garbage is collected before our next frames.
+ * Returns the median ns per Babylon update; disposes the rig.
+ */
+function interleavedRounds(frame: (keep: boolean) => void, bab: { round(): number; dispose(): void }, frames: number): number {
+  const t: number[] = [];
+  for (let r = 0; r < 8; r++) {
+    for (let k = 0; k < frames / 8; k++) frame(true);
+    t.push(bab.round());
+    (globalThis as { gc?: () => void }).gc?.();
+  }
+  bab.dispose();
+  return median(t);
+}
+
 /** three CCDIKSolver (10 iterations): ns per chain on `n` two-bone chains in one skeleton. */
 function threeCcdNs(n: number): number {
   const bones: Bone[] = [];
@@ -295,17 +312,7 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
     if (keep) { tLock.push(t1 - t0); tPelvis.push(t2 - t1); tTwo.push(t3 - t2); tAll.push(t3 - t0); }
   };
   for (let k = 0; k < 60; k++) sceneFrame(false);
-  // Rounds interleaved with Babylon's (the machine is shared: the ratio comes from timings
-  // taken side by side): 8 rounds of 15 frames of ours, then one round of Babylon's.
-  const bab = babylonRig(2000);
-  const tBab: number[] = [];
-  for (let r = 0; r < 8; r++) {
-    for (let k = 0; k < FR / 8; k++) sceneFrame(true);
-    tBab.push(bab.round());
-    (globalThis as { gc?: () => void }).gc?.(); // Babylon's garbage collected now, not during our frames
-  }
-  bab.dispose();
-  const babylon = median(tBab);
+  const babylon = interleavedRounds(sceneFrame, babylonRig(2000), FR);
   const perLimb = (ms: number): number => (ms * 1e6) / LIMBS;
   const oursNs = perLimb(median(tAll));
   // reached check (not timed): every planted foot reached its lock
@@ -376,16 +383,8 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
     if (keep) tFull.push(performance.now() - t0);
   };
   for (let k = 0; k < 60; k++) fullFrame(false);
-  const babF = babylonFullRig(1000);
-  const tBabF: number[] = [];
-  for (let r = 0; r < 8; r++) {
-    for (let k = 0; k < FR / 8; k++) fullFrame(true);
-    tBabF.push(babF.round());
-    (globalThis as { gc?: () => void }).gc?.();
-  }
-  babF.dispose();
+  const babylonFull = interleavedRounds(fullFrame, babylonFullRig(1000), FR);
   const fullNs = perLimb(median(tFull));
-  const babylonFull = median(tBabF);
   let reachedFull = 0;
   for (const h of cf.handles) for (const l of h.legs) reachedFull += cf.world.components.Limb.reached[l.eid]!;
 
