@@ -76,13 +76,41 @@ function chainConstants(eid: i32): void {
 }
 
 // ---- lane helpers
-@inline function G(p: usize, ia: i32, ib: i32): v128 {
-  return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3)), 1);
-}
-@inline function P(p: usize, ia: i32, ib: i32, v: v128): void {
-  v128.store64_lane(p + (<usize>ia << 3), v, 0);
-  v128.store64_lane(p + (<usize>ib << 3), v, 1);
-}
+// Gc / Pc: load / store the lane pair (array p at element ia in lane 0, at ib in lane 1) + c.
+// The field offset c is a constant folded into the instructions, so all fields of one array
+// and link share one address computation per lane (Gc(p, a3, b3) for c = 0..2 is one x, y, z).
+@inline function G0(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3), 0), 1, 0); }
+@inline function G1(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3), 8), 1, 8); }
+@inline function G2(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3), 16), 1, 16); }
+@inline function G3(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3), 24), 1, 24); }
+@inline function G4(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3), 32), 1, 32); }
+@inline function G5(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3), 40), 1, 40); }
+@inline function G6(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3), 48), 1, 48); }
+@inline function G7(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3), 56), 1, 56); }
+@inline function G8(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3), 64), 1, 64); }
+@inline function G9(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3), 72), 1, 72); }
+@inline function G10(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3), 80), 1, 80); }
+@inline function G11(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3), 88), 1, 88); }
+@inline function G12(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3), 96), 1, 96); }
+@inline function G13(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3), 104), 1, 104); }
+@inline function G14(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3), 112), 1, 112); }
+@inline function G15(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3), 120), 1, 120); }
+@inline function P0(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0, 0); v128.store64_lane(p + (<usize>ib << 3), v, 1, 0); }
+@inline function P1(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0, 8); v128.store64_lane(p + (<usize>ib << 3), v, 1, 8); }
+@inline function P2(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0, 16); v128.store64_lane(p + (<usize>ib << 3), v, 1, 16); }
+@inline function P3(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0, 24); v128.store64_lane(p + (<usize>ib << 3), v, 1, 24); }
+@inline function P4(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0, 32); v128.store64_lane(p + (<usize>ib << 3), v, 1, 32); }
+@inline function P5(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0, 40); v128.store64_lane(p + (<usize>ib << 3), v, 1, 40); }
+@inline function P6(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0, 48); v128.store64_lane(p + (<usize>ib << 3), v, 1, 48); }
+@inline function P7(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0, 56); v128.store64_lane(p + (<usize>ib << 3), v, 1, 56); }
+@inline function P8(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0, 64); v128.store64_lane(p + (<usize>ib << 3), v, 1, 64); }
+@inline function P9(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0, 72); v128.store64_lane(p + (<usize>ib << 3), v, 1, 72); }
+@inline function P10(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0, 80); v128.store64_lane(p + (<usize>ib << 3), v, 1, 80); }
+@inline function P11(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0, 88); v128.store64_lane(p + (<usize>ib << 3), v, 1, 88); }
+@inline function P12(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0, 96); v128.store64_lane(p + (<usize>ib << 3), v, 1, 96); }
+@inline function P13(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0, 104); v128.store64_lane(p + (<usize>ib << 3), v, 1, 104); }
+@inline function P14(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0, 112); v128.store64_lane(p + (<usize>ib << 3), v, 1, 112); }
+@inline function P15(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0, 120); v128.store64_lane(p + (<usize>ib << 3), v, 1, 120); }
 @inline function ad(a: v128, b: v128): v128 { return f64x2.add(a, b); }
 @inline function sb(a: v128, b: v128): v128 { return f64x2.sub(a, b); }
 @inline function mu(a: v128, b: v128): v128 { return f64x2.mul(a, b); }
@@ -172,21 +200,22 @@ function floorResolve(
  * same chain; the floor contact then runs once.
  */
 function stepPair(eA: i32, eB: i32, h: f64): void {
+  const lAS = pAS, lBendNew = pBendNew, lBendOld = pBendOld, lChainK = pChainK, lHeadLs = pHeadLs, lLenRel = pLenRel, lLocalCur = pLocalCur, lLocalPrev = pLocalPrev, lPos = pPos, lRestDirHs = pRestDirHs, lRestDirLs = pRestDirLs, lRestR = pRestR, lScaleRel = pScaleRel, lToHipsM = pToHipsM, lVel = pVel; // (the pointers as locals: one load each)
   const dup = eA == eB;
   const H = sp(h), ONE = sp(1), ZERO = sp(0), TWO = sp(2), EPS12 = sp(1e-12), ANTI = sp(-0.999999999);
   const n = <i32>load<u8>(pLinks + <usize>eA);
   const baseA = load<i32>(pRow + (<usize>eA << 2)) * LINK_STRIDE, baseB = load<i32>(pRow + (<usize>eB << 2)) * LINK_STRIDE;
   const aA = eA * 8, aB = eB * 8;
-  let qx = G(pAS, aA + 3, aB + 3), qy = G(pAS, aA + 4, aB + 4), qz = G(pAS, aA + 5, aB + 5), qw = G(pAS, aA + 6, aB + 6);
-  let px = G(pAS, aA, aB), py = G(pAS, aA + 1, aB + 1), pz = G(pAS, aA + 2, aB + 2);
-  const s = G(pAS, aA + 7, aB + 7);
+  let qx = G3(lAS, aA, aB), qy = G4(lAS, aA, aB), qz = G5(lAS, aA, aB), qw = G6(lAS, aA, aB);
+  let px = G0(lAS, aA, aB), py = G1(lAS, aA, aB), pz = G2(lAS, aA, aB);
+  const s = G7(lAS, aA, aB);
   let ps = s;
   const cA = eA * 16, cB = eB * 16;
-  const f0 = G(pChainK, cA, cB), df = G(pChainK, cA + 1, cB + 1), zeta2 = G(pChainK, cA + 2, cB + 2);
-  const fx = G(pChainK, cA + 3, cB + 3), fy = G(pChainK, cA + 4, cB + 4), fz = G(pChainK, cA + 5, cB + 5);
-  const grav = G(pChainK, cA + 6, cB + 6), alpha = G(pChainK, cA + 7, cB + 7);
-  const cosH = G(pChainK, cA + 8, cB + 8), sinH = G(pChainK, cA + 9, cB + 9);
-  const floorOn = f64x2.eq(G(pChainK, cA + 10, cB + 10), ONE), floorF = G(pChainK, cA + 11, cB + 11);
+  const f0 = G0(lChainK, cA, cB), df = G1(lChainK, cA, cB), zeta2 = G2(lChainK, cA, cB);
+  const fx = G3(lChainK, cA, cB), fy = G4(lChainK, cA, cB), fz = G5(lChainK, cA, cB);
+  const grav = G6(lChainK, cA, cB), alpha = G7(lChainK, cA, cB);
+  const cosH = G8(lChainK, cA, cB), sinH = G9(lChainK, cA, cB);
+  const floorOn = f64x2.eq(G10(lChainK, cA, cB), ONE), floorF = G11(lChainK, cA, cB);
   const alphaPos = gt(alpha, ZERO);
   const allAlpha = all(alphaPos);
   let ox = ZERO, oy = ZERO, oz = ZERO;
@@ -199,23 +228,23 @@ function stepPair(eA: i32, eB: i32, h: f64): void {
     const m00 = sb(ONE, ad(yy, zz)), m01 = sb(xy, wz), m02 = ad(xz, wy);
     const m10 = ad(xy, wz), m11 = sb(ONE, ad(xx, zz)), m12 = sb(yz, wx);
     const m20 = sb(xz, wy), m21 = ad(yz, wx), m22 = sb(ONE, ad(xx, yy));
-    const lx = G(pHeadLs, a3, b3), ly = G(pHeadLs, a3 + 1, b3 + 1), lz = G(pHeadLs, a3 + 2, b3 + 2);
+    const lx = G0(lHeadLs, a3, b3), ly = G1(lHeadLs, a3, b3), lz = G2(lHeadLs, a3, b3);
     const hx = ad(px, mu(ps, dot3(m00, m01, m02, lx, ly, lz)));
     const hy = ad(py, mu(ps, dot3(m10, m11, m12, lx, ly, lz)));
     const hz = ad(pz, mu(ps, dot3(m20, m21, m22, lx, ly, lz)));
-    const ux = G(pRestDirLs, a3, b3), uy = G(pRestDirLs, a3 + 1, b3 + 1), uz = G(pRestDirLs, a3 + 2, b3 + 2);
+    const ux = G0(lRestDirLs, a3, b3), uy = G1(lRestDirLs, a3, b3), uz = G2(lRestDirLs, a3, b3);
     const rx = dot3(m00, m01, m02, ux, uy, uz);
     const ry = dot3(m10, m11, m12, ux, uy, uz);
     const rz = dot3(m20, m21, m22, ux, uy, uz);
-    const len = mu(s, G(pLenRel, kA, kB));
+    const len = mu(s, G0(lLenRel, kA, kB));
     if (i == 0) { ox = hx; oy = hy; oz = hz; }
     const live = gt(len, ZERO);
     // ---- 5. TailSpring
     const w = mu(sp(6.283185307179586), ad(f0, mu(df, sp(<f64>i))));
     const w2 = mu(w, w), c = mu(zeta2, w);
     const tx = ad(hx, mu(len, rx)), ty = ad(hy, mu(len, ry)), tz = ad(hz, mu(len, rz));
-    let vx = G(pVel, a3, b3), vy = G(pVel, a3 + 1, b3 + 1), vz = G(pVel, a3 + 2, b3 + 2);
-    let cx = G(pPos, a3, b3), cy = G(pPos, a3 + 1, b3 + 1), cz = G(pPos, a3 + 2, b3 + 2);
+    let vx = G0(lVel, a3, b3), vy = G1(lVel, a3, b3), vz = G2(lVel, a3, b3);
+    let cx = G0(lPos, a3, b3), cy = G1(lPos, a3, b3), cz = G2(lPos, a3, b3);
     vx = ad(vx, mu(sb(mu(w2, sb(tx, cx)), mu(c, vx)), H));
     vy = ad(vy, mu(sb(sb(mu(w2, sb(ty, cy)), mu(c, vy)), grav), H));
     vz = ad(vz, mu(sb(mu(w2, sb(tz, cz)), mu(c, vz)), H));
@@ -250,13 +279,13 @@ function stepPair(eA: i32, eB: i32, h: f64): void {
     let dpx = dot3(m00, m10, m20, dx, dy, dz);
     let dpy = dot3(m01, m11, m21, dx, dy, dz);
     let dpz = dot3(m02, m12, m22, dx, dy, dz);
-    const a00 = G(pToHipsM, a9, b9), a01 = G(pToHipsM, a9 + 1, b9 + 1), a02 = G(pToHipsM, a9 + 2, b9 + 2);
-    const a10 = G(pToHipsM, a9 + 3, b9 + 3), a11 = G(pToHipsM, a9 + 4, b9 + 4), a12 = G(pToHipsM, a9 + 5, b9 + 5);
-    const a20 = G(pToHipsM, a9 + 6, b9 + 6), a21 = G(pToHipsM, a9 + 7, b9 + 7), a22 = G(pToHipsM, a9 + 8, b9 + 8);
+    const a00 = G0(lToHipsM, a9, b9), a01 = G1(lToHipsM, a9, b9), a02 = G2(lToHipsM, a9, b9);
+    const a10 = G3(lToHipsM, a9, b9), a11 = G4(lToHipsM, a9, b9), a12 = G5(lToHipsM, a9, b9);
+    const a20 = G6(lToHipsM, a9, b9), a21 = G7(lToHipsM, a9, b9), a22 = G8(lToHipsM, a9, b9);
     const gx = dot3(a00, a01, a02, dpx, dpy, dpz);
     const gy = dot3(a10, a11, a12, dpx, dpy, dpz);
     const gz = dot3(a20, a21, a22, dpx, dpy, dpz);
-    const bx0 = G(pRestDirHs, a3, b3), by0 = G(pRestDirHs, a3 + 1, b3 + 1), bz0 = G(pRestDirHs, a3 + 2, b3 + 2);
+    const bx0 = G0(lRestDirHs, a3, b3), by0 = G1(lRestDirHs, a3, b3), bz0 = G2(lRestDirHs, a3, b3);
     const dd = dot3(bx0, by0, bz0, gx, gy, gz);
     let sw = ad(ONE, dd);
     const ql = dv(ONE, sq(ad(sw, sw)));
@@ -274,16 +303,16 @@ function stepPair(eA: i32, eB: i32, h: f64): void {
       let bx: v128, by: v128, bz: v128, bw: v128;
       if (i == 0) {
         const jA = a4 + 4, jB = b4 + 4;
-        const o0 = G(pBendOld, jA, jB), o1 = G(pBendOld, jA + 1, jB + 1), o2 = G(pBendOld, jA + 2, jB + 2), o3 = G(pBendOld, jA + 3, jB + 3);
+        const o0 = G0(lBendOld, jA, jB), o1 = G1(lBendOld, jA, jB), o2 = G2(lBendOld, jA, jB), o3 = G3(lBendOld, jA, jB);
         const sg = sel(lt(o3, ZERO), sp(-1), ONE);
         bx = mu(sg, o0); by = mu(sg, o1); bz = mu(sg, o2); bw = ad(mu(sg, o3), ONE);
       } else if (i == n - 1) {
         const jA = a4 - 4, jB = b4 - 4;
-        bx = G(pBendOld, jA, jB); by = G(pBendOld, jA + 1, jB + 1); bz = G(pBendOld, jA + 2, jB + 2); bw = G(pBendOld, jA + 3, jB + 3);
+        bx = G0(lBendOld, jA, jB); by = G1(lBendOld, jA, jB); bz = G2(lBendOld, jA, jB); bw = G3(lBendOld, jA, jB);
       } else {
         const jA = a4 - 4, jB = b4 - 4, lA = a4 + 4, lB = b4 + 4;
-        const e0 = G(pBendOld, jA, jB), e1 = G(pBendOld, jA + 1, jB + 1), e2 = G(pBendOld, jA + 2, jB + 2), e3 = G(pBendOld, jA + 3, jB + 3);
-        const o0 = G(pBendOld, lA, lB), o1 = G(pBendOld, lA + 1, lB + 1), o2 = G(pBendOld, lA + 2, lB + 2), o3 = G(pBendOld, lA + 3, lB + 3);
+        const e0 = G0(lBendOld, jA, jB), e1 = G1(lBendOld, jA, jB), e2 = G2(lBendOld, jA, jB), e3 = G3(lBendOld, jA, jB);
+        const o0 = G0(lBendOld, lA, lB), o1 = G1(lBendOld, lA, lB), o2 = G2(lBendOld, lA, lB), o3 = G3(lBendOld, lA, lB);
         const sg = sel(lt(ad(ad(ad(mu(e0, o0), mu(e1, o1)), mu(e2, o2)), mu(e3, o3)), ZERO), sp(-1), ONE);
         bx = ad(e0, mu(sg, o0)); by = ad(e1, mu(sg, o1)); bz = ad(e2, mu(sg, o2)); bw = ad(e3, mu(sg, o3));
       }
@@ -312,10 +341,10 @@ function stepPair(eA: i32, eB: i32, h: f64): void {
     const bm = v128.or(limited, alphaPos);
     const allLive = all(live);
     if (allLive) {
-      P(pBendNew, a4, b4, sx); P(pBendNew, a4 + 1, b4 + 1, sy); P(pBendNew, a4 + 2, b4 + 2, sz); P(pBendNew, a4 + 3, b4 + 3, sw);
+      P0(lBendNew, a4, b4, sx); P1(lBendNew, a4, b4, sy); P2(lBendNew, a4, b4, sz); P3(lBendNew, a4, b4, sw);
     } else {
-      P(pBendNew, a4, b4, sel(live, sx, ZERO)); P(pBendNew, a4 + 1, b4 + 1, sel(live, sy, ZERO));
-      P(pBendNew, a4 + 2, b4 + 2, sel(live, sz, ZERO)); P(pBendNew, a4 + 3, b4 + 3, sel(live, sw, ONE));
+      P0(lBendNew, a4, b4, sel(live, sx, ZERO)); P1(lBendNew, a4, b4, sel(live, sy, ZERO));
+      P2(lBendNew, a4, b4, sel(live, sz, ZERO)); P3(lBendNew, a4, b4, sel(live, sw, ONE));
     }
     if (v128.any_true(bm)) {
       const t0 = mu(TWO, sb(mu(sy, bz0), mu(sz, by0))), t1 = mu(TWO, sb(mu(sz, bx0), mu(sx, bz0))), t2 = mu(TWO, sb(mu(sx, by0), mu(sy, bx0)));
@@ -353,12 +382,12 @@ function stepPair(eA: i32, eB: i32, h: f64): void {
     // Particles (a zero-length link: at its head, at rest, no bend).
     const tipY = ad(hy, mu(len, dy));
     if (allLive) {
-      P(pPos, a3, b3, ad(hx, mu(len, dx))); P(pPos, a3 + 1, b3 + 1, tipY); P(pPos, a3 + 2, b3 + 2, ad(hz, mu(len, dz)));
-      P(pVel, a3, b3, vx); P(pVel, a3 + 1, b3 + 1, vy); P(pVel, a3 + 2, b3 + 2, vz);
+      P0(lPos, a3, b3, ad(hx, mu(len, dx))); P1(lPos, a3, b3, tipY); P2(lPos, a3, b3, ad(hz, mu(len, dz)));
+      P0(lVel, a3, b3, vx); P1(lVel, a3, b3, vy); P2(lVel, a3, b3, vz);
     } else {
-      P(pPos, a3, b3, sel(live, ad(hx, mu(len, dx)), hx)); P(pPos, a3 + 1, b3 + 1, sel(live, tipY, hy));
-      P(pPos, a3 + 2, b3 + 2, sel(live, ad(hz, mu(len, dz)), hz));
-      P(pVel, a3, b3, sel(live, vx, ZERO)); P(pVel, a3 + 1, b3 + 1, sel(live, vy, ZERO)); P(pVel, a3 + 2, b3 + 2, sel(live, vz, ZERO));
+      P0(lPos, a3, b3, sel(live, ad(hx, mu(len, dx)), hx)); P1(lPos, a3, b3, sel(live, tipY, hy));
+      P2(lPos, a3, b3, sel(live, ad(hz, mu(len, dz)), hz));
+      P0(lVel, a3, b3, sel(live, vx, ZERO)); P1(lVel, a3, b3, sel(live, vy, ZERO)); P2(lVel, a3, b3, sel(live, vz, ZERO));
       dpx = sel(live, dpx, ux); dpy = sel(live, dpy, uy); dpz = sel(live, dpz, uz);
     }
     store<u8>(pContact + <usize>kA, 0); store<u8>(pContact + <usize>kB, 0);
@@ -403,23 +432,24 @@ function stepPair(eA: i32, eB: i32, h: f64): void {
       const pl = sq(dot3(qa, qb, qc, qa, qb, qc));
       ax = sel(anti2, dv(qa, pl), ax); ay = sel(anti2, dv(qb, pl), ay); az = sel(anti2, dv(qc, pl), az); aw = sel(anti2, ZERO, aw);
     }
-    const r0 = G(pRestR, a4, b4), r1 = G(pRestR, a4 + 1, b4 + 1), r2 = G(pRestR, a4 + 2, b4 + 2), r3 = G(pRestR, a4 + 3, b4 + 3);
+    const r0 = G0(lRestR, a4, b4), r1 = G1(lRestR, a4, b4), r2 = G2(lRestR, a4, b4), r3 = G3(lRestR, a4, b4);
     const kx = qmx(ax, ay, az, aw, r0, r1, r2, r3), ky = qmy(ax, ay, az, aw, r0, r1, r2, r3);
     const kz = qmz(ax, ay, az, aw, r0, r1, r2, r3), kw = qmw(ax, ay, az, aw, r0, r1, r2, r3);
-    P(pLocalPrev, a4, b4, G(pLocalCur, a4, b4)); P(pLocalPrev, a4 + 1, b4 + 1, G(pLocalCur, a4 + 1, b4 + 1));
-    P(pLocalPrev, a4 + 2, b4 + 2, G(pLocalCur, a4 + 2, b4 + 2)); P(pLocalPrev, a4 + 3, b4 + 3, G(pLocalCur, a4 + 3, b4 + 3));
-    P(pLocalCur, a4, b4, kx); P(pLocalCur, a4 + 1, b4 + 1, ky); P(pLocalCur, a4 + 2, b4 + 2, kz); P(pLocalCur, a4 + 3, b4 + 3, kw);
+    P0(lLocalPrev, a4, b4, G0(lLocalCur, a4, b4)); P1(lLocalPrev, a4, b4, G1(lLocalCur, a4, b4));
+    P2(lLocalPrev, a4, b4, G2(lLocalCur, a4, b4)); P3(lLocalPrev, a4, b4, G3(lLocalCur, a4, b4));
+    P0(lLocalCur, a4, b4, kx); P1(lLocalCur, a4, b4, ky); P2(lLocalCur, a4, b4, kz); P3(lLocalCur, a4, b4, kw);
     const nqx = qmx(qx, qy, qz, qw, kx, ky, kz, kw), nqy = qmy(qx, qy, qz, qw, kx, ky, kz, kw);
     const nqz = qmz(qx, qy, qz, qw, kx, ky, kz, kw), nqw = qmw(qx, qy, qz, qw, kx, ky, kz, kw);
     qx = nqx; qy = nqy; qz = nqz; qw = nqw;
     px = hx; py = hy; pz = hz;
-    ps = mu(s, G(pScaleRel, kA, kB));
+    ps = mu(s, G0(lScaleRel, kA, kB));
   }
   // Snapshots for the next step's coupling, once the whole chain is done.
   const oA = baseA * 4, oB = baseB * 4;
-  for (let j = 0; j < n * 4; j++) {
-    S(pBendOld, oA + j, L(pBendNew, oA + j));
-    S(pBendOld, oB + j, L(pBendNew, oB + j));
+  const bo = pBendOld, bn = pBendNew, byA = <usize>oA << 3, byB = <usize>oB << 3, bytes = <usize>(n * 32);
+  for (let j: usize = 0; j < bytes; j += 16) { // (n · 4 doubles: a whole number of v128)
+    v128.store(bo + byA + j, v128.load(bn + byA + j));
+    v128.store(bo + byB + j, v128.load(bn + byB + j));
   }
 }
 
@@ -604,18 +634,19 @@ function finishChain(e: i32, composed: bool, failed: bool): void {
 }
 
 function writePair(eA: i32, eB: i32, al: f64): void {
+  const lAnchorCur = pAnchorCur, lFloorClearance = pFloorClearance, lFloorY = pFloorY, lHeadLs = pHeadLs, lLenRel = pLenRel, lLocalCur = pLocalCur, lLocalPrev = pLocalPrev, lPoseLocalR = pPoseLocalR, lPoseWorldM = pPoseWorldM, lRestDirLs = pRestDirLs, lRestR = pRestR, lScaleRel = pScaleRel, lTipDirLs = pTipDirLs, lUnitScale = pUnitScale, lWrittenR = pWrittenR; // (the pointers as locals: one load each)
   const ONE = sp(1), ZERO = sp(0), EPS12 = sp(1e-12), ANTI = sp(-0.999999999), TINY = sp(1e-9);
   const AL = sp(al), AL1 = sp(1 - al), NAL = sp(-al);
   const n = <i32>load<u8>(pLinks + <usize>eA);
   const baseA = load<i32>(pRow + (<usize>eA << 2)) * LINK_STRIDE, baseB = load<i32>(pRow + (<usize>eB << 2)) * LINK_STRIDE;
   const aA = eA * 8, aB = eB * 8;
   const floorOnM = f64x2.eq(f64x2.replace_lane(f64x2.splat(<f64>load<u8>(pFloorEnabled + <usize>eA)), 1, <f64>load<u8>(pFloorEnabled + <usize>eB)), ONE);
-  const F = ad(G(pFloorY, eA, eB), mu(G(pFloorClearance, eA, eB), G(pUnitScale, eA, eB)));
+  const F = ad(G0(lFloorY, eA, eB), mu(G0(lFloorClearance, eA, eB), G0(lUnitScale, eA, eB)));
   const composeA = load<u8>(pExactWorld + <usize>eA) != 1, composeB = load<u8>(pExactWorld + <usize>eB) != 1;
   const mxv = f64x2.replace_lane(f64x2.splat(load<u8>(pMirrored + <usize>eA) == 1 ? -1.0 : 1.0), 1, load<u8>(pMirrored + <usize>eB) == 1 ? -1.0 : 1.0);
-  let qx = G(pAnchorCur, aA + 3, aB + 3), qy = G(pAnchorCur, aA + 4, aB + 4), qz = G(pAnchorCur, aA + 5, aB + 5), qw = G(pAnchorCur, aA + 6, aB + 6);
-  let px = G(pAnchorCur, aA, aB), py = G(pAnchorCur, aA + 1, aB + 1), pz = G(pAnchorCur, aA + 2, aB + 2);
-  const s = G(pAnchorCur, aA + 7, aB + 7);
+  let qx = G3(lAnchorCur, aA, aB), qy = G4(lAnchorCur, aA, aB), qz = G5(lAnchorCur, aA, aB), qw = G6(lAnchorCur, aA, aB);
+  let px = G0(lAnchorCur, aA, aB), py = G1(lAnchorCur, aA, aB), pz = G2(lAnchorCur, aA, aB);
+  const s = G7(lAnchorCur, aA, aB);
   let ps = s;
   let x2 = ad(qx, qx), y2 = ad(qy, qy), z2 = ad(qz, qz);
   let xx = mu(qx, x2), xy = mu(qx, y2), xz = mu(qx, z2), yy = mu(qy, y2), yz = mu(qy, z2), zz = mu(qz, z2);
@@ -627,8 +658,8 @@ function writePair(eA: i32, eB: i32, al: f64): void {
   for (let i = 0; i < n; i++) {
     const kA = baseA + i, kB = baseB + i;
     const a3 = kA * 3, b3 = kB * 3, a4 = kA * 4, b4 = kB * 4;
-    const p0 = G(pLocalPrev, a4, b4), p1 = G(pLocalPrev, a4 + 1, b4 + 1), p2 = G(pLocalPrev, a4 + 2, b4 + 2), p3 = G(pLocalPrev, a4 + 3, b4 + 3);
-    const c0 = G(pLocalCur, a4, b4), c1 = G(pLocalCur, a4 + 1, b4 + 1), c2 = G(pLocalCur, a4 + 2, b4 + 2), c3 = G(pLocalCur, a4 + 3, b4 + 3);
+    const p0 = G0(lLocalPrev, a4, b4), p1 = G1(lLocalPrev, a4, b4), p2 = G2(lLocalPrev, a4, b4), p3 = G3(lLocalPrev, a4, b4);
+    const c0 = G0(lLocalCur, a4, b4), c1 = G1(lLocalCur, a4, b4), c2 = G2(lLocalCur, a4, b4), c3 = G3(lLocalCur, a4, b4);
     const sg = sel(lt(ad(ad(ad(mu(p0, c0), mu(p1, c1)), mu(p2, c2)), mu(p3, c3)), ZERO), NAL, AL);
     let lx = ad(mu(p0, AL1), mu(c0, sg)), ly = ad(mu(p1, AL1), mu(c1, sg)), lz = ad(mu(p2, AL1), mu(c2, sg)), lw = ad(mu(p3, AL1), mu(c3, sg));
     const l2 = ad(ad(ad(mu(lx, lx), mu(ly, ly)), mu(lz, lz)), mu(lw, lw));
@@ -637,7 +668,7 @@ function writePair(eA: i32, eB: i32, al: f64): void {
       const il = dv(ONE, sq(l2));
       lx = mu(lx, il); ly = mu(ly, il); lz = mu(lz, il); lw = mu(lw, il);
     }
-    const hlx = G(pHeadLs, a3, b3), hly = G(pHeadLs, a3 + 1, b3 + 1), hlz = G(pHeadLs, a3 + 2, b3 + 2);
+    const hlx = G0(lHeadLs, a3, b3), hly = G1(lHeadLs, a3, b3), hlz = G2(lHeadLs, a3, b3);
     const hx = ad(px, mu(ps, dot3(m00, m01, m02, hlx, hly, hlz)));
     const hy = ad(py, mu(ps, dot3(m10, m11, m12, hlx, hly, hlz)));
     const hz = ad(pz, mu(ps, dot3(m20, m21, m22, hlx, hly, hlz)));
@@ -649,16 +680,16 @@ function writePair(eA: i32, eB: i32, al: f64): void {
     let n00 = sb(ONE, ad(yy, zz)), n01 = sb(xy, wz), n02 = ad(xz, wy);
     let n10 = ad(xy, wz), n11 = sb(ONE, ad(xx, zz)), n12 = sb(yz, wx);
     let n20 = sb(xz, wy), n21 = ad(yz, wx), n22 = sb(ONE, ad(xx, yy));
-    const len = mu(s, G(pLenRel, kA, kB));
+    const len = mu(s, G0(lLenRel, kA, kB));
     const fm0 = v128.and(floorOnM, gt(len, ZERO));
     if (v128.any_true(fm0)) {
-      const tx = G(pTipDirLs, a3, b3), ty = G(pTipDirLs, a3 + 1, b3 + 1), tz = G(pTipDirLs, a3 + 2, b3 + 2);
+      const tx = G0(lTipDirLs, a3, b3), ty = G1(lTipDirLs, a3, b3), tz = G2(lTipDirLs, a3, b3);
       const dy = dot3(n10, n11, n12, tx, ty, tz);
       const fm = v128.and(fm0, lt(ad(hy, mu(len, dy)), F));
       if (v128.any_true(fm)) {
         // Back onto the floor circle, aimed with the least twist from rest.
         const dx = dot3(n00, n01, n02, tx, ty, tz), dz = dot3(n20, n21, n22, tx, ty, tz);
-        const ux = G(pRestDirLs, a3, b3), uy = G(pRestDirLs, a3 + 1, b3 + 1), uz = G(pRestDirLs, a3 + 2, b3 + 2);
+        const ux = G0(lRestDirLs, a3, b3), uy = G1(lRestDirLs, a3, b3), uz = G2(lRestDirLs, a3, b3);
         const rx = dot3(m00, m01, m02, ux, uy, uz), rz = dot3(m20, m21, m22, ux, uy, uz);
         let u = dv(sb(F, hy), len);
         u = sel(gt(u, ONE), ONE, sel(lt(u, sp(-1)), sp(-1), u));
@@ -685,7 +716,7 @@ function writePair(eA: i32, eB: i32, al: f64): void {
           const pl = sq(dot3(qa, qb, qc, qa, qb, qc));
           sx = sel(anti, dv(qa, pl), sx); sy = sel(anti, dv(qb, pl), sy); sz = sel(anti, dv(qc, pl), sz); sw = sel(anti, ZERO, sw);
         }
-        const r0 = G(pRestR, a4, b4), r1 = G(pRestR, a4 + 1, b4 + 1), r2 = G(pRestR, a4 + 2, b4 + 2), r3 = G(pRestR, a4 + 3, b4 + 3);
+        const r0 = G0(lRestR, a4, b4), r1 = G1(lRestR, a4, b4), r2 = G2(lRestR, a4, b4), r3 = G3(lRestR, a4, b4);
         const flx = qmx(sx, sy, sz, sw, r0, r1, r2, r3), fly = qmy(sx, sy, sz, sw, r0, r1, r2, r3);
         const flz = qmz(sx, sy, sz, sw, r0, r1, r2, r3), flw = qmw(sx, sy, sz, sw, r0, r1, r2, r3);
         const fnx = qmx(qx, qy, qz, qw, flx, fly, flz, flw), fny = qmy(qx, qy, qz, qw, flx, fly, flz, flw);
@@ -702,16 +733,16 @@ function writePair(eA: i32, eB: i32, al: f64): void {
     }
     const slA = load<i32>(pSlot + (<usize>kA << 2)), slB = load<i32>(pSlot + (<usize>kB << 2));
     const sA = slA * 4, sB = slB * 4;
-    P(pPoseLocalR, sA, sB, lx); P(pPoseLocalR, sA + 1, sB + 1, ly); P(pPoseLocalR, sA + 2, sB + 2, lz); P(pPoseLocalR, sA + 3, sB + 3, lw);
-    P(pWrittenR, a4, b4, lx); P(pWrittenR, a4 + 1, b4 + 1, ly); P(pWrittenR, a4 + 2, b4 + 2, lz); P(pWrittenR, a4 + 3, b4 + 3, lw);
-    const sc = mu(s, G(pScaleRel, kA, kB));
+    P0(lPoseLocalR, sA, sB, lx); P1(lPoseLocalR, sA, sB, ly); P2(lPoseLocalR, sA, sB, lz); P3(lPoseLocalR, sA, sB, lw);
+    P0(lWrittenR, a4, b4, lx); P1(lWrittenR, a4, b4, ly); P2(lWrittenR, a4, b4, lz); P3(lWrittenR, a4, b4, lw);
+    const sc = mu(s, G0(lScaleRel, kA, kB));
     if (composeA && composeB) {
       const oA = slA * 16, oB = slB * 16;
       const sxv = mu(mxv, sc);
-      P(pPoseWorldM, oA, oB, mu(n00, sxv)); P(pPoseWorldM, oA + 1, oB + 1, mu(n10, sc)); P(pPoseWorldM, oA + 2, oB + 2, mu(n20, sc)); P(pPoseWorldM, oA + 3, oB + 3, ZERO);
-      P(pPoseWorldM, oA + 4, oB + 4, mu(n01, sxv)); P(pPoseWorldM, oA + 5, oB + 5, mu(n11, sc)); P(pPoseWorldM, oA + 6, oB + 6, mu(n21, sc)); P(pPoseWorldM, oA + 7, oB + 7, ZERO);
-      P(pPoseWorldM, oA + 8, oB + 8, mu(n02, sxv)); P(pPoseWorldM, oA + 9, oB + 9, mu(n12, sc)); P(pPoseWorldM, oA + 10, oB + 10, mu(n22, sc)); P(pPoseWorldM, oA + 11, oB + 11, ZERO);
-      P(pPoseWorldM, oA + 12, oB + 12, mu(mxv, hx)); P(pPoseWorldM, oA + 13, oB + 13, hy); P(pPoseWorldM, oA + 14, oB + 14, hz); P(pPoseWorldM, oA + 15, oB + 15, ONE);
+      P0(lPoseWorldM, oA, oB, mu(n00, sxv)); P1(lPoseWorldM, oA, oB, mu(n10, sc)); P2(lPoseWorldM, oA, oB, mu(n20, sc)); P3(lPoseWorldM, oA, oB, ZERO);
+      P4(lPoseWorldM, oA, oB, mu(n01, sxv)); P5(lPoseWorldM, oA, oB, mu(n11, sc)); P6(lPoseWorldM, oA, oB, mu(n21, sc)); P7(lPoseWorldM, oA, oB, ZERO);
+      P8(lPoseWorldM, oA, oB, mu(n02, sxv)); P9(lPoseWorldM, oA, oB, mu(n12, sc)); P10(lPoseWorldM, oA, oB, mu(n22, sc)); P11(lPoseWorldM, oA, oB, ZERO);
+      P12(lPoseWorldM, oA, oB, mu(mxv, hx)); P13(lPoseWorldM, oA, oB, hy); P14(lPoseWorldM, oA, oB, hz); P15(lPoseWorldM, oA, oB, ONE);
     } else if (composeA || composeB) {
       const oA = slA * 16, oB = slB * 16;
       const sxv = mu(mxv, sc);
