@@ -31,6 +31,7 @@ import type { PoseStore } from '../core/pose';
 import { TB, twoBoneKernel } from '../core/ik/twoBone';
 import { invertAffine, isConformal, isMirroredMatrix, localRotationForWorld, qSlerpAt, rotationOfMatrix, rotationToLocal, rotationToWorld, transformPoint } from '../core/ik/frames';
 import { qConjMul, qMul, qMulConj, qRotate, qSwing } from '../core/qmath';
+import { RS, reachSearchBegin, reachSearchNext } from '../core/ik/reachSearch';
 
 const _io = new Float64Array(TB.SIZE);
 const _f = new Float64Array(1); // a double handed to a helper (no boxed argument)
@@ -119,6 +120,7 @@ function conjugateByScale(Sc: Float64Array, so: number): void {
 
 const _sv = new Float64Array(15); // solveLimb: the animated locals (root, mid, end rotations; end translation)
 const _tgt = new Float64Array(3); // solveLimb: the target the solve reaches for (world)
+const _search = new Float64Array(RS.SIZE); // solveLimb: the stretchy-limb reach search
 
 /** True when every bone from the root `rs` down to `pm` has a scale of uniform magnitude (signs free: a mirror is exact). */
 function pathUniformScale(pose: PoseStore, rs: number, pm: number): boolean {
@@ -667,13 +669,6 @@ function loadParent(P: Float64Array, po: number, par: number, char: number): boo
   return ok;
 }
 
-/**
- * Golden-section steps of the stretchy-limb reach search: the bracket shrinks to 0.618^20 ≈ 7e-5
- * of the elbow's range, so the reach is found to about 1e-7 of itself (the error is quadratic in
- * the bracket: 14 steps left 0.04 mm on a 1.5 m arm, 0.4 mm under a 10× parent).
- */
-const GOLDEN_STEPS = 20;
-
 function solveLimb(world: BitrigWorld, e: number): void {
   const L = world.components.Limb;
   const pose = world.pose;
@@ -704,24 +699,16 @@ function solveLimb(world: BitrigWorld, e: number): void {
   for (let k = 0; k < 3; k++) { _sv[12 + k] = Tl[es * 3 + k]!; _tgt[k] = L.targetWs[e * 3 + k]!; }
   // A non-uniform scale between the root and the mid (a stretchy upper bone) makes the lower
   // bone's length in solve space depend on the elbow angle, so the analytic solve misses and
-  // its model reach (l1 + l2) is not the arm's. The root's rotation is rigid, so the tip's
-  // distance r from the root depends on the elbow alone, i.e. on the distance dd the kernel is
-  // asked for: the search finds the real reach (r at dd = lo; the golden-section maximum of r,
-  // compared with the straight limb), the goal distance from the blended target with the
-  // kernel's soften and clamp on that real reach, a dd with r(dd) = goal on [lo, argmax]
-  // (regula falsi, Illinois: the only one where r rises monotonically there, as it does unless
-  // the shear is extreme), and swings the chain about the root onto the target's direction.
-  // Continuous in the target; about 30 solves of such a limb per frame.
+  // its model reach (l1 + l2) is not the arm's: the reach search (core/ik/reachSearch.ts) picks
+  // the distances dd to ask the kernel for along the target's direction (weight 1, no soften),
+  // each round measures the tip, and the chain then swings about the root onto the target's
+  // direction.
   const refine = w > 0 && !pathUniformScale(pose, rs, pose.parent[ms]!);
   let cwx = 0, cwy = 0, cwz = 0; // animated end (world)
   let wk = w, sk = L.soften[e]!; // the kernel's weight and soften (search rounds: 1 and 0)
-  let sG = L.soften[e]!; // the soften the goal uses (as the kernel clamps it)
-  if (!(sG > 0)) sG = 0; else if (sG > 0.5) sG = 0.5;
-  // phase: 0 analytic, 1 folded, 2–3 golden section, 4 at the maximum, 5 regula falsi, 6 done next
-  let phase = 0, gi = 0;
-  let ux = 0, uy = 0, uz = 0, D = 0, dcA = 0, lo = 0, hi = 0, dd = 0, Lmin = 0, Lr = 0, Dg = 0;
-  let ga = 0, gb = 0, gc = 0, gd = 0, rc = 0, rd = 0, pendC = true, flo = 0, fhi = 0, side = 0, ddMax = 0, rInt = 0, ddInt = 0;
+  let ux = 0, uy = 0, uz = 0; // the target's direction from the root (solve space)
   let searched = false;
+  const rsS = _search;
   for (let round = 0; ; round++) {
     const okP = loadParent(P, po, par, L.char[e]!);
     const mirrored = _state[1] === 1;
@@ -821,66 +808,21 @@ function solveLimb(world: BitrigWorld, e: number): void {
       searched = false;
       break;
     }
-    const GR = 0.6180339887498949;
-    if (phase === 0) {
-      // The direction and distance of the blended target (the kernel's), the animated end's distance.
+    if (round === 0) {
+      // After the analytic solve: the direction and distance of the blended target (the
+      // kernel's), the animated end's distance, the kernel's folded and straight distances.
       let hx = io[TB.BT]! - io[0]!, hy = io[TB.BT + 1]! - io[1]!, hz = io[TB.BT + 2]! - io[2]!;
-      D = Math.sqrt(hx * hx + hy * hy + hz * hz);
+      let D = Math.sqrt(hx * hx + hy * hy + hz * hz);
       if (!(D > 1e-12) || !Number.isFinite(D)) { hx = io[TB.NC]! - io[0]!; hy = io[TB.NC + 1]! - io[1]!; hz = io[TB.NC + 2]! - io[2]!; D = 0; }
       const hl = Math.sqrt(hx * hx + hy * hy + hz * hz);
       if (!(hl > 1e-12) || !Number.isFinite(hl)) break;
       ux = hx / hl; uy = hy / hl; uz = hz / hl;
       const cx = io[6]! - io[0]!, cy = io[7]! - io[1]!, cz = io[8]! - io[2]!;
-      dcA = Math.sqrt(cx * cx + cy * cy + cz * cz);
-      lo = Math.abs(io[TB.L1]! - io[TB.L2]!); hi = io[TB.L1]! + io[TB.L2]!;
-      if (!(hi > 1e-12)) break;
-      dd = lo; phase = 1; searched = true;
-    } else if (phase === 1) {
-      Lmin = r;
-      ga = lo; gb = hi; gc = gb - GR * (gb - ga); gd = ga + GR * (gb - ga);
-      dd = gc; pendC = true; phase = 2; gi = 0;
-    } else if (phase === 2) {
-      // golden section for the largest r: first the two interior points
-      if (pendC) { rc = r; dd = gd; pendC = false; } else { rd = r; phase = 3; }
-    }
-    let atMax = false; // this round evaluated the maximum
-    if (phase === 3) {
-      if (gi > 0) { if (pendC) rc = r; else rd = r; }
-      if (gi >= GOLDEN_STEPS) {
-        // the interior maximum; the straight limb (the search never samples hi) is checked next
-        ddInt = rc > rd ? gc : gd; rInt = rc > rd ? rc : rd;
-        dd = hi; phase = 7;
-      } else {
-        gi++;
-        if (rc > rd) { gb = gd; gd = gc; rd = rc; gc = gb - GR * (gb - ga); dd = gc; pendC = true; } else { ga = gc; gc = gd; rc = rd; gd = ga + GR * (gb - ga); dd = gd; pendC = false; }
-      }
-    } else if (phase === 7) {
-      if (r >= rInt) { ddMax = hi; atMax = true; } else { ddMax = ddInt; dd = ddInt; }
-      phase = 4;
-    } else if (phase === 4) atMax = true;
-    if (atMax) {
-      Lr = r; // at the maximum
-      // The goal: the kernel's soften and clamp, on the real reach [Lmin, Lr].
-      let De = D;
-      if (sG > 0 && De > Lr * (1 - sG)) {
-        let da = Lr * (1 - sG);
-        if (dcA > da) da = dcA < Lr ? dcA : Lr;
-        const sl = Lr - da;
-        if (De > da) De = sl > 1e-12 * Lr ? da + sl * (1 - Math.exp(-(De - da) / sl)) : Lr;
-      }
-      if (De > Lr) De = Lr;
-      if (De < Lmin) De = Lmin;
-      Dg = De;
-      const tol = 1e-3 * L.reachTolerance[e]!;
-      if (!(Dg < Lr - tol)) break; // stay at the maximum (this pose)
-      flo = Lmin - Dg; fhi = Lr - Dg;
-      if (!(flo < -tol)) { dd = lo; phase = 6; } else { dd = (lo * fhi - ddMax * flo) / (fhi - flo); hi = ddMax; side = 0; phase = 5; }
-    } else if (phase === 5) {
-      const f = r - Dg;
-      if (!(Math.abs(f) > 1e-3 * L.reachTolerance[e]!) || round >= 48) break;
-      if (f > 0) { hi = dd; fhi = f; if (side === 1) flo *= 0.5; side = 1; } else { lo = dd; flo = f; if (side === -1) fhi *= 0.5; side = -1; }
-      dd = (lo * fhi - hi * flo) / (fhi - flo);
-    } else if (phase === 6) break; // (the folded pose, evaluated)
+      const lo = Math.abs(io[TB.L1]! - io[TB.L2]!), hi = io[TB.L1]! + io[TB.L2]!;
+      if (!reachSearchBegin(rsS, lo, hi, D, Math.sqrt(cx * cx + cy * cy + cz * cz), L.soften[e]!, 1e-3 * L.reachTolerance[e]!)) break;
+      searched = true;
+    } else if (!reachSearchNext(rsS, r)) break;
+    const dd = rsS[RS.DD]!;
     // Next: ask the kernel for the point at distance dd along the target's direction (weight 1, no soften).
     _v[12] = io[0]! + ux * dd; _v[13] = io[1]! + uy * dd; _v[14] = io[2]! + uz * dd;
     transformPoint(_tgt, 0, P, po, _v, 12);
@@ -901,6 +843,7 @@ function solveLimb(world: BitrigWorld, e: number): void {
     updateSubtree(pose, rs);
     if (child) { endRotationSheared(pose, es, wm, pose.parent[es]! * 16); updateSubtree(pose, es); }
     // the outcome measures against the real reach (armOutcome's reposition reads L1 + L2)
+    const Lr = rsS[RS.LR]!;
     if (Lr > 0) { io[TB.L1] = Lr; io[TB.L2] = 0; }
     io[TB.EXT] = reach / (io[TB.L1]! + io[TB.L2]!);
   }
