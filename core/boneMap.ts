@@ -28,7 +28,10 @@ export interface ParsedBoneName {
   side: BoneSide;
 }
 
-const PREFIX_RE = /^(?:mixamorig\d*|armature|rig|def|bip\d*|character\d*)[:_|.\s-]+/i;
+// (three.js's GLTFLoader drops ':' from node names: `mixamorig:LeftHand` arrives as
+// `mixamorigLeftHand`; both forms are read. limbMap reads `FootL`-style sides, as the loader
+// leaves `Foot.L`, by pairs.)
+const PREFIX_RE = /^(?:mixamorig\d*[:_|.\s-]*|(?:armature|rig|def|bip\d*|character\d*)[:_|.\s-]+)/i;
 const NAMESPACE_RE = /^[^:]*:/;
 
 /**
@@ -38,6 +41,7 @@ const NAMESPACE_RE = /^[^:]*:/;
  * parseBoneName('mixamorig:LeftUpLeg') // { base: 'upleg', index: -1, side: 'left' }
  * parseBoneName('b_Tail02_013')        // { base: 'tail', index: 2, side: 'center' }
  * parseBoneName('Tail_3')              // { base: 'tail', index: 3, side: 'center' }
+ * parseBoneName('mixamorigLeftHand')   // { base: 'hand', index: -1, side: 'left' } (as three.js loads it)
  */
 export function parseBoneName(name: string): ParsedBoneName {
   let s = name.trim();

@@ -85,7 +85,7 @@ describe('name styles', () => {
 });
 
 describe('names as three.js sanitises them', () => {
-  test('Quaternius (IKBackLegL …) and RobotExpressive (FootL …) without the dots', () => {
+  test('Quaternius (IKBackLegL …) and RobotExpressive (FootL …) without the dots, Mixamo without the colon', () => {
     const q = topo([
       ['Body', null], ['Back', 'Body'], ['Torso', 'Back'], ['Torso2', 'Torso'],
       ['FrontShoulderL', 'Torso2'], ['FrontUpperLegL', 'FrontShoulderL'], ['FrontLowerLegL', 'FrontUpperLegL'],
@@ -102,6 +102,17 @@ describe('names as three.js sanitises them', () => {
     ]);
     const r = topo([['Bone', null], ['FootL', 'Bone'], ['Body', 'Bone'], ['Hips', 'Body'], ['UpperLegL', 'Hips'], ['LowerLegL', 'UpperLegL'], ['UpperLegR', 'Hips'], ['LowerLegR', 'UpperLegR'], ['FootR', 'Bone']]);
     expect(describeLimbs(r, findLimbs(r))).toEqual(['leg left: UpperLegL > LowerLegL > FootL (ik end)', 'leg right: UpperLegR > LowerLegR > FootR (ik end)']);
+    // Mixamo as three.js loads it: 'mixamorig:LeftHand' arrives as 'mixamorigLeftHand'
+    const mixSides = (x: string): [string, string | null][] => [
+      [`mixamorig${x}UpLeg`, 'mixamorigHips'], [`mixamorig${x}Leg`, `mixamorig${x}UpLeg`], [`mixamorig${x}Foot`, `mixamorig${x}Leg`],
+      [`mixamorig${x}Shoulder`, 'mixamorigSpine2'], [`mixamorig${x}Arm`, `mixamorig${x}Shoulder`], [`mixamorig${x}ForeArm`, `mixamorig${x}Arm`], [`mixamorig${x}Hand`, `mixamorig${x}ForeArm`],
+    ];
+    const mx = topo([['mixamorigHips', null], ['mixamorigSpine', 'mixamorigHips'], ['mixamorigSpine2', 'mixamorigSpine'], ...mixSides('Left'), ...mixSides('Right')]);
+    expect(describeLimbs(mx, findLimbs(mx))).toEqual([
+      'leg left: mixamorigLeftUpLeg > mixamorigLeftLeg > mixamorigLeftFoot', 'leg right: mixamorigRightUpLeg > mixamorigRightLeg > mixamorigRightFoot',
+      'arm left: mixamorigLeftArm > mixamorigLeftForeArm > mixamorigLeftHand', 'arm right: mixamorigRightArm > mixamorigRightForeArm > mixamorigRightHand',
+    ]);
+    expect(findPelvis(mx)).toBe(0);
     // a lone trailing capital is not a side
     const lone = topo([['Hips', null], ['SpineL', 'Hips']]);
     expect(findLimbs(lone)).toEqual([]);
@@ -174,6 +185,16 @@ describe.skipIf(!hasAssets)('real files', () => {
       }
       const t = { names, parents };
       expect(describeLimbs(t, findLimbs(t, pos, findPelvis(t)))).toEqual(r.expect);
+      // The same skeleton as three.js's GLTFLoader names it (PropertyBinding.sanitizeNodeName:
+      // '[', ']', '.', ':', '/' dropped, white space to '_'): the same limbs, the same bones.
+      const sanitise = (nm: string): string => nm.replace(/\s/g, '_').replace(/[[\]\.:/]/g, '');
+      const ts = { names: names.map(sanitise), parents };
+      const sanitiseLine = (line: string): string => {
+        const at = line.indexOf(': ') + 2, ik = line.endsWith(' (ik end)');
+        const chain = line.slice(at, ik ? line.length - ' (ik end)'.length : line.length);
+        return line.slice(0, at) + chain.split(' > ').map(sanitise).join(' > ') + (ik ? ' (ik end)' : '');
+      };
+      expect(describeLimbs(ts, findLimbs(ts, pos, findPelvis(ts)))).toEqual(r.expect.map(sanitiseLine));
     });
   }
 });
