@@ -163,8 +163,10 @@ export interface GroundHit {
 /**
  * The game's ground: fill `out` for the sole point `pointWs` (world x, y, z: read x and z for a
  * height field, or cast down from y) and return true, or return false when there is no ground
- * there. Called per foot per frame; must not allocate. (The point comes in an array: numbers
- * passed one by one to a function would be boxed, an allocation per foot per frame.)
+ * there (only `true` counts as ground). Called per foot per frame, and again by
+ * {@link sceneDiagnostics}; must not allocate. `out.normal` may be written in place or replaced;
+ * a missing or degenerate normal counts as up. (The point comes in an array: numbers passed one
+ * by one to a function would be boxed, an allocation per foot per frame.)
  *
  * @example
  * const ground: GroundQuery = (p, out) => {
@@ -1039,7 +1041,8 @@ export interface SceneDiagnostics {
 }
 
 const _d = new Float64Array(16);
-const _hitD: GroundHit = { height: 0, normal: new Float64Array(3), support: -1 };
+const _hitDNormal = new Float64Array(3);
+const _hitD: GroundHit = { height: 0, normal: _hitDNormal, support: -1 };
 const _gp = new Float64Array(3); // ground query point (world)
 
 /**
@@ -1085,17 +1088,21 @@ export function sceneDiagnostics(world: BitrigWorld, handle: SceneIKHandle, out?
     // Gap to the ground under the solved sole.
     let gh = refY, gnx = 0, gny = 1, gnz = 0, ok = true;
     if (ground) {
+      // (the same reading as the foot lock's: `true` only, a replaced or missing normal)
       _hitD.height = NaN; _hitD.support = -1;
-      const hn = _hitD.normal as Float64Array;
-      hn[0] = 0; hn[1] = 1; hn[2] = 0;
+      _hitD.normal = _hitDNormal;
+      _hitDNormal[0] = 0; _hitDNormal[1] = 1; _hitDNormal[2] = 0;
       _gp[0] = _d[0]!; _gp[1] = _d[1]!; _gp[2] = _d[2]!;
-      try { ok = ground(_gp, _hitD); } catch { ok = false; }
-      const nn = _hitD.normal;
-      ok = ok && Number.isFinite(_hitD.height);
+      try { ok = ground(_gp, _hitD) === true; } catch { ok = false; }
+      const nn = _hitD.normal as ArrayLike<number> | null | undefined;
+      ok = ok && Number.isFinite(+_hitD.height);
       if (ok) {
-        gh = _hitD.height;
-        const l = Math.hypot(nn[0]!, nn[1]!, nn[2]!);
-        if (l > 0 && Number.isFinite(l) && nn[1]! / l > 1e-6) { gnx = nn[0]! / l; gny = nn[1]! / l; gnz = nn[2]! / l; }
+        gh = +_hitD.height;
+        if (nn !== null && nn !== undefined) {
+          const nx = +nn[0]!, ny = +nn[1]!, nz = +nn[2]!;
+          const l = Math.hypot(nx, ny, nz);
+          if (l > 1e-12 && Number.isFinite(l) && ny / l > 1e-6) { gnx = nx / l; gny = ny / l; gnz = nz / l; }
+        }
       }
     }
     cd.gapWs = ok ? (_d[1]! - gh) * gny : NaN;

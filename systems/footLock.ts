@@ -35,7 +35,7 @@ const _hit: GroundHit = { height: 0, normal: new Float64Array(3), support: -1 };
 const _hitNormal = _hit.normal as Float64Array;
 const _gp = new Float64Array(3); // ground query point (world sole)
 const _g = new Float64Array(5); // ground: height, normal x y z, support
-const _tilt = new Float64Array(2); // memo: [maxTilt, cos(maxTilt / 2)]
+const _tilt = Float64Array.of(NaN, NaN); // memo: [maxTilt, cos(maxTilt / 2)] (NaN: nothing memoised, so maxTilt 0 computes cos 0 = 1)
 const _f = new Float64Array(1); // slerp fraction (passed in an array: no boxed double argument)
 
 /**
@@ -284,8 +284,10 @@ function queryGround(world: BitrigWorld, c: number): boolean {
   try { ok = fn(_gp, _hit) === true; } catch { ok = false; }
   const h = +_hit.height;
   if (!ok || !Number.isFinite(h)) return false;
-  const nn = _hit.normal;
-  let nx = +nn[0]!, ny = +nn[1]!, nz = +nn[2]!;
+  // (the game may have replaced `normal`, with anything: a missing one counts as up)
+  const nn = _hit.normal as ArrayLike<number> | null | undefined;
+  let nx = 0, ny = 1, nz = 0;
+  if (nn !== null && nn !== undefined) { nx = +nn[0]!; ny = +nn[1]!; nz = +nn[2]!; }
   const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
   if (!(l > 1e-12) || !Number.isFinite(l) || !(ny / l > 1e-6)) { nx = 0; ny = 1; nz = 0; } else { nx /= l; ny /= l; nz /= l; }
   const s = _hit.support;

@@ -108,6 +108,35 @@ describe('per frame: defined results, no throw', () => {
     }
   });
 
+  test('a ground query that replaces out.normal (null, undefined, a number, its own array) or returns a truthy non-boolean: no throw in update or sceneDiagnostics, finite pose, the game\'s array untouched, and solver and diagnostics agree (only `true` is ground)', () => {
+    const rig = makeBiped();
+    const mine = [-0.2, 0.98, 0]; // the game's own normal
+    const queries: GroundQuery[] = [
+      (_p, out) => { out.height = 0; (out as { normal: unknown }).normal = null; return true; },
+      (_p, out) => { out.height = 0; (out as { normal: unknown }).normal = undefined; return true; },
+      (_p, out) => { out.height = 0; (out as { normal: unknown }).normal = 7; return true; },
+      (_p, out) => { out.height = 0; out.normal = mine; out.support = -1; return true; },
+    ];
+    for (const ground of queries) {
+      for (let f = 0; f < 5; f++) expect(() => rig.frame(DT, { feet: [1, 1], ground })).not.toThrow();
+      expect(allFinite(rig)).toBe(true);
+      expect(() => sceneDiagnostics(rig.world, rig.ik)).not.toThrow();
+      expect(() => sceneDiagnostics(rig.world, rig.ik)).not.toThrow();
+      expect(Number.isFinite(sceneDiagnostics(rig.world, rig.ik).contacts[0]!.gapWs)).toBe(true);
+    }
+    expect(mine).toEqual([-0.2, 0.98, 0]);
+    // a well-behaved character afterwards (the module scratch is not left poisoned)
+    const rig2 = makeBiped();
+    rig2.frame(DT, { feet: [1, 1], ground: (_p, out) => { out.height = 0; out.normal[1] = 1; return true; } });
+    expect(() => sceneDiagnostics(rig2.world, rig2.ik)).not.toThrow();
+    // a truthy non-boolean is "no ground" for both
+    const truthy = ((_p: Float64Array, out: { height: number }) => { out.height = 0.2; return 1; }) as unknown as GroundQuery;
+    for (let f = 0; f < 5; f++) rig2.frame(DT, { feet: [1, 1], ground: truthy });
+    const F = rig2.world.components.FootContact;
+    expect(F.hasGround[rig2.ik.legs[0]!.eid]).toBe(0);
+    expect(sceneDiagnostics(rig2.world, rig2.ik).contacts[0]!.gapWs).toBeNaN();
+  });
+
   test('dt of 0, NaN, negative or huge: no throw, finite pose', () => {
     const rig = makeBiped();
     for (const dt of [0, NaN, -1, Infinity, 1e9]) {

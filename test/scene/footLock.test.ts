@@ -3,7 +3,7 @@
  * translating and rotating platforms, on a 15° slope; release back to the animation; sole
  * calibration. Built on the code rig in ./rig.ts. Tolerances are stated where asserted.
  */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { mat4, quat, vec3 } from 'gl-matrix';
 import { makeBiped, dist, vecAngle, type BipedRig } from './rig';
 import { createBitrigWorld } from '../../core/world';
@@ -202,6 +202,27 @@ describe('slope', () => {
       expect(worstAngle).toBeLessThan(2 * DEG);
     });
   }
+});
+
+describe('maximum sole tilt', () => {
+  test('maxTilt 0, 0.1 and 0.2 rad on a 0.3 rad slope, in freshly loaded modules (as a worker thread loads them): the sole turns from its animated orientation (up) by exactly that much toward the slope (1e-9 rad), the very first character processed too', async () => {
+    // (the foot lock memoises cos(maxTilt / 2); a memo that started at [0, 0] read maxTilt 0 as
+    // already computed, with cos 0 → no limit, for the first characters after loading)
+    vi.resetModules();
+    const fresh = await import('./rig');
+    const { sceneDiagnostics: diagnostics } = await import('../../core/sceneIK');
+    const { createBitrigWorld: newWorld } = await import('../../core/world');
+    const slope = 0.3;
+    const n = [-Math.sin(slope), Math.cos(slope), 0];
+    const ground: GroundQuery = (p, out) => { out.height = Math.tan(slope) * p[0]!; out.normal[0] = n[0]!; out.normal[1] = n[1]!; out.normal[2] = n[2]!; out.support = -1; return true; };
+    const tilts = [0, 0.1, 0, 0.2];
+    const world = newWorld();
+    const rigs = tilts.map((maxTilt) => fresh.makeBiped({ world, ik: { maxTilt } }));
+    for (let f = 0; f < 5; f++) for (const rig of rigs) rig.frame(DT, { feet: [1, 1], ground });
+    for (const [i, rig] of rigs.entries()) {
+      for (const c of diagnostics(rig.world, rig.ik).contacts) expect(Math.acos(Math.min(1, c.soleNormalWs[1]!)), `character ${i}, maxTilt ${tilts[i]}`).toBeCloseTo(tilts[i]!, 9);
+    }
+  });
 });
 
 describe('stance and release', () => {
