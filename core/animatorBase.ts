@@ -16,7 +16,7 @@ import { bindSkeleton, unbindSkeleton, writeTailRest, type BindOptions, type Cha
 import type { TailOptions } from './defaults';
 import { autoUnitScale } from './units';
 import {
-  prepareCharacterFrame, reseatTails, setBindingTailOptions, tailDiagnostics,
+  prepareCharacterFrame, reseatTails, resolveAutoRestSources, setBindingTailOptions, tailDiagnostics,
   type AnimatorDiagnostics, type TailDiagnostics,
 } from './animatorCore';
 import {
@@ -116,12 +116,6 @@ export interface AnimatorBaseSpec<T extends AdapterSkeleton> {
    * Drives the `'auto'` rest source; without it bitrig compares the bones with what it wrote.
    */
   animatedBones?(skeleton: T): Uint8Array | null;
-  /**
-   * The engine skips writing an animated value that did not change (three's mixer on a held
-   * key): `advanceMixer` then first puts back the animated pose on the driven bones. Leave off
-   * for engines that write every animated value every frame (Babylon).
-   */
-  restoreBeforeAnimation?: boolean;
   /** Called once by `dispose` after bitrig's state is released (e.g. remove engine observers). */
   onDispose?(): void;
   /** The skin of a skeleton's meshes for sole calibration (scene IK), or null. Setup-time. */
@@ -147,16 +141,13 @@ export interface AnimatorBase {
   readonly sceneIK: SceneIKHandle | null;
   /** Set this frame's scene inputs (stance weights, hand targets, ground, grounded); for shared worlds call before `updateAnimators`. */
   setSceneInputs(inputs: SceneInputs): void;
-  /**
-   * Advance the engine animation by dt when this animator owns it (no-op otherwise). For
-   * engines that skip unchanged values it first calls {@link restoreAnimatedPose}.
-   */
+  /** Advance the engine animation by dt when this animator owns it (no-op otherwise). */
   advanceMixer(dt: number): void;
   /**
-   * Put back, on the bones bitrig drives, the pose the engine's animation gave at the last
-   * read. Call it before the engine evaluates its animation when you advance the animation
-   * yourself: an engine that skips unchanged values (three's mixer does, on a held key) would
-   * otherwise hand bitrig its own output back as "the animation".
+   * Put back onto the engine, on the bones bitrig drives, the pose the engine's animation gave
+   * at the last read (e.g. to show the plain animation). Not needed around your own mixer
+   * update: a driven bone the engine leaves exactly as bitrig wrote it (a held key, or a bone
+   * no clip animates) is read as last frame's animation, whoever advances the animation.
    */
   restoreAnimatedPose(): void;
   /** Copy the engine pose into the pose store (for shared worlds; see `updateAnimators`). */
@@ -219,10 +210,15 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
   }
   const mapInputs = spec.mapSceneInputs;
   const names = skeletons.map((s) => s.source.names);
-  // The engine's pose of every driven bone at the last read (restored before the engine's
-  // next animation update), per binding: rotations (4) and translations (3) per bone.
+  // The animated pose of every driven bone at the last read, and what bitrig wrote onto it at
+  // the last write, per binding: rotations (4) and translations (3) per bone. A driven bone the
+  // engine left exactly as bitrig wrote it was not animated this frame (three's mixer skips a
+  // held key; a game may animate only some bones): its animation is still the one last read.
+  // Deciding this at read time works whoever advances the engine's animation, and when.
   const readR = bindings.map((b) => new Float64Array(b.boneCount * 4));
   const readT = bindings.map((b) => new Float64Array(b.boneCount * 3));
+  const writtenR = bindings.map((b) => new Float64Array(b.boneCount * 4));
+  const writtenT = bindings.map((b) => new Float64Array(b.boneCount * 3));
   const keep = bindings.map((b) => new Uint8Array(b.boneCount)); // bones not to restore
   let wrote = false;
   let physics = o.tailPhysics;
@@ -262,31 +258,51 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
     },
     advanceMixer(dt: number) {
       if (!alive) return;
-      if (spec.restoreBeforeAnimation) base.restoreAnimatedPose();
       if (advance) advance(dt);
     },
     read() {
       if (!alive) return;
       const pose = world.pose;
+      const L = pose.localR, T = pose.localT;
       for (let i = 0; i < bindings.length; i++) {
         const b = bindings[i]!;
         copyIn(skeletons[i]!, b, world);
-        const r = readR[i]!, t = readT[i]!;
+        const flags = spec.animatedBones ? spec.animatedBones(skeletons[i]!) : null;
+        resolveAutoRestSources(b, flags); // (on the engine's values as they are)
+        const r = readR[i]!, t = readT[i]!, wr = writtenR[i]!, wt = writtenT[i]!;
         for (let j = 0; j < b.boneCount; j++) {
           const k = b.slotOf[j]!;
-          if (b.drivenRotation[j] === 1) for (let c = 0; c < 4; c++) r[j * 4 + c] = pose.localR[k * 4 + c]!;
-          if (b.drivenTranslation[j] === 1) for (let c = 0; c < 3; c++) t[j * 3 + c] = pose.localT[k * 3 + c]!;
+          if (b.drivenRotation[j] === 1) {
+            const k4 = k * 4, j4 = j * 4;
+            if (wrote && L[k4] === wr[j4] && L[k4 + 1] === wr[j4 + 1] && L[k4 + 2] === wr[j4 + 2] && L[k4 + 3] === wr[j4 + 3]) {
+              for (let c = 0; c < 4; c++) L[k4 + c] = r[j4 + c]!;
+            } else for (let c = 0; c < 4; c++) r[j4 + c] = L[k4 + c]!;
+          }
+          if (b.drivenTranslation[j] === 1) {
+            const k3 = k * 3, j3 = j * 3;
+            if (wrote && T[k3] === wt[j3] && T[k3 + 1] === wt[j3 + 1] && T[k3 + 2] === wt[j3 + 2]) {
+              for (let c = 0; c < 3; c++) T[k3 + c] = t[j3 + c]!;
+            } else for (let c = 0; c < 3; c++) t[j3 + c] = T[k3 + c]!;
+          }
         }
-        prepareCharacterFrame(b, physics, spec.animatedBones ? spec.animatedBones(skeletons[i]!) : null);
+        prepareCharacterFrame(b, physics, flags, true);
       }
     },
     write() {
       if (!alive) return;
+      const pose = world.pose;
       for (let i = 0; i < bindings.length; i++) {
+        const b = bindings[i]!;
         // Tail physics off: the systems still ran on the world (it may be shared); the bones
         // show the carried rest pose.
-        if (!physics) writeTailRest(bindings[i]!);
-        copyOut(skeletons[i]!, bindings[i]!, world);
+        if (!physics) writeTailRest(b);
+        copyOut(skeletons[i]!, b, world);
+        const wr = writtenR[i]!, wt = writtenT[i]!;
+        for (let j = 0; j < b.boneCount; j++) {
+          const k = b.slotOf[j]!;
+          if (b.drivenRotation[j] === 1) for (let c = 0; c < 4; c++) wr[j * 4 + c] = pose.localR[k * 4 + c]!;
+          if (b.drivenTranslation[j] === 1) for (let c = 0; c < 3; c++) wt[j * 3 + c] = pose.localT[k * 3 + c]!;
+        }
       }
       wrote = true;
     },

@@ -50,19 +50,36 @@ export interface AnimatorDiagnostics {
  * @example
  * copyBonesIn(); prepareCharacterFrame(binding, true); update(world, dt); copyBonesOut();
  */
-export function prepareCharacterFrame(binding: CharacterBinding, tailPhysics: boolean, animatedBones: Uint8Array | null = null): void {
+export function prepareCharacterFrame(binding: CharacterBinding, tailPhysics: boolean, animatedBones: Uint8Array | null = null, autoResolved = false): void {
+  if (!autoResolved) resolveAutoRestSources(binding, animatedBones);
+  // (an 'animation' chain keeps the clip's pose just read: the systems take their rest from it)
+  if (!tailPhysics) writeTailRest(binding, true);
+  beginCharacterFrame(binding);
+}
+
+/**
+ * Resolve the `'auto'` rest sources of a binding's chains, right after the engine pose was
+ * copied in: from the engine's animated-bone flags when the adapter knows them, else from
+ * whether the engine overwrote what bitrig wrote on the chain (then sticky: a chain already on
+ * the animation stays there while the engine leaves it as written, as on a held key). Per-frame.
+ *
+ * @example
+ * copyBonesIn(); resolveAutoRestSources(binding, null); // then prepareCharacterFrame(binding, true, null, true)
+ */
+export function resolveAutoRestSources(binding: CharacterBinding, animatedBones: Uint8Array | null): void {
+  const C = binding.world.components.TailChain;
   for (let c = 0; c < binding.tails.length; c++) {
     const t = binding.tails[c]!;
     if (t.restSource !== 'auto') continue;
     let animated = false;
     if (animatedBones) {
       for (let j = 0; j < t.bones.length; j++) if (animatedBones[t.bones[j]!] === 1) { animated = true; break; }
-    } else animated = tailOverwrittenByClip(binding, c);
+    } else {
+      animated = tailOverwrittenByClip(binding, c);
+      if (!animated && C.restSource[t.eid] === REST_ANIMATION) continue; // (held, or stopped: unknown)
+    }
     resolveTailRestSource(binding, c, animated);
   }
-  // (an 'animation' chain keeps the clip's pose just read: the systems take their rest from it)
-  if (!tailPhysics) writeTailRest(binding, true);
-  beginCharacterFrame(binding);
 }
 
 /** Re-seat every chain at rest on the next frame (after tail physics is turned back on). */

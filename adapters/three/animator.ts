@@ -115,32 +115,40 @@ function copyOut(s: ThreeSkeleton, binding: CharacterBinding, world: BitrigWorld
 }
 
 interface MixerInternals {
-  _actions?: { getClip(): AnimationClip }[];
+  _actions?: { getClip(): AnimationClip; enabled: boolean; getEffectiveWeight(): number }[];
   _nActiveActions?: number;
 }
 
 /**
  * Per-bone flags of what a mixer's active actions animate, recomputed only when the set of
- * active actions changes. Reads the mixer's action list (`_actions` / `_nActiveActions`,
- * stable across three releases); returns null when a three version lacks them.
+ * contributing actions changes: active (`_actions` / `_nActiveActions`, stable across three
+ * releases), enabled, and with an effective weight above 0 (three keeps a faded-out or
+ * finished action in its active list until it is stopped). Returns null when a three version
+ * lacks the list.
  */
 function mixerAnimatedBones(mixer: AnimationMixer, skeleton: Skeleton): () => Uint8Array | null {
   const flags = new Uint8Array(skeleton.bones.length);
   const byName = new Map<string, number>();
   skeleton.bones.forEach((b, i) => { byName.set(b.name, i); byName.set(b.uuid, i); });
   const last: unknown[] = [];
+  const lastOn: boolean[] = [];
   let lastN = -1;
+  const contributes = (a: { enabled: boolean; getEffectiveWeight(): number }): boolean => a.enabled !== false && a.getEffectiveWeight() > 0;
   return () => {
     const m = mixer as unknown as MixerInternals;
     const acts = m._actions, n = m._nActiveActions;
     if (!acts || typeof n !== 'number') return null;
     let same = n === lastN;
-    for (let i = 0; same && i < n; i++) same = acts[i] === last[i];
+    for (let i = 0; same && i < n; i++) same = acts[i] === last[i] && contributes(acts[i]!) === lastOn[i];
     if (same) return flags;
     flags.fill(0);
     last.length = 0;
+    lastOn.length = 0;
     for (let i = 0; i < n; i++) {
+      const on = contributes(acts[i]!);
       last.push(acts[i]);
+      lastOn.push(on);
+      if (!on) continue;
       for (const track of acts[i]!.getClip().tracks) {
         const node = PropertyBinding.parseTrackName(track.name).nodeName;
         const j = byName.get(node);
@@ -177,7 +185,6 @@ export function createAnimator(object: Object3D, options: AnimatorOptions = {}):
     },
     sceneSkin: (s) => sceneSkinFromThree(s.object, s.skeleton),
     animatedBones: mixer ? (s) => s.animated!() : undefined,
-    restoreBeforeAnimation: true,
   }, options);
   const animator = base as Animator;
   Object.defineProperty(animator, 'mixer', { value: mixer, enumerable: true });
