@@ -151,14 +151,16 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
     // An end helper that is a link of another chain of the character is written by that
     // chain: its world matrix is refreshed after every write (the JavaScript finish), not by
     // the WebAssembly write of the chain it ends. Both ways round.
-    const ents = world.queries.tails.dense;
-    for (let j = 0; j < ents.length; j++) {
-      const e2 = ents[j]!;
+    let siblings = world.tailsByChar.get(char);
+    if (!siblings) { siblings = []; world.tailsByChar.set(char, siblings); }
+    for (let j = 0; j < siblings.length; j++) {
+      const e2 = siblings[j]!;
       if (e2 === eid || C.char[e2] !== char) continue;
       const base2 = C.row[e2]! * LINK_STRIDE;
       for (let i = 0; i < C.links[e2]!; i++) if (C.slot[base2 + i] === endSlot && endSlot >= 0) C.endLeaf[eid] = 0;
       if (C.endSlot[e2]! >= 0 && linkSet.has(C.endSlot[e2]!)) C.endLeaf[e2] = 0;
     }
+    siblings.push(eid);
     for (const s of spec.linkSlots) {
       const x = pose.bindS[s * 3]!, y = pose.bindS[s * 3 + 1]!, z = pose.bindS[s * 3 + 2]!;
       if (!(x > 0) || Math.abs(x - y) > 1e-9 * x || Math.abs(x - z) > 1e-9 * x) C.exactWorldSetup[eid] = 1;

@@ -87,6 +87,9 @@ export interface BitrigContext {
   tailClock: TailClock;
   /** Dense rows of tail chains' per-link data: row capacity, next unused row and released rows to reuse. */
   tailRows: { capacity: number; next: number; free: number[] };
+  /** Tail chain entities of each character (character id → eids): setup-time bookkeeping, so that
+   * adding a chain looks only at its own character's other chains. */
+  tailsByChar: Map<number, number[]>;
   /** Dense rows of supports' frames (`SupportFrame`), as {@link BitrigContext.tailRows}. */
   supportRows: { capacity: number; next: number; free: number[] };
   /** The WebAssembly tail step holding the tail components, or `null` (JavaScript step). */
@@ -159,6 +162,7 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
     } as TailClock,
     tailRows: { capacity: rows, next: 0, free: [] as number[] },
     supportRows: { capacity: SUPPORT_ROWS_INITIAL, next: 0, free: [] as number[] },
+    tailsByChar: new Map<number, number[]>(),
     tailAccel: null as TailAccel | null,
     tailThreadsWanted: o.threads,
     comSegments: new Float64Array(Math.max(256, 48 * Math.max(1, o.characters))), // about 16 segments per character
@@ -287,10 +291,15 @@ export function ensureSupportRow(world: BitrigWorld, row: number): void {
  */
 export function removeBitrigEntity(world: BitrigWorld, eid: number): void {
   const C = world.components.TailChain;
-  if (hasComponent(world, eid, C) && C.row[eid]! >= 0) {
-    world.tailRows.free.push(C.row[eid]!);
-    C.row[eid] = -1;
-    C.links[eid] = 0;
+  if (hasComponent(world, eid, C)) {
+    if (C.row[eid]! >= 0) {
+      world.tailRows.free.push(C.row[eid]!);
+      C.row[eid] = -1;
+      C.links[eid] = 0;
+    }
+    const list = world.tailsByChar.get(C.char[eid]!);
+    const at = list ? list.indexOf(eid) : -1;
+    if (at >= 0) { list!.splice(at, 1); if (list!.length === 0) world.tailsByChar.delete(C.char[eid]!); }
   }
   const S = world.components.SupportFrame;
   if (eid >= 0 && eid < world.capacity && S.row[eid]! >= 0) {

@@ -18,7 +18,7 @@ import { update } from '../../systems/pipeline';
 import { tailBackend, tailWasmModule } from '../../core/wasm/tailAccel';
 import { TAIL_STEP_WASM_BASE64 } from '../../core/wasm/tailStepWasm';
 import type { TailOptions } from '../../core/defaults';
-import { addTailChain, tailLinkIndex } from '../../core/tailSetup';
+import { addTailChain, removeTailChain, tailLinkIndex } from '../../core/tailSetup';
 import { worldSnapshot } from '../helpers/worldBytes';
 import { loadRest, sourceFromWorlds } from '../helpers/skeleton';
 
@@ -161,6 +161,36 @@ describe('WebAssembly SIMD tail step', () => {
     expect(composed).toBeGreaterThan(frames * 8); // both world-matrix paths of the write
     expect(exact).toBeGreaterThanOrEqual(frames);
     expect(wasmWorld.tailAccel!.capacity).toBeGreaterThan(capAtStart); // the arena was laid out again mid-run
+  });
+
+  test('chains of one character find each other through world.tailsByChar (adding a chain looks at its own character only): both orders of adding mark the Tail_End helper as written by the other chain; removal and id reuse keep the index exact', () => {
+    const world = createBitrigWorld({ entities: 8, wasm: false });
+    const C = world.components.TailChain;
+    const a = bindChar(world, { links: 2 }, 0); // Hips, Tail_1, Tail_2, Tail_End
+    const other = bindChar(world, { links: 2 }, 0.3);
+    const eA = a.binding.tails[0]!.eid, endA = a.binding.slotOf[3]!;
+    expect(C.endLeaf[eA]).toBe(1);
+    // a chain driving A's helper, added after A
+    const eB = addTailChain(world, { char: a.binding.charId, linkSlots: [endA], endSlot: -1, anchorSlot: a.binding.slotOf[2]! });
+    expect(C.endLeaf[eA]).toBe(0);
+    expect(world.tailsByChar.get(a.binding.charId)).toEqual([eA, eB]);
+    expect(world.tailsByChar.get(other.binding.charId)).toEqual([other.binding.tails[0]!.eid]);
+    // the other order: the helper's driver first, then a chain ending on it
+    const eD = addTailChain(world, { char: other.binding.charId, linkSlots: [other.binding.slotOf[3]!], endSlot: -1, anchorSlot: other.binding.slotOf[2]! });
+    const eE = addTailChain(world, { char: other.binding.charId, linkSlots: [other.binding.slotOf[1]!], endSlot: other.binding.slotOf[3]!, anchorSlot: other.binding.slotOf[0]! });
+    expect(C.endLeaf[eE]).toBe(0);
+    expect(world.tailsByChar.get(other.binding.charId)).toEqual([other.binding.tails[0]!.eid, eD, eE]);
+    // removal: gone from its character's list; a character's last chain removed drops the entry
+    removeTailChain(world, eB);
+    expect(world.tailsByChar.get(a.binding.charId)).toEqual([eA]);
+    unbindSkeleton(a.binding);
+    expect(world.tailsByChar.has(a.binding.charId)).toBe(false);
+    // an id reused by a new character's chain lands in that character's list only
+    const f = bindChar(world, { links: 2 }, 0.6);
+    const eF = f.binding.tails[0]!.eid;
+    expect(world.tailsByChar.get(f.binding.charId)).toEqual([eF]);
+    for (const [ch, list] of world.tailsByChar) for (const e of list) expect(C.char[e], `chain ${e} listed under character ${ch}`).toBe(ch);
+    expect([...world.tailsByChar.values()].flat().sort((x, y) => x - y)).toEqual([...world.queries.tails.dense].sort((x, y) => x - y));
   });
 
   test('a chain whose only link is another chain\'s Tail_End helper (addTailChain): the helper is written by that chain, bit-identical to the JavaScript step (review 5)', () => {
