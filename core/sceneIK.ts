@@ -74,9 +74,9 @@ export interface SceneIKOptions {
   lockOn: number;
   /** Pelvis height smoothing rate (1/s); the smoothed height is always clamped into the band. */
   pelvisRate: number;
-  /** Largest pelvis drop, as a fraction of the mean leg length. */
+  /** Largest pelvis drop the animation's own height is moved by, as a fraction of the mean leg length. Planted feet that need more win over it (diagnostics then say `beyondLimits` and ask for a reposition). */
   maxDrop: number;
-  /** Largest pelvis raise, as a fraction of the mean leg length. */
+  /** Largest pelvis raise, as `maxDrop`. */
   maxRaise: number;
   /** Balance weight used while every foot is planted (scaled by the least stance weight) when the game passes no `balance` input: how far the pelvis moves the COM over the supporting feet. Default 0 (off): the clip's own posture is kept; set it, or pass `balance` per frame, for standing reaches and carried loads. */
   balance: number;
@@ -1033,8 +1033,10 @@ export interface SceneDiagnostics {
     legs: number;
     /** Planted legs no pelvis height could satisfy this frame. */
     infeasibleLegs: number;
+    /** The planted feet pulled the pelvis beyond `maxDrop` / `maxRaise` (they win over the limits). */
+    beyondLimits: boolean;
   };
-  /** Some hand (or planted foot) cannot reach: the character must be repositioned. */
+  /** Some hand or planted foot cannot reach, or the feet pull the pelvis beyond its limits: the character must be repositioned. */
   repositionNeeded: boolean;
   /** Setup notes. */
   problems: string[];
@@ -1058,7 +1060,7 @@ const _gp = new Float64Array(3); // ground query point (world)
 export function sceneDiagnostics(world: BitrigWorld, handle: SceneIKHandle, out?: SceneDiagnostics): SceneDiagnostics {
   const d: SceneDiagnostics = out ?? {
     contacts: [], hands: [], comWs: [0, 0, 0], supportWs: [0, 0, 0],
-    pelvis: { offsetWs: [0, 0, 0], band: [0, 0], legs: 0, infeasibleLegs: 0 }, repositionNeeded: false, problems: handle.problems,
+    pelvis: { offsetWs: [0, 0, 0], band: [0, 0], legs: 0, infeasibleLegs: 0, beyondLimits: false }, repositionNeeded: false, problems: handle.problems,
   };
   const { SceneCharacter: SC, Limb: L, FootContact: F, HandTarget: H } = world.components;
   const pose = world.pose;
@@ -1140,6 +1142,20 @@ export function sceneDiagnostics(world: BitrigWorld, handle: SceneIKHandle, out?
   d.pelvis.band[0] = SC.bandLo[c]!; d.pelvis.band[1] = SC.bandHi[c]!;
   d.pelvis.legs = SC.bandLegs[c]!;
   d.pelvis.infeasibleLegs = SC.bandInfeasible[c]!;
+  // The limits, as PelvisHeight sets them: fractions of the mean leg length (hip → knee → ankle now).
+  let meanLen = 0;
+  for (const lh of handle.legs) {
+    const e = lh.eid, a = L.rootSlot[e]! * 16, b = L.midSlot[e]! * 16;
+    let cx: number, cy: number, cz: number;
+    if (L.endIsChild[e] === 1) { const eo = L.endSlot[e]! * 16; cx = pose.worldM[eo + 12]!; cy = pose.worldM[eo + 13]!; cz = pose.worldM[eo + 14]!; } else {
+      transformPoint(_d, 0, pose.worldM, b, L.tipLs, e * 3); cx = _d[0]!; cy = _d[1]!; cz = _d[2]!;
+    }
+    const wm = pose.worldM;
+    meanLen += (Math.hypot(wm[b + 12]! - wm[a + 12]!, wm[b + 13]! - wm[a + 13]!, wm[b + 14]! - wm[a + 14]!) + Math.hypot(cx - wm[b + 12]!, cy - wm[b + 13]!, cz - wm[b + 14]!)) / handle.legs.length;
+  }
+  const y = SC.offsetWs[c * 3 + 1]!, slack = 1e-6 * meanLen;
+  d.pelvis.beyondLimits = handle.legs.length > 0 && (y < -SC.maxDrop[c]! * meanLen - slack || y > SC.maxRaise[c]! * meanLen + slack);
+  if (d.pelvis.beyondLimits) reposition = true;
   d.repositionNeeded = reposition;
   d.problems = handle.problems;
   return d;

@@ -13,9 +13,10 @@
  * Band: for every planted leg (stance > 0), the pelvis heights y (world, relative to the
  * animated pelvis) from which its hip reaches the leg's target: |hip + y·ŷ − target| ≤ R with
  * R = (upper + lower) × (1 − soften), an interval from a quadratic. Heavier stance weights
- * come first; a leg whose interval misses the band so far is reported as infeasible. The
- * drop/raise limits narrow the band only where they overlap it (planted feet win over the
- * limits). The animated height (offset 0) is clamped into the band, smoothed with
+ * come first, and among equal ones the interval that reaches highest (a foot over a drop
+ * dangles rather than the body dropping into it); a leg whose interval misses the band so far
+ * is reported as infeasible. The drop/raise limits narrow the band only where they overlap it
+ * (planted feet win over the limits; diagnostics then ask for a reposition). The animated height (offset 0) is clamped into the band, smoothed with
  * α = 1 − exp(−rate·dt), and the smoothed height is clamped into the band again: smoothing
  * never crosses a reach limit (the seed's foot floating on a slope came from that).
  * Balance: when every foot is planted (or the game asks), the pelvis moves horizontally by
@@ -31,6 +32,15 @@ const _order = new Int32Array(MAX_LEGS);
 const _w = new Float64Array(MAX_LEGS);
 const _R = new Float64Array(MAX_LEGS);
 const _hip = new Float64Array(MAX_LEGS * 3);
+const _lo = new Float64Array(MAX_LEGS); // each planted leg's interval of pelvis heights (NaN: none)
+const _hi = new Float64Array(MAX_LEGS);
+
+/** Leg a goes before leg b in the band: heavier stance, then the higher top of its interval (legs without one last). */
+function before(a: number, b: number): boolean {
+  if (_w[a]! !== _w[b]!) return _w[a]! > _w[b]!;
+  const ha = _hi[a]!, hb = _hi[b]!;
+  return ha > hb || (ha === ha && hb !== hb); // (NaN: no interval)
+}
 
 /**
  * Run the pelvis step for every scene character.
@@ -112,16 +122,13 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
     const sh = Math.sqrt(ox * ox + oz * oz);
     if (sh > maxShift) { const f = maxShift > 0 ? maxShift / sh : 0; ox *= f; oz *= f; }
     if (!Number.isFinite(ox + oz)) { ox = 0; oz = 0; }
-    // Band from the planted legs, heaviest first.
-    for (let p = 1; p < nLegs; p++) {
-      const k = _order[p]!;
-      let q = p - 1;
-      while (q >= 0 && _w[_order[q]!]! < _w[k]!) { _order[q + 1] = _order[q]!; q--; }
-      _order[q + 1] = k;
-    }
-    let lo = -Infinity, hi = Infinity, nIn = 0, nBad = 0;
-    for (let p = 0; p < nLegs; p++) {
-      const k = _order[p]!;
+    // Each planted leg's interval of pelvis heights, then the band: heaviest stance first and,
+    // among equal stances, the leg whose interval reaches highest (a foot over a drop then
+    // dangles instead of the body dropping and pushing the other foot into the ground; the
+    // same whatever the order of the legs).
+    let nBad = 0;
+    for (let k = 0; k < nLegs; k++) {
+      _lo[k] = NaN; _hi[k] = NaN;
       if (!(_w[k]! > 0)) continue;
       const e = legs[c * MAX_LEGS + k]!;
       const dx = _hip[k * 3]! + ox - targetWs[e * 3]!;
@@ -131,7 +138,19 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
       const disc = R * R - dx * dx - dz * dz;
       if (!(disc >= 0)) { nBad++; continue; }
       const sq = Math.sqrt(disc);
-      const li = -dy - sq, hi2 = -dy + sq;
+      _lo[k] = -dy - sq; _hi[k] = -dy + sq;
+    }
+    for (let p = 1; p < nLegs; p++) {
+      const k = _order[p]!;
+      let q = p - 1;
+      while (q >= 0 && before(k, _order[q]!)) { _order[q + 1] = _order[q]!; q--; }
+      _order[q + 1] = k;
+    }
+    let lo = -Infinity, hi = Infinity, nIn = 0;
+    for (let p = 0; p < nLegs; p++) {
+      const k = _order[p]!;
+      const li = _lo[k]!, hi2 = _hi[k]!;
+      if (!(li <= hi2)) continue; // (not planted, or counted above)
       if (li > hi || hi2 < lo) { nBad++; continue; }
       if (li > lo) lo = li;
       if (hi2 < hi) hi = hi2;

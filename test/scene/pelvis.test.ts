@@ -116,6 +116,48 @@ describe('pelvis band', () => {
   });
 });
 
+describe('planted feet the band cannot serve together', () => {
+  for (const pit of ['left', 'right'] as const) {
+    test(`both feet planted, a 3 m drop under the ${pit} foot only: the body keeps its height (offset 0, 1e-9 m) and that foot dangles (not reached), the other stays on its ground (gap 1e-6 m); mirror images give mirror results; a reposition is asked for`, () => {
+      const rig = makeBiped();
+      const ground: GroundQuery = (p, out) => {
+        const over = pit === 'left' ? p[0]! > 0 : p[0]! < 0;
+        out.height = over ? -3 : 0; out.normal[0] = 0; out.normal[1] = 1; out.normal[2] = 0; out.support = -1;
+        return true;
+      };
+      for (let f = 0; f < 30; f++) rig.frame(DT, { feet: [1, 1], ground });
+      const d = sceneDiagnostics(rig.world, rig.ik);
+      const over = pit === 'left' ? 0 : 1, safe = 1 - over;
+      expect(Math.abs(d.pelvis.offsetWs[1])).toBeLessThan(1e-9);
+      expect(d.pelvis.infeasibleLegs).toBe(1);
+      expect(d.contacts[over]!.reached).toBe(false);
+      expect(d.contacts[over]!.gapWs).toBeGreaterThan(2.5);
+      expect(d.contacts[safe]!.reached).toBe(true);
+      expect(Math.abs(d.contacts[safe]!.gapWs)).toBeLessThan(1e-6);
+      expect(d.repositionNeeded).toBe(true);
+    });
+  }
+
+  test('ground 10 m under both planted feet: the feet win over maxDrop (they reach it), and diagnostics say the pelvis is beyond its limits and ask for a reposition; on a 15° slope they do not', () => {
+    const rig = makeBiped();
+    const deep: GroundQuery = (_p, out) => { out.height = -10; out.normal[0] = 0; out.normal[1] = 1; out.normal[2] = 0; out.support = -1; return true; };
+    for (let f = 0; f < 30; f++) rig.frame(DT, { feet: [1, 1], ground: deep });
+    const d = sceneDiagnostics(rig.world, rig.ik);
+    expect(d.contacts.every((c) => c.reached)).toBe(true);
+    expect(d.pelvis.offsetWs[1]).toBeLessThan(-9);
+    expect(d.pelvis.beyondLimits).toBe(true);
+    expect(d.repositionNeeded).toBe(true);
+    const slope = makeBiped();
+    const k = Math.tan(15 * Math.PI / 180), n = vec3.normalize(vec3.create(), [-k, 1, 0]);
+    const sloped: GroundQuery = (p, out) => { out.height = k * p[0]!; out.normal[0] = n[0]!; out.normal[1] = n[1]!; out.normal[2] = n[2]!; out.support = -1; return true; };
+    for (let f = 0; f < 30; f++) slope.frame(DT, { feet: [1, 1], ground: sloped });
+    const ds = sceneDiagnostics(slope.world, slope.ik);
+    expect(ds.pelvis.offsetWs[1]).toBeLessThan(0);
+    expect(ds.pelvis.beyondLimits).toBe(false);
+    expect(ds.repositionNeeded).toBe(false);
+  });
+});
+
 describe('centre of mass and balance', () => {
   test('tail bones never count: the COM of a rig with a tail equals the COM without (1e-12 m)', () => {
     const a = makeBiped();
