@@ -6,8 +6,8 @@
  * Babylon.js alike.
  *
  * Setup throws `<module>: …` (the adapter's module name, e.g. `bitrig/babylon`); the
- * per-frame methods never throw (except `update` on a shared world, a usage error) and never
- * allocate.
+ * per-frame methods never throw (except `update` on a world other live animators share, a
+ * usage error) and never allocate.
  */
 import { tailBackend, tailThreads } from './wasm/tailAccel';
 import type { BitrigWorld } from './world';
@@ -25,6 +25,9 @@ import {
 } from './sceneIK';
 import { update as runPipeline } from '../systems/pipeline';
 import { REST_ANIMATION } from './components/tail';
+
+/** Live animators per world (a world with one animator may be stepped by its `update`). */
+const animatorsOn = new WeakMap<BitrigWorld, number>();
 
 /** Options every adapter's `createAnimator` shares (same names and defaults in each). */
 export interface AnimatorBaseOptions {
@@ -79,6 +82,7 @@ export function distinctSkeletons<S, B>(skeletons: Iterable<S>, bonesOf: (s: S) 
  * const unitScale = resolveUnitScale('auto', () => bones.map((b) => worldY(b)), 'bitrig/three');
  */
 export function resolveUnitScale(option: number | 'auto', boneWorldYs: () => ArrayLike<number>, module: string): number {
+  if (typeof option !== 'number' && option !== 'auto') throw new Error(`${module}: unitScale must be a positive number or 'auto', got ${typeof option === 'string' ? JSON.stringify(option) : String(option)}`);
   let unitScale = typeof option === 'number' ? option : 1;
   if (option === 'auto') {
     const ys = boneWorldYs();
@@ -185,9 +189,15 @@ export interface AnimatorBase {
  * base.update(dt);
  */
 export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBaseSpec<T>, options: AnimatorBaseOptions = {}): AnimatorBase {
-  const o = { ...ANIMATOR_BASE_DEFAULTS, ...options };
   const { module, skeletons, copyIn, copyOut } = spec;
+  if (typeof options !== 'object' || options === null) throw new Error(`${module}: options must be an object, got ${String(options)}`);
+  const o = { ...ANIMATOR_BASE_DEFAULTS, ...options };
   if (skeletons.length === 0) throw new Error(`${module}: no skeleton to bind`);
+  if (o.world !== undefined && !(typeof o.world === 'object' && o.world !== null && 'pose' in o.world && 'components' in o.world)) {
+    throw new Error(`${module}: options.world must be a world from createBitrigWorld()`);
+  }
+  if (typeof o.tailPhysics !== 'boolean') throw new Error(`${module}: options.tailPhysics must be true or false, got ${String(o.tailPhysics)}`);
+  if (o.tails !== undefined && (typeof o.tails !== 'object' || o.tails === null)) throw new Error(`${module}: options.tails must be an object keyed by each chain's first bone name`);
   const ownWorld = !o.world;
   const world = o.world ?? createBitrigWorld();
   const unitScale = resolveUnitScale(o.unitScale, () => {
@@ -204,12 +214,19 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
       const skin = spec.sceneSkin ? spec.sceneSkin(skeletons[0]!) : null;
       sceneIK = addSceneIK(world, bindings[0]!, { unitScale, skin, ...(o.sceneIK === true ? {} : o.sceneIK) });
     }
+    // A per-chain option for a chain that does not exist is a typo, not a no-op.
+    const chainNames = bindings.flatMap((b, i) => b.tails.map((t) => skeletons[i]!.source.names[t.bones[0]!]!));
+    for (const key of Object.keys(o.tails ?? {})) {
+      if (!chainNames.includes(key)) throw new Error(`${module}: options.tails["${key}"] names no tail chain (chains, by first bone: ${chainNames.length ? chainNames.join(', ') : 'none'})`);
+    }
   } catch (e) {
+    if (sceneIK) removeSceneIK(world, sceneIK);
     for (const b of bindings) unbindSkeleton(b);
     throw e;
   }
   const mapInputs = spec.mapSceneInputs;
   const names = skeletons.map((s) => s.source.names);
+  animatorsOn.set(world, (animatorsOn.get(world) ?? 0) + 1);
   // The animated pose of every driven bone at the last read, and what bitrig wrote onto it at
   // the last write, per binding: rotations (4) and translations (3) per bone. A driven bone the
   // engine left exactly as bitrig wrote it was not animated this frame (three's mixer skips a
@@ -307,8 +324,9 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
       wrote = true;
     },
     update(dt: number, inputs?: SceneInputs) {
-      if (!ownWorld) throw new Error(`${module}: this animator shares a world; call updateAnimators(animators, dt) instead`);
       if (!alive) return;
+      // (a world other animators also live in is stepped once per frame for all of them)
+      if (!ownWorld && animatorsOn.get(world)! > 1) throw new Error(`${module}: this animator shares its world with others; call updateAnimators(animators, dt) instead`);
       base.advanceMixer(dt);
       base.read();
       if (inputs) base.setSceneInputs(inputs);
@@ -320,6 +338,10 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
       for (const b of bindings) reseatTails(b); // re-seat at rest when turned back on
     },
     setTailOptions(opts: Partial<TailOptions>, chain?: string) {
+      if (chain !== undefined) {
+        const chainNames = bindings.flatMap((b, i) => b.tails.map((t) => names[i]![t.bones[0]!]!));
+        if (!chainNames.includes(chain)) throw new Error(`${module}: setTailOptions: no tail chain starts at "${chain}" (chains: ${chainNames.length ? chainNames.join(', ') : 'none'})`);
+      }
       for (let i = 0; i < bindings.length; i++) setBindingTailOptions(bindings[i]!, names[i]!, opts, chain);
     },
     reset() {
@@ -334,6 +356,8 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
     diagnostics() {
       const tails: TailDiagnostics[] = [];
       const problems: string[] = [];
+      // (after dispose the ids may belong to other characters: report nothing)
+      if (!alive) return { unitScale, tails, tailBackend: tailBackend(world), threads: tailThreads(world), problems: ['disposed'] };
       for (let i = 0; i < bindings.length; i++) {
         problems.push(...bindings[i]!.problems);
         tails.push(...tailDiagnostics(bindings[i]!, names[i]!));
@@ -348,6 +372,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
     dispose() {
       if (!alive) return;
       alive = false;
+      animatorsOn.set(world, animatorsOn.get(world)! - 1);
       if (sceneIK) removeSceneIK(world, sceneIK);
       for (const b of bindings) unbindSkeleton(b);
       spec.onDispose?.();

@@ -103,6 +103,10 @@ export function bindSkeleton(world: BitrigWorld, src: SkeletonSource, options: B
     } else binding.pelvis = findPelvis(topo);
     let chains: TailChainBones[];
     if (options.tailChains) {
+      const tc = options.tailChains as unknown;
+      if (!Array.isArray(tc) || !tc.every((c) => Array.isArray(c) && c.every((nm) => typeof nm === 'string'))) {
+        throw new Error('bitrig/bind: tailChains must be an array of chains, each an array of bone names (root first)');
+      }
       chains = options.tailChains.map((names) => {
         const idx = names.map((nm) => {
           const i = src.names.indexOf(nm);

@@ -60,6 +60,11 @@ export const TAIL_DEFAULTS: Readonly<TailOptions> = Object.freeze({
   teleportDistance: 2,
 });
 
+/** A value for an error message: strings quoted, so that `'2'` does not read as 2. */
+export function describeValue(v: unknown): string {
+  return typeof v === 'string' ? `${JSON.stringify(v)} (a string)` : String(v);
+}
+
 /**
  * Merge user options over the defaults, validating each. Throws `bitrig/tail: …` naming
  * the bad field (setup-time).
@@ -68,8 +73,10 @@ export const TAIL_DEFAULTS: Readonly<TailOptions> = Object.freeze({
  * const o = mergeTailOptions({ frequency: 1.2, carry: 0 });
  */
 export function mergeTailOptions(user: Partial<TailOptions> = {}, base: Readonly<TailOptions> = TAIL_DEFAULTS): TailOptions {
+  if (typeof user !== 'object' || user === null) throw new Error(`bitrig/tail: options must be an object, got ${describeValue(user)}`);
   const o: TailOptions = { ...base };
   for (const k of Object.keys(user) as (keyof TailOptions)[]) {
+    if (!(k in TAIL_DEFAULTS)) throw new Error(`bitrig/tail: unknown option ${String(k)} (options: ${Object.keys(TAIL_DEFAULTS).join(', ')})`);
     const v = user[k];
     if (v === undefined) continue;
     (o as unknown as Record<string, unknown>)[k] = v;
@@ -77,7 +84,7 @@ export function mergeTailOptions(user: Partial<TailOptions> = {}, base: Readonly
   const pos = (k: keyof TailOptions, allowZero = false): void => {
     const v = o[k] as number;
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (!allowZero && v === 0)) {
-      throw new Error(`bitrig/tail: option ${k} must be a ${allowZero ? 'non-negative' : 'positive'} finite number, got ${String(v)}`);
+      throw new Error(`bitrig/tail: option ${k} must be a ${allowZero ? 'non-negative' : 'positive'} finite number, got ${describeValue(v)}`);
     }
   };
   pos('frequency');
@@ -90,12 +97,12 @@ export function mergeTailOptions(user: Partial<TailOptions> = {}, base: Readonly
   pos('unitScale');
   pos('teleportDistance');
   for (const k of ['gravity', 'carry', 'floorHeight'] as const) {
-    if (!Number.isFinite(o[k])) throw new Error(`bitrig/tail: option ${k} must be a finite number, got ${String(o[k])}`);
+    if (typeof o[k] !== 'number' || !Number.isFinite(o[k])) throw new Error(`bitrig/tail: option ${k} must be a finite number, got ${describeValue(o[k])}`);
   }
-  if (!(o.restCurve >= 0 && o.restCurve <= 1)) throw new Error(`bitrig/tail: option restCurve must be in [0, 1], got ${String(o.restCurve)}`);
+  if (!(typeof o.restCurve === 'number' && o.restCurve >= 0 && o.restCurve <= 1)) throw new Error(`bitrig/tail: option restCurve must be a number in [0, 1], got ${describeValue(o.restCurve)}`);
   if (o.restSource !== 'bind' && o.restSource !== 'animation' && o.restSource !== 'auto') {
     throw new Error(`bitrig/tail: option restSource must be 'bind', 'animation' or 'auto', got ${String(o.restSource)}`);
   }
-  o.floorEnabled = !!o.floorEnabled;
+  if (typeof o.floorEnabled !== 'boolean') throw new Error(`bitrig/tail: option floorEnabled must be true or false, got ${describeValue(o.floorEnabled)}`);
   return o;
 }

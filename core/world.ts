@@ -148,6 +148,7 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
   if (!(Number.isInteger(o.threads) && o.threads >= 0 && o.threads <= 15)) {
     throw new Error(`bitrig/world: threads must be an integer in [0, 15], got ${String(o.threads)}`);
   }
+  if (typeof o.wasm !== 'boolean') throw new Error(`bitrig/world: wasm must be true or false, got ${typeof o.wasm} ${String(o.wasm)}`);
   const rows = Math.max(1, o.chains);
   const components = makeComponents(cap, rows);
   const ctx = {

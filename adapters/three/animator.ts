@@ -171,6 +171,9 @@ function mixerAnimatedBones(mixer: AnimationMixer, skeleton: Skeleton): () => Ui
  * animator.update(clock.getDelta());
  */
 export function createAnimator(object: Object3D, options: AnimatorOptions = {}): Animator {
+  if (!object || typeof (object as { traverse?: unknown }).traverse !== 'function') throw new Error(`bitrig/three: createAnimator needs a three.js Object3D (e.g. gltf.scene), got ${String(object)}`);
+  if (typeof options !== 'object' || options === null) throw new Error(`bitrig/three: options must be an object, got ${String(options)}`);
+  if (options.mixer !== undefined && typeof (options.mixer as { update?: unknown }).update !== 'function') throw new Error('bitrig/three: options.mixer must be a THREE.AnimationMixer');
   const skeletons = collectSkeletons(object);
   if (skeletons.length === 0) throw new Error('bitrig/three: no SkinnedMesh with a skeleton under this object');
   const mixer = options.mixer;

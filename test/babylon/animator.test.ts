@@ -143,7 +143,7 @@ describe('createAnimator (Babylon) on rigs built in code', () => {
     const solo = [0, 1].map((i) => ({ ch: buildCodeCharacter(scene, 'linked', `p${i}`) }));
     const sharedA = shared.map((s) => createAnimator(s.ch.skeleton, { world }));
     const soloA = solo.map((s) => createAnimator(s.ch.skeleton));
-    expect(() => sharedA[0]!.update(1 / 60)).toThrow(/^bitrig\/babylon: this animator shares a world/);
+    expect(() => sharedA[0]!.update(1 / 60)).toThrow(/^bitrig\/babylon: this animator shares its world with others/);
     for (let f = 0; f < 90; f++) {
       shared.forEach((s, i) => moveRoot(s.ch.root, f + 17 * i));
       solo.forEach((s, i) => moveRoot(s.ch.root, f + 17 * i));

@@ -216,7 +216,7 @@ describe('createAnimator on the built-in character', () => {
     const own = solo.map((g) => createAnimator(g.root, { mixer: g.mixer }));
     group.forEach((g, i) => g.mixer.clipAction(g.clips[i]!).play());
     solo.forEach((g, i) => g.mixer.clipAction(g.clips[i]!).play());
-    expect(() => shared[0]!.update(1 / 60)).toThrow(/shares a world/);
+    expect(() => shared[0]!.update(1 / 60)).toThrow(/shares its world with others/);
     for (let f = 0; f < 60; f++) {
       updateAnimators(shared, 1 / 60);
       for (const o of own) o.update(1 / 60);
@@ -245,5 +245,40 @@ describe('createAnimator on the built-in character', () => {
   test('bad input: an object without a skinned mesh is a clear setup error', () => {
     const a = rig();
     expect(() => createAnimator(a.bones[0]!)).toThrow(/bitrig\/three: no SkinnedMesh/);
+  });
+
+  test('bad setup calls name the problem and the module (review 22): no object, a non-world, a non-mixer, option typos, strings for numbers and booleans, a per-chain key or setTailOptions chain that names no chain', () => {
+    const a = rig();
+    const bad: Array<[() => unknown, RegExp]> = [
+      [() => createAnimator(null as never), /^bitrig\/three: createAnimator needs a three.js Object3D/],
+      [() => createAnimator(a.root, { world: {} as never }), /^bitrig\/three: options.world must be a world from createBitrigWorld/],
+      [() => createAnimator(a.root, { mixer: {} as never }), /^bitrig\/three: options.mixer must be a THREE.AnimationMixer/],
+      [() => createAnimator(a.root, { tailChains: 'Tail_1' as never }), /^bitrig\/bind: tailChains must be an array of chains/],
+      [() => createAnimator(a.root, { unitScale: 'cm' as never }), /^bitrig\/three: unitScale must be a positive number or 'auto', got "cm"/],
+      [() => createAnimator(a.root, { tailPhysics: 'no' as never }), /^bitrig\/three: options.tailPhysics must be true or false/],
+      [() => createAnimator(a.root, { tail: { floorEnabled: 'false' as never } }), /^bitrig\/tail: option floorEnabled must be true or false, got "false" \(a string\)/],
+      [() => createAnimator(a.root, { tail: { restCurve: '0.5' as never } }), /^bitrig\/tail: option restCurve must be a number in \[0, 1\]/],
+      [() => createAnimator(a.root, { tail: { frequency: '2' as never } }), /^bitrig\/tail: option frequency must be a positive finite number, got "2" \(a string\)/],
+      [() => createAnimator(a.root, { tail: { frequncy: 2 } as never }), /^bitrig\/tail: unknown option frequncy/],
+      [() => createAnimator(a.root, { tails: { TailOne: { carry: 0.2 } } }), /^bitrig\/three: options.tails\["TailOne"\] names no tail chain \(chains, by first bone: Tail_1\)/],
+      [() => createBitrigWorld({ wasm: 'false' as never }), /^bitrig\/world: wasm must be true or false/],
+    ];
+    for (const [f, msg] of bad) expect(f).toThrow(msg);
+    const an = createAnimator(a.root, { tails: { Tail_1: { carry: 0.2 } } });
+    expect(() => an.setTailOptions({ carry: 0.3 }, 'Nope')).toThrow(/^bitrig\/three: setTailOptions: no tail chain starts at "Nope" \(chains: Tail_1\)/);
+    expect(() => an.setTailOptions({ carry: 0.3 }, 'Tail_1')).not.toThrow();
+  });
+
+  test('a world passed in with one animator on it: update() steps it (as a private world would, 1e-12); disposed, diagnostics report nothing of ids since reused', () => {
+    const x = rig(), y = rig();
+    for (const r of [x, y]) r.mixer.clipAction(r.clips[0]!).play();
+    const ax = createAnimator(x.root, { world: createBitrigWorld(), mixer: x.mixer }), ay = createAnimator(y.root, { mixer: y.mixer });
+    for (let f = 0; f < 30; f++) { ax.update(1 / 60); ay.update(1 / 60); }
+    const tx = x.bones.filter((b) => b.name.startsWith('Tail_')), ty = y.bones.filter((b) => b.name.startsWith('Tail_'));
+    for (let k = 0; k < tx.length; k++) for (let j = 0; j < 4; j++) expect(Math.abs(tx[k]!.quaternion.toArray()[j]! - ty[k]!.quaternion.toArray()[j]!)).toBeLessThan(1e-12);
+    ax.dispose();
+    const d = ax.diagnostics();
+    expect(d.tails).toEqual([]);
+    expect(d.scene).toBeUndefined();
   });
 });
