@@ -28,7 +28,7 @@
 import type { BitrigWorld } from '../core/world';
 import { LIMB_ARM } from '../core/components/scene';
 import type { PoseStore } from '../core/pose';
-import { TB, twoBoneKernel } from '../core/ik/twoBone';
+import { TB, twoBoneKernel, unitOfHuge } from '../core/ik/twoBone';
 import { invertAffine, isConformal, isMirroredMatrix, localRotationForWorld, qSlerpAt, rotationOfMatrix, rotationToLocal, rotationToWorld, transformPoint } from '../core/ik/frames';
 import { qConjMul, qMul, qMulConj, qRotate, qSwing } from '../core/qmath';
 import { RS, reachSearchBegin, reachSearchNext } from '../core/ik/reachSearch';
@@ -340,7 +340,8 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
       // Direction root → target û (fallback: root → end, then the upper bone).
       let dx = tx - ax, dy = ty - ay, dz = tz - az;
       let D = Math.sqrt(dx * dx + dy * dy + dz * dz);
-      if (D > 1e-12 * lmax) { const id = 1 / D; dx *= id; dy *= id; dz *= id; } else {
+      if (D === Infinity) { const dir = unitOfHuge(dx, dy, dz); dx = dir[0]!; dy = dir[1]!; dz = dir[2]!; } // (a target beyond 1e154: the square overflowed)
+      else if (D > 1e-12 * lmax) { const id = 1 / D; dx *= id; dy *= id; dz *= id; } else {
         D = 0;
         const l = Math.sqrt(acx * acx + acy * acy + acz * acz);
         if (l > 1e-12 * lmax) { dx = acx / l; dy = acy / l; dz = acz / l; } else { dx = u1x; dy = u1y; dz = u1z; }
@@ -601,8 +602,8 @@ function armOutcome(world: BitrigWorld, e: number): void {
   const dx = io[TB.T]! - io[0]!, dy = io[TB.T + 1]! - io[1]!, dz = io[TB.T + 2]! - io[2]!;
   const reach = (io[TB.L1]! + io[TB.L2]!) * (1 - L.soften[e]!);
   const dist = Math.sqrt(dx * dx + dy * dy + dz * dz);
-  let out = false;
-  if (w > 0 && dist > reach) {
+  let out = w > 0 && dist === Infinity; // (a target so far its distance overflows)
+  if (w > 0 && dist > reach && dist < Infinity) {
     const pose = world.pose;
     const par = pose.parent[L.rootSlot[e]!]!;
     const P = par >= 0 ? pose.worldM : pose.charRootWs;

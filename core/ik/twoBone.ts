@@ -152,6 +152,23 @@ export const TB = Object.freeze({
   /** total size */ SIZE: 64,
 });
 
+const _huge = new Float64Array(3);
+/**
+ * Unit direction of a vector whose squared length overflows (components up to ±Infinity):
+ * scaled by its largest component first. Returns a module scratch (read it at once).
+ *
+ * @example
+ * const d = unitOfHuge(1e300, 0, 1e300); // [0.7071…, 0, 0.7071…]
+ */
+export function unitOfHuge(x: number, y: number, z: number): Float64Array {
+  let m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
+  if (m === Infinity) { x = x === Infinity ? 1 : x === -Infinity ? -1 : 0; y = y === Infinity ? 1 : y === -Infinity ? -1 : 0; z = z === Infinity ? 1 : z === -Infinity ? -1 : 0; m = 1; }
+  x /= m; y /= m; z /= m;
+  const l = Math.sqrt(x * x + y * y + z * z);
+  _huge[0] = x / l; _huge[1] = y / l; _huge[2] = z / l;
+  return _huge;
+}
+
 /**
  * The flat two-bone kernel used by the systems (no objects, no allocation; scalars travel in
  * the buffer so nothing is boxed). Reads the inputs from `io` at the {@link TB} offsets
@@ -205,7 +222,8 @@ export function twoBoneKernel(io: Float64Array): boolean {
   // Direction root → target û (fallback: root → end, then the upper bone).
   let dx = tx - ax, dy = ty - ay, dz = tz - az;
   let D = Math.sqrt(dx * dx + dy * dy + dz * dz);
-  if (D > 1e-12 * lmax) { const id = 1 / D; dx *= id; dy *= id; dz *= id; } else {
+  if (D === Infinity) { const dir = unitOfHuge(dx, dy, dz); dx = dir[0]!; dy = dir[1]!; dz = dir[2]!; } // (a target beyond 1e154: the square overflowed)
+  else if (D > 1e-12 * lmax) { const id = 1 / D; dx *= id; dy *= id; dz *= id; } else {
     D = 0;
     const l = Math.sqrt(acx * acx + acy * acy + acz * acz);
     if (l > 1e-12 * lmax) { dx = acx / l; dy = acy / l; dz = acz / l; } else { dx = u1x; dy = u1y; dz = u1z; }

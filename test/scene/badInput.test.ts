@@ -137,6 +137,23 @@ describe('per frame: defined results, no throw', () => {
     expect(sceneDiagnostics(rig2.world, rig2.ik).contacts[0]!.gapWs).toBeNaN();
   });
 
+  test('hand targets 10 m to 1e200 m away (the squared distance overflows past 1e154): the arm points at the target (direction within 1e-3) fully extended, reposition flagged, finite pose', () => {
+    const rig = makeBiped();
+    rig.frame(DT, {});
+    for (const k of [10, 1e100, 1e154, 1e155, 1e200, 1e300]) {
+      const sh = rig.pos('LeftArm');
+      const target = [sh[0]! + k * 0.6, sh[1]!, sh[2]! + k * 0.8];
+      for (let f = 0; f < 2; f++) rig.frame(DT, { hands: [{ position: target }, null] });
+      const hand = rig.pos('LeftHand'), a = rig.pos('LeftArm');
+      const l = Math.hypot(hand[0]! - a[0]!, hand[1]! - a[1]!, hand[2]! - a[2]!);
+      expect((hand[0]! - a[0]!) / l, `${k} m: x`).toBeCloseTo(0.6, 3);
+      expect((hand[2]! - a[2]!) / l, `${k} m: z`).toBeCloseTo(0.8, 3);
+      const d = sceneDiagnostics(rig.world, rig.ik);
+      expect(d.hands[0]!.reposition, `${k} m`).toBe(true);
+      expect(allFinite(rig)).toBe(true);
+    }
+  });
+
   test('dt of 0, NaN, negative or huge: no throw, finite pose', () => {
     const rig = makeBiped();
     for (const dt of [0, NaN, -1, Infinity, 1e9]) {
