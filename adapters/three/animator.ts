@@ -114,6 +114,9 @@ function copyOut(s: ThreeSkeleton, binding: CharacterBinding, world: BitrigWorld
   }
 }
 
+/** Skeletons a live animator drives. */
+const boundSkeletons = new WeakSet<Skeleton>();
+
 interface MixerInternals {
   _actions?: { getClip(): AnimationClip; enabled: boolean; getEffectiveWeight(): number }[];
   _nActiveActions?: number;
@@ -176,6 +179,10 @@ export function createAnimator(object: Object3D, options: AnimatorOptions = {}):
   if (options.mixer !== undefined && typeof (options.mixer as { update?: unknown }).update !== 'function') throw new Error('bitrig/three: options.mixer must be a THREE.AnimationMixer');
   const skeletons = collectSkeletons(object);
   if (skeletons.length === 0) throw new Error('bitrig/three: no SkinnedMesh with a skeleton under this object');
+  for (const s of skeletons) {
+    // Two live animators on one skeleton would both write its bones (and advance a shared mixer twice).
+    if (boundSkeletons.has(s)) throw new Error('bitrig/three: this skeleton is already driven by a live animator; dispose() that one first');
+  }
   const mixer = options.mixer;
   const updateMixer = options.updateMixer ?? !!mixer;
   const base = createAnimatorBase({
@@ -187,8 +194,10 @@ export function createAnimator(object: Object3D, options: AnimatorOptions = {}):
       if (mixer && updateMixer && Number.isFinite(dt) && dt > 0) mixer.update(dt);
     },
     sceneSkin: (s) => sceneSkinFromThree(s.object, s.skeleton),
+    onDispose() { for (const s of skeletons) boundSkeletons.delete(s); },
     animatedBones: mixer ? (s) => s.animated!() : undefined,
   }, options);
+  for (const s of skeletons) boundSkeletons.add(s);
   const animator = base as Animator;
   Object.defineProperty(animator, 'mixer', { value: mixer, enumerable: true });
   return animator;
