@@ -1,10 +1,13 @@
 /**
  * Clip sampling in Node on a GLB's own clips (SPEC §5): every node's local translation,
  * rotation and scale at any time of an animation, with glTF's STEP, LINEAR and CUBICSPLINE
- * interpolation. The evaluation is three.js's: each channel becomes a three `KeyframeTrack`
- * (vectors lerp, quaternions slerp, STEP is three's discrete interpolant) and is evaluated
- * through its `Interpolant`; CUBICSPLINE uses the same Hermite interpolant three's
- * GLTFLoader installs (three does not export it), normalised for rotations.
+ * interpolation, evaluated as three.js's `KeyframeTrack` interpolants evaluate a loaded clip
+ * (the same arithmetic, results rounded to float32 as three's result buffers are): the key
+ * interval t0 ≤ t < t1, vectors lerp, quaternions slerp (a normalised lerp below 0.9995 of
+ * the angle's cosine… above it, as three does), STEP holds the earlier key, CUBICSPLINE is
+ * glTF's Hermite spline (normalised for rotations); before the first key the first value,
+ * from the last key on the last. Written here, so that the offline tools need no three.js
+ * (an optional peer dependency); test/bake/sample.test.ts checks bit-identity with three.
  *
  * A {@link SceneGraph} is a snapshot of the document's node tree and rest TRS taken when it
  * is read: later edits of the document (a viewer moving the live hips) do not reach it. It
@@ -14,10 +17,6 @@
  * {@link computeWorldMatrices} do not allocate.
  */
 import type { Animation, Document, Node, Accessor } from '@gltf-transform/core';
-import {
-  AnimationClip, Interpolant, InterpolateDiscrete, InterpolateLinear, KeyframeTrack, Quaternion,
-  QuaternionKeyframeTrack, VectorKeyframeTrack,
-} from 'three';
 import { composeTRS, mulAffine } from '../core/pose';
 
 /** The document's nodes as flat arrays (a snapshot). */
@@ -58,10 +57,14 @@ export interface ChannelSampler {
   path: 0 | 1 | 2;
   /** glTF interpolation of the sampler. */
   interpolation: 'STEP' | 'LINEAR' | 'CUBICSPLINE';
-  /** three.js track holding the keys. */
-  track: KeyframeTrack;
-  /** Its interpolant (owns the result buffer). */
-  interpolant: Interpolant;
+  /** Key times (seconds, float32 as stored). */
+  times: Float32Array;
+  /** Key values: `size` per key (CUBICSPLINE: in-tangent, value, out-tangent, `3 × size`). */
+  values: Float32Array;
+  /** Components per value: 3 (translation, scale) or 4 (rotation). */
+  size: number;
+  /** The last evaluation (float32, as three's result buffers). */
+  result: Float32Array;
 }
 
 /** A clip resolved against a {@link SceneGraph}. */
@@ -72,8 +75,6 @@ export interface ClipSampler {
   animation: Animation;
   /** Duration in seconds: the last key time over all channels (three's `AnimationClip` rule). */
   duration: number;
-  /** The clip as a three.js `AnimationClip` (tracks named `<node index>.<property>`). */
-  clip: AnimationClip;
   /** Translation/rotation/scale channels (morph weights are ignored). */
   channels: ChannelSampler[];
   /** Per node, bit 1 translation, 2 rotation, 4 scale: which properties the clip keys. */
@@ -196,58 +197,75 @@ function accessorFloats(acc: Accessor): Float32Array {
   return out;
 }
 
-const _q = new Quaternion();
-
 /**
- * glTF CUBICSPLINE (Hermite) interpolant, as three's GLTFLoader defines it: values are
- * stored as [inTangent, vertex, outTangent] per key; tangents are scaled by the key gap.
+ * Evaluate one channel at time t into its `result` (float32): the key interval t0 ≤ t < t1 by
+ * bisection; before the first key the first value, from the last key on (or a NaN time) the
+ * last. No allocation.
  */
-class CubicSplineInterpolant extends Interpolant {
-  /** Normalise the result (rotations). */
-  normalise = false;
-
-  override copySampleValue_(index: number): Float32Array {
-    const result = this.resultBuffer as Float32Array;
-    const values = this.sampleValues;
-    const size = this.valueSize;
-    const offset = index * size * 3 + size;
-    for (let i = 0; i < size; i++) result[i] = values[offset + i]!;
-    return result;
+function evaluateChannel(ch: ChannelSampler, t: number): Float32Array {
+  const times = ch.times, n = times.length, size = ch.size, out = ch.result, v = ch.values;
+  const per = ch.interpolation === 'CUBICSPLINE' ? 3 * size : size;
+  const at = ch.interpolation === 'CUBICSPLINE' ? size : 0; // (the value inside a cubic key)
+  let k = -1;
+  if (t < times[0]!) k = 0;
+  else if (!(t < times[n - 1]!)) k = n - 1;
+  if (k >= 0) {
+    for (let i = 0; i < size; i++) out[i] = v[k * per + at + i]!;
+    return out;
   }
-
-  interpolate_(i1: number, t0: number, t: number, t1: number): Float32Array {
-    const result = this.resultBuffer as Float32Array;
-    const values = this.sampleValues;
-    const stride = this.valueSize;
-    const stride2 = stride * 2;
-    const stride3 = stride * 3;
-    const td = t1 - t0;
-    const p = (t - t0) / td;
-    const pp = p * p;
-    const ppp = pp * p;
-    const offset1 = i1 * stride3;
-    const offset0 = offset1 - stride3;
-    const s2 = -2 * ppp + 3 * pp;
-    const s3 = ppp - pp;
-    const s0 = 1 - s2;
-    const s1 = s3 - pp + p;
-    for (let i = 0; i < stride; i++) {
-      const p0 = values[offset0 + i + stride]!;
-      const m0 = values[offset0 + i + stride2]! * td;
-      const p1 = values[offset1 + i + stride]!;
-      const m1 = values[offset1 + i]! * td;
-      result[i] = s0 * p0 + s1 * m0 + s2 * p1 + s3 * m1;
+  let lo = 1, hi = n - 1; // the first key after t, in [1, n − 1]
+  while (lo < hi) { const mid = (lo + hi) >>> 1; if (t < times[mid]!) hi = mid; else lo = mid + 1; }
+  const i1 = lo, t0 = times[i1 - 1]!, t1 = times[i1]!;
+  if (ch.interpolation === 'STEP') {
+    for (let i = 0; i < size; i++) out[i] = v[(i1 - 1) * size + i]!;
+  } else if (ch.interpolation === 'CUBICSPLINE') {
+    // Hermite: key = [in-tangent, value, out-tangent]; tangents scale with the key gap.
+    const td = t1 - t0, p = (t - t0) / td, pp = p * p, ppp = pp * p;
+    const o1 = i1 * per, o0 = o1 - per;
+    const s2 = -2 * ppp + 3 * pp, s3 = ppp - pp, s0 = 1 - s2, s1 = s3 - pp + p;
+    for (let i = 0; i < size; i++) {
+      out[i] = s0 * v[o0 + size + i]! + s1 * (v[o0 + 2 * size + i]! * td) + s2 * v[o1 + size + i]! + s3 * (v[o1 + i]! * td);
     }
-    if (this.normalise) _q.fromArray(result).normalize().toArray(result);
-    return result;
+    if (ch.path === 1) {
+      const x = out[0]!, y = out[1]!, z = out[2]!, w = out[3]!;
+      let l = Math.sqrt(x * x + y * y + z * z + w * w);
+      if (l === 0) { out[0] = 0; out[1] = 0; out[2] = 0; out[3] = 1; } else { l = 1 / l; out[0] = x * l; out[1] = y * l; out[2] = z * l; out[3] = w * l; }
+    }
+  } else if (ch.path === 1) {
+    slerpInto(out, v, (i1 - 1) * 4, i1 * 4, (t - t0) / (t1 - t0));
+  } else {
+    const w1 = (t - t0) / (t1 - t0), w0 = 1 - w1, o1 = i1 * size, o0 = o1 - size;
+    for (let i = 0; i < size; i++) out[i] = v[o0 + i]! * w0 + v[o1 + i]! * w1;
   }
+  return out;
+}
+
+/** out = slerp(v[a..a+3], v[b..b+3], u): the shorter way; a normalised lerp when the keys are within acos(0.9995). */
+function slerpInto(out: Float32Array, v: Float32Array, a: number, b: number, u: number): void {
+  let x0 = v[a]!, y0 = v[a + 1]!, z0 = v[a + 2]!, w0 = v[a + 3]!;
+  let x1 = v[b]!, y1 = v[b + 1]!, z1 = v[b + 2]!, w1 = v[b + 3]!;
+  if (w0 !== w1 || x0 !== x1 || y0 !== y1 || z0 !== z1) {
+    let c = x0 * x1 + y0 * y1 + z0 * z1 + w0 * w1;
+    if (c < 0) { x1 = -x1; y1 = -y1; z1 = -z1; w1 = -w1; c = -c; }
+    let f0 = 1 - u, f1 = u;
+    if (c < 0.9995) {
+      const ang = Math.acos(c), sn = Math.sin(ang);
+      f0 = Math.sin(f0 * ang) / sn; f1 = Math.sin(f1 * ang) / sn;
+      x0 = x0 * f0 + x1 * f1; y0 = y0 * f0 + y1 * f1; z0 = z0 * f0 + z1 * f1; w0 = w0 * f0 + w1 * f1;
+    } else {
+      x0 = x0 * f0 + x1 * f1; y0 = y0 * f0 + y1 * f1; z0 = z0 * f0 + z1 * f1; w0 = w0 * f0 + w1 * f1;
+      const f = 1 / Math.sqrt(x0 * x0 + y0 * y0 + z0 * z0 + w0 * w0);
+      x0 *= f; y0 *= f; z0 *= f; w0 *= f;
+    }
+  }
+  out[0] = x0; out[1] = y0; out[2] = z0; out[3] = w0;
 }
 
 const PATHS = { translation: 0, rotation: 1, scale: 2 } as const;
 
 /**
- * Resolve an animation against a scene graph: one three.js track and interpolant per
- * translation/rotation/scale channel. Channels whose node is not in the graph, empty
+ * Resolve an animation against a scene graph: one sampler per translation/rotation/scale
+ * channel. Channels whose node is not in the graph, empty
  * channels and morph-weight channels are skipped. Throws `bitrig/sample: …` on malformed
  * samplers (key count mismatch).
  *
@@ -279,27 +297,13 @@ export function createClipSampler(graph: SceneGraph, animation: Animation): Clip
     if (values.length < times.length * per) {
       throw new Error(`bitrig/sample: clip "${name}" ${pathName} of "${graph.names[ni]}" has ${values.length / per} values for ${times.length} keys`);
     }
-    const trackName = `${ni}.${pathName === 'translation' ? 'position' : pathName === 'rotation' ? 'quaternion' : 'scale'}`;
-    const mode = interp === 'STEP' ? InterpolateDiscrete : InterpolateLinear;
     const vals = values.length === times.length * per ? values : values.subarray(0, times.length * per);
-    const track = pathName === 'rotation'
-      ? new QuaternionKeyframeTrack(trackName, times, vals, mode)
-      : new VectorKeyframeTrack(trackName, times, vals, mode);
-    let interpolant: Interpolant;
-    if (interp === 'CUBICSPLINE') {
-      const ci = new CubicSplineInterpolant(track.times, track.values, size, new Float32Array(size));
-      ci.normalise = pathName === 'rotation';
-      interpolant = ci;
-    } else {
-      interpolant = (track as unknown as { createInterpolant(result?: Float32Array): Interpolant }).createInterpolant(new Float32Array(size));
-    }
     const path = PATHS[pathName];
     keyed[ni] = keyed[ni]! | (1 << path);
     duration = Math.max(duration, times[times.length - 1]!);
-    channels.push({ node: ni, path, interpolation: interp, track, interpolant });
+    channels.push({ node: ni, path, interpolation: interp, times, values: vals, size, result: new Float32Array(size) });
   }
-  const clip = new AnimationClip(name, duration, channels.map((c) => c.track));
-  return { name, animation, duration, clip, channels, keyed };
+  return { name, animation, duration, channels, keyed };
 }
 
 /**
@@ -315,7 +319,7 @@ export function sampleClip(sampler: ClipSampler, graph: SceneGraph, t: number, p
   const chs = sampler.channels;
   for (let c = 0; c < chs.length; c++) {
     const ch = chs[c]!;
-    const v = ch.interpolant.evaluate(t);
+    const v = evaluateChannel(ch, t);
     const n = ch.node;
     if (ch.path === 1) {
       const x = v[0]!, y = v[1]!, z = v[2]!, w = v[3]!;

@@ -3,7 +3,8 @@
  * each loads in Node, the `bitrig` bin runs, and the tarball holds no test assets.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -53,6 +54,54 @@ describe('package build', () => {
       expect(src).not.toMatch(/@babylonjs/);
     }
   });
+
+  test('without an engine installed (three and Babylon are optional peers): the core and rig entries load as ESM and CJS, and the bitrig bin runs rig, bake and measure', () => {
+    // dist copied into a project whose node_modules hold the dependencies but no engine
+    const dir = mkdtempSync(path.join(tmpdir(), 'bitrig-noengine-'));
+    try {
+      const pkgDir = path.join(dir, 'node_modules', 'bitrig');
+      mkdirSync(pkgDir, { recursive: true });
+      cpSync(path.join(repoRoot, 'dist'), path.join(pkgDir, 'dist'), { recursive: true });
+      copyFileSync(path.join(repoRoot, 'package.json'), path.join(pkgDir, 'package.json'));
+      const deps = Object.keys((JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
+      const need = new Set<string>();
+      const walk = (name: string): void => {
+        if (need.has(name)) return;
+        need.add(name);
+        const pj = JSON.parse(readFileSync(path.join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+        for (const d of Object.keys(pj.dependencies ?? {})) walk(d);
+      };
+      for (const d of deps) walk(d);
+      expect(need.has('three') || [...need].some((n) => n.startsWith('@babylonjs/'))).toBe(false);
+      for (const name of need) {
+        const to = path.join(dir, 'node_modules', name);
+        mkdirSync(path.dirname(to), { recursive: true });
+        symlinkSync(path.join(repoRoot, 'node_modules', name), to, 'dir');
+      }
+      const run = (args: string[]) => spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+      for (const entry of ['bitrig', 'bitrig/rig']) {
+        const esm = run(['--input-type=module', '-e', `const m = await import('${entry}'); if (Object.keys(m).length < 3) process.exit(3);`]);
+        expect(esm.status, `${entry} (ESM): ${esm.stderr}`).toBe(0);
+        const cjs = run(['-e', `const m = require('${entry}'); if (Object.keys(m).length < 3) process.exit(3);`]);
+        expect(cjs.status, `${entry} (CJS): ${cjs.stderr}`).toBe(0);
+      }
+      const bin = path.join(pkgDir, pkg.bin.bitrig!.replace(/^\.\//, ''));
+      const help = run([bin, '--help']);
+      expect(help.status, help.stderr).toBe(0);
+      // a real run of each tool on the built-in character (written by the bin's own library)
+      const glb = path.join(dir, 'creature.glb');
+      const make = run(['--input-type=module', '-e', `import { createBuiltinCharacter } from 'bitrig'; import { characterToGlb } from 'bitrig/rig'; import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(glb)}, await characterToGlb(createBuiltinCharacter({ variant: 'shin' })));`]);
+      expect(make.status, make.stderr).toBe(0);
+      const rig = run([bin, 'rig', glb, '-o', path.join(dir, 'rigged.glb'), '--quiet']);
+      expect(rig.status, rig.stderr + rig.stdout).toBe(0);
+      const bake = run([bin, 'bake', path.join(dir, 'rigged.glb'), '-o', path.join(dir, 'baked.glb')]);
+      expect(bake.status, bake.stderr + bake.stdout).toBe(0);
+      const measure = run([bin, 'measure', path.join(dir, 'rigged.glb'), '--clip', 'walk']);
+      expect(measure.status, measure.stderr + measure.stdout).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
 
   test('the bitrig bin starts and prints its help', () => {
     const bin = path.join(repoRoot, pkg.bin.bitrig!);

@@ -4,7 +4,7 @@
  * with three.js's AnimationMixer on a real clip.
  */
 import { describe, expect, it } from 'vitest';
-import { Document } from '@gltf-transform/core';
+import { Document, NodeIO } from '@gltf-transform/core';
 import { AnimationMixer, type Object3D, PropertyBinding } from 'three';
 import { quat } from 'gl-matrix';
 import {
@@ -33,7 +33,7 @@ function docWith(channels: { path: 'translation' | 'rotation' | 'scale'; interp:
 
 const deg = (q: ArrayLike<number>): number => (2 * Math.acos(Math.min(1, Math.abs(q[3]!))) * 180) / Math.PI;
 
-describe('clip sampling (three.js tracks on glTF samplers)', () => {
+describe('clip sampling (glTF samplers)', () => {
   it('LINEAR lerps vectors and slerps rotations; values clamp outside the keys', () => {
     const q90 = quat.setAxisAngle(quat.create(), [0, 1, 0], Math.PI / 2);
     const { doc } = docWith([
@@ -120,6 +120,70 @@ describe('clip sampling (three.js tracks on glTF samplers)', () => {
 });
 
 warnIfNoAssets();
+describe('the sampler evaluates as three.js does, to the bit (without importing three.js)', () => {
+  it('STEP, LINEAR and CUBICSPLINE translations and rotations (also opposite, equal and near-equal quaternion keys, one-key tracks): every channel equals three\'s interpolant on the GLTFLoader-loaded clip at 24,000 times, bit for bit', async () => {
+    const doc = new Document();
+    const buf = doc.createBuffer();
+    const scene = doc.createScene();
+    const anim = doc.createAnimation('clip');
+    let seed = 7;
+    const rnd = (): number => { seed = (seed * 16807) % 2147483647; return seed / 2147483647; };
+    const specs: Array<[string, 'translation' | 'rotation', 'STEP' | 'LINEAR' | 'CUBICSPLINE', number]> = [
+      ['A', 'translation', 'STEP', 30], ['B', 'rotation', 'STEP', 30], ['C', 'translation', 'LINEAR', 40], ['D', 'rotation', 'LINEAR', 60],
+      ['E', 'translation', 'CUBICSPLINE', 30], ['F', 'rotation', 'CUBICSPLINE', 30], ['G', 'rotation', 'LINEAR', 1], ['H', 'translation', 'LINEAR', 2],
+    ];
+    for (const [name, path, interp, n] of specs) {
+      const node = doc.createNode(name);
+      scene.addChild(node);
+      const size = path === 'rotation' ? 4 : 3, per = interp === 'CUBICSPLINE' ? 3 * size : size;
+      const times = new Float32Array(n);
+      let t = rnd() * 0.1;
+      for (let i = 0; i < n; i++) { times[i] = t; t += 0.01 + rnd() * 0.2; }
+      const vals = new Float32Array(n * per);
+      for (let i = 0; i < vals.length; i++) vals[i] = rnd() * 2 - 1;
+      if (size === 4 && interp !== 'CUBICSPLINE') {
+        for (let k = 0; k < n; k++) {
+          const o = k * 4, l = Math.hypot(vals[o]!, vals[o + 1]!, vals[o + 2]!, vals[o + 3]!);
+          for (let j = 0; j < 4; j++) vals[o + j] = vals[o + j]! / l;
+          if (k % 5 === 1) for (let j = 0; j < 4; j++) vals[o + j] = -vals[o - 4 + j]!; // opposite: the short way round
+          if (k % 5 === 2) for (let j = 0; j < 4; j++) vals[o + j] = vals[o - 4 + j]! + 1e-4; // within acos(0.9995): normalised lerp
+          if (k % 5 === 3) for (let j = 0; j < 4; j++) vals[o + j] = vals[o - 4 + j]!; // equal
+          if (k % 5 === 4) { // 0.08 rad from the previous key: a dot of 0.9992, between the branches' 0.999 and 0.9995
+            const q = quat.multiply(quat.create(), Array.from(vals.subarray(o - 4, o)) as unknown as quat, quat.setAxisAngle(quat.create(), [1, 0, 0], 0.08));
+            for (let j = 0; j < 4; j++) vals[o + j] = q[j]!;
+          }
+        }
+      }
+      const sampler = doc.createAnimationSampler().setInterpolation(interp)
+        .setInput(doc.createAccessor('', buf).setType('SCALAR').setArray(times))
+        .setOutput(doc.createAccessor('', buf).setType(size === 4 ? 'VEC4' : 'VEC3').setArray(vals));
+      anim.addSampler(sampler).addChannel(doc.createAnimationChannel().setSampler(sampler).setTargetNode(node).setTargetPath(path));
+    }
+    const g = readSceneGraph(doc);
+    const s = createClipSampler(g, findClip(doc, 'clip'));
+    const pose = createLocalPose(g);
+    const gltf = await loadGlbThree(await new NodeIO().writeBinary(doc));
+    const tracks = gltf.animations[0]!.tracks;
+    const evals = s.channels.map((ch) => {
+      const track = tracks.find((tr) => tr.name === `${g.names[ch.node]}.${ch.path === 1 ? 'quaternion' : 'position'}`)!;
+      return (track as unknown as { createInterpolant(): { evaluate(t: number): Float32Array } }).createInterpolant();
+    });
+    const times: number[] = [-1, s.duration + 1, NaN];
+    for (const ch of s.channels) for (const t of ch.times) times.push(t, t + 1e-6, t - 1e-6);
+    while (times.length < 12_000) times.push(rnd() * s.duration * 1.2 - 0.1);
+    let compared = 0;
+    for (const t of [...times, ...times.slice().reverse()]) { // (three caches the last interval: both directions)
+      sampleClip(s, g, t, pose);
+      s.channels.forEach((ch, c) => {
+        const want = evals[c]!.evaluate(t);
+        for (let i = 0; i < ch.size; i++) if (!Object.is(ch.result[i], want[i])) expect.fail(`${g.names[ch.node]} ${ch.interpolation} at t = ${t}: ${Array.from(ch.result)} vs three ${Array.from(want)}`);
+        compared++;
+      });
+    }
+    expect(compared).toBe(24_000 * specs.length);
+  });
+});
+
 describe.skipIf(!hasAssets)('clip sampling agrees with three.js AnimationMixer (real assets)', () => {
   for (const [asset, clipName] of [['quaternius-fox', 'Walk'], ['khronos-fox', 'Run']] as const) {
     it(`${asset} ${clipName}: every bone's local TRS matches the mixer at 7 times (1e-5)`, async () => {
