@@ -141,15 +141,15 @@ const PELVIS_NAMES = new Set(['hips', 'hip', 'pelvis', 'root_hips', 'hipsroot'])
 const LEG_ROOT_RE = /^(up(per)?leg|thigh|leg|leg01|hindleg|backleg|backupperleg|upperleg|femur|hipjoint)$/;
 const SPINE_RE = /^(spine|spine\d*|torso|chest|abdomen|belly|back|body|waist)/;
 
-/** Is this parsed name a tail bone (`tail`, `tail1`, `tail_end`, `tailbase`)? */
+/** Is this parsed name a tail bone (`tail`, `tail1`, `tail_end`, `tailbase`; a second tail `Tail2_1` as the rig pass names it)? */
 export function isTailName(name: string): boolean {
   const p = parseBoneName(name);
-  return /^tail(end|tip|base|root|bone|seg(ment)?)?$/.test(p.base);
+  return /^tail\d*(end|tip|base|root|bone|seg(ment)?)?$/.test(p.base);
 }
 
 function isTailEndName(name: string): boolean {
   const p = parseBoneName(name);
-  return /^tail(end|tip)$/.test(p.base) || (p.base === 'tail' && /end$/i.test(name));
+  return /^tail\d*(end|tip)$/.test(p.base) || (/^tail\d*$/.test(p.base) && /end$/i.test(name));
 }
 
 /**
