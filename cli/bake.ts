@@ -8,6 +8,8 @@
  *
  * Exit codes: 0 done, 2 bad input (one line on stderr), 1 unexpected failure.
  */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { writeGlbBytes } from '../rig/glb';
 import { samePath, writeFileAtomic } from '../rig/node';
 import type { CliCommand } from './main';
@@ -24,6 +26,10 @@ import { CliInputError, isInputError, parseArgs, PROCESS_IO, progressShown, read
 export async function bakeFile(input: string, output: string, options: Partial<BakeOptions> = {}): Promise<BakeReport> {
   if (await samePath(input, output)) throw new Error(`bitrig/bake: refusing to write over the input file ${input}`);
   if (!/\.glb$/i.test(output)) throw new Error(`bitrig/bake: the output must be a .glb file, got ${output}`);
+  // (before the simulation, not after it: the output's folder must exist)
+  const dir = path.dirname(path.resolve(output));
+  const st = await fs.stat(dir).catch(() => null);
+  if (!st || !st.isDirectory()) throw new Error(`bitrig/bake: cannot write ${output}: its folder ${dir} does not exist`);
   const doc = await readInput(input);
   const report = bakeTails(doc, options);
   options.onProgress?.('encode', 1);

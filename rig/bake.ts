@@ -499,6 +499,11 @@ export function bakeTails(doc: Document, options: Partial<BakeOptions> = {}): Ba
   const cycles: TailCycle[] = [];
   chosen.forEach((name, ci) => {
     const sampler = createClipSampler(calib.graph, findClip(doc, name));
+    if (!(sampler.duration > 0)) {
+      // A single pose (or no keys): no loop to record; keys at [0, 0] would not be increasing.
+      warn(`clip "${name}": it lasts 0 s (a single pose); left as it is`);
+      return;
+    }
     const F = Math.max(1, Math.round(sampler.duration * o.fps));
     const sub: TailSimOptions = {
       ...o,

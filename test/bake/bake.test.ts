@@ -188,6 +188,27 @@ describe('bake output: validator clean, plays in three.js with the tail moving',
     expect(issues.numWarnings).toBeLessThanOrEqual(warningsBefore);
   });
 
+  it('a clip that lasts 0 s (one key: a pose) is left as it is with a warning, and the file stays validator clean (keys at [0, 0] would not increase)', async () => {
+    const d = characterToDocument(createBuiltinCharacter({ variant: 'chain' }));
+    const walk = d.getRoot().listAnimations().find((a) => a.getName() === 'walk')!;
+    const pose = d.createAnimation('pose');
+    for (const ch of walk.listChannels().slice(0, 3)) {
+      const src = ch.getSampler()!.getOutput()!;
+      const size = src.getElementSize();
+      const s = d.createAnimationSampler().setInterpolation('LINEAR')
+        .setInput(d.createAccessor('', src.getBuffer()).setType('SCALAR').setArray(new Float32Array([0])))
+        .setOutput(d.createAccessor('', src.getBuffer()).setType(src.getType()).setArray((src.getArray() as Float32Array).slice(0, size)));
+      pose.addSampler(s).addChannel(d.createAnimationChannel().setSampler(s).setTargetNode(ch.getTargetNode()!).setTargetPath(ch.getTargetPath()!));
+    }
+    const r = bakeTails(d, { fps: 30 });
+    expect(r.clips.map((c) => c.clip)).not.toContain('pose');
+    expect(r.clips.map((c) => c.clip)).toContain('walk');
+    expect(r.warnings.some((w) => /clip "pose": it lasts 0 s/.test(w))).toBe(true);
+    expect(pose.listChannels().length).toBe(3);
+    const issues = await validate(d);
+    expect(issues.messages.filter((m) => m.severity === 0)).toEqual([]);
+  });
+
   it('three.js AnimationMixer plays the baked walk: Tail_1 follows the keys and swings', async () => {
     const gltf = await loadGlbThree(await writeGlbBytes(doc));
     const clip = gltf.animations.find((a) => a.name === 'walk')!;

@@ -4,7 +4,7 @@
  * with one line, and a bake that never writes over its input and leaves no temporary file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -127,6 +127,14 @@ describe('bitrig bake', () => {
     expect(r.code).toBe(2);
     expect(r.err[0]).toMatch(/^bitrig bake: refusing to write over the input file/);
     expect(sha(file('critter.glb'))).toBe(before);
+  });
+
+  it('an output folder that does not exist: exit 2 naming it, before any simulation (no progress reported), nothing written', async () => {
+    const r = await run(['bake', file('critter.glb'), '-o', path.join(dir, 'no-such-folder', 'baked.glb'), '--progress']);
+    expect(r.code).toBe(2);
+    expect(r.err.join('\n')).toMatch(/cannot write .*baked\.glb: its folder .*no-such-folder does not exist/);
+    expect(r.err.join('\n')).not.toMatch(/warm-up/);
+    expect(existsSync(path.join(dir, 'no-such-folder'))).toBe(false);
   });
 
   it('bad input: unknown clip lists the clips; no tail bones names the rig pass; no animations; no skin', async () => {
