@@ -316,7 +316,8 @@ function copyOut(s: BabylonSkeleton, binding: CharacterBinding, world: BitrigWor
  * (e.g. the loader's `__root__`, a mesh) whose own and descendant meshes' skeletons are
  * bound. Tail chains are found by name (`Tail_1…`, `Tail1…`, `b_Tail01…`) with no extra code.
  * Disposing a bound skeleton (`skeleton.dispose()`, which removes it from the scene) or the
- * scene releases bitrig's state. Throws `bitrig/babylon: …` when there is nothing to bind.
+ * scene releases bitrig's state; an AssetContainer's `removeAllFromScene()` only pauses it
+ * (`autoUpdate`) until `addAllToScene()` brings the character back. Throws `bitrig/babylon: …` when there is nothing to bind.
  *
  * @example
  * const container = await LoadAssetContainerAsync(url, scene);
@@ -377,9 +378,31 @@ export function createAnimator(target: Skeleton | Node, options: AnimatorOptions
     inNotification = true;
     try { base.dispose(); } finally { inNotification = false; }
   };
-  watch<Skeleton>(scene.onSkeletonRemovedObservable, (s) => { if (skeletons.includes(s)) disposeFromEvent(); });
+  // A skeleton leaving the scene: disposed (skeleton.dispose()) frees the animator; taken out
+  // by its AssetContainer (removeAllFromScene, pooling: the container keeps it) pauses it until
+  // it is added back, then the tails re-seat. For a skeleton of a container this is decided
+  // once the removal has finished (dispose() drops the container right after removing it).
+  let detached = false;
+  const inContainer = (s: Skeleton): boolean => !!(s as unknown as { _parentContainer?: unknown })._parentContainer;
+  watch<Skeleton>(scene.onSkeletonRemovedObservable, (s) => {
+    if (!skeletons.includes(s)) return;
+    if (!inContainer(s)) { disposeFromEvent(); return; }
+    queueMicrotask(() => {
+      if (!base.alive || scene.skeletons.includes(s)) return;
+      if (inContainer(s)) detached = true; else base.dispose();
+    });
+  });
   watch<Scene>(scene.onDisposeObservable, () => disposeFromEvent());
-  if (o.autoUpdate) watch<Scene>(scene.onAfterAnimationsObservable, () => { base.update(scene.deltaTime / 1000); });
+  if (o.autoUpdate) {
+    watch<Scene>(scene.onAfterAnimationsObservable, () => {
+      if (detached) {
+        if (!skeletons.every((k) => scene.skeletons.includes(k))) return; // (still out of the scene)
+        detached = false;
+        base.reset(); // back in the scene: the tails re-seat (time went on without them)
+      }
+      base.update(scene.deltaTime / 1000);
+    });
+  }
 
   const animator = base as Animator;
   Object.defineProperties(animator, {

@@ -5,6 +5,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Scene } from '@babylonjs/core/scene';
+import { LoadAssetContainerAsync } from '@babylonjs/core/Loading/sceneLoader';
+import '@babylonjs/loaders/glTF';
 import { createAnimator } from '../../adapters/babylon';
 import { createBuiltinCharacter } from '../../core/character';
 import { createBitrigWorld, type BitrigWorld } from '../../core/world';
@@ -79,16 +81,43 @@ describe('Babylon adapter: release on dispose', () => {
     expect(after.freeRanges).toEqual([0, after.slots]);
   });
 
+  test('an AssetContainer taken out of the scene and added back (pooling) pauses the animator and resumes it (the tail moves again); disposing the container\'s skeleton then frees it (review 24)', async () => {
+    const { scene } = createTestScene();
+    const c = await LoadAssetContainerAsync(await characterToGlb(createBuiltinCharacter()), scene, { pluginExtension: '.glb', pluginOptions: { gltf: { animationStartMode: 0 } } });
+    c.addAllToScene();
+    const an = createAnimator(c.meshes[0]!, { autoUpdate: true });
+    const sweep = c.animationGroups.find((g) => g.name === 'hipSweep')!;
+    sweep.start(true);
+    const tail = an.skeletons[0]!.bones.find((b) => b.name === 'Tail_1')!.getTransformNode()!;
+    const snap = (): string => tail.rotationQuaternion!.asArray().join(',');
+    for (let i = 0; i < 10; i++) scene.render();
+    c.removeAllFromScene();
+    await Promise.resolve(); // (the removal is judged once it has finished)
+    expect(an.alive).toBe(true);
+    const out = snap();
+    for (let i = 0; i < 5; i++) scene.render();
+    expect(snap(), 'paused while out of the scene').toBe(out);
+    c.addAllToScene();
+    sweep.start(true);
+    const seen = new Set<string>();
+    for (let i = 0; i < 30; i++) { scene.render(); seen.add(snap()); }
+    expect(an.alive).toBe(true);
+    expect(seen.size).toBeGreaterThan(20);
+    an.skeletons[0]!.dispose();
+    await Promise.resolve();
+    expect(an.alive).toBe(false);
+  });
+
   test('animator.dispose() removes its observers at once and is safe to call twice; the skeleton stays usable', () => {
     const { scene } = createTestScene();
     const ch = buildCodeCharacter(scene, 'linked');
-    const before = [scene.onSkeletonRemovedObservable, scene.onDisposeObservable, scene.onAfterAnimationsObservable].map((o) => o.observers.length);
+    const watched = [scene.onSkeletonRemovedObservable, scene.onDisposeObservable, scene.onAfterAnimationsObservable];
+    const before = watched.map((o) => o.observers.length);
     const a = createAnimator(ch.skeleton, { autoUpdate: true });
-    expect([scene.onSkeletonRemovedObservable, scene.onDisposeObservable, scene.onAfterAnimationsObservable].map((o) => o.observers.length))
-      .toEqual(before.map((n) => n + 1));
+    expect(watched.map((o) => o.observers.length)).toEqual(before.map((n) => n + 1));
     a.dispose();
     a.dispose();
-    expect([scene.onSkeletonRemovedObservable, scene.onDisposeObservable, scene.onAfterAnimationsObservable].map((o) => o.observers.length)).toEqual(before);
+    expect(watched.map((o) => o.observers.length)).toEqual(before);
     const again = createAnimator(ch.skeleton); // rebinding the same skeleton works
     expect(again.diagnostics().tails.length).toBe(1);
     scene.render();
