@@ -11,7 +11,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeGlbBytes } from '../rig/glb';
-import { samePath, writeFileAtomic } from '../rig/node';
+import { samePath, writeOrExplain } from '../rig/node';
 import type { CliCommand } from './main';
 import { bakeTails, type BakeOptions, type BakeReport } from '../rig/bake';
 import { CliInputError, isInputError, parseArgs, PROCESS_IO, progressShown, readInput, reasonOf, tailFlags, type CliIo } from './measure';
@@ -34,7 +34,7 @@ export async function bakeFile(input: string, output: string, options: Partial<B
   const report = bakeTails(doc, options);
   options.onProgress?.('encode', 1);
   const bytes = await writeGlbBytes(doc);
-  await writeFileAtomic(output, bytes);
+  await writeOrExplain(output, bytes, 'bitrig/bake');
   return report;
 }
 

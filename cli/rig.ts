@@ -180,6 +180,14 @@ async function runRig(args: string[], io: CliIO): Promise<number> {
     io.err(`bitrig rig: cannot write ${output}: its folder does not exist`);
     return 2;
   }
+  if (reportPath) {
+    // (checked before the rigged file is written, not after)
+    const st = await fs.stat(path.dirname(path.resolve(reportPath))).catch(() => null);
+    if (!st || !st.isDirectory()) {
+      io.err(`bitrig rig: cannot write the report ${reportPath}: its folder does not exist`);
+      return 2;
+    }
+  }
   let lastStep = '';
   const t0 = Date.now();
   const onProgress = (step: string, fraction: number): void => {

@@ -18,6 +18,10 @@ import { rigGlb } from './glb';
  * await writeFileAtomic('out.glb', glb);
  */
 export async function writeFileAtomic(file: string, bytes: Uint8Array | string): Promise<void> {
+  if (!file) throw Object.assign(new Error('no output path given'), { code: 'EINVAL' });
+  // Replace a file, never a folder or a device (a rename would swap a device node for a file).
+  const st = await fs.lstat(file).catch(() => null);
+  if (st && !st.isFile() && !st.isSymbolicLink()) throw Object.assign(new Error(`${file} is ${st.isDirectory() ? 'a folder' : 'not a regular file'}`), { code: st.isDirectory() ? 'EISDIR' : 'ENOTFILE' });
   const dir = path.dirname(path.resolve(file));
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
@@ -64,6 +68,24 @@ export async function rigFile(input: string, output: string, options: Partial<Ri
     throw new Error(`bitrig/rig: cannot read ${input}${code === 'ENOENT' ? ' (no such file)' : code === 'EISDIR' ? ' (it is a folder)' : code ? ` (${code})` : ''}`);
   }
   const { glb, report } = await rigGlb(bytes, options);
-  await writeFileAtomic(output, glb);
+  await writeOrExplain(output, glb, 'bitrig/rig');
   return report;
+}
+
+/**
+ * {@link writeFileAtomic}, with a failure turned into `<module>: cannot write <file> (<reason>)`
+ * (a folder, a device, a missing or read-only folder, a full disk). The previous file is kept.
+ *
+ * @example
+ * await writeOrExplain('out.glb', glb, 'bitrig/bake');
+ */
+export async function writeOrExplain(file: string, bytes: Uint8Array | string, module: string): Promise<void> {
+  try {
+    await writeFileAtomic(file, bytes);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const why = err.code === 'EISDIR' ? 'it is a folder' : err.code === 'ENOTFILE' ? 'it is not a regular file' : err.code === 'ENOENT' ? 'its folder does not exist'
+      : err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS' ? 'permission denied' : err.code === 'ENOSPC' || err.code === 'EFBIG' || err.code === 'EDQUOT' ? 'no space left' : err.code ?? err.message;
+    throw new Error(`${module}: cannot write ${file || '(empty path)'} (${why})`);
+  }
 }

@@ -140,6 +140,23 @@ describe('bitrig rig', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('an output that cannot be written (a folder, an empty path) or a report into a missing folder: exit 2 with one line naming it, before anything is written (review 23)', async () => {
+    const input = put('creature-w.glb', await characterToGlb(createBuiltinCharacter({ variant: 'shin' })));
+    const folder = path.join(dir, 'a-folder');
+    mkdirSync(folder);
+    const r1 = await run(['rig', input, '-o', folder, '--quiet']);
+    expect(r1.code).toBe(2);
+    expect(r1.err).toEqual([expect.stringMatching(/^bitrig rig: cannot write .*a-folder \(it is a folder\)$/)]);
+    expect(statSync(folder).isDirectory()).toBe(true);
+    const out = path.join(dir, 'never.glb');
+    const r2 = await run(['rig', input, '-o', out, '--report', path.join(dir, 'missing', 'r.json'), '--quiet']);
+    expect(r2.code).toBe(2);
+    expect(r2.err.join('\n')).toMatch(/cannot write the report .*r\.json: its folder does not exist/);
+    expect(existsSync(out)).toBe(false);
+    await expect(writeFileAtomic('', new Uint8Array([1]))).rejects.toThrow(/no output path/);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('runs as a program: the entry script exits with the code main returns', () => {
     const script = path.join(repoRoot, 'cli', 'main.ts');
     const ok = spawnSync(process.execPath, ['--import', 'tsx', script, '--version'], { cwd: repoRoot, encoding: 'utf8' });
