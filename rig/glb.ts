@@ -56,6 +56,17 @@ export function checkGlbBytes(bytes: Uint8Array): void {
   if (!sawJson) throw new Error('bitrig/rig: malformed GLB (no JSON chunk)');
 }
 
+/** The mesh compression extension a GLB requires (Draco, meshopt), or null. */
+function compressionOf(bytes: Uint8Array): string | null {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const len = dv.getUint32(12, true);
+  let json: { extensionsRequired?: unknown };
+  try { json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + len))) as typeof json; } catch { return null; } // (the reader reports it)
+  const list = Array.isArray(json.extensionsRequired) ? json.extensionsRequired as unknown[] : []; // (an optional one has uncompressed fallbacks)
+  const hit = list.find((e) => e === 'KHR_draco_mesh_compression' || e === 'EXT_meshopt_compression' || e === 'KHR_meshopt_compression');
+  return typeof hit === 'string' ? hit : null;
+}
+
 /**
  * Read GLB bytes into a Document, with framing checked first and parse errors wrapped.
  *
@@ -63,7 +74,12 @@ export function checkGlbBytes(bytes: Uint8Array): void {
  * const doc = await readGlbBytes(bytes);
  */
 export async function readGlbBytes(bytes: Uint8Array): Promise<Document> {
+  if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice(); // (typed views of the chunks need 4-byte alignment)
   checkGlbBytes(bytes);
+  const compressed = compressionOf(bytes);
+  if (compressed) {
+    throw new Error(`bitrig/rig: the GLB's meshes are compressed with ${compressed}, which bitrig does not decode; save it uncompressed first (e.g. from Blender, or glTF-Transform with the decoder)`);
+  }
   try {
     return await makeIO().readBinary(bytes);
   } catch (e) {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { bridgeShells, chainJoints, chainWeights, geodesic, percentileOf, segmentCount } from '../../rig/chain';
 import { symEigen3 } from '../../rig/detect';
 import { boneSegments, skeletonDistance } from '../../rig/distance';
-import { checkGlbBytes } from '../../rig/glb';
+import { checkGlbBytes, readGlbBytes } from '../../rig/glb';
 import { readSkinMesh, writeInfluences } from '../../rig/meshData';
 import { mergeRigOptions, RIG_DEFAULTS } from '../../rig/options';
 import { weldGraph } from '../../rig/weld';
@@ -220,6 +220,32 @@ describe('checkGlbBytes', () => {
     expect(() => checkGlbBytes(glb(1000, [[4, 0x4e4f534a]]))).toThrow(/truncated GLB \(header says 1000 bytes, the file has 24\)/);
     expect(() => checkGlbBytes(glb(12 + 8 + 4, [[40, 0x4e4f534a]]).subarray(0, 24))).toThrow(/truncated GLB/);
     expect(() => checkGlbBytes(glb(12 + 8 + 4, [[4, 0x004e4942]]))).toThrow(/first chunk is not JSON/);
+  });
+});
+
+describe('readGlbBytes', () => {
+  const withJson = (json: object): Uint8Array => {
+    let text = JSON.stringify(json);
+    while (text.length % 4) text += ' ';
+    const b = new Uint8Array(20 + text.length);
+    const dv = new DataView(b.buffer);
+    dv.setUint32(0, 0x46546c67, true); dv.setUint32(4, 2, true); dv.setUint32(8, b.length, true);
+    dv.setUint32(12, text.length, true); dv.setUint32(16, 0x4e4f534a, true);
+    b.set(new TextEncoder().encode(text), 20);
+    return b;
+  };
+  it('names a required mesh compression it cannot decode (Draco, meshopt); an optional one (with fallbacks) is read (review 23)', async () => {
+    for (const ext of ['KHR_draco_mesh_compression', 'EXT_meshopt_compression']) {
+      await expect(readGlbBytes(withJson({ asset: { version: '2.0' }, extensionsUsed: [ext], extensionsRequired: [ext] }))).rejects.toThrow(new RegExp(`^bitrig/rig: the GLB's meshes are compressed with ${ext}, which bitrig does not decode`));
+    }
+    await expect(readGlbBytes(withJson({ asset: { version: '2.0' }, extensionsUsed: ['EXT_meshopt_compression'] }))).resolves.toBeDefined();
+  });
+  it('reads bytes at any offset in their buffer (a view at byteOffset 1)', async () => {
+    const b = withJson({ asset: { version: '2.0' }, nodes: [{ name: 'n' }] });
+    const shifted = new Uint8Array(b.length + 1);
+    shifted.set(b, 1);
+    const doc = await readGlbBytes(shifted.subarray(1));
+    expect(doc.getRoot().listNodes().map((n) => n.getName())).toEqual(['n']);
   });
 });
 
