@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 /**
- * The `bitrig` command: a dispatcher over subcommands (`rig`; the table below grows with
- * `measure` and `bake`). Exit codes: 0 success, 2 bad input or usage (a one-line reason on
- * stderr), 1 an unexpected internal error.
+ * The `bitrig` command: a dispatcher over the subcommands `rig`, `measure` and `bake`. Exit
+ * codes: 0 success, 2 bad input or usage (a one-line reason on stderr), 1 an unexpected
+ * internal error.
  *
- * Registered as the package's `bin` (`dist/cli.cjs`), so `npx bitrig rig in.glb -o out.glb`
- * works after `npm install`. Tests call {@link main} in-process with their own {@link CliIO}.
+ * Registered as the package's `bin` (`dist/cli.js`), so `npx bitrig rig in.glb -o out.glb`
+ * works after `npm install` (no engine needed). Tests call {@link main} in-process with their own {@link CliIO}.
  */
 import { version } from '../package.json';
 import { RIG_COMMAND } from './rig';

@@ -491,6 +491,8 @@ export function bakeTails(doc: Document, options: Partial<BakeOptions> = {}): Ba
   if (names.length === 0) throw new Error('bitrig/bake: the file has no animations');
   const chosen = o.clips ?? names;
   for (const c of chosen) findClip(doc, c);
+  const twice = chosen.find((c) => names.indexOf(c) !== names.lastIndexOf(c));
+  if (twice !== undefined) throw new Error(`bitrig/bake: two animations are named "${twice}"; rename one (clips are chosen by name)`);
   if (!hasTailBones(calib)) throw new Error('bitrig/bake: the skeleton has no Tail_* chain to simulate; run the rig pass first (bitrig rig)');
   const units = resolveSimUnits(calib, o.tail);
   const tail = mergeTailOptions({ ...o.tail, unitScale: units.unitScale, floorHeight: units.floorY });

@@ -101,6 +101,14 @@ describe('bake: loop closure and tracks (built-in fixture creature)', () => {
     expect(seen.some(([s]) => /crouch: warm-up cycle/.test(s))).toBe(true);
   });
 
+  it('two animations with the same name: refused, naming it (bake chooses clips by name; it wrote the first twice and left the second; review 24)', () => {
+    const c = makeCritter({ variant: 'chain' });
+    const walk = c.doc.getRoot().listAnimations().find((a) => a.getName() === 'walk')!;
+    c.doc.getRoot().listAnimations().find((a) => a.getName() === 'crouch')!.setName('walk');
+    void walk;
+    expect(() => bakeTails(c.doc)).toThrow('bitrig/bake: two animations are named "walk"; rename one (clips are chosen by name)');
+  });
+
   it('no Tail_* chain: refused, naming the rig pass', () => {
     expect(() => bakeTails(makeCritter({ variant: 'shin' }).doc)).toThrow(/bitrig\/bake: the skeleton has no Tail_\* chain.*rig pass/);
     expect(() => bakeTails(makeCritter({ variant: 'chain' }).doc, { clips: ['Run'] })).toThrow('bitrig/sample: unknown clip "Run"; clips: walk, crouch');
