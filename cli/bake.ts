@@ -10,7 +10,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { writeGlbBytes } from '../rig/glb';
+import { unknownExtensions, writeGlbBytes } from '../rig/glb';
 import { samePath, writeOrExplain } from '../rig/node';
 import type { CliCommand } from './main';
 import { bakeTails, type BakeOptions, type BakeReport } from '../rig/bake';
@@ -32,6 +32,12 @@ export async function bakeFile(input: string, output: string, options: Partial<B
   if (!st || !st.isDirectory()) throw new Error(`bitrig/bake: cannot write ${output}: its folder ${dir} does not exist`);
   const doc = await readInput(input);
   const report = bakeTails(doc, options);
+  const lost = unknownExtensions(new Uint8Array(await fs.readFile(input)));
+  if (lost.length) {
+    const msg = `the output drops the extension${lost.length > 1 ? 's' : ''} ${lost.join(', ')} (not known to bitrig's reader)`;
+    report.warnings.push(msg);
+    options.onWarning?.(msg);
+  }
   options.onProgress?.('encode', 1);
   const bytes = await writeGlbBytes(doc);
   await writeOrExplain(output, bytes, 'bitrig/bake');

@@ -56,6 +56,23 @@ export function checkGlbBytes(bytes: Uint8Array): void {
   if (!sawJson) throw new Error('bitrig/rig: malformed GLB (no JSON chunk)');
 }
 
+/**
+ * Extensions a GLB uses that bitrig's reader does not know: their data is not kept in what
+ * bitrig writes (a VRM's `VRMC_vrm`, for one). Setup-time; [] when the JSON does not parse.
+ *
+ * @example
+ * const lost = unknownExtensions(bytes); // ['VRMC_vrm', 'VRMC_springBone']
+ */
+export function unknownExtensions(bytes: Uint8Array): string[] {
+  if (bytes.byteLength < 20) return [];
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const len = dv.getUint32(12, true);
+  let json: { extensionsUsed?: unknown };
+  try { json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + len))) as typeof json; } catch { return []; }
+  const known = new Set(ALL_EXTENSIONS.map((e) => e.EXTENSION_NAME));
+  return (Array.isArray(json.extensionsUsed) ? json.extensionsUsed : []).filter((e): e is string => typeof e === 'string' && !known.has(e));
+}
+
 /** The mesh compression extension a GLB requires (Draco, meshopt), or null. */
 function compressionOf(bytes: Uint8Array): string | null {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -109,6 +126,8 @@ export async function rigGlb(bytes: Uint8Array, options: Partial<RigOptions> = {
   options.onProgress?.('read', 0);
   const doc = await readGlbBytes(bytes);
   const report = rigAppendages(doc, options);
+  const lost = unknownExtensions(bytes);
+  if (lost.length) report.notes.push(`the output drops the extension${lost.length > 1 ? 's' : ''} ${lost.join(', ')} (not known to bitrig's reader; e.g. a VRM is no longer one)`);
   options.onProgress?.('encode', 1);
   const glb = await writeGlbBytes(doc);
   return { glb, report };

@@ -202,5 +202,27 @@ describe('rig pass on a tiny model with a tail', () => {
     const back = await readGlbBytes(glb);
     const names = back.getRoot().listSkins()[0]!.listJoints().map((j) => j.getName());
     expect(names.slice(-2)).toEqual([`Tail_${report.appendages[0]!.segments}`, 'Tail_End']);
+    expect(report.notes.some((n) => /drops the extension/.test(n))).toBe(false);
+  });
+
+  it('a GLB using extensions bitrig cannot keep (a VRM): the report says the output drops them (review 23)', async () => {
+    const bytes = await writeGlbBytes(makeTinyDoc({ tail: true }).doc);
+    // add "extensionsUsed": ["VRMC_vrm"] to the JSON chunk
+    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const jlen = dv.getUint32(12, true);
+    const json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jlen))) as Record<string, unknown>;
+    json.extensionsUsed = [...((json.extensionsUsed as string[] | undefined) ?? []), 'VRMC_vrm'];
+    let text = JSON.stringify(json);
+    while (text.length % 4) text += ' ';
+    const rest = bytes.subarray(20 + jlen);
+    const out = new Uint8Array(20 + text.length + rest.length);
+    const odv = new DataView(out.buffer);
+    odv.setUint32(0, 0x46546c67, true); odv.setUint32(4, 2, true); odv.setUint32(8, out.length, true);
+    odv.setUint32(12, text.length, true); odv.setUint32(16, 0x4e4f534a, true);
+    out.set(new TextEncoder().encode(text), 20);
+    out.set(rest, 20 + text.length);
+    const { report } = await rigGlb(out, {});
+    expect(report.chains).toBe(1);
+    expect(report.notes).toContainEqual(expect.stringMatching(/the output drops the extension VRMC_vrm/));
   });
 });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { bridgeShells, chainJoints, chainWeights, geodesic, percentileOf, segmentCount } from '../../rig/chain';
 import { symEigen3 } from '../../rig/detect';
 import { boneSegments, skeletonDistance } from '../../rig/distance';
-import { checkGlbBytes, readGlbBytes } from '../../rig/glb';
+import { checkGlbBytes, readGlbBytes, unknownExtensions } from '../../rig/glb';
 import { readSkinMesh, writeInfluences } from '../../rig/meshData';
 import { mergeRigOptions, RIG_DEFAULTS } from '../../rig/options';
 import { weldGraph } from '../../rig/weld';
@@ -240,6 +240,11 @@ describe('readGlbBytes', () => {
     }
     await expect(readGlbBytes(withJson({ asset: { version: '2.0' }, extensionsUsed: ['EXT_meshopt_compression'] }))).resolves.toBeDefined();
   });
+  it('unknownExtensions lists what the reader cannot keep (a VRM\'s VRMC_vrm), not the extensions it knows (review 23)', () => {
+    expect(unknownExtensions(withJson({ asset: { version: '2.0' }, extensionsUsed: ['VRMC_vrm', 'KHR_materials_unlit', 'VRMC_springBone'] }))).toEqual(['VRMC_vrm', 'VRMC_springBone']);
+    expect(unknownExtensions(withJson({ asset: { version: '2.0' } }))).toEqual([]);
+  });
+
   it('reads bytes at any offset in their buffer (a view at byteOffset 1)', async () => {
     const b = withJson({ asset: { version: '2.0' }, nodes: [{ name: 'n' }] });
     const shifted = new Uint8Array(b.length + 1);
