@@ -13,9 +13,9 @@
  * Band: for every planted leg (stance > 0), the pelvis heights y (world, relative to the
  * animated pelvis) from which its hip reaches the leg's target: |hip + y·ŷ − target| ≤ R with
  * R = (upper + lower) × (1 − soften), an interval from a quadratic. Heavier stance weights
- * come first, and among equal ones the interval that reaches highest (a foot over a drop
- * dangles rather than the body dropping into it); a leg whose interval misses the band so far
- * is reported as infeasible. The drop/raise limits narrow the band only where they overlap it
+ * come first, and among equal ones the interval nearest the animated height (a foot over a drop
+ * or on a block far above the others misses, rather than the body moving to it); a leg whose
+ * interval misses the band so far is reported as infeasible. The drop/raise limits narrow the band only where they overlap it
  * (planted feet win over the limits; diagnostics then ask for a reposition). The animated height (offset 0) is clamped into the band, smoothed with
  * α = 1 − exp(−rate·dt), and the smoothed height is clamped into the band again: smoothing
  * never crosses a reach limit (the seed's foot floating on a slope came from that).
@@ -35,11 +35,17 @@ const _hip = new Float64Array(MAX_LEGS * 3);
 const _lo = new Float64Array(MAX_LEGS); // each planted leg's interval of pelvis heights (NaN: none)
 const _hi = new Float64Array(MAX_LEGS);
 
-/** Leg a goes before leg b in the band: heavier stance, then the higher top of its interval (legs without one last). */
+/** How far leg k's interval of pelvis heights is from the animated height 0 (0 when it holds it; NaN: none). */
+function gapOf(k: number): number {
+  const lo = _lo[k]!, hi = _hi[k]!;
+  return lo > 0 ? lo : hi < 0 ? -hi : lo <= hi ? 0 : NaN;
+}
+
+/** Leg a goes before leg b in the band: heavier stance, then the interval nearer the animated height (legs without one last). */
 function before(a: number, b: number): boolean {
   if (_w[a]! !== _w[b]!) return _w[a]! > _w[b]!;
-  const ha = _hi[a]!, hb = _hi[b]!;
-  return ha > hb || (ha === ha && hb !== hb); // (NaN: no interval)
+  const ga = gapOf(a), gb = gapOf(b);
+  return ga < gb || (ga === ga && gb !== gb); // (NaN: no interval)
 }
 
 /**
@@ -123,9 +129,9 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
     if (sh > maxShift) { const f = maxShift > 0 ? maxShift / sh : 0; ox *= f; oz *= f; }
     if (!Number.isFinite(ox + oz)) { ox = 0; oz = 0; }
     // Each planted leg's interval of pelvis heights, then the band: heaviest stance first and,
-    // among equal stances, the leg whose interval reaches highest (a foot over a drop then
-    // dangles instead of the body dropping and pushing the other foot into the ground; the
-    // same whatever the order of the legs).
+    // among equal stances, the interval nearest the animated height (a foot over a drop, or on
+    // a block far above the others, is the one that misses, not the body moving to it and
+    // pushing the other feet into the ground or lifting them off it; whatever the legs' order).
     let nBad = 0;
     for (let k = 0; k < nLegs; k++) {
       _lo[k] = NaN; _hi[k] = NaN;

@@ -116,7 +116,7 @@ describe('pelvis band', () => {
   });
 });
 
-describe('planted feet the band cannot serve together', () => {
+describe('planted feet the band cannot serve together (among equal stances the interval nearest the animated height wins)', () => {
   for (const pit of ['left', 'right'] as const) {
     test(`both feet planted, a 3 m drop under the ${pit} foot only: the body keeps its height (offset 0, 1e-9 m) and that foot dangles (not reached), the other stays on its ground (gap 1e-6 m); mirror images give mirror results; a reposition is asked for`, () => {
       const rig = makeBiped();
@@ -137,6 +137,24 @@ describe('planted feet the band cannot serve together', () => {
       expect(d.repositionNeeded).toBe(true);
     });
   }
+
+  test('both feet planted, a 2 m block under one foot only: the body keeps its height (1e-9 m) and that foot misses (not reached), the other stays on the floor (1e-6 m), whichever foot it is', () => {
+    for (const side of [0, 1]) {
+      const rig = makeBiped();
+      const ground: GroundQuery = (p, out) => {
+        const on = side === 0 ? p[0]! > 0 : p[0]! < 0;
+        out.height = on ? 2 : 0; out.normal[0] = 0; out.normal[1] = 1; out.normal[2] = 0; out.support = -1;
+        return true;
+      };
+      for (let f = 0; f < 30; f++) rig.frame(DT, { feet: [1, 1], ground });
+      const d = sceneDiagnostics(rig.world, rig.ik);
+      expect(Math.abs(d.pelvis.offsetWs[1]), `block under foot ${side}`).toBeLessThan(1e-9);
+      expect(d.contacts[side]!.reached).toBe(false);
+      expect(d.contacts[1 - side]!.reached).toBe(true);
+      expect(Math.abs(d.contacts[1 - side]!.gapWs)).toBeLessThan(1e-6);
+      expect(d.repositionNeeded).toBe(true);
+    }
+  });
 
   test('ground 10 m under both planted feet: the feet win over maxDrop (they reach it), and diagnostics say the pelvis is beyond its limits and ask for a reposition; on a 15° slope they do not', () => {
     const rig = makeBiped();
