@@ -32,6 +32,7 @@ import type { Bone, Node, Observer, Quaternion, Scene, Skeleton, TransformNode, 
 import type { BitrigWorld } from '../../core/world';
 import type { CharacterBinding, SkeletonSource } from '../../core/binding';
 import type { AnimatorDiagnostics, TailDiagnostics } from '../../core/animatorCore';
+import type { SceneInputs } from '../../core/sceneIK';
 import { updateAnimatorGroup } from '../../core/animatorCore';
 import { createMirrorXInputs, mirrorSceneDiagnosticsX } from './handedness';
 import { sceneSkinFromBabylon } from './sceneSkin';
@@ -393,14 +394,27 @@ export function createAnimator(target: Skeleton | Node, options: AnimatorOptions
     });
   });
   watch<Scene>(scene.onDisposeObservable, () => disposeFromEvent());
+  // Out of the scene, a container that is then disposed (skeleton.dispose() fires no removal
+  // any more) shows as a skeleton without its container: checked on each update while out.
+  const disposedWhileOut = (): boolean => detached && skeletons.some((k) => !inContainer(k) && !scene.skeletons.includes(k));
+  const baseUpdate = base.update, baseRead = base.read;
+  base.update = (dt: number, inputs?: SceneInputs): void => {
+    if (disposedWhileOut()) { base.dispose(); return; }
+    baseUpdate(dt, inputs);
+  };
+  base.read = (): void => { // (updateAnimators: shared worlds)
+    if (disposedWhileOut()) { base.dispose(); return; }
+    baseRead();
+  };
   if (o.autoUpdate) {
     watch<Scene>(scene.onAfterAnimationsObservable, () => {
+      if (disposedWhileOut()) { disposeFromEvent(); return; }
       if (detached) {
         if (!skeletons.every((k) => scene.skeletons.includes(k))) return; // (still out of the scene)
         detached = false;
         base.reset(); // back in the scene: the tails re-seat (time went on without them)
       }
-      base.update(scene.deltaTime / 1000);
+      baseUpdate(scene.deltaTime / 1000);
     });
   }
 

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { Scene } from '@babylonjs/core/scene';
 import { LoadAssetContainerAsync } from '@babylonjs/core/Loading/sceneLoader';
 import '@babylonjs/loaders/glTF';
-import { createAnimator } from '../../adapters/babylon';
+import { createAnimator, updateAnimators } from '../../adapters/babylon';
 import { createBuiltinCharacter } from '../../core/character';
 import { createBitrigWorld, type BitrigWorld } from '../../core/world';
 import { characterToGlb } from '../../rig/characterDocument';
@@ -106,6 +106,21 @@ describe('Babylon adapter: release on dispose', () => {
     an.skeletons[0]!.dispose();
     await Promise.resolve();
     expect(an.alive).toBe(false);
+    // a container disposed while out of the scene (Babylon fires no removal then): freed on the
+    // next frame, with autoUpdate and in a shared world (updateAnimators)
+    for (const shared of [false, true]) {
+      const world = createBitrigWorld();
+      const c2 = await LoadAssetContainerAsync(await characterToGlb(createBuiltinCharacter()), scene, { pluginExtension: '.glb', pluginOptions: { gltf: { animationStartMode: 0 } } });
+      c2.addAllToScene();
+      const a2 = createAnimator(c2.meshes[0]!, shared ? { world } : { autoUpdate: true });
+      scene.render();
+      c2.removeAllFromScene();
+      await Promise.resolve();
+      c2.dispose();
+      if (shared) updateAnimators([a2], 1 / 60); else scene.render();
+      expect(a2.alive, shared ? 'shared world' : 'autoUpdate').toBe(false);
+      if (shared) expect(world.queries.tails.dense.length).toBe(0);
+    }
   });
 
   test('animator.dispose() removes its observers at once and is safe to call twice; the skeleton stays usable', () => {
