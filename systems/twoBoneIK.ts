@@ -814,7 +814,8 @@ function solveLimb(world: BitrigWorld, e: number): void {
       // kernel's), the animated end's distance, the kernel's folded and straight distances.
       let hx = io[TB.BT]! - io[0]!, hy = io[TB.BT + 1]! - io[1]!, hz = io[TB.BT + 2]! - io[2]!;
       let D = Math.sqrt(hx * hx + hy * hy + hz * hz);
-      if (!(D > 1e-12) || !Number.isFinite(D)) { hx = io[TB.NC]! - io[0]!; hy = io[TB.NC + 1]! - io[1]!; hz = io[TB.NC + 2]! - io[2]!; D = 0; }
+      if (D === Infinity) { const dir = unitOfHuge(hx, hy, hz); hx = dir[0]!; hy = dir[1]!; hz = dir[2]!; D = Number.MAX_VALUE; } // (beyond 1e154: any reach is short of it)
+      else if (!(D > 1e-12) || !Number.isFinite(D)) { hx = io[TB.NC]! - io[0]!; hy = io[TB.NC + 1]! - io[1]!; hz = io[TB.NC + 2]! - io[2]!; D = 0; }
       const hl = Math.sqrt(hx * hx + hy * hy + hz * hz);
       if (!(hl > 1e-12) || !Number.isFinite(hl)) break;
       ux = hx / hl; uy = hy / hl; uz = hz / hl;

@@ -137,8 +137,10 @@ describe('per frame: defined results, no throw', () => {
     expect(sceneDiagnostics(rig2.world, rig2.ik).contacts[0]!.gapWs).toBeNaN();
   });
 
-  test('hand targets 10 m to 1e200 m away (the squared distance overflows past 1e154): the arm points at the target (direction within 1e-3) fully extended, reposition flagged, finite pose', () => {
+  for (const stretchy of [false, true]) test(`hand targets 10 m to 1e300 m away (the squared distance overflows past 1e154)${stretchy ? ', stretchy arm (1.5, 0.82, 0.82)' : ''}: the arm points at the target (direction within 1e-3) as far as it reaches (the same distance at every range, 1e-9), reposition flagged, finite pose`, () => {
     const rig = makeBiped();
+    if (stretchy) rig.overrides.set('LeftArm', { s: [1.5, 0.82, 0.82] });
+    let reachAt10 = NaN;
     rig.frame(DT, {});
     for (const k of [10, 1e100, 1e154, 1e155, 1e200, 1e300]) {
       const sh = rig.pos('LeftArm');
@@ -146,6 +148,7 @@ describe('per frame: defined results, no throw', () => {
       for (let f = 0; f < 2; f++) rig.frame(DT, { hands: [{ position: target }, null] });
       const hand = rig.pos('LeftHand'), a = rig.pos('LeftArm');
       const l = Math.hypot(hand[0]! - a[0]!, hand[1]! - a[1]!, hand[2]! - a[2]!);
+      if (k === 10) reachAt10 = l; else expect(Math.abs(l - reachAt10), `${k} m: reach`).toBeLessThan(1e-9);
       expect((hand[0]! - a[0]!) / l, `${k} m: x`).toBeCloseTo(0.6, 3);
       expect((hand[2]! - a[2]!) / l, `${k} m: z`).toBeCloseTo(0.8, 3);
       const d = sceneDiagnostics(rig.world, rig.ik);
