@@ -191,7 +191,9 @@ export interface AnimatorBase {
 export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBaseSpec<T>, options: AnimatorBaseOptions = {}): AnimatorBase {
   const { module, skeletons, copyIn, copyOut } = spec;
   if (typeof options !== 'object' || options === null) throw new Error(`${module}: options must be an object, got ${String(options)}`);
-  const o = { ...ANIMATOR_BASE_DEFAULTS, ...options };
+  const merged: Record<string, unknown> = { ...ANIMATOR_BASE_DEFAULTS };
+  for (const [k, v] of Object.entries(options)) if (v !== undefined) merged[k] = v; // (undefined: the default)
+  const o = merged as unknown as AnimatorBaseOptions & { unitScale: number | 'auto'; tailPhysics: boolean };
   if (skeletons.length === 0) throw new Error(`${module}: no skeleton to bind`);
   if (o.world !== undefined && !(typeof o.world === 'object' && o.world !== null && 'pose' in o.world && 'components' in o.world)) {
     throw new Error(`${module}: options.world must be a world from createBitrigWorld()`);

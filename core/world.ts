@@ -133,7 +133,9 @@ export type BitrigWorld = World<BitrigContext>;
  * // bind characters with an adapter, then every frame: update(world, dt)
  */
 export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld {
-  const o = { ...BITRIG_WORLD_DEFAULTS, ...options };
+  if (typeof options !== 'object' || options === null) throw new Error(`bitrig/world: options must be an object, got ${String(options)}`);
+  const o = { ...BITRIG_WORLD_DEFAULTS };
+  for (const [k, v] of Object.entries(options)) if (v !== undefined) (o as Record<string, unknown>)[k] = v; // (undefined: the default)
   for (const key of ['entities', 'chains', 'bones', 'characters'] as const) {
     const v = o[key];
     if (!(Number.isInteger(v) && v >= 0 && v <= MAX_CAPACITY)) {

@@ -118,16 +118,15 @@ function copyOut(s: ThreeSkeleton, binding: CharacterBinding, world: BitrigWorld
 const boundSkeletons = new WeakSet<Skeleton>();
 
 interface MixerInternals {
-  _actions?: { getClip(): AnimationClip; enabled: boolean; getEffectiveWeight(): number }[];
+  _actions?: { getClip(): AnimationClip; enabled: boolean }[];
   _nActiveActions?: number;
 }
 
 /**
  * Per-bone flags of what a mixer's active actions animate, recomputed only when the set of
  * contributing actions changes: active (`_actions` / `_nActiveActions`, stable across three
- * releases), enabled, and with an effective weight above 0 (three keeps a faded-out or
- * finished action in its active list until it is stopped). Returns null when a three version
- * lacks the list.
+ * releases) and enabled (three keeps a faded-out or finished action in its active list until
+ * it is stopped, disabled). Returns null when a three version lacks the list.
  */
 function mixerAnimatedBones(mixer: AnimationMixer, skeleton: Skeleton): () => Uint8Array | null {
   const flags = new Uint8Array(skeleton.bones.length);
@@ -136,7 +135,9 @@ function mixerAnimatedBones(mixer: AnimationMixer, skeleton: Skeleton): () => Ui
   const last: unknown[] = [];
   const lastOn: boolean[] = [];
   let lastN = -1;
-  const contributes = (a: { enabled: boolean; getEffectiveWeight(): number }): boolean => a.enabled !== false && a.getEffectiveWeight() > 0;
+  // An enabled action counts (also at weight 0 in a blend: a rest switch would re-seat the
+  // tail each time a weight crosses 0); three disables one that faded out or finished.
+  const contributes = (a: { enabled: boolean }): boolean => a.enabled !== false;
   return () => {
     const m = mixer as unknown as MixerInternals;
     const acts = m._actions, n = m._nActiveActions;

@@ -91,8 +91,8 @@ export function makeSceneCopy(data: CharacterData, corrected: boolean): SceneCop
     play(name: string) {
       mixer.stopAllAction();
       c.bones.forEach((b, i) => { b.position.copy(bind[i]!.p); b.quaternion.copy(bind[i]!.q); b.scale.copy(bind[i]!.s); });
-      // The animator puts back "the animation's pose at the last read" on the bones it drives
-      // before the mixer runs: read once so that pose is the bind pose, not the old clip's.
+      // A driven bone the engine leaves as bitrig wrote it counts as the last read's animation:
+      // read once so that is the bind pose just set, not the old clip's.
       animator?.read();
       const clip = clips.find((k) => k.name === name) ?? clips[0]!;
       copy.action = mixer.clipAction(clip);

@@ -264,6 +264,9 @@ describe('createAnimator on the built-in character', () => {
       [() => createBitrigWorld({ wasm: 'false' as never }), /^bitrig\/world: wasm must be true or false/],
     ];
     for (const [f, msg] of bad) expect(f).toThrow(msg);
+    // an option given as undefined is the default (options forwarded as { wasm: flags.wasm })
+    expect(createBitrigWorld({ wasm: undefined, threads: undefined }).tailAccel).not.toBeNull();
+    expect(() => createAnimator(rig().root, { tailPhysics: undefined, unitScale: undefined, world: undefined }).dispose()).not.toThrow();
     const an = createAnimator(a.root, { tails: { Tail_1: { carry: 0.2 } } });
     expect(() => an.setTailOptions({ carry: 0.3 }, 'Nope')).toThrow(/^bitrig\/three: setTailOptions: no tail chain starts at "Nope" \(chains: Tail_1\)/);
     expect(() => an.setTailOptions({ carry: 0.3 }, 'Tail_1')).not.toThrow();
