@@ -472,11 +472,15 @@ export interface BakeReport {
   units: SimUnits;
 }
 
+/** Extras key bake sets on an animation whose tail keys it wrote (`extras.bitrigBaked: true`). */
+export const BAKED_EXTRA = 'bitrigBaked';
+
 /**
  * Bake the tail of every chosen clip into the document: simulate on a private world from a
  * stable calibration, warm up to loop closure, and write LINEAR rotation tracks for every
- * driven `Tail_*` bone (replacing a clip's own rotation track of that bone). Node TRS are
- * never modified. Throws `bitrig/bake: …` (no tail chain, calibration of another document)
+ * driven `Tail_*` bone (replacing a clip's own rotation track of that bone), marking the clip
+ * baked (`extras.bitrigBaked`; a baked clip is left as it is by a later bake, with a warning).
+ * Node TRS are never modified. Throws `bitrig/bake: …` (no tail chain, calibration of another document)
  * or `bitrig/sample: …` (unknown clip, no animations).
  *
  * @example
@@ -500,7 +504,13 @@ export function bakeTails(doc: Document, options: Partial<BakeOptions> = {}): Ba
   const warn = (msg: string): void => { warnings.push(msg); o.onWarning?.(msg); };
   const cycles: TailCycle[] = [];
   chosen.forEach((name, ci) => {
-    const sampler = createClipSampler(calib.graph, findClip(doc, name));
+    const anim = findClip(doc, name);
+    if ((anim.getExtras() as Record<string, unknown>)[BAKED_EXTRA] === true) {
+      // Its tail keys are a bake's: simulating on them would add follow-through to follow-through.
+      warn(`clip "${name}": already baked by bitrig (its tail keys hold the motion); left as it is`);
+      return;
+    }
+    const sampler = createClipSampler(calib.graph, anim);
     if (!(sampler.duration > 0)) {
       // A single pose (or no keys): no loop to record; keys at [0, 0] would not be increasing.
       warn(`clip "${name}": it lasts 0 s (a single pose); left as it is`);
@@ -574,6 +584,7 @@ function writeTailTracks(doc: Document, calib: BakeCalibration, anim: Animation,
     written.push(cyc.bones[i]!);
   }
   if (written.length === 0) input.dispose();
+  else anim.setExtras({ ...anim.getExtras(), [BAKED_EXTRA]: true }); // (a later bake leaves it as it is)
   for (const s of orphans) {
     if (anim.listChannels().some((ch) => ch.getSampler() === s)) continue;
     const accs = [s.getInput(), s.getOutput()];

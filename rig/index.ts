@@ -28,7 +28,7 @@ export { readSkins, jointMatrices, skinVertices, dominantJoints } from './skinni
 export type { SkinData } from './skinning';
 export { measureTail, measureEdgeStretch, measureJson, formatMeasureTable, stretchStats, meshEdges, MEASURE_DEFAULTS, mergeMeasureOptions } from './measure';
 export type { MeasureOptions, MeasureReport, StretchRow, EdgeStretch, RigFunction } from './measure';
-export { bakeTails, captureBakeCalibration, simulateTailCycle, hasTailBones, resolveSimUnits, mergeBakeOptions, BAKE_DEFAULTS, TAIL_SIM_DEFAULTS } from './bake';
+export { bakeTails, captureBakeCalibration, simulateTailCycle, hasTailBones, resolveSimUnits, mergeBakeOptions, BAKE_DEFAULTS, TAIL_SIM_DEFAULTS, BAKED_EXTRA } from './bake';
 export type { BakeOptions, BakeReport, BakedClipReport, BakeCalibration, BakeProgress, TailCycle, TailSimOptions, SimUnits } from './bake';
 export {
   placeOnGround, compareHipsLift, groundingLift, bodyFloor, lowestPoint, selectSupportSamples, supportHeights, createSupportScratch,

@@ -217,6 +217,19 @@ describe('bake output: validator clean, plays in three.js with the tail moving',
     expect(issues.messages.filter((m) => m.severity === 0)).toEqual([]);
   });
 
+  it('a baked clip is marked (extras.bitrigBaked) and a second bake leaves it as it is with a warning (it added follow-through to the baked follow-through; review 24)', () => {
+    const d = characterToDocument(createBuiltinCharacter({ variant: 'chain' }));
+    const first = bakeTails(d, { fps: 30, clips: ['walk'] });
+    expect(first.clips.map((c) => c.clip)).toEqual(['walk']);
+    const walk = d.getRoot().listAnimations().find((a) => a.getName() === 'walk')!;
+    expect(walk.getExtras()).toMatchObject({ bitrigBaked: true });
+    const before = JSON.stringify([...tailTracks(d, 'walk').entries()]);
+    const again = bakeTails(d, { fps: 30, clips: ['walk', 'crouch'] });
+    expect(again.clips.map((c) => c.clip)).toEqual(['crouch']);
+    expect(again.warnings).toContainEqual(expect.stringMatching(/clip "walk": already baked by bitrig/));
+    expect(JSON.stringify([...tailTracks(d, 'walk').entries()])).toBe(before);
+  });
+
   it('three.js AnimationMixer plays the baked walk: Tail_1 follows the keys and swings', async () => {
     const gltf = await loadGlbThree(await writeGlbBytes(doc));
     const clip = gltf.animations.find((a) => a.name === 'walk')!;
