@@ -58,8 +58,16 @@ function parseArgs(args: string[]): RigArgs {
   let include: RigInclude[] = [];
   let quiet = false;
   let pelvis: string | null = null;
+  let includeSeen = false;
+  let positionalOnly = false;
   for (let i = 0; i < args.length; i++) {
     let a = args[i]!;
+    if (!positionalOnly && a === '--') { positionalOnly = true; continue; } // (what follows is a file name, even "-x.glb")
+    if (positionalOnly) {
+      if (input !== null) throw new UsageError(`one input file only (got "${input}" and "${a}")`);
+      input = a;
+      continue;
+    }
     let value: string | undefined;
     const eq = a.startsWith('--') ? a.indexOf('=') : -1;
     if (eq > 0) {
@@ -67,15 +75,21 @@ function parseArgs(args: string[]): RigArgs {
       a = a.slice(0, eq);
     }
     const take = (): string => {
-      if (value !== undefined) return value;
+      if (value !== undefined) {
+        if (value === '') throw new UsageError(`${a} needs a value`);
+        return value;
+      }
       const v = args[++i];
-      if (v === undefined || (v.startsWith('-') && v.length > 1)) throw new UsageError(`${a} needs a value`);
+      if (v === undefined || v === '' || (v.startsWith('-') && v.length > 1)) throw new UsageError(`${a} needs a value`);
       return v;
     };
+    const once = (seen: unknown): void => { if (seen !== null && seen !== undefined) throw new UsageError(`${a} given twice`); };
     switch (a) {
       case '-o':
       case '--output':
+        once(output);
         output = take();
+        if (output === '-') throw new UsageError('-o needs a file path (writing to standard output is not supported)');
         break;
       case '--mode': {
         const m = take();
@@ -84,19 +98,24 @@ function parseArgs(args: string[]): RigArgs {
         break;
       }
       case '--report':
+        once(report);
         report = take();
         break;
       case '--include': {
+        once(includeSeen ? true : null);
+        includeSeen = true;
         const list = take().split(',').map((s) => s.trim()).filter(Boolean);
         for (const s of list) if (s !== 'spine' && s !== 'torso') throw new UsageError(`--include accepts spine and torso, got "${s}"`);
         include = list as RigInclude[];
         break;
       }
       case '--pelvis':
+        once(pelvis);
         pelvis = take();
         break;
       case '--quiet':
       case '-q':
+        if (value !== undefined) throw new UsageError(`${a} takes no value`);
         quiet = true;
         break;
       default:
