@@ -118,12 +118,12 @@ describe('bitrig rig', () => {
       [['rig', input, '-o', path.join(dir, 'no-such-folder', 'o.glb')], /its folder does not exist/],
       [['frobnicate'], /unknown command "frobnicate"/],
       [['rig', input, '-o', path.join(dir, 'p.glb'), '--pelvis', 'Tailbone'], /pelvis "Tailbone" is not a joint of any skin/],
-      [['rig', input, '-o', 'a.glb', '-o', 'b.glb'], /-o given twice/],
-      [['rig', input, '-o', 'a.glb', '--include', 'spine', '--include', 'torso'], /--include given twice/],
-      [['rig', input, '-o', 'a.glb', '--quiet=false'], /--quiet takes no value/],
+      [['rig', input, '-o', path.join(dir, 'a.glb'), '-o', path.join(dir, 'b.glb')], /-o given twice/],
+      [['rig', input, '-o', path.join(dir, 'a.glb'), '--include', 'spine', '--include', 'torso'], /--include given twice/],
+      [['rig', input, '-o', path.join(dir, 'a.glb'), '--quiet=false'], /--quiet takes no value/],
       [['rig', input, '-o', '-'], /-o needs a file path/],
       [['rig', input, '--output='], /--output needs a value/],
-      [['rig', input, '-o', 'a.glb', '--include='], /--include needs a value/],
+      [['rig', input, '-o', path.join(dir, 'a.glb'), '--include='], /--include needs a value/],
     ];
     for (const [args, re] of cases) {
       const r = await run(args);
