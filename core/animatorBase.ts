@@ -120,6 +120,12 @@ export interface AnimatorBaseSpec<T extends AdapterSkeleton> {
    * Drives the `'auto'` rest source; without it bitrig compares the bones with what it wrote.
    */
   animatedBones?(skeleton: T): Uint8Array | null;
+  /**
+   * True while the engine plays a clip that bitrig's bake wrote (its tail keys already hold the
+   * follow-through): the animator then shows the clip's tail as it is instead of simulating on
+   * top of it. Per-frame; no allocation.
+   */
+  playingBaked?(skeleton: T): boolean;
   /** Called once by `dispose` after bitrig's state is released (e.g. remove engine observers). */
   onDispose?(): void;
   /** The skin of a skeleton's meshes for sole calibration (scene IK), or null. Setup-time. */
@@ -241,6 +247,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
   const keep = bindings.map((b) => new Uint8Array(b.boneCount)); // bones not to restore
   let wrote = false;
   let physics = o.tailPhysics;
+  const baked = new Uint8Array(bindings.length); // per binding: a baked clip plays (no simulation this frame)
   let alive = true;
   const advance = spec.advanceMixer;
 
@@ -304,7 +311,10 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
             } else for (let c = 0; c < 3; c++) t[j3 + c] = T[k3 + c]!;
           }
         }
-        prepareCharacterFrame(b, physics, flags, true);
+        const nowBaked = spec.playingBaked ? spec.playingBaked(skeletons[i]!) : false;
+        if (baked[i] === 1 && !nowBaked) reseatTails(b); // (back to simulating: from rest, as setTailPhysics(true))
+        baked[i] = nowBaked ? 1 : 0;
+        prepareCharacterFrame(b, physics && !nowBaked, flags, true);
       }
     },
     write() {
@@ -314,7 +324,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
         const b = bindings[i]!;
         // Tail physics off: the systems still ran on the world (it may be shared); the bones
         // show the carried rest pose.
-        if (!physics) writeTailRest(b);
+        if (!physics || baked[i] === 1) writeTailRest(b);
         copyOut(skeletons[i]!, b, world);
         const wr = writtenR[i]!, wt = writtenT[i]!;
         for (let j = 0; j < b.boneCount; j++) {

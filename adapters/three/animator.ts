@@ -114,6 +114,15 @@ function copyOut(s: ThreeSkeleton, binding: CharacterBinding, world: BitrigWorld
   }
 }
 
+/** Does an enabled action of the mixer play a clip bitrig's bake wrote (`userData.bitrigBaked`, from the glTF extras)? */
+function mixerPlaysBaked(mixer: AnimationMixer): boolean {
+  const m = mixer as unknown as MixerInternals;
+  const acts = m._actions, n = m._nActiveActions;
+  if (!acts || typeof n !== 'number') return false;
+  for (let i = 0; i < n; i++) if (acts[i]!.enabled !== false && (acts[i]!.getClip().userData as Record<string, unknown> | undefined)?.bitrigBaked === true) return true;
+  return false;
+}
+
 /** Skeletons a live animator drives. */
 const boundSkeletons = new WeakSet<Skeleton>();
 
@@ -197,6 +206,7 @@ export function createAnimator(object: Object3D, options: AnimatorOptions = {}):
     sceneSkin: (s) => sceneSkinFromThree(s.object, s.skeleton),
     onDispose() { for (const s of skeletons) boundSkeletons.delete(s); },
     animatedBones: mixer ? (s) => s.animated!() : undefined,
+    playingBaked: mixer ? () => mixerPlaysBaked(mixer) : undefined,
   }, options);
   for (const s of skeletons) boundSkeletons.add(s);
   const animator = base as Animator;

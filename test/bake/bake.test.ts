@@ -18,6 +18,7 @@ import { bindSkeleton, beginCharacterFrame } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { makeCritter } from './fixtures';
 import { loadGlbThree } from '../helpers/loadThree';
+import { createAnimator } from '../../adapters/three';
 import { hasAssets, loadAsset, warnIfNoAssets } from '../fixtures/assets';
 import { ANIMAL_PRESETS, detailAnimal } from '../fixtures/detail';
 
@@ -250,6 +251,32 @@ describe('bake output: validator clean, plays in three.js with the tail moving',
     }
     const swingDeg = (2 * Math.acos(minDot) * 180) / Math.PI;
     expect(swingDeg).toBeGreaterThan(2); // the tail moves through the clip
+  });
+
+  it('createAnimator on the baked file: while a baked clip plays the tail shows its keys as they are (no simulation on top: equal to a mixer-only twin, 1e-7); a clip bitrig did not bake is simulated again, starting from rest', async () => {
+    const bytes = await writeGlbBytes(doc);
+    const [a, twin] = [await loadGlbThree(bytes), await loadGlbThree(bytes)];
+    expect(a.animations.find((c) => c.name === 'walk')!.userData.bitrigBaked).toBe(true);
+    const mixer = new AnimationMixer(a.scene), mixerTwin = new AnimationMixer(twin.scene);
+    const an = createAnimator(a.scene, { mixer });
+    const tailOf = (g: typeof a): Object3D => { let t: Object3D | undefined; g.scene.traverse((o) => { if (o.name === 'Tail_1') t = o; }); return t!; };
+    const [t1, tt] = [tailOf(a), tailOf(twin)];
+    mixer.clipAction(a.animations.find((c) => c.name === 'walk')!).play();
+    mixerTwin.clipAction(twin.animations.find((c) => c.name === 'walk')!).play();
+    for (let f = 0; f < 60; f++) {
+      an.update(1 / 60); mixerTwin.update(1 / 60);
+      expect(1 - Math.abs(t1.quaternion.dot(tt.quaternion)), `frame ${f}`).toBeLessThan(1e-7);
+    }
+    // a clip the bake did not write (the same walk, unmarked): the tail is simulated again
+    const plain = a.animations.find((c) => c.name === 'walk')!.clone();
+    plain.userData = {};
+    mixer.stopAllAction(); mixerTwin.stopAllAction();
+    mixer.clipAction(plain).play();
+    mixerTwin.clipAction(twin.animations.find((c) => c.name === 'walk')!).play();
+    let apart = 0;
+    for (let f = 0; f < 60; f++) { an.update(1 / 60); mixerTwin.update(1 / 60); apart = Math.max(apart, 1 - Math.abs(t1.quaternion.dot(tt.quaternion))); }
+    expect(apart).toBeGreaterThan(1e-5);
+    an.dispose();
   });
 });
 
