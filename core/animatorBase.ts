@@ -13,7 +13,7 @@ import { tailBackend, tailThreads } from './wasm/tailAccel';
 import type { BitrigWorld } from './world';
 import { createBitrigWorld } from './world';
 import { bindSkeleton, unbindSkeleton, writeTailRest, type BindOptions, type CharacterBinding, type SkeletonSource } from './binding';
-import type { TailOptions } from './defaults';
+import { describeValue, withDefaults, type TailOptions } from './defaults';
 import { autoUnitScale } from './units';
 import {
   prepareCharacterFrame, reseatTails, resolveAutoRestSources, setBindingTailOptions, tailDiagnostics,
@@ -25,6 +25,11 @@ import {
 } from './sceneIK';
 import { update as runPipeline } from '../systems/pipeline';
 import { REST_ANIMATION } from './components/tail';
+
+/** The first bone's name of every tail chain of the bindings (how options name a chain). */
+function chainFirstBones(bindings: readonly CharacterBinding[], names: readonly (readonly string[])[]): string[] {
+  return bindings.flatMap((b, i) => b.tails.map((t) => names[i]![t.bones[0]!]!));
+}
 
 /** Live animators per world (a world with one animator may be stepped by its `update`). */
 const animatorsOn = new WeakMap<BitrigWorld, number>();
@@ -82,7 +87,7 @@ export function distinctSkeletons<S, B>(skeletons: Iterable<S>, bonesOf: (s: S) 
  * const unitScale = resolveUnitScale('auto', () => bones.map((b) => worldY(b)), 'bitrig/three');
  */
 export function resolveUnitScale(option: number | 'auto', boneWorldYs: () => ArrayLike<number>, module: string): number {
-  if (typeof option !== 'number' && option !== 'auto') throw new Error(`${module}: unitScale must be a positive number or 'auto', got ${typeof option === 'string' ? JSON.stringify(option) : String(option)}`);
+  if (typeof option !== 'number' && option !== 'auto') throw new Error(`${module}: unitScale must be a positive number or 'auto', got ${describeValue(option)}`);
   let unitScale = typeof option === 'number' ? option : 1;
   if (option === 'auto') {
     const ys = boneWorldYs();
@@ -197,9 +202,7 @@ export interface AnimatorBase {
 export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBaseSpec<T>, options: AnimatorBaseOptions = {}): AnimatorBase {
   const { module, skeletons, copyIn, copyOut } = spec;
   if (typeof options !== 'object' || options === null) throw new Error(`${module}: options must be an object, got ${String(options)}`);
-  const merged: Record<string, unknown> = { ...ANIMATOR_BASE_DEFAULTS };
-  for (const [k, v] of Object.entries(options)) if (v !== undefined) merged[k] = v; // (undefined: the default)
-  const o = merged as unknown as AnimatorBaseOptions & { unitScale: number | 'auto'; tailPhysics: boolean };
+  const o = withDefaults(ANIMATOR_BASE_DEFAULTS as AnimatorBaseOptions & { unitScale: number | 'auto'; tailPhysics: boolean }, options);
   if (skeletons.length === 0) throw new Error(`${module}: no skeleton to bind`);
   if (o.world !== undefined && !(typeof o.world === 'object' && o.world !== null && 'pose' in o.world && 'components' in o.world)) {
     throw new Error(`${module}: options.world must be a world from createBitrigWorld()`);
@@ -223,7 +226,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
       sceneIK = addSceneIK(world, bindings[0]!, { unitScale, skin, ...(o.sceneIK === true ? {} : o.sceneIK) });
     }
     // A per-chain option for a chain that does not exist is a typo, not a no-op.
-    const chainNames = bindings.flatMap((b, i) => b.tails.map((t) => skeletons[i]!.source.names[t.bones[0]!]!));
+    const chainNames = chainFirstBones(bindings, skeletons.map((s) => s.source.names));
     for (const key of Object.keys(o.tails ?? {})) {
       if (!chainNames.includes(key)) throw new Error(`${module}: options.tails["${key}"] names no tail chain (chains, by first bone: ${chainNames.length ? chainNames.join(', ') : 'none'})`);
     }
@@ -351,7 +354,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
     },
     setTailOptions(opts: Partial<TailOptions>, chain?: string) {
       if (chain !== undefined) {
-        const chainNames = bindings.flatMap((b, i) => b.tails.map((t) => names[i]![t.bones[0]!]!));
+        const chainNames = chainFirstBones(bindings, names);
         if (!chainNames.includes(chain)) throw new Error(`${module}: setTailOptions: no tail chain starts at "${chain}" (chains: ${chainNames.length ? chainNames.join(', ') : 'none'})`);
       }
       for (let i = 0; i < bindings.length; i++) setBindingTailOptions(bindings[i]!, names[i]!, opts, chain);

@@ -60,6 +60,19 @@ export const TAIL_DEFAULTS: Readonly<TailOptions> = Object.freeze({
   teleportDistance: 2,
 });
 
+/**
+ * `defaults` with every field of `user` that is not undefined laid over it (a field given as
+ * undefined keeps its default, as a field left out does). Setup-time.
+ *
+ * @example
+ * const o = withDefaults(BITRIG_WORLD_DEFAULTS, { wasm: flags.wasm });
+ */
+export function withDefaults<D extends object>(defaults: D, user: object): D {
+  const o = { ...defaults } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(user)) if (v !== undefined) o[k] = v;
+  return o as D;
+}
+
 /** A value for an error message: strings quoted, so that `'2'` does not read as 2. */
 export function describeValue(v: unknown): string {
   return typeof v === 'string' ? `${JSON.stringify(v)} (a string)` : String(v);

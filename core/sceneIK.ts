@@ -603,7 +603,7 @@ export function addSceneIK(world: BitrigWorld, binding: CharacterBinding, option
   SC.unitScale[eid] = o.unitScale;
   SC.bodyMass[eid] = o.bodyMass;
   SC.offsetWs.fill(0, eid * 3, eid * 3 + 3);
-  SC.bandLo[eid] = 0; SC.bandHi[eid] = 0; SC.bandLegs[eid] = 0; SC.bandInfeasible[eid] = 0;
+  SC.bandLo[eid] = 0; SC.bandHi[eid] = 0; SC.bandLegs[eid] = 0; SC.bandInfeasible[eid] = 0; SC.bandBeyondLimits[eid] = 0;
   SC.comWs.fill(0, eid * 3, eid * 3 + 3); SC.supportWs.fill(0, eid * 3, eid * 3 + 3); SC.comValid[eid] = 0;
   SC.initialised[eid] = 0;
   SC.ground[eid] = null;
@@ -1142,19 +1142,7 @@ export function sceneDiagnostics(world: BitrigWorld, handle: SceneIKHandle, out?
   d.pelvis.band[0] = SC.bandLo[c]!; d.pelvis.band[1] = SC.bandHi[c]!;
   d.pelvis.legs = SC.bandLegs[c]!;
   d.pelvis.infeasibleLegs = SC.bandInfeasible[c]!;
-  // The limits, as PelvisHeight sets them: fractions of the mean leg length (hip → knee → ankle now).
-  let meanLen = 0;
-  for (const lh of handle.legs) {
-    const e = lh.eid, a = L.rootSlot[e]! * 16, b = L.midSlot[e]! * 16;
-    let cx: number, cy: number, cz: number;
-    if (L.endIsChild[e] === 1) { const eo = L.endSlot[e]! * 16; cx = pose.worldM[eo + 12]!; cy = pose.worldM[eo + 13]!; cz = pose.worldM[eo + 14]!; } else {
-      transformPoint(_d, 0, pose.worldM, b, L.tipLs, e * 3); cx = _d[0]!; cy = _d[1]!; cz = _d[2]!;
-    }
-    const wm = pose.worldM;
-    meanLen += (Math.hypot(wm[b + 12]! - wm[a + 12]!, wm[b + 13]! - wm[a + 13]!, wm[b + 14]! - wm[a + 14]!) + Math.hypot(cx - wm[b + 12]!, cy - wm[b + 13]!, cz - wm[b + 14]!)) / handle.legs.length;
-  }
-  const y = SC.offsetWs[c * 3 + 1]!, slack = 1e-6 * meanLen;
-  d.pelvis.beyondLimits = handle.legs.length > 0 && (y < -SC.maxDrop[c]! * meanLen - slack || y > SC.maxRaise[c]! * meanLen + slack);
+  d.pelvis.beyondLimits = SC.bandBeyondLimits[c] === 1;
   if (d.pelvis.beyondLimits) reposition = true;
   d.repositionNeeded = reposition;
   d.problems = handle.problems;

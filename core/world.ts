@@ -8,6 +8,7 @@
  */
 import { addEntity, createWorld, hasComponent, registerQuery, removeEntity, commitRemovals, type Query, type World } from 'bitecs';
 import { createPoseStore, type PoseStore } from './pose';
+import { describeValue, withDefaults } from './defaults';
 import { createTailComponents, TAIL_LINK_FIELDS } from './components/tail';
 import { createSceneComponents, SUPPORT_ROW_FIELDS } from './components/scene';
 import { layoutTailArena, type TailAccel } from './wasm/tailAccel';
@@ -134,8 +135,7 @@ export type BitrigWorld = World<BitrigContext>;
  */
 export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld {
   if (typeof options !== 'object' || options === null) throw new Error(`bitrig/world: options must be an object, got ${String(options)}`);
-  const o = { ...BITRIG_WORLD_DEFAULTS };
-  for (const [k, v] of Object.entries(options)) if (v !== undefined) (o as Record<string, unknown>)[k] = v; // (undefined: the default)
+  const o = withDefaults(BITRIG_WORLD_DEFAULTS, options);
   for (const key of ['entities', 'chains', 'bones', 'characters'] as const) {
     const v = o[key];
     if (!(Number.isInteger(v) && v >= 0 && v <= MAX_CAPACITY)) {
@@ -150,7 +150,7 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
   if (!(Number.isInteger(o.threads) && o.threads >= 0 && o.threads <= 15)) {
     throw new Error(`bitrig/world: threads must be an integer in [0, 15], got ${String(o.threads)}`);
   }
-  if (typeof o.wasm !== 'boolean') throw new Error(`bitrig/world: wasm must be true or false, got ${typeof o.wasm} ${String(o.wasm)}`);
+  if (typeof o.wasm !== 'boolean') throw new Error(`bitrig/world: wasm must be true or false, got ${describeValue(o.wasm)}`);
   const rows = Math.max(1, o.chains);
   const components = makeComponents(cap, rows);
   const ctx = {

@@ -176,6 +176,8 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
     if (!Number.isFinite(y)) y = 0;
     offsetWs[c * 3] = ox; offsetWs[c * 3 + 1] = y; offsetWs[c * 3 + 2] = oz;
     SC.bandLo[c] = lo; SC.bandHi[c] = hi; SC.bandLegs[c] = nIn; SC.bandInfeasible[c] = nBad;
+    const slack = 1e-6 * meanLen;
+    SC.bandBeyondLimits[c] = y < dropLim - slack || y > raiseLim + slack ? 1 : 0;
     SC.initialised[c] = 1;
     // (one expression, not a chain of branches: the last comparisons would first run only once
     // the offset settles at 0, and a comparison first met late deoptimises the whole system)

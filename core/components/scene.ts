@@ -81,6 +81,8 @@ export interface SceneCharacterComponent {
   bandLegs: Uint8Array;
   /** Planted legs whose reach could not be met by any pelvis height this frame. */
   bandInfeasible: Uint8Array;
+  /** 1 when the planted feet put the pelvis beyond its drop/raise limits this frame (they win over them). */
+  bandBeyondLimits: Uint8Array;
   /** Centre of mass (world), 3 per entity; valid when `comValid`. */
   comWs: Float64Array;
   /** Weighted centroid of the planted contacts (world), 3 per entity. */
@@ -272,7 +274,7 @@ export function createSceneComponents(cap: number, supports = 16): {
       grounded: new Uint8Array(cap), groundBlend: f64(cap), groundRate: f64(cap), balanceInput: f64(cap), balance: f64(cap),
       balanceMaxShift: f64(cap), pelvisRate: f64(cap), maxDrop: f64(cap), maxRaise: f64(cap), unitScale: f64(cap),
       bodyMass: f64(cap), offsetWs: f64(cap * 3), bandLo: f64(cap), bandHi: f64(cap), bandLegs: new Uint8Array(cap),
-      bandInfeasible: new Uint8Array(cap), comWs: f64(cap * 3), supportWs: f64(cap * 3), comValid: new Uint8Array(cap),
+      bandInfeasible: new Uint8Array(cap), bandBeyondLimits: new Uint8Array(cap), comWs: f64(cap * 3), supportWs: f64(cap * 3), comValid: new Uint8Array(cap),
       initialised: new Uint8Array(cap), ground: new Array<GroundQuery | null>(cap).fill(null),
       segStart: new Int32Array(cap), segCount: new Int32Array(cap),
     },
