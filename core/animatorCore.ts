@@ -25,11 +25,13 @@ export interface TailDiagnostics {
   contacts: boolean[];
   /** The chain was reset to rest this frame (first frame, teleport or bad state). */
   reset: boolean;
+  /** World units per metre this chain simulates with (the animator's, or the chain's own `tails[name].unitScale`). */
+  unitScale: number;
 }
 
 /** What an animator's `diagnostics()` returns. */
 export interface AnimatorDiagnostics {
-  /** World units per metre in use. */
+  /** World units per metre of the animator (a chain given its own `unitScale` reports it in {@link TailDiagnostics.unitScale}). */
   unitScale: number;
   /** Tail chains. */
   tails: TailDiagnostics[];
@@ -118,7 +120,7 @@ export function tailDiagnostics(binding: CharacterBinding, boneNames: readonly s
     out.push({
       bones: t.bones.map((i) => boneNames[i]!),
       restSource: C.restSource[t.eid] === REST_ANIMATION ? 'animation' : 'bind',
-      bendAngles, contacts, reset: C.resetLastFrame[t.eid] === 1,
+      bendAngles, contacts, reset: C.resetLastFrame[t.eid] === 1, unitScale: C.unitScale[t.eid]!,
     });
   }
   return out;

@@ -272,6 +272,18 @@ describe('createAnimator on the built-in character', () => {
     expect(() => an.setTailOptions({ carry: 0.3 }, 'Tail_1')).not.toThrow();
   });
 
+  test('diagnostics report each chain\'s own unitScale (a per-chain override), the animator\'s beside it', () => {
+    const a = rig();
+    const plain = createAnimator(a.root, { unitScale: 2 });
+    expect(plain.diagnostics().unitScale).toBe(2);
+    expect(plain.diagnostics().tails.map((t) => t.unitScale)).toEqual([2]);
+    plain.dispose();
+    const own = createAnimator(rig().root, { unitScale: 2, tails: { Tail_1: { unitScale: 100 } } });
+    expect(own.diagnostics().unitScale).toBe(2);
+    expect(own.diagnostics().tails.map((t) => t.unitScale)).toEqual([100]);
+    own.dispose();
+  });
+
   test('a world passed in with one animator on it: update() steps it (as a private world would, 1e-12); disposed, diagnostics report nothing of ids since reused', () => {
     const x = rig(), y = rig();
     for (const r of [x, y]) r.mixer.clipAction(r.clips[0]!).play();
