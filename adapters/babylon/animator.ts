@@ -27,8 +27,14 @@
  * `scene.onBeforeRenderObservable`. Only bones bitrig drives are written (tail links; limb
  * bones and the pelvis when scene IK is on); every other bone keeps exactly what Babylon's
  * animation produced.
+ *
+ * Baked clips: while a started animation group (playing or paused, any weight) that targets a
+ * bound skeleton carries the mark `bitrig bake` writes (the glTF animation's
+ * `extras.bitrigBaked`, which the loader puts on the group as `metadata.gltf.extras`), that
+ * skeleton's tails show the clip's keys as they are instead of simulating on top of them; once
+ * no such group plays, the tails re-seat at rest and are simulated again.
  */
-import type { Bone, Node, Observer, Quaternion, Scene, Skeleton, TransformNode, Vector3 } from '@babylonjs/core';
+import type { AnimationGroup, Bone, Node, Observer, Quaternion, Scene, Skeleton, TransformNode, Vector3 } from '@babylonjs/core';
 import type { BitrigWorld } from '../../core/world';
 import type { CharacterBinding, SkeletonSource } from '../../core/binding';
 import type { AnimatorDiagnostics, TailDiagnostics } from '../../core/animatorCore';
@@ -254,6 +260,53 @@ function sceneAnimatedBones(scene: Scene, s: BabylonSkeleton): () => Uint8Array 
   };
 }
 
+/**
+ * Extras key bitrig's bake sets on a glTF animation whose tail keys it wrote (`BAKED_EXTRA` in
+ * rig/bake.ts; not imported: the adapter does not load the rig tools).
+ */
+const BAKED_EXTRA = 'bitrigBaked';
+
+/** Where `@babylonjs/loaders` (its `ExtrasAsMetadata` extension) puts a glTF animation's extras. */
+interface GltfMetadata { gltf?: { extras?: Record<string, unknown> } }
+
+/**
+ * Is a clip bitrig baked playing on this skeleton? True while an animation group of the scene
+ * that is started (playing or paused: a paused group still holds its keys on the bones, as a
+ * paused three.js action does; any weight) carries `metadata.gltf.extras.bitrigBaked === true`
+ * (the glTF animation's extras, put there by the loader's `ExtrasAsMetadata` extension, which
+ * `@babylonjs/loaders/glTF` registers) and targets a bone of this skeleton or its linked node.
+ * Per frame: one pass over `scene.animationGroups` reading `isStarted` and the metadata;
+ * whether a group targets the skeleton is cached per group (WeakMap) and checked again only
+ * when its number of targeted animations changed. No allocation in steady state.
+ */
+function scenePlaysBaked(scene: Scene, s: BabylonSkeleton): () => boolean {
+  const mine = new Set<unknown>();
+  for (const t of s.targets) mine.add(t);
+  for (const b of s.bones) mine.add(b);
+  // Per group: targetedAnimations.length * 2 + (1 when one of them targets this skeleton).
+  const seen = new WeakMap<AnimationGroup, number>();
+  const targetsMine = (g: AnimationGroup): boolean => {
+    const list = g.targetedAnimations;
+    const n = list.length;
+    const c = seen.get(g);
+    if (c === n * 2 || c === n * 2 + 1) return c === n * 2 + 1;
+    let hit = 0;
+    for (let i = 0; i < n; i++) if (mine.has(list[i]!.target)) { hit = 1; break; }
+    seen.set(g, n * 2 + hit);
+    return hit === 1;
+  };
+  return () => {
+    const groups = scene.animationGroups;
+    for (let i = 0; i < groups.length; i++) {
+      const g = groups[i]!;
+      if (!g.isStarted) continue;
+      if ((g.metadata as GltfMetadata | null | undefined)?.gltf?.extras?.[BAKED_EXTRA] !== true) continue;
+      if (targetsMine(g)) return true;
+    }
+    return false;
+  };
+}
+
 function copyIn(s: BabylonSkeleton, binding: CharacterBinding, world: BitrigWorld): void {
   const pose = world.pose;
   const { targets } = s;
@@ -318,7 +371,9 @@ function copyOut(s: BabylonSkeleton, binding: CharacterBinding, world: BitrigWor
  * bound. Tail chains are found by name (`Tail_1…`, `Tail1…`, `b_Tail01…`) with no extra code.
  * Disposing a bound skeleton (`skeleton.dispose()`, which removes it from the scene) or the
  * scene releases bitrig's state; an AssetContainer's `removeAllFromScene()` only pauses it
- * (`autoUpdate`) until `addAllToScene()` brings the character back. Throws `bitrig/babylon: …` when there is nothing to bind.
+ * (`autoUpdate`) until `addAllToScene()` brings the character back. A clip `bitrig bake` wrote
+ * (`group.metadata.gltf.extras.bitrigBaked`) plays as it is: its tail keys are shown, not
+ * simulated again. Throws `bitrig/babylon: …` when there is nothing to bind.
  *
  * @example
  * const container = await LoadAssetContainerAsync(url, scene);
@@ -360,6 +415,7 @@ export function createAnimator(target: Skeleton | Node, options: AnimatorOptions
   // root frame is mirrored.
   const mirrored = prepared[0]!.mirrorX;
   const animated = new Map(prepared.map((p) => [p, sceneAnimatedBones(scene, p)] as const));
+  const baked = new Map(prepared.map((p) => [p, scenePlaysBaked(scene, p)] as const));
   const base = createAnimatorBase({
     module: MODULE,
     skeletons: prepared,
@@ -367,6 +423,7 @@ export function createAnimator(target: Skeleton | Node, options: AnimatorOptions
     copyOut,
     sceneSkin: (s) => sceneSkinFromBabylon(s.skeleton, s.bones),
     animatedBones: (s) => animated.get(s)!(),
+    playingBaked: (s) => baked.get(s)!(),
     mapSceneInputs: mirrored ? createMirrorXInputs() : undefined,
     mapSceneDiagnostics: mirrored ? mirrorSceneDiagnosticsX : undefined,
     onDispose() {
