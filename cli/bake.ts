@@ -1,6 +1,9 @@
 /**
- * `bitrig bake <in.glb> -o <out.glb> [--clips A,B] [--fps 30]` — bake the runtime's tail
- * motion into real keyframes (SPEC §5) so Blender, Unity or Unreal play it without bitrig.
+ * `bitrig bake <in.glb> -o <out.glb> [--clips A,B] [--fps 30] [--clip-mode auto|loop|once]` —
+ * bake the runtime's tail motion into real keyframes (SPEC §5) so Blender, Unity or Unreal
+ * play it without bitrig. Loops are warmed up to loop closure; one-shot clips (whose last
+ * pose differs from their first, or forced with `--clip-mode`) settle on their first pose and
+ * are recorded once.
  *
  * Never writes over the input (same path, or the same file through a link, is refused);
  * the output is written to a temporary file in the output folder and renamed into place,
@@ -13,7 +16,7 @@ import path from 'node:path';
 import { unknownExtensions, writeGlbBytes } from '../rig/glb';
 import { samePath, writeOrExplain } from '../rig/node';
 import type { CliCommand } from './main';
-import { bakeTails, type BakeOptions, type BakeReport } from '../rig/bake';
+import { bakeTails, type BakedClipReport, type BakeOptions, type BakeReport, type ClipModeSetting } from '../rig/bake';
 import { CliInputError, isInputError, parseArgs, PROCESS_IO, progressShown, readInput, reasonOf, tailFlags, type CliIo } from './measure';
 
 /**
@@ -45,7 +48,47 @@ export async function bakeFile(input: string, output: string, options: Partial<B
 }
 
 /** One-line usage of `bitrig bake`. */
-export const BAKE_USAGE = 'usage: bitrig bake <in.glb> -o <out.glb> [--clips A,B] [--fps 30] [--json] [--rest-curve 0..1] [--carry degrees]';
+export const BAKE_USAGE = 'usage: bitrig bake <in.glb> -o <out.glb> [--clips A,B] [--fps 30] [--clip-mode auto|loop|once|Clip=mode,...] [--json] [--rest-curve 0..1] [--carry degrees]';
+
+const MODES: readonly ClipModeSetting[] = ['auto', 'loop', 'once'];
+
+/**
+ * Parse `--clip-mode`: a mode for every clip (`auto`, `loop`, `once`), `Clip=mode` pairs for
+ * single clips, or both in one comma list (`once,Walk=loop`). Throws a {@link CliInputError}.
+ *
+ * @example
+ * parseClipModeFlag('auto,Death=once'); // { clipMode: 'auto', clipModes: { Death: 'once' } }
+ */
+export function parseClipModeFlag(value: string): { clipMode: ClipModeSetting | undefined; clipModes: Record<string, ClipModeSetting> } {
+  const items = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  if (items.length === 0) throw new CliInputError('--clip-mode needs a mode (auto, loop, once) or Clip=mode pairs');
+  let clipMode: ClipModeSetting | undefined;
+  const clipModes: Record<string, ClipModeSetting> = {};
+  for (const item of items) {
+    const eq = item.lastIndexOf('=');
+    const mode = (eq >= 0 ? item.slice(eq + 1) : item).trim();
+    if (eq >= 0) {
+      const clip = item.slice(0, eq).trim();
+      if (clip === '') throw new CliInputError(`--clip-mode: "${item}" names no clip (Clip=mode)`);
+      if (!MODES.includes(mode as ClipModeSetting)) throw new CliInputError(`--clip-mode: "${mode}" is not a mode for clip "${clip}" (auto, loop, once)`);
+      if (Object.prototype.hasOwnProperty.call(clipModes, clip)) throw new CliInputError(`--clip-mode: clip "${clip}" is given twice`);
+      clipModes[clip] = mode as ClipModeSetting;
+    } else {
+      if (!MODES.includes(mode as ClipModeSetting)) throw new CliInputError(`--clip-mode must be auto, loop or once (or Clip=mode pairs), got "${mode}"`);
+      if (clipMode !== undefined) throw new CliInputError('--clip-mode: give at most one mode for every clip (then Clip=mode pairs)');
+      clipMode = mode as ClipModeSetting;
+    }
+  }
+  return { clipMode, clipModes };
+}
+
+/** How the clip was simulated and why, for the text report. */
+function modeText(c: BakedClipReport): string {
+  const e = c.endPose;
+  const diff = `last pose vs first ${e.rotationDeg.toFixed(1)}°${e.rotationJoint ? ` at ${e.rotationJoint}` : ''}, `
+    + `${(100 * e.translation).toFixed(1)} % of the height${e.translationJoint ? ` at ${e.translationJoint}` : ''}`;
+  return `${c.mode === 'once' ? 'one-shot' : 'loop'} (${c.modeSource === 'option' ? 'forced' : 'auto'}: ${diff})`;
+}
 
 /**
  * Run `bitrig bake` with the arguments after the command name. Returns the exit code.
@@ -55,7 +98,7 @@ export const BAKE_USAGE = 'usage: bitrig bake <in.glb> -o <out.glb> [--clips A,B
  */
 export async function bakeCommand(argv: readonly string[], io: CliIo = PROCESS_IO): Promise<number> {
   try {
-    const args = parseArgs(argv, ['-o', '--out', '--clips', '--fps', '--rest-curve', '--carry'], ['--json', '--help', '-h', '--progress']);
+    const args = parseArgs(argv, ['-o', '--out', '--clips', '--fps', '--rest-curve', '--carry', '--clip-mode'], ['--json', '--help', '-h', '--progress']);
     if (args.flags['--help'] || args.flags['-h']) { io.out(BAKE_USAGE); return 0; }
     if (args._.length !== 1) throw new CliInputError('expected one input file', true);
     const out = (args.flags['-o'] ?? args.flags['--out']) as string | undefined;
@@ -70,12 +113,13 @@ export async function bakeCommand(argv: readonly string[], io: CliIo = PROCESS_I
       clips = args.flags['--clips'].split(',').map((s) => s.trim()).filter((s) => s.length > 0);
       if (clips.length === 0) throw new CliInputError('--clips needs at least one clip name');
     }
+    const modes = typeof args.flags['--clip-mode'] === 'string' ? parseClipModeFlag(args.flags['--clip-mode']) : { clipMode: undefined, clipModes: undefined };
     const tail = tailFlags(args.flags);
     const t0 = Date.now();
     let shown = 0;
     const always = !!args.flags['--progress'];
     const report = await bakeFile(args._[0]!, out, {
-      clips, fps, tail,
+      clips, fps, tail, clipMode: modes.clipMode, clipModes: modes.clipModes,
       onProgress: (stage, f) => {
         const now = Date.now();
         if (always || (progressShown(io) && now - t0 > 1000 && now - shown > 1000)) {
@@ -89,9 +133,14 @@ export async function bakeCommand(argv: readonly string[], io: CliIo = PROCESS_I
       io.out(JSON.stringify({ output: out, clips: report.clips, warnings: report.warnings, units: report.units }, null, 2));
     } else {
       for (const c of report.clips) {
+        if (c.mode === 'once') {
+          io.out(`${c.clip}: ${c.keys} keys × ${c.bones.length} bones, settled on the first pose in ${c.warmupSeconds.toFixed(1)} s${c.converged ? '' : ' (not settled)'}, `
+            + `recorded once, root swing ${c.rootSwingDeg.toFixed(1)}°, ${modeText(c)}`);
+          continue;
+        }
         const seam = Math.max(0, ...c.seamJumpDeg);
         io.out(`${c.clip}: ${c.keys} keys × ${c.bones.length} bones, warm-up ${c.warmupCycles} cycle(s)${c.converged ? '' : ' (not converged)'}, `
-          + `loop seam ≤ ${seam.toFixed(3)}°, root swing ${c.rootSwingDeg.toFixed(1)}°`);
+          + `loop seam ≤ ${seam.toFixed(3)}°, root swing ${c.rootSwingDeg.toFixed(1)}°, ${modeText(c)}`);
       }
       io.out(`wrote ${out}`);
     }
@@ -105,16 +154,22 @@ export async function bakeCommand(argv: readonly string[], io: CliIo = PROCESS_I
 
 /** `bitrig bake` as registered in the dispatcher (cli/main.ts). */
 export const BAKE_COMMAND: CliCommand = {
-  summary: 'bake the runtime tail motion into keyframes for every Tail_* bone (loop-closed)',
+  summary: 'bake the runtime tail motion into keyframes for every Tail_* bone (loops closed, one-shots settled)',
   usage: [
     BAKE_USAGE,
     '',
     'Simulates each clip on a private copy of the skeleton, warms up until the tail closes its',
     'loop, then writes real rotation keys for every Tail_* link (Blender, Unity, Unreal play them).',
+    'A one-shot clip (a death, a sit-down: glTF has no loop flag) is not replayed as a loop: its',
+    'first pose is held until the tail settles, then the clip is recorded once from there.',
     '',
     '  -o, --out <file.glb>   where to write (never the input; written atomically)',
     '  --clips A,B            clips to bake (default: all)',
     '  --fps 30               keys per second',
+    '  --clip-mode <mode>     loop, once, or auto (default) for every clip; Clip=mode,... per clip',
+    '                         (e.g. --clip-mode auto,Death=once). auto: a clip whose last pose differs',
+    '                         from its first by more than 10° (a joint\'s rotation) or 2 % of the',
+    '                         height (a translation), tail bones not counted, is a one-shot',
     '  --rest-curve 0..1      keep the modelled tail curve (1) or centre it (0, default); tails the clip does not key',
     '  --carry <degrees>      carry angle of the whole tail (default 50); tails the clip does not key',
     '                         (a clip that keys the tail is its rest: the bake adds follow-through to it)',

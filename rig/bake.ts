@@ -12,6 +12,13 @@
  *   at every frame; the bake records the first cycle whose largest per-joint difference is
  *   under `loopTolerance` (degrees). It warns when that never happens within
  *   `maxWarmupSeconds` and records the last cycle.
+ * - **One-shot clips.** glTF has no loop flag. A clip whose last pose differs from its first
+ *   (a death, a sit-down; {@link detectClipMode}) is baked `'once'`: replaying it as a loop
+ *   would warm the tail up on the clip's END pose and start the recording with the jump from
+ *   end to start (a pop the clip never had). Instead the first pose is held still, in settle
+ *   windows of max(duration, 1 s), until the tail moves less than `loopTolerance` from one
+ *   window to the next; then the clip is recorded once from that settled state. `clipMode` /
+ *   `clipModes` force a mode.
  * - **Tracks.** One LINEAR rotation channel per driven tail bone per clip (F + 1 keys from 0
  *   to the clip's duration; quaternions kept in one hemisphere), replacing the clip's own
  *   rotation channel for that bone when it has one.
@@ -21,6 +28,7 @@
 import type { Animation, AnimationChannel, AnimationSampler, Document } from '@gltf-transform/core';
 import { mat4 } from 'gl-matrix';
 import { createBitrigWorld, type BitrigWorld } from '../core/world';
+import { describeValue } from '../core/defaults';
 import { beginCharacterFrame, bindSkeleton, resolveTailRestSource, type CharacterBinding } from '../core/binding';
 import { update } from '../systems/pipeline';
 import { mergeTailOptions, type TailOptions } from '../core/defaults';
@@ -85,8 +93,39 @@ export const TAIL_SIM_DEFAULTS: Readonly<TailSimOptions> = Object.freeze({
   onProgress: null,
 });
 
+/**
+ * How a clip is simulated. `'loop'`: warm up by replaying the clip until the tail closes its
+ * loop, record the last cycle. `'once'` (a one-shot): hold the clip's first pose until the
+ * tail settles, then record the clip one time from there.
+ */
+export type ClipMode = 'loop' | 'once';
+
+/** A clip mode to use, or `'auto'`: detect it from the clip's first and last poses ({@link detectClipMode}). */
+export type ClipModeSetting = ClipMode | 'auto';
+
+const CLIP_MODE_SETTINGS: readonly ClipModeSetting[] = ['auto', 'loop', 'once'];
+
+/** Options of {@link detectClipMode}: when do a clip's last and first poses differ? */
+export interface ClipModeDetectOptions {
+  /** Largest local rotation difference (degrees) of a non-tail joint between the first and the last pose that still counts as a loop. */
+  endPoseRotationTolerance: number;
+  /** Largest translation difference (fraction of the character's height) of a non-tail joint between the first and the last pose that still counts as a loop. */
+  endPoseTranslationTolerance: number;
+}
+
+/**
+ * Defaults of {@link ClipModeDetectOptions}: 10° and 2 % of the height. Measured on the real
+ * assets: looping clips end within 5.2° (a Mixamo run's forearm) and 0.02 % of the height of
+ * their start; the one-shots (Quaternius Death and Jump_ToIdle, RobotExpressive Death,
+ * Sitting, Standing) differ by 67–111°.
+ */
+export const CLIP_MODE_DETECT_DEFAULTS: Readonly<ClipModeDetectOptions> = Object.freeze({
+  endPoseRotationTolerance: 10,
+  endPoseTranslationTolerance: 0.02,
+});
+
 /** Options of {@link bakeTails}. */
-export interface BakeOptions extends TailSimOptions {
+export interface BakeOptions extends TailSimOptions, ClipModeDetectOptions {
   /** Clip names to bake; null = every clip. */
   clips: readonly string[] | null;
   /** Keys per second of the recorded tracks (a cycle gets round(duration · fps) intervals). */
@@ -95,6 +134,10 @@ export interface BakeOptions extends TailSimOptions {
   calibration: BakeCalibration | null;
   /** Called with each warning (also collected in the report), or null. */
   onWarning: ((message: string) => void) | null;
+  /** Mode of every clip not named in {@link BakeOptions.clipModes}: `'auto'` detects loop or once from the clip's first and last poses. */
+  clipMode: ClipModeSetting;
+  /** Mode per clip name, over {@link BakeOptions.clipMode} (every name must be a clip of the file). */
+  clipModes: Readonly<Record<string, ClipModeSetting>>;
 }
 
 /** Defaults of {@link BakeOptions}. */
@@ -104,6 +147,9 @@ export const BAKE_DEFAULTS: Readonly<BakeOptions> = Object.freeze({
   fps: 30,
   calibration: null,
   onWarning: null,
+  ...CLIP_MODE_DETECT_DEFAULTS,
+  clipMode: 'auto',
+  clipModes: Object.freeze({}),
 });
 
 /**
@@ -119,7 +165,24 @@ export function mergeBakeOptions(options: Partial<BakeOptions> = {}): BakeOption
   }
   if (!(Number.isFinite(o.fps) && o.fps > 0 && o.fps <= 1000)) throw new Error(`bitrig/bake: fps must be in (0, 1000], got ${String(o.fps)}`);
   checkSim(o);
+  checkDetect(o);
+  if (!CLIP_MODE_SETTINGS.includes(o.clipMode)) throw new Error(`bitrig/bake: clipMode must be 'auto', 'loop' or 'once', got ${describeValue(o.clipMode)}`);
+  if (typeof o.clipModes !== 'object' || o.clipModes === null || Array.isArray(o.clipModes)) {
+    throw new Error(`bitrig/bake: clipModes must be an object of clip name → 'auto' | 'loop' | 'once', got ${describeValue(o.clipModes)}`);
+  }
+  for (const [name, m] of Object.entries(o.clipModes)) {
+    if (!CLIP_MODE_SETTINGS.includes(m)) throw new Error(`bitrig/bake: clipModes[${JSON.stringify(name)}] must be 'auto', 'loop' or 'once', got ${describeValue(m)}`);
+  }
   return o;
+}
+
+function checkDetect(o: ClipModeDetectOptions): void {
+  if (!(Number.isFinite(o.endPoseRotationTolerance) && o.endPoseRotationTolerance >= 0)) {
+    throw new Error(`bitrig/bake: endPoseRotationTolerance must be a number of degrees ≥ 0, got ${describeValue(o.endPoseRotationTolerance)}`);
+  }
+  if (!(Number.isFinite(o.endPoseTranslationTolerance) && o.endPoseTranslationTolerance >= 0)) {
+    throw new Error(`bitrig/bake: endPoseTranslationTolerance must be a fraction of the height ≥ 0, got ${describeValue(o.endPoseTranslationTolerance)}`);
+  }
 }
 
 function checkSim(o: TailSimOptions): void {
@@ -192,15 +255,19 @@ export interface TailCycle {
   rotations: Float64Array;
   /** The spring's rest rotation of each bone at each key (carried rest; follows the clip in `'animation'` mode). */
   restRotations: Float64Array;
-  /** Cycles simulated in total (warm-up + the recorded one). */
+  /** How the clip was simulated: replayed as a loop, or recorded once after holding its first pose. */
+  mode: ClipMode;
+  /** Cycles simulated in total (warm-up + the recorded one). In `'once'` mode: settle windows + the recorded pass. */
   cycles: number;
-  /** Warm-up cycles before the recorded one. */
+  /** Warm-up cycles before the recorded one. In `'once'` mode: settle windows (of max(duration, 1 s)) the first pose was held. */
   warmupCycles: number;
-  /** Whether loop closure was reached within the tolerance. */
+  /** Simulated warm-up time (seconds) before the recorded cycle or pass. */
+  warmupSeconds: number;
+  /** Whether loop closure was reached within the tolerance. In `'once'` mode: whether the tail settled on the first pose. */
   converged: boolean;
-  /** Largest per-joint difference (degrees) between the recorded cycle and the one before. */
+  /** Largest per-joint difference (degrees) between the recorded cycle and the one before. In `'once'` mode: between the last two settle windows. */
   cycleDeltaDeg: number;
-  /** Per bone: angle (degrees) between the first and the last key (the loop seam). */
+  /** Per bone: angle (degrees) between the first and the last key (the loop seam). Empty in `'once'` mode (a one-shot has no seam). */
   seamJumpDeg: Float64Array;
   /** Rest source each chain ran with. */
   restSources: ('bind' | 'animation')[];
@@ -337,27 +404,33 @@ function quatAngleDeg(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo
  * Simulate a clip's tail on a private world until it closes the loop, and return one
  * recorded cycle of `frames` intervals (frames + 1 keys). The runtime's `'auto'` rest source
  * rides on the clip's own tail keys when the clip has them, else on the bind pose.
+ * `mode` `'once'` (a one-shot) instead holds the clip's first pose until the tail settles
+ * (at least one settle window) and records one pass of the clip from there.
  * Throws `bitrig/bake: …` (no tail chain) or `bitrig/sample: …` (unknown clip).
  *
  * @example
  * const cyc = simulateTailCycle(calib, 'Walk', 24, {});
  * console.log(cyc.warmupCycles, Math.max(...cyc.seamJumpDeg));
  */
-export function simulateTailCycle(calib: BakeCalibration, clip: string, frames: number, options: Partial<TailSimOptions> = {}): TailCycle {
+export function simulateTailCycle(calib: BakeCalibration, clip: string, frames: number, options: Partial<TailSimOptions> = {}, mode: ClipMode = 'loop'): TailCycle {
   const o: TailSimOptions = { ...TAIL_SIM_DEFAULTS };
   for (const k of Object.keys(options) as (keyof TailSimOptions)[]) {
     if (options[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = options[k];
   }
   checkSim(o);
   if (!(Number.isInteger(frames) && frames >= 1)) throw new Error(`bitrig/bake: frames must be an integer ≥ 1, got ${String(frames)}`);
+  if (mode !== 'loop' && mode !== 'once') throw new Error(`bitrig/bake: mode must be 'loop' or 'once', got ${describeValue(mode)}`);
   const graph = calib.graph;
   const sampler = createClipSampler(graph, findClip(calib.doc, clip));
   const units = resolveSimUnits(calib, o.tail);
   const tail = mergeTailOptions({ ...o.tail, unitScale: units.unitScale, floorHeight: units.floorY });
-  return simulateWith(calib, sampler, frames, o, tail, units);
+  return simulateWith(calib, sampler, frames, o, tail, units, mode);
 }
 
-function simulateWith(calib: BakeCalibration, sampler: ClipSampler, F: number, o: TailSimOptions, tail: TailOptions, units: SimUnits): TailCycle {
+/** Shortest settle window of a one-shot (seconds): a short clip's window is this long (the tip's spring takes seconds). */
+const SETTLE_WINDOW_MIN_SECONDS = 1;
+
+function simulateWith(calib: BakeCalibration, sampler: ClipSampler, F: number, o: TailSimOptions, tail: TailOptions, units: SimUnits, mode: ClipMode = 'loop'): TailCycle {
   const graph = calib.graph;
   const D = sampler.duration;
   const interval = D / F;
@@ -395,10 +468,56 @@ function simulateWith(calib: BakeCalibration, sampler: ClipSampler, F: number, o
   driveFrame(rig, graph, pose, nodeWorld, 0);
   rec(cur, curRest, 0);
   const cycleSeconds = D > 0 ? D : F * h;
-  const maxCycles = Math.max(o.minWarmupCycles + 1, Math.ceil(o.maxWarmupSeconds / cycleSeconds - 1e-9) + 1);
   let converged = false;
   let delta = Infinity;
   let cycles = 0;
+  if (mode === 'once') {
+    // Hold the first pose (already in `pose`: the hips still, as at t = 0) in settle windows of
+    // W keys, each key m steps of h, until a window differs from the one before by less than
+    // the tolerance at every key (window 0 is compared with the cold start held).
+    const W = Math.max(F, Math.ceil(SETTLE_WINDOW_MIN_SECONDS / (m * h) - 1e-9));
+    const windowSeconds = W * m * h;
+    const maxWindows = Math.max(1, o.minWarmupCycles, Math.ceil(o.maxWarmupSeconds / windowSeconds - 1e-9));
+    const wsize = W * L * 4;
+    let win = new Float64Array(wsize), winPrev = new Float64Array(wsize);
+    for (let k = 0; k < W; k++) winPrev.set(cur.subarray(0, L * 4), k * L * 4);
+    let windows = 0;
+    for (let c = 0; c < maxWindows; c++) {
+      for (let k = 0; k < W; k++) {
+        for (let s = 1; s <= m; s++) driveFrame(rig, graph, pose, nodeWorld, h);
+        for (let i = 0; i < L; i++) {
+          const sl = rig.slots[i]!;
+          for (let j = 0; j < 4; j++) win[4 * (k * L + i) + j] = P.localR[4 * sl + j]!;
+        }
+      }
+      windows = c + 1;
+      delta = 0;
+      for (let q = 0; q < wsize; q += 4) delta = Math.max(delta, quatAngleDeg(win, q, winPrev, q));
+      if (delta < o.loopTolerance && windows >= o.minWarmupCycles) { converged = true; break; }
+      const w0 = win; win = winPrev; winPrev = w0;
+      o.onProgress?.(`${sampler.name}: settle window ${c + 1}`, Math.min(1, (c + 1) / (maxWindows + 1)));
+    }
+    // One pass of the clip from the settled state.
+    rec(cur, curRest, 0);
+    for (let k = 1; k <= F; k++) {
+      for (let s = 1; s <= m; s++) {
+        const t = s === m ? (k * D) / F : (k - 1) * interval + s * h;
+        sampleClip(sampler, graph, t, pose);
+        driveFrame(rig, graph, pose, nodeWorld, h);
+      }
+      rec(cur, curRest, k);
+    }
+    const times = new Float64Array(F + 1);
+    for (let k = 0; k <= F; k++) times[k] = (k * D) / F;
+    o.onProgress?.(`${sampler.name}: recorded`, 1);
+    return {
+      clip: sampler.name, duration: D, times, bones: rig.bones.slice(), nodes: Int32Array.from(rig.nodes),
+      writable: Uint8Array.from(rig.writable), chainRoots: rig.chainRoots.slice(), rotations: cur, restRotations: curRest,
+      mode, cycles: windows + 1, warmupCycles: windows, warmupSeconds: windows * windowSeconds, converged, cycleDeltaDeg: delta,
+      seamJumpDeg: new Float64Array(0), restSources, units,
+    };
+  }
+  const maxCycles = Math.max(o.minWarmupCycles + 1, Math.ceil(o.maxWarmupSeconds / cycleSeconds - 1e-9) + 1);
   for (let c = 0; c < maxCycles; c++) {
     if (c > 0) {
       const t0 = cur; cur = prev; prev = t0;
@@ -433,9 +552,105 @@ function simulateWith(calib: BakeCalibration, sampler: ClipSampler, F: number, o
   return {
     clip: sampler.name, duration: D, times, bones: rig.bones.slice(), nodes: Int32Array.from(rig.nodes),
     writable: Uint8Array.from(rig.writable), chainRoots: rig.chainRoots.slice(), rotations: cur, restRotations: curRest,
-    cycles, warmupCycles: cycles - 1, converged, cycleDeltaDeg: delta, seamJumpDeg: seam,
+    mode, cycles, warmupCycles: cycles - 1, warmupSeconds: (cycles - 1) * cycleSeconds, converged, cycleDeltaDeg: delta, seamJumpDeg: seam,
     restSources, units,
   };
+}
+
+/** How far a clip's last pose is from its first, and the mode that suggests ({@link detectClipMode}). */
+export interface ClipEndPose {
+  /** `'once'` when the last pose differs from the first beyond a tolerance, else `'loop'`. */
+  mode: ClipMode;
+  /** Largest local rotation difference (degrees) between the first (t = 0) and the last (t = duration) pose over the non-tail joints the clip rotates. */
+  rotationDeg: number;
+  /** Joint with that largest rotation difference, or null when the clip rotates no non-tail joint. */
+  rotationJoint: string | null;
+  /** Largest translation difference between the first and the last pose over the non-tail joints the clip translates, as a fraction of the character's height (measured in world units: the parent's scale applies). */
+  translation: number;
+  /** Joint with that largest translation difference, or null when the clip translates no non-tail joint. */
+  translationJoint: string | null;
+}
+
+/**
+ * Is a clip a loop or a one-shot? glTF has no loop flag, so compare the clip's pose at its
+ * last time with its pose at t = 0 over the skin joints the clip animates, tail chains (and
+ * the joints under them) excluded: a local rotation differing by more than
+ * `endPoseRotationTolerance` degrees, or a translation by more than
+ * `endPoseTranslationTolerance` of the character's height, makes it a one-shot (`'once'`).
+ * Scale keys are not compared. A clip with root motion (the hips end elsewhere) counts as a
+ * one-shot; force `'loop'` for it. Throws `bitrig/sample: …` (unknown clip).
+ *
+ * @example
+ * const end = detectClipMode(captureBakeCalibration(doc), 'Death');
+ * console.log(end.mode, end.rotationDeg, end.rotationJoint); // 'once' 107.5 'IKFrontLeg.L'
+ */
+export function detectClipMode(calib: BakeCalibration, clip: string, options: Partial<ClipModeDetectOptions> = {}): ClipEndPose {
+  const o: ClipModeDetectOptions = { ...CLIP_MODE_DETECT_DEFAULTS };
+  for (const k of Object.keys(options) as (keyof ClipModeDetectOptions)[]) {
+    if (options[k] !== undefined) o[k] = options[k]!;
+  }
+  checkDetect(o);
+  const sampler = createClipSampler(calib.graph, findClip(calib.doc, clip));
+  return endPoseOf(calib, sampler, bodyJointMask(calib), resolveSimUnits(calib, {}).height, o);
+}
+
+/** 1 for every skin joint that is not on a tail chain (nor below one). */
+function bodyJointMask(calib: BakeCalibration): Uint8Array {
+  const mask = new Uint8Array(calib.graph.nodes.length);
+  const tail = new Uint8Array(calib.graph.nodes.length);
+  for (const skin of calib.skins) {
+    for (const c of tailChainsOf(skin)) {
+      for (const b of c.bones) tail[skin.jointNodes[b]!] = 1;
+      if (c.end >= 0) tail[skin.jointNodes[c.end]!] = 1;
+    }
+  }
+  for (const skin of calib.skins) {
+    for (let j = 0; j < skin.names.length; j++) {
+      let underTail = false;
+      for (let a = j, guard = 0; a >= 0 && guard <= skin.names.length; a = skin.parents[a]!, guard++) {
+        if (tail[skin.jointNodes[a]!]) { underTail = true; break; }
+      }
+      if (!underTail) mask[skin.jointNodes[j]!] = 1;
+    }
+  }
+  // A joint of one skin can be a tail bone found through another skin.
+  for (let n = 0; n < mask.length; n++) if (tail[n]) mask[n] = 0;
+  return mask;
+}
+
+function endPoseOf(calib: BakeCalibration, sampler: ClipSampler, body: Uint8Array, height: number, o: ClipModeDetectOptions): ClipEndPose {
+  const graph = calib.graph;
+  const first = createLocalPose(graph);
+  const last = createLocalPose(graph);
+  sampleClip(sampler, graph, 0, first);
+  sampleClip(sampler, graph, sampler.duration, last);
+  const world = new Float64Array(16 * graph.nodes.length);
+  computeWorldMatrices(graph, first, world);
+  let rotationDeg = 0, translationWs = 0;
+  let rotationJoint: string | null = null, translationJoint: string | null = null;
+  for (let n = 0; n < graph.nodes.length; n++) {
+    const keyed = sampler.keyed[n]!;
+    if (!body[n] || keyed === 0) continue;
+    if (keyed & 2) {
+      const a = quatAngleDeg(first.r, 4 * n, last.r, 4 * n);
+      if (rotationJoint === null || a > rotationDeg) { rotationDeg = a; rotationJoint = graph.names[n]!; }
+    }
+    if (keyed & 1) {
+      // The local difference in the parent's frame at the first pose, so in world units.
+      const dx = last.t[3 * n]! - first.t[3 * n]!, dy = last.t[3 * n + 1]! - first.t[3 * n + 1]!, dz = last.t[3 * n + 2]! - first.t[3 * n + 2]!;
+      const p = graph.parent[n]!;
+      let d: number;
+      if (p < 0) d = Math.hypot(dx, dy, dz);
+      else {
+        const M = world, b = 16 * p;
+        d = Math.hypot(M[b]! * dx + M[b + 4]! * dy + M[b + 8]! * dz, M[b + 1]! * dx + M[b + 5]! * dy + M[b + 9]! * dz, M[b + 2]! * dx + M[b + 6]! * dy + M[b + 10]! * dz);
+      }
+      if (translationJoint === null || d > translationWs) { translationWs = d; translationJoint = graph.names[n]!; }
+    }
+  }
+  const translation = height > 0 ? translationWs / height : 0;
+  const once = rotationDeg > o.endPoseRotationTolerance || translation > o.endPoseTranslationTolerance;
+  return { mode: once ? 'once' : 'loop', rotationDeg, rotationJoint, translation, translationJoint };
 }
 
 /** What the bake did for one clip. */
@@ -448,13 +663,21 @@ export interface BakedClipReport {
   keys: number;
   /** Bones that got a rotation track. */
   bones: string[];
-  /** Warm-up cycles before the recorded one. */
+  /** How the clip was baked: `'loop'` (warmed up by replaying it to loop closure) or `'once'` (a one-shot: recorded once after holding its first pose until the tail settled). */
+  mode: ClipMode;
+  /** Why: `'auto'` detected from {@link BakedClipReport.endPose}, `'option'` forced by `clipMode` / `clipModes`. */
+  modeSource: 'auto' | 'option';
+  /** The clip's last pose against its first (measured whatever the mode's source). */
+  endPose: ClipEndPose;
+  /** Warm-up cycles before the recorded one. In `'once'` mode: settle windows (of max(duration, 1 s)) the first pose was held. */
   warmupCycles: number;
-  /** Loop closure reached within the tolerance. */
+  /** Simulated warm-up time (seconds). */
+  warmupSeconds: number;
+  /** Loop closure reached within the tolerance. In `'once'` mode: the tail settled on the first pose within the tolerance. */
   converged: boolean;
-  /** Largest per-joint difference (degrees) between the recorded cycle and the one before. */
+  /** Largest per-joint difference (degrees) between the recorded cycle and the one before. In `'once'` mode: between the last two settle windows. */
   cycleDeltaDeg: number;
-  /** Per bone: rotation jump (degrees) at the loop seam of the written track. */
+  /** Per bone: rotation jump (degrees) at the loop seam of the written track. Empty in `'once'` mode: a one-shot has no loop seam. */
   seamJumpDeg: number[];
   /** Largest rotation (degrees) of the chain's root link away from its rest over the cycle. */
   rootSwingDeg: number;
@@ -477,15 +700,16 @@ export const BAKED_EXTRA = 'bitrigBaked';
 
 /**
  * Bake the tail of every chosen clip into the document: simulate on a private world from a
- * stable calibration, warm up to loop closure, and write LINEAR rotation tracks for every
+ * stable calibration, warm up to loop closure (a one-shot clip: settle on its first pose and
+ * record it once; see {@link detectClipMode}), and write LINEAR rotation tracks for every
  * driven `Tail_*` bone (replacing a clip's own rotation track of that bone), marking the clip
  * baked (`extras.bitrigBaked`; a baked clip is left as it is by a later bake, with a warning).
  * Node TRS are never modified. Throws `bitrig/bake: …` (no tail chain, calibration of another document)
  * or `bitrig/sample: …` (unknown clip, no animations).
  *
  * @example
- * const report = bakeTails(doc, { clips: ['walk'], fps: 30 });
- * console.log(report.clips[0].warmupCycles, report.clips[0].seamJumpDeg);
+ * const report = bakeTails(doc, { clips: ['walk'], fps: 30, clipModes: { Death: 'once' } });
+ * console.log(report.clips[0].mode, report.clips[0].warmupCycles, report.clips[0].seamJumpDeg);
  */
 export function bakeTails(doc: Document, options: Partial<BakeOptions> = {}): BakeReport {
   const o = mergeBakeOptions(options);
@@ -498,11 +722,16 @@ export function bakeTails(doc: Document, options: Partial<BakeOptions> = {}): Ba
   const twice = chosen.find((c) => names.indexOf(c) !== names.lastIndexOf(c));
   if (twice !== undefined) throw new Error(`bitrig/bake: two animations are named "${twice}"; rename one (clips are chosen by name)`);
   if (!hasTailBones(calib)) throw new Error('bitrig/bake: the skeleton has no Tail_* chain to simulate; run the rig pass first (bitrig rig)');
+  for (const c of Object.keys(o.clipModes)) {
+    if (!names.includes(c)) throw new Error(`bitrig/bake: a clip mode is given for clip "${c}", which the file does not have; clips: ${names.join(', ')}`);
+  }
   const units = resolveSimUnits(calib, o.tail);
   const tail = mergeTailOptions({ ...o.tail, unitScale: units.unitScale, floorHeight: units.floorY });
   const warnings: string[] = [];
   const warn = (msg: string): void => { warnings.push(msg); o.onWarning?.(msg); };
+  const body = bodyJointMask(calib);
   const cycles: TailCycle[] = [];
+  const modes: { source: 'auto' | 'option'; endPose: ClipEndPose }[] = [];
   chosen.forEach((name, ci) => {
     const anim = findClip(doc, name);
     if ((anim.getExtras() as Record<string, unknown>)[BAKED_EXTRA] === true) {
@@ -521,15 +750,22 @@ export function bakeTails(doc: Document, options: Partial<BakeOptions> = {}): Ba
       ...o,
       onProgress: o.onProgress ? (stage, f) => o.onProgress!(stage, (ci + f) / chosen.length) : null,
     };
-    const cyc = simulateWith(calib, sampler, F, sub, tail, units);
-    if (!cyc.converged) {
+    const endPose = endPoseOf(calib, sampler, body, units.height, o);
+    const setting = Object.prototype.hasOwnProperty.call(o.clipModes, name) ? o.clipModes[name]! : o.clipMode;
+    const mode: ClipMode = setting === 'auto' ? endPose.mode : setting;
+    const cyc = simulateWith(calib, sampler, F, sub, tail, units, mode);
+    if (!cyc.converged && mode === 'loop') {
       warn(`clip "${name}": the tail did not close its loop within ${o.maxWarmupSeconds} s of warm-up `
         + `(last cycle differs by ${cyc.cycleDeltaDeg.toFixed(3)}° > ${o.loopTolerance}°); recorded the last cycle`);
+    } else if (!cyc.converged) {
+      warn(`clip "${name}" (one-shot): the tail did not settle on the clip's first pose within ${cyc.warmupSeconds.toFixed(2)} s `
+        + `(last settle window differs by ${cyc.cycleDeltaDeg.toFixed(3)}° > ${o.loopTolerance}°); recorded the clip from where it was`);
     }
     cycles.push(cyc);
+    modes.push({ source: setting === 'auto' ? 'auto' : 'option', endPose });
   });
   const reports: BakedClipReport[] = [];
-  for (const cyc of cycles) {
+  cycles.forEach((cyc, ci) => {
     const anim = findClip(doc, cyc.clip);
     const written = writeTailTracks(doc, calib, anim, cyc, warn);
     let rootSwing = 0;
@@ -539,10 +775,11 @@ export function bakeTails(doc: Document, options: Partial<BakeOptions> = {}): Ba
     }
     reports.push({
       clip: cyc.clip, duration: cyc.duration, keys: cyc.times.length, bones: written,
-      warmupCycles: cyc.warmupCycles, converged: cyc.converged, cycleDeltaDeg: cyc.cycleDeltaDeg,
+      mode: cyc.mode, modeSource: modes[ci]!.source, endPose: modes[ci]!.endPose,
+      warmupCycles: cyc.warmupCycles, warmupSeconds: cyc.warmupSeconds, converged: cyc.converged, cycleDeltaDeg: cyc.cycleDeltaDeg,
       seamJumpDeg: Array.from(cyc.seamJumpDeg), rootSwingDeg: rootSwing, restSources: cyc.restSources,
     });
-  }
+  });
   return { clips: reports, warnings, units };
 }
 
