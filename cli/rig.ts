@@ -147,8 +147,15 @@ export function formatRigSummary(report: RigReport, input: string, output: strin
   const alone = report.appendages.filter((a) => a.verdict === 'left-alone');
   lines.push(`bitrig rig: ${input} → ${output} (height ${n3(report.height)} model units, ${report.ms.toFixed(0)} ms)`);
   for (const a of changed) lines.push(`  ${describe(a)}`);
+  for (const c of report.existingChains ?? []) {
+    lines.push(`  existing tail chain ${chainLabel(c.joints)}${c.parent ? ` on ${c.parent}` : ''}: kept, no chain grown beside it${c.changedVertexCount ? ` (${c.changedVertexCount} vertices re-weighted onto it)` : ''}`);
+  }
   if (changed.length === 0) {
-    lines.push('  no tail found: nothing long hangs from the pelvis, so no chain was grown; the output has the same skeleton and weights');
+    lines.push(
+      (report.existingChains ?? []).length > 0
+        ? '  no new tail found: no chain was grown and no skin re-weighted; the output has the same skeleton and weights'
+        : '  no tail found: nothing long hangs from the pelvis, so no chain was grown; the output has the same skeleton and weights',
+    );
   }
   for (const n of report.notes) lines.push(`  note: ${n}`);
   if (alone.length > 0) {
@@ -160,11 +167,23 @@ export function formatRigSummary(report: RigReport, input: string, output: strin
   return lines;
 }
 
+/** `Tail_1…Tail_8 + Tail_End`; an artist's chain without an end helper is `Tail1…Tail8`. */
+function chainLabel(joints: readonly string[]): string {
+  if (joints.length === 0) return '(none)';
+  const last = joints[joints.length - 1]!;
+  const hasEnd = joints.length > 1 && /end$/i.test(last);
+  const bones = hasEnd ? joints.slice(0, -1) : joints;
+  const head = bones.length === 1 ? bones[0]! : `${bones[0]}…${bones[bones.length - 1]}`;
+  return hasEnd ? `${head} + ${last}` : head;
+}
+
 function describe(a: AppendageReport): string {
   const what =
     a.verdict === 'chain'
-      ? `chain ${a.joints[0]}…${a.joints[a.joints.length - 2]} + ${a.joints[a.joints.length - 1]} (K = ${a.segments}, length ${n3(a.length)})`
-      : `rigid on ${a.rigidBone}`;
+      ? `chain ${chainLabel(a.joints)} (K = ${a.segments}, length ${n3(a.length)})`
+      : a.verdict === 'existing-chain'
+        ? `onto the existing chain ${chainLabel(a.joints)} (no bones added)`
+        : `rigid on ${a.rigidBone}`;
   return (
     `${what} on ${a.attachment}: ${a.changedVertexCount} vertices re-weighted, reach ${a.reachRatio.toFixed(2)} H, ` +
     `elongation ${a.elongation.toFixed(2)}; weighted bone distance ${n3(a.boneDistanceBefore)} → ${n3(a.boneDistanceAfter)}`

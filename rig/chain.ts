@@ -278,3 +278,47 @@ export function chainWeights(g: number, K: number, L: number, out: number[]): nu
   }
   return c;
 }
+
+/**
+ * Where a point lies along an existing chain of joints, bind space, model units. `points`
+ * holds 3 numbers per point: the chain's parent joint, the head of each of its K bones, then
+ * the tip (K + 2 points). The nearest point of that polyline gives the coordinate in bones:
+ * `s = k + f` on bone k+1 (`f` the fraction along it, k = 0…K−1), and on the parent's
+ * segment a negative `s`, measured in lengths of the first bone back from its head (the same
+ * ramp into the parent as {@link chainWeights}' negative coordinates). Writes
+ * `out[0] = s`, `out[1] = distance to the polyline`. A zero-length segment is a point.
+ *
+ * @example
+ * const out = [0, 0];
+ * chainCoordinate(Float64Array.of(0, 0, 0, 0, 0, -1, 0, 0, -2, 0, 0, -3), 0.1, 0, -2.5, out); // out ≈ [1.5, 0.1]
+ */
+export function chainCoordinate(points: Float64Array, x: number, y: number, z: number, out: number[]): void {
+  const n = points.length / 3;
+  let bestD2 = Infinity;
+  let bestSeg = 0;
+  let bestT = 0;
+  for (let i = 0; i + 1 < n; i++) {
+    const ax = points[3 * i]!, ay = points[3 * i + 1]!, az = points[3 * i + 2]!;
+    const dx = points[3 * i + 3]! - ax, dy = points[3 * i + 4]! - ay, dz = points[3 * i + 5]! - az;
+    const px = x - ax, py = y - ay, pz = z - az;
+    const l2 = dx * dx + dy * dy + dz * dz;
+    let t = l2 > 0 ? (px * dx + py * dy + pz * dz) / l2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    const ex = px - t * dx, ey = py - t * dy, ez = pz - t * dz;
+    const d2 = ex * ex + ey * ey + ez * ez;
+    if (d2 < bestD2) {
+      bestD2 = d2;
+      bestSeg = i;
+      bestT = t;
+    }
+  }
+  out[1] = Math.sqrt(bestD2);
+  if (bestSeg >= 1) {
+    out[0] = bestSeg - 1 + bestT;
+    return;
+  }
+  // The parent's segment: back from the first bone's head, in first-bone lengths.
+  const seg = (i: number): number => Math.hypot(points[3 * i + 3]! - points[3 * i]!, points[3 * i + 4]! - points[3 * i + 1]!, points[3 * i + 5]! - points[3 * i + 2]!);
+  const first = n > 2 ? seg(1) : 0;
+  out[0] = first > 0 ? (-(1 - bestT) * seg(0)) / first : 0;
+}

@@ -20,10 +20,18 @@
  * - Tail candidates whose domains touch are one tail; floating shells (a tip in another
  *   material) join the piece they touch; unwelded shells of one tail are bridged.
  * - Only pieces reaching at least 15 % of H from their collar are long (belt pouches are not).
+ * - A tail chain the skin already has (found by name: an artist's `Tail1…`, or `Tail_1…` from
+ *   an earlier run) never gets a second chain beside it. A tail piece at such a chain (≥ 25 %
+ *   of its re-weighting domain nearest that chain's bones) is re-weighted onto it when at least
+ *   half of the domain lies along it while weighted mostly to other bones that are farther
+ *   (by the absorb margin) than the chain: weights by the SPEC §1 blend on the coordinate of
+ *   the nearest point of the chain's polyline. Otherwise (or in rigid mode) it is left alone
+ *   and the report names the chain. So a run on the pass's own output changes nothing.
  */
 import type { Document } from '@gltf-transform/core';
 import { addChainBones, chainBoneNames } from './bones';
-import { bridgeShells, chainJoints, chainWeights, geodesic, percentileOf, segmentCount } from './chain';
+import { findTailChains } from '../core/boneMap';
+import { bridgeShells, chainCoordinate, chainJoints, chainWeights, geodesic, percentileOf, segmentCount } from './chain';
 import type { DetectInput, Piece } from './detect';
 import { findPieces } from './detect';
 import { boneSegments, jointBones, skeletonDistance, vertexBoneDistance, weightedBoneDistance } from './distance';
@@ -37,8 +45,12 @@ import type { WeldGraph } from './weld';
 import type { PointGrid } from './weld';
 import { gridNeighbours, pointGrid, weldGraph } from './weld';
 
-/** What the pass did with a piece. */
-export type AppendageVerdict = 'chain' | 'rigid' | 'left-alone';
+/**
+ * What the pass did with a piece: `'chain'` grew new bones along it, `'existing-chain'`
+ * re-weighted it onto a tail chain the skin already had (no bones added), `'rigid'` put it on
+ * one bone, `'left-alone'` changed nothing.
+ */
+export type AppendageVerdict = 'chain' | 'existing-chain' | 'rigid' | 'left-alone';
 
 /**
  * What a piece is: `tail` (long, hanging from the pelvis), `spine` (long, hanging from the
@@ -50,7 +62,7 @@ export type AppendageKind = 'tail' | 'spine' | 'worn' | 'short' | 'head' | 'limb
 
 /** One piece of far skin found by the pass. Lengths in model units (bind space). */
 export interface AppendageReport {
-  /** `'chain'`, `'rigid'` or `'left-alone'`. */
+  /** `'chain'`, `'existing-chain'`, `'rigid'` or `'left-alone'`. */
   verdict: AppendageVerdict;
   /** What the piece is. */
   kind: AppendageKind;
@@ -84,11 +96,11 @@ export interface AppendageReport {
   collarSpread: number;
   /** Fraction of the piece's vertices driven from far away (the rigger's mistake). */
   misweighted: number;
-  /** Tail length L (p99 of the geodesic coordinate), chains only, else 0. */
+  /** Tail length L (p99 of the geodesic coordinate), chains only; the existing chain's bone length for `'existing-chain'`; else 0. */
   length: number;
-  /** Segment count K, chains only, else 0. */
+  /** Segment count K, chains only; the existing chain's bone count for `'existing-chain'`; else 0. */
   segments: number;
-  /** New bone names (`Tail_1…Tail_K`, `Tail_End`), chains only. */
+  /** New bone names (`Tail_1…Tail_K`, `Tail_End`), chains only; the existing chain's bones (and end helper) for `'existing-chain'`. */
   joints: string[];
   /** Bone the piece was made rigid on (rigid only), else ''. */
   rigidBone: string;
@@ -96,6 +108,18 @@ export interface AppendageReport {
   boneDistanceBefore: number;
   /** The same after the pass (equal to before when left alone). */
   boneDistanceAfter: number;
+}
+
+/** A tail chain the skin already had when the pass ran (an artist's, or one an earlier run grew). */
+export interface ExistingChainReport {
+  /** Name of the skin the chain belongs to. */
+  skin: string;
+  /** Bone names from the root outward, then the end helper (`Tail_End`) when there is one. */
+  joints: string[];
+  /** Parent joint of the first bone ('' when the chain is a root). */
+  parent: string;
+  /** Original vertices this run re-weighted onto the chain (skin lying along it but weighted to a body bone). */
+  changedVertexCount: number;
 }
 
 /** Result of {@link rigAppendages}. */
@@ -106,8 +130,13 @@ export interface RigReport {
   height: number;
   /** Bind-space up axis used for H. */
   up: [number, number, number];
-  /** Number of chains grown. */
+  /** Number of chains grown (new bones). */
   chains: number;
+  /**
+   * Tail chains found by name (core/boneMap) before the pass ran, per skin. No chain is grown
+   * beside one of them: skin along one is re-weighted onto it, other tail skin at it is left alone.
+   */
+  existingChains: ExistingChainReport[];
   /** Things worth knowing that are not pieces (a skin without a pelvis, an unskinned mesh…). */
   notes: string[];
   /** Original vertices re-weighted in total. */
@@ -126,7 +155,9 @@ const now = (): number => (typeof performance !== 'undefined' ? performance.now(
 
 /**
  * Find tails (and other far pieces) on every skin of `doc`, grow bone chains along the
- * tails and re-weight their skin, in place. Throws `bitrig/rig: …` on bad input (no skin,
+ * tails and re-weight their skin, in place. Tail skin at a tail chain the skin already has
+ * goes onto that chain or is left alone (see the header); `existingChains` lists such chains.
+ * Throws `bitrig/rig: …` on bad input (no skin,
  * a skin without inverse bind matrices, a model of zero height, bad options).
  *
  * @example
@@ -195,12 +226,14 @@ export function rigAppendages(doc: Document, options: Partial<RigOptions> = {}):
   const H = height;
   const far = o.farFraction * H;
   const appendages: AppendageReport[] = [];
+  const existingChains: ExistingChainReport[] = [];
   let chains = 0;
   let changedVertices = 0;
   works.forEach((w, wi) => {
     if (w.mesh.count === 0) return;
     const r = rigSkin(doc, w, o, H, far, (step, f) => progress(step, (wi + f) / works.length), chains);
     appendages.push(...r.reports);
+    existingChains.push(...r.existing);
     chains += r.chains;
     changedVertices += r.changed;
   });
@@ -211,7 +244,7 @@ export function rigAppendages(doc: Document, options: Partial<RigOptions> = {}):
     // The body's skin without a pelvis is worth a note; a 2-joint visor skin is not.
     if (w.mesh.count === largest && w.skel.pelvis < 0) notes.push(`${w.label}: no pelvis found by name or structure, so nothing on it can be a tail (name one with the pelvis option)`);
   }
-  return { appendages, height: H, up, chains, notes, changedVertices, ms: now() - t0 };
+  return { appendages, height: H, up, chains, existingChains, notes, changedVertices, ms: now() - t0 };
 }
 
 /** A piece with its decision and, for tails, its re-weighting domain. */
@@ -231,14 +264,28 @@ function rigSkin(
   far: number,
   progress: (step: string, f: number) => void,
   chainsBefore: number,
-): { reports: AppendageReport[]; chains: number; changed: number } {
+): { reports: AppendageReport[]; chains: number; changed: number; existing: ExistingChainReport[] } {
   const { skel, mesh } = w;
+  // Tail chains the skin already has (found by name before anything is grown here).
+  const existing = existingTailChains(skel, o.leafStubFraction);
+  const existingReports: ExistingChainReport[] = existing.map((c) => ({ skin: w.label, joints: c.names, parent: c.parent >= 0 ? skel.names[c.parent]! : '', changedVertexCount: 0 }));
   progress('weld', 0.05);
   const graph = weldGraph(mesh.positions, mesh.triangles, o.weldFraction * H);
   progress('distance', 0.15);
   const include = Uint8Array.from(skel.weighted);
   if (skel.pelvis >= 0) include[skel.pelvis] = 1;
   const segs = boneSegments(skel, include, o.leafStubFraction);
+  // Nearest-bone field with every existing chain bone in it (weighted or not).
+  const chainOfJoint = new Int32Array(skel.names.length).fill(-1);
+  existing.forEach((c, ci) => {
+    for (const b of c.bones) chainOfJoint[b] = ci;
+  });
+  let nearSegs: ReturnType<typeof boneSegments> | null = null;
+  if (existing.length > 0) {
+    const nearInclude = Uint8Array.from(include);
+    for (const c of existing) for (const b of c.bones) nearInclude[b] = 1;
+    nearSegs = boneSegments(skel, nearInclude, o.leafStubFraction);
+  }
   const dist = new Float64Array(graph.count);
   skeletonDistance(segs, graph.positions, dist, null);
   // Bones of the original skeleton, for the weighted bone distance and re-weighting.
@@ -393,6 +440,54 @@ function rigSkin(
       reports.push(report);
       continue;
     }
+    // [ours] A tail chain is already there (an artist's, or one an earlier run grew): never a
+    // second chain beside it. Skin lying along it but weighted to a body bone goes onto it.
+    const at = existing.length > 0 ? atExistingChain(domain) : null;
+    if (at) {
+      const c = existing[at.chain]!;
+      const label = chainLabel(c);
+      const pct = `${Math.round(100 * at.share)} % of its skin is nearest that chain`;
+      if (o.mode === 'chain' && at.along.length >= EXISTING_ALONG * domain.length) {
+        const changed = membersOf(graph, Int32Array.from(at.along));
+        report.boneDistanceBefore = weightedBoneDistance(bonesBefore, mesh.positions, originalJoints, originalWeights, mesh.slots, changed);
+        report.changedVertexCount = changed.length;
+        for (const v of domain) taken[v] = 1;
+        const K = c.bones.length;
+        const out = [0, 0, 0, 0];
+        at.along.forEach((wv, i) => {
+          const n = chainWeights(at.coords[i]!, K, K, out);
+          const joints: number[] = [];
+          const weights: number[] = [];
+          for (let k = 0; k < n; k++) {
+            const bn = out[2 * k]!;
+            const j = bn === 0 ? (c.parent >= 0 ? c.parent : c.bones[0]!) : c.bones[bn - 1]!;
+            const e = joints.indexOf(j);
+            if (e >= 0) weights[e]! += out[2 * k + 1]!;
+            else {
+              joints.push(j);
+              weights.push(out[2 * k + 1]!);
+            }
+          }
+          for (let e = graph.membersStart[wv]!; e < graph.membersStart[wv + 1]!; e++) influences.push({ vertex: graph.members[e]!, joints, weights });
+        });
+        report.verdict = 'existing-chain';
+        report.reason = `${report.reason.replace(GREW, '')}; lies along the existing tail chain ${label} (${pct}) but was weighted to ${dominantNames(changed)}: re-weighted onto that chain, no bones added`;
+        report.joints = c.names.slice();
+        report.segments = K;
+        report.length = c.length;
+        existingReports[at.chain]!.changedVertexCount += changed.length;
+        pending.push({ report, changed });
+      } else {
+        const why = o.mode !== 'chain'
+          ? 'rigid mode does not move skin off an existing chain'
+          : `only ${Math.round((100 * at.along.length) / domain.length)} % of it lies along that chain while weighted to bones farther away, ${Math.round(100 * EXISTING_ALONG)} % is needed to re-weight it onto the chain`;
+        report.reason = report.reason.replace(GREW, '').replace(rigidSuffix(skel.names[skel.pelvis] ?? '?'), '') +
+          `; beside the existing tail chain ${label} (${pct}): no second chain is grown beside an existing one; left alone (${why})`;
+        report.verdict = 'left-alone';
+        reports.push(report);
+      }
+      continue;
+    }
     const changed = membersOf(graph, Int32Array.from(domain));
     report.boneDistanceBefore = weightedBoneDistance(bonesBefore, mesh.positions, originalJoints, originalWeights, mesh.slots, changed);
     report.changedVertexCount = changed.length;
@@ -465,9 +560,151 @@ function rigSkin(
       p.report.boneDistanceAfter = weightedBoneDistance(bonesAfter, mesh.positions, mesh.joints, mesh.weights, mesh.slots, p.changed);
     }
   }
-  const rank = (r: AppendageReport): number => (r.verdict === 'chain' ? 0 : r.verdict === 'rigid' ? 1 : 2);
+  const rank = (r: AppendageReport): number => (r.verdict === 'chain' ? 0 : r.verdict === 'existing-chain' ? 1 : r.verdict === 'rigid' ? 2 : 3);
   const all = [...pending.map((p) => p.report), ...reports].sort((a, b) => rank(a) - rank(b) || b.vertexCount - a.vertexCount);
-  return { reports: all, chains, changed: influences.length };
+  return { reports: all, chains, changed: influences.length, existing: existingReports };
+
+  /**
+   * Is a tail domain at an existing chain? Each vertex's nearest bone (weighted bones, the
+   * pelvis and every existing chain bone): when at least {@link EXISTING_SHARE} of the domain is
+   * nearest one chain, the domain is at that chain. `along` lists the vertices nearest that
+   * chain or its parent whose weighted bone distance exceeds their distance to the chain by
+   * more than the absorb margin and whose weight is mostly off the chain (skin along the chain
+   * but driven from a body bone), with their coordinates along it in bones.
+   */
+  function atExistingChain(domain: readonly number[]): { chain: number; share: number; along: number[]; coords: number[] } | null {
+    const n = domain.length;
+    const pts = new Float64Array(3 * n);
+    const P = graph.positions;
+    domain.forEach((v, i) => {
+      pts[3 * i] = P[3 * v]!;
+      pts[3 * i + 1] = P[3 * v + 1]!;
+      pts[3 * i + 2] = P[3 * v + 2]!;
+    });
+    const dn = new Float64Array(n);
+    const near = new Int32Array(n);
+    skeletonDistance(nearSegs!, pts, dn, near);
+    const votes = new Int32Array(existing.length);
+    for (let i = 0; i < n; i++) {
+      const c = chainOfJoint[nearSegs!.joint[near[i]!]!]!;
+      if (c >= 0) votes[c]!++;
+    }
+    let best = -1;
+    for (let c = 0; c < existing.length; c++) if (best < 0 || votes[c]! > votes[best]!) best = c;
+    if (best < 0 || votes[best]! < EXISTING_SHARE * n || n === 0) return null;
+    const c = existing[best]!;
+    const along: number[] = [];
+    const coords: number[] = [];
+    const out = [0, 0];
+    const absorb = o.absorbMargin * H;
+    for (let i = 0; i < n; i++) {
+      const j = nearSegs!.joint[near[i]!]!;
+      if (chainOfJoint[j] !== best && j !== c.parent) continue;
+      const v = domain[i]!;
+      if (chainShare(v, best) >= 0.5) continue; // (already the chain's skin)
+      chainCoordinate(c.points, P[3 * v]!, P[3 * v + 1]!, P[3 * v + 2]!, out);
+      if (excess(v) + dist[v]! - out[1]! > absorb) {
+        along.push(v);
+        coords.push(out[0]!);
+      }
+    }
+    return { chain: best, share: votes[best]! / n, along, coords };
+  }
+
+  /** Mean share of a welded vertex's original weight on chain `c`'s bones and end helper. */
+  function chainShare(wv: number, c: number): number {
+    const ch = existing[c]!;
+    let on = 0;
+    let all = 0;
+    for (let e = graph.membersStart[wv]!; e < graph.membersStart[wv + 1]!; e++) {
+      const v = graph.members[e]!;
+      for (let k = 0; k < mesh.slots; k++) {
+        const wt = originalWeights[mesh.slots * v + k]!;
+        if (!(wt > 0)) continue;
+        const j = originalJoints[mesh.slots * v + k]!;
+        all += wt;
+        if (chainOfJoint[j] === c || j === ch.end) on += wt;
+      }
+    }
+    return all > 0 ? on / all : 0;
+  }
+
+  /** The joints the given original vertices were weighted to most, by summed weight. */
+  function dominantNames(verts: Int32Array): string {
+    const sum = new Float64Array(skel.names.length);
+    for (const v of verts) {
+      for (let k = 0; k < mesh.slots; k++) {
+        const wt = originalWeights[mesh.slots * v + k]!;
+        if (wt > 0) sum[originalJoints[mesh.slots * v + k]!]! += wt;
+      }
+    }
+    const order = [...sum.keys()].filter((j) => sum[j]! > 0).sort((a, b) => sum[b]! - sum[a]!);
+    const total = order.reduce((t, j) => t + sum[j]!, 0);
+    const top = order.slice(0, 3).map((j) => `${skel.names[j]} ${Math.round((100 * sum[j]!) / total)} %`);
+    return top.join(', ') || 'nothing';
+  }
+}
+
+/** Suffix of a chain decision's reason, replaced when the piece meets an existing chain. */
+const GREW = ': grew a chain';
+/** Suffix of a rigid-mode tail decision's reason. */
+function rigidSuffix(pelvisName: string): string {
+  return `; rigid mode: weight 1.0 on ${pelvisName}`;
+}
+/** [ours] A tail domain is at an existing chain when at least this fraction of it is nearest that chain's bones. */
+const EXISTING_SHARE = 0.25;
+/** [ours] It is re-weighted onto that chain when at least this fraction of it lies along the chain and is driven from farther away. */
+const EXISTING_ALONG = 0.5;
+
+/** A tail chain found by name in a skin before the pass grows anything. */
+interface ExistingChain {
+  /** Skin joint indices of the bones, root first. */
+  bones: number[];
+  /** End helper joint, or -1. */
+  end: number;
+  /** Parent joint of the first bone, or -1. */
+  parent: number;
+  /** Bone names, then the end helper's. */
+  names: string[];
+  /** Polyline for {@link chainCoordinate}: parent (the first head when none), bone heads, tip. */
+  points: Float64Array;
+  /** Length of the bones from the first head to the tip. */
+  length: number;
+}
+
+/**
+ * Tail chains of a skin by name (core/boneMap's `findTailChains`: an artist's `Tail1…`,
+ * `b_Tail01_012…`, or `Tail_1…Tail_End` grown by an earlier run). The tip is the end helper,
+ * else the last head plus `leafStub` times the last bone's incoming direction.
+ */
+function existingTailChains(skel: SkinSkeleton, leafStub: number): ExistingChain[] {
+  const J = skel.positions;
+  return findTailChains({ names: skel.names, parents: skel.parents }).map((t) => {
+    const pts: number[] = [];
+    const head = (j: number): void => {
+      pts.push(J[3 * j]!, J[3 * j + 1]!, J[3 * j + 2]!);
+    };
+    head(t.parent >= 0 ? t.parent : t.bones[0]!);
+    for (const b of t.bones) head(b);
+    const last = t.bones[t.bones.length - 1]!;
+    if (t.end >= 0) head(t.end);
+    else {
+      const prev = t.bones.length > 1 ? t.bones[t.bones.length - 2]! : t.parent >= 0 ? t.parent : last;
+      for (let k = 0; k < 3; k++) pts.push(J[3 * last + k]! + leafStub * (J[3 * last + k]! - J[3 * prev + k]!));
+    }
+    let length = 0;
+    for (let i = 6; i < pts.length; i += 3) length += Math.hypot(pts[i]! - pts[i - 3]!, pts[i + 1]! - pts[i - 2]!, pts[i + 2]! - pts[i - 1]!);
+    const names = t.bones.map((b) => skel.names[b]!);
+    if (t.end >= 0) names.push(skel.names[t.end]!);
+    return { bones: t.bones, end: t.end, parent: t.parent, names, points: Float64Array.from(pts), length };
+  });
+}
+
+/** `Tail_1…Tail_8 + Tail_End` (first and last bone, then the end helper when there is one). */
+function chainLabel(c: ExistingChain): string {
+  const K = c.bones.length;
+  const bones = K === 1 ? c.names[0]! : `${c.names[0]}…${c.names[K - 1]}`;
+  return c.end >= 0 ? `${bones} + ${c.names[K]}` : bones;
 }
 
 /** `Tail`, then `Tail2`, `Tail3`…: the first prefix whose `_1` and `_End` names no node has yet. */
@@ -679,9 +916,9 @@ function decide(piece: Piece, skel: SkinSkeleton, regions: Uint8Array, o: RigOpt
   const pelvisName = skel.pelvis >= 0 ? skel.names[skel.pelvis]! : '?';
   if (region === REGION_PELVIS && appendage) {
     if (o.mode === 'rigid') {
-      return { kind: 'tail', verdict: 'rigid', reason: `long piece hanging from the pelvis (${shape}); rigid mode: weight 1.0 on ${pelvisName}`, tail: true, worn: false, bone: skel.pelvis };
+      return { kind: 'tail', verdict: 'rigid', reason: `long piece hanging from the pelvis (${shape})${rigidSuffix(pelvisName)}`, tail: true, worn: false, bone: skel.pelvis };
     }
-    return { kind: 'tail', verdict: 'chain', reason: `long piece hanging from the pelvis (${shape}): grew a chain`, tail: true, worn: false, bone: skel.pelvis };
+    return { kind: 'tail', verdict: 'chain', reason: `long piece hanging from the pelvis (${shape})${GREW}`, tail: true, worn: false, bone: skel.pelvis };
   }
   if (region === REGION_SPINE && appendage) {
     if (o.include.includes('spine')) {
