@@ -28,10 +28,9 @@
 import type { Animation, AnimationChannel, AnimationSampler, Document } from '@gltf-transform/core';
 import { mat4 } from 'gl-matrix';
 import { createBitrigWorld, type BitrigWorld } from '../core/world';
-import { describeValue } from '../core/defaults';
 import { beginCharacterFrame, bindSkeleton, resolveTailRestSource, type CharacterBinding } from '../core/binding';
 import { update } from '../systems/pipeline';
-import { mergeTailOptions, type TailOptions } from '../core/defaults';
+import { describeValue, mergeTailOptions, type TailOptions } from '../core/defaults';
 import { autoUnitScale } from '../core/units';
 import { findTailChains } from '../core/boneMap';
 import { tailLinkIndex } from '../core/tailSetup';
@@ -115,9 +114,10 @@ export interface ClipModeDetectOptions {
 
 /**
  * Defaults of {@link ClipModeDetectOptions}: 10° and 2 % of the height. Measured on the real
- * assets: looping clips end within 5.2° (a Mixamo run's forearm) and 0.02 % of the height of
- * their start; the one-shots (Quaternius Death and Jump_ToIdle, RobotExpressive Death,
- * Sitting, Standing) differ by 67–111°.
+ * assets (../shared/assets): the looping clips end within 5.2° (Xbot's run, a forearm) and
+ * 0.001 % of the height of their start; the one-shots (Quaternius Death and Jump_ToIdle,
+ * RobotExpressive Death, Sitting and Standing, Xbot's sad_pose and sneak_pose) differ by
+ * 41–111°.
  */
 export const CLIP_MODE_DETECT_DEFAULTS: Readonly<ClipModeDetectOptions> = Object.freeze({
   endPoseRotationTolerance: 10,

@@ -2,8 +2,8 @@
  * Fixtures and measures for one-shot (non-looping) clips in the bake tests, built in code:
  *
  * - {@link addFallClip}: a one-shot on the tiny critter (test/bake/fixtures.ts): over 1 s the
- *   hips roll 70° onto their side about the forward axis and sink 0.45 m while the legs fold,
- *   and stay there. Its last pose is far from its first; played as a loop the hips snap back.
+ *   hips roll 70° onto their side about the forward axis and sink 0.45 m while the legs fold
+ *   (knees 70° and 80°), and stay there. Its last pose is far from its first; played as a loop the hips snap back.
  * - {@link addHoldClip}: a clip that holds another clip's first pose (t = 0) still, as long
  *   as the source lasts: every channel of the source gets two equal keys. Simulated as a loop
  *   (a code path that knows nothing of one-shots) until it closes, its keys are the tail

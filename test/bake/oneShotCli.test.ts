@@ -1,0 +1,104 @@
+/**
+ * `bitrig bake --clip-mode`: a mode for every clip (auto, loop, once), Clip=mode pairs, or
+ * both; bad values are usage errors (exit 2, one line); the text report says how each clip
+ * was baked and why; --json carries the report's mode fields; the help documents the flag.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { main } from '../../cli/main';
+import { parseClipModeFlag } from '../../cli/bake';
+import { writeGlbBytes } from '../../rig/glb';
+import { makeCritter } from './fixtures';
+import { addFallClip } from './oneShotFixtures';
+
+let dir = '';
+const file = (name: string): string => path.join(dir, name);
+
+async function run(argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out, err };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'bitrig-bake-oneshot-'));
+  const c = makeCritter({ variant: 'chain' });
+  addFallClip(c.doc);
+  writeFileSync(file('fall.glb'), await writeGlbBytes(c.doc));
+});
+afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+
+describe('parseClipModeFlag', () => {
+  it('a mode for every clip, Clip=mode pairs, or both (spaces around items are dropped)', () => {
+    expect(parseClipModeFlag('once')).toEqual({ clipMode: 'once', clipModes: {} });
+    expect(parseClipModeFlag('Death=once')).toEqual({ clipMode: undefined, clipModes: { Death: 'once' } });
+    expect(parseClipModeFlag('loop, Death = once ,Jump_ToIdle=auto')).toEqual({ clipMode: 'loop', clipModes: { Death: 'once', Jump_ToIdle: 'auto' } });
+    expect(parseClipModeFlag('a=b=once')).toEqual({ clipMode: undefined, clipModes: { 'a=b': 'once' } }); // the mode follows the last '='
+  });
+
+  it('bad values name the problem', () => {
+    expect(() => parseClipModeFlag('')).toThrow('--clip-mode needs a mode (auto, loop, once) or Clip=mode pairs');
+    expect(() => parseClipModeFlag(' , ')).toThrow('--clip-mode needs a mode (auto, loop, once) or Clip=mode pairs');
+    expect(() => parseClipModeFlag('sometimes')).toThrow('--clip-mode must be auto, loop or once (or Clip=mode pairs), got "sometimes"');
+    expect(() => parseClipModeFlag('Loop')).toThrow('--clip-mode must be auto, loop or once (or Clip=mode pairs), got "Loop"');
+    expect(() => parseClipModeFlag('Death=maybe')).toThrow('--clip-mode: "maybe" is not a mode for clip "Death" (auto, loop, once)');
+    expect(() => parseClipModeFlag('=once')).toThrow('--clip-mode: "=once" names no clip (Clip=mode)');
+    expect(() => parseClipModeFlag('once,loop')).toThrow('--clip-mode: give at most one mode for every clip (then Clip=mode pairs)');
+    expect(() => parseClipModeFlag('Death=once,Death=loop')).toThrow('--clip-mode: clip "Death" is given twice');
+  });
+});
+
+describe('bitrig bake --clip-mode', () => {
+  it('default (auto): the fall is baked once and says why; walk stays a loop with its seam', async () => {
+    const r = await run(['bake', file('fall.glb'), '-o', file('auto.glb'), '--clips', 'walk,fall']);
+    expect(r.code).toBe(0);
+    expect(r.out[0]).toMatch(/^walk: 31 keys × 4 bones, warm-up \d+ cycle\(s\), loop seam ≤ 0\.\d{3}°, root swing [\d.]+°, loop \(auto: last pose vs first 0\.0° at \S+, 0\.0 % of the height at Hips\)$/);
+    expect(r.out[1]).toMatch(/^fall: 31 keys × 4 bones, settled on the first pose in \d+\.0 s, recorded once, root swing [\d.]+°, one-shot \(auto: last pose vs first 80\.0° at LeftLeg, 3\d\.\d % of the height at Hips\)$/);
+    expect(r.out[1]).not.toMatch(/seam/);
+    expect(r.out[2]).toBe(`wrote ${file('auto.glb')}`);
+  });
+
+  it('forced: --clip-mode loop bakes the fall as a loop; --clip-mode loop,fall=auto keeps the fall once', async () => {
+    const l = await run(['bake', file('fall.glb'), '-o', file('loop.glb'), '--clips', 'fall', '--clip-mode', 'loop']);
+    expect(l.code).toBe(0);
+    expect(l.out[0]).toMatch(/^fall: 31 keys × 4 bones, warm-up \d+ cycle\(s\), loop seam ≤ [\d.]+°, root swing [\d.]+°, loop \(forced: last pose vs first 80\.0° at LeftLeg/);
+    const m = await run(['bake', file('fall.glb'), '-o', file('mixed.glb'), '--clip-mode=loop,fall=auto', '--json']);
+    expect(m.code).toBe(0);
+    const j = JSON.parse(m.out.join('\n'));
+    expect(j.clips.map((c: { clip: string; mode: string; modeSource: string }) => [c.clip, c.mode, c.modeSource])).toEqual([
+      ['walk', 'loop', 'option'], ['crouch', 'loop', 'option'], ['fall', 'once', 'auto'],
+    ]);
+    const fall = j.clips[2];
+    expect(fall.seamJumpDeg).toEqual([]);
+    expect(Object.keys(fall.endPose)).toEqual(['mode', 'rotationDeg', 'rotationJoint', 'translation', 'translationJoint']);
+    expect(fall.endPose.rotationJoint).toBe('LeftLeg');
+    expect(fall.warmupSeconds).toBeGreaterThan(0);
+  });
+
+  it('bad values: exit 2 with one line, nothing written', async () => {
+    const bad = await run(['bake', file('fall.glb'), '-o', file('bad.glb'), '--clip-mode', 'sometimes']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toEqual(['bitrig bake: --clip-mode must be auto, loop or once (or Clip=mode pairs), got "sometimes"']);
+    const pair = await run(['bake', file('fall.glb'), '-o', file('bad.glb'), '--clip-mode', 'fall=maybe']);
+    expect(pair.code).toBe(2);
+    expect(pair.err).toEqual(['bitrig bake: --clip-mode: "maybe" is not a mode for clip "fall" (auto, loop, once)']);
+    const unknown = await run(['bake', file('fall.glb'), '-o', file('bad.glb'), '--clip-mode', 'Fall=once']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toEqual(['bitrig bake: a clip mode is given for clip "Fall", which the file does not have; clips: walk, crouch, fall']);
+    const empty = await run(['bake', file('fall.glb'), '-o', file('bad.glb'), '--clip-mode']);
+    expect(empty.code).toBe(2);
+    expect(empty.err[0]).toBe('bitrig bake: --clip-mode needs a value');
+    expect(readdirSync(dir)).not.toContain('bad.glb');
+  });
+
+  it('the help documents --clip-mode', async () => {
+    const r = await run(['bake', '--help']);
+    const text = r.out.join('\n');
+    expect(text).toMatch(/\[--clip-mode auto\|loop\|once\|Clip=mode,\.\.\.\]/);
+    expect(text).toMatch(/--clip-mode <mode>\s+loop, once, or auto \(default\) for every clip; Clip=mode,\.\.\. per clip/);
+    expect(text).toMatch(/more than 10° .* or 2 % of the/s);
+  });
+});
