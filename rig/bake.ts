@@ -73,11 +73,11 @@ export type BakeProgress = (stage: string, fraction: number) => void;
 export interface TailSimOptions {
   /** Tail options over TAIL_DEFAULTS. `unitScale` and `floorHeight` default to automatic values (see {@link resolveSimUnits}). */
   tail: Partial<TailOptions>;
-  /** Loop closure: largest per-joint rotation difference (degrees) between two consecutive cycles. */
+  /** Loop closure: largest per-joint rotation difference (degrees) between two consecutive cycles (one-shots: between two consecutive settle windows). */
   loopTolerance: number;
-  /** Give up warming up after this much simulated time (seconds), then warn. */
+  /** Give up warming up after this much simulated time (seconds), then warn (one-shots: at least one settle window runs). */
   maxWarmupSeconds: number;
-  /** Fewest warm-up cycles before the recorded one. */
+  /** Fewest warm-up cycles before the recorded one (one-shots: fewest settle windows). */
   minWarmupCycles: number;
   /** Progress callback, or null. */
   onProgress: BakeProgress | null;
