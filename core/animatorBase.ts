@@ -16,7 +16,7 @@ import { bindSkeleton, unbindSkeleton, writeTailRest, type BindOptions, type Cha
 import { describeValue, withDefaults, type TailOptions } from './defaults';
 import { autoUnitScale } from './units';
 import {
-  prepareCharacterFrame, reseatTails, resolveAutoRestSources, setBindingTailOptions, tailDiagnostics,
+  prepareCharacterFrame, reseatTails, reseatTailsAtPose, resolveAutoRestSources, setBindingTailOptions, tailDiagnostics,
   type AnimatorDiagnostics, type TailDiagnostics,
 } from './animatorCore';
 import {
@@ -315,7 +315,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
           }
         }
         const nowBaked = spec.playingBaked ? spec.playingBaked(skeletons[i]!) : false;
-        if (baked[i] === 1 && !nowBaked) reseatTails(b); // (back to simulating: from rest, as setTailPhysics(true))
+        if (baked[i] === 1 && !nowBaked) reseatTailsAtPose(b, wr); // back to simulating, from the baked pose shown last frame (no snap to rest)
         baked[i] = nowBaked ? 1 : 0;
         prepareCharacterFrame(b, physics && !nowBaked, flags, true);
       }

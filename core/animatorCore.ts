@@ -7,7 +7,7 @@ import type { BitrigWorld } from './world';
 import {
   beginCharacterFrame, resolveTailRestSource, tailOverwrittenByClip, writeTailRest, type CharacterBinding,
 } from './binding';
-import { LINK_STRIDE, REST_ANIMATION } from './components/tail';
+import { LINK_STRIDE, REST_ANIMATION, SEAT_FROM_LOCAL } from './components/tail';
 import { setTailOptions } from './tailSetup';
 import type { TailOptions } from './defaults';
 import { bendAngleOf } from './tailKernel';
@@ -88,6 +88,28 @@ export function resolveAutoRestSources(binding: CharacterBinding, animatedBones:
 export function reseatTails(binding: CharacterBinding): void {
   const C = binding.world.components.TailChain;
   for (const t of binding.tails) C.initialised[t.eid] = 0;
+}
+
+/**
+ * Re-seat a binding's tails, next frame, along the pose shown last instead of at rest:
+ * `shownR` holds local rotations by bone index (4 per bone, as the animators' written
+ * rotations). The particles start on the shown directions at rest velocity, so leaving a clip
+ * that showed the tail as keyed (a baked clip) does not snap it back to rest.
+ *
+ * @example
+ * reseatTailsAtPose(binding, writtenR); // the rotations bitrig wrote last frame
+ */
+export function reseatTailsAtPose(binding: CharacterBinding, shownR: ArrayLike<number>): void {
+  const { TailChain: C, BendState: B } = binding.world.components;
+  for (const t of binding.tails) {
+    const n = Math.min(C.links[t.eid]!, t.bones.length);
+    const row = C.row[t.eid]! * LINK_STRIDE;
+    for (let i = 0; i < n; i++) {
+      const j = t.bones[i]!;
+      for (let c = 0; c < 4; c++) B.localCur[(row + i) * 4 + c] = shownR[j * 4 + c]!;
+    }
+    C.initialised[t.eid] = SEAT_FROM_LOCAL;
+  }
 }
 
 /**

@@ -13,9 +13,9 @@
  * `maxStepsPerFrame` steps and drops the rest. Units: seconds; world units.
  */
 import type { BitrigWorld } from '../core/world';
-import { LINK_STRIDE, REST_ANIMATION } from '../core/components/tail';
+import { LINK_STRIDE, REST_ANIMATION, SEAT_FROM_LOCAL } from '../core/components/tail';
 import { anchorFromMatrix, computeToHips, linkAim, linkFrame, LF } from '../core/tailKernel';
-import { qNormalize, qSlerp } from '../core/qmath';
+import { qMul, qNormalize, qRotate, qSlerp, qSwingUnit } from '../core/qmath';
 
 /**
  * Advance the clock by a frame of `dt` seconds and prepare every chain. Returns the number
@@ -114,8 +114,8 @@ export function tailPrepareChain(world: BitrigWorld, eid: number, steps: number)
     C.mirrored[eid] = mir;
     C.initialised[eid] = 0; // the particles live in the other space: start again at rest
   }
-  if (C.initialised[eid] === 0) {
-    resetChainToRest(world, eid);
+  if (C.initialised[eid] !== 1) {
+    if (C.initialised[eid] === SEAT_FROM_LOCAL) seatChainAtLocal(world, eid); else resetChainToRest(world, eid);
     C.initialised[eid] = 1;
     C.resetLastFrame[eid] = 1;
     return;
@@ -158,6 +158,56 @@ export function resetChainToRest(world: BitrigWorld, eid: number): void {
   for (let j = o; j < o + n * 4; j++) {
     B.localCur[j] = B.restR[j]!;
     B.localPrev[j] = B.restR[j]!;
+  }
+}
+
+const _d = new Float64Array(16); // seatChainAtLocal: directions (parent frame 0–2, world 3–5, hips frame 6–8), a swing (12–15)
+
+/**
+ * Place a chain along the local rotations in `BendState.localCur` (parent frames; the pose
+ * shown last frame, see {@link SEAT_FROM_LOCAL}) from this frame's anchor: each particle on
+ * the direction that rotation gives the link, zero velocity, bend snapshots and displayed
+ * rotations as a step would leave them for that direction (twist from rest, as every step's
+ * readback). A non-finite or zero rotation takes the rest direction. Per-frame safe.
+ */
+export function seatChainAtLocal(world: BitrigWorld, eid: number): void {
+  const C = world.components.TailChain;
+  const P = world.components.TailParticle;
+  const B = world.components.BendState;
+  const n = C.links[eid]!;
+  const a = eid * 8;
+  for (let j = 0; j < 8; j++) {
+    C.anchorPrev[a + j] = C.anchorCur[a + j]!;
+    C.anchorStep[a + j] = C.anchorCur[a + j]!;
+  }
+  for (let i = 0; i < n; i++) {
+    const k = C.row[eid]! * LINK_STRIDE + i;
+    linkFrame(world, eid, i, C.anchorCur, a);
+    // the link's direction in its parent's frame: the shown rotation applied to the bone's tip direction
+    const q = B.localCur, o = k * 4;
+    const ql = q[o]! * q[o]! + q[o + 1]! * q[o + 1]! + q[o + 2]! * q[o + 2]! + q[o + 3]! * q[o + 3]!;
+    let ok = ql > 1e-12 && Number.isFinite(ql);
+    if (ok) {
+      qNormalize(q, o);
+      qRotate(_d, 0, q, o, B.tipDirLs, k * 3);
+      const l = Math.sqrt(_d[0]! * _d[0]! + _d[1]! * _d[1]! + _d[2]! * _d[2]!);
+      ok = l > 1e-12 && Number.isFinite(l);
+      if (ok) { _d[0] = _d[0]! / l; _d[1] = _d[1]! / l; _d[2] = _d[2]! / l; }
+    }
+    if (!ok) { _d[0] = B.restDirLs[k * 3]!; _d[1] = B.restDirLs[k * 3 + 1]!; _d[2] = B.restDirLs[k * 3 + 2]!; }
+    qRotate(_d, 3, LF, 3, _d, 0); // world
+    const len = LF[14]!;
+    P.pos[k * 3] = LF[0]! + len * _d[3]!; P.pos[k * 3 + 1] = LF[1]! + len * _d[4]!; P.pos[k * 3 + 2] = LF[2]! + len * _d[5]!;
+    P.vel[k * 3] = 0; P.vel[k * 3 + 1] = 0; P.vel[k * 3 + 2] = 0;
+    P.contact[k] = 0;
+    // bend snapshot: swing(rest direction, direction) in the hips frame (as TailStep's bendNew)
+    qRotate(_d, 6, B.toHips, k * 4, _d, 0);
+    qSwingUnit(B.bendOld, k * 4, B.restDirHs, k * 3, _d, 6);
+    // displayed local rotation: swing(rest direction, direction) · rest (as TailStep's localCur)
+    qSwingUnit(_d, 12, B.restDirLs, k * 3, _d, 0);
+    qMul(B.localCur, o, _d, 12, B.restR, o);
+    for (let c = 0; c < 4; c++) B.localPrev[o + c] = B.localCur[o + c]!;
+    linkAim(world, eid, i, _d, 3);
   }
 }
 

@@ -26,6 +26,9 @@ export const REST_BIND = 0;
 /** The spring rides on the clip's own tail keys and adds follow-through. */
 export const REST_ANIMATION = 1;
 
+/** `TailChain.initialised` value: seat the chain along the local rotations in `BendState.localCur` at the next frame's preparation. */
+export const SEAT_FROM_LOCAL = 2;
+
 /** Chain topology, options and clock (scalars per entity unless noted). */
 export interface TailChainComponent {
   /** Pose-store character id. */
@@ -74,7 +77,11 @@ export interface TailChainComponent {
   unitScale: Float64Array;
   /** Anchor jump (metres) per frame that resets the chain instead of whipping. */
   teleportDistance: Float64Array;
-  /** 0 until the first frame places the particles at rest. */
+  /**
+   * 0 until the first frame places the particles at rest; 1 once placed; {@link SEAT_FROM_LOCAL}
+   * (2): place them next frame along the local rotations left in `BendState.localCur` (the pose
+   * shown last, so leaving a baked clip does not snap the tail back to rest).
+   */
   initialised: Uint8Array;
   /** Anchor at the previous frame: position (3), rotation (4), uniform scale (1); 8 per entity. */
   anchorPrev: Float64Array;

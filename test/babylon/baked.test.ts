@@ -3,7 +3,7 @@
  * into the clip and marks the glTF animation `extras.bitrigBaked: true`; @babylonjs/loaders
  * puts the extras on the AnimationGroup as `metadata.gltf.extras`). While a started group that
  * targets the character carries the mark, the tail shows the clip's keys as they are (no
- * simulation on top); other clips are simulated again, starting from rest. Mirrors the
+ * simulation on top); other clips are simulated again, starting from the pose shown last. Mirrors the
  * three.js test in test/bake/bake.test.ts.
  */
 import { describe, expect, test } from 'vitest';
@@ -129,7 +129,7 @@ describe('Babylon animator: clips bitrig baked play as they are', () => {
     scene.dispose();
   });
 
-  test('baked walk → unbaked sprint mid-cycle: the tail re-seats at its rest (the carried bind rest tailPhysics: false shows) and is simulated from there — no NaN, the switch frame moves a link no more than the way to that rest + 0.01°, later frames < 8° per frame (steady sprint: ≈ 5°)', async () => {
+  test('baked walk → unbaked sprint mid-cycle: the tail starts simulating from the baked pose shown last (no snap to rest, which is ≈ 24° away) — no NaN, the switch frame moves a link < 1°, later frames < 8° per frame (steady sprint: ≈ 5°)', async () => {
     const { scene } = createTestScene();
     const bytes = (await bakedWalk()).bytes;
     const a = await loadGlbBabylon(bytes, scene);
@@ -149,8 +149,9 @@ describe('Babylon animator: clips bitrig baked play as they are', () => {
     scene.render(); an.update(1 / 60); anStill.update(1 / 60);
     expect(finite(ta)).toBe(true);
     expect(an.diagnostics().tails[0]!.restSource).toBe('bind');
-    expect(maxStepDeg(snapshot(ts), ta)).toBeLessThan(0.01); // seated at rest (measured 2e-6°: the first step from rest barely moves)
-    expect(maxStepDeg(lastBaked, ta)).toBeLessThanOrEqual(toRest + 0.01); // (measured: both 23.8°)
+    expect(toRest).toBeGreaterThan(15); // (the test means something: rest is far from the baked pose; measured 23.8°)
+    const switchStep = maxStepDeg(lastBaked, ta);
+    expect(switchStep).toBeLessThan(1); // continues from the shown pose (measured 2e-6°; re-seating at rest moved 23.8°)
     let prev = snapshot(ta), worst = 0, apart = 0;
     for (let f = 0; f < 90; f++) {
       scene.render(); an.update(1 / 60); anStill.update(1 / 60);
