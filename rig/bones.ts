@@ -36,7 +36,7 @@ export function addChainBones(doc: Document, skel: SkinSkeleton, J: Float64Array
   const pelvis = skel.pelvis;
   if (pelvis < 0) throw new Error('bitrig/rig: cannot grow a chain on a skin without a pelvis');
   const skin = skel.skin;
-  const oldIbm = skin.getInverseBindMatrices()!;
+  const oldIbm = skin.getInverseBindMatrices(); // (none: identity, glTF 2.0)
   const n0 = skel.names.length;
   const Wh = skel.bindWorld.subarray(16 * pelvis, 16 * pelvis + 16);
   const lin = mat3.fromMat4(mat3.create(), Wh as unknown as mat4);
@@ -44,7 +44,8 @@ export function addChainBones(doc: Document, skel: SkinSkeleton, J: Float64Array
   const newIbm = new Float32Array(16 * (n0 + K1));
   const el: number[] = new Array(16).fill(0);
   for (let i = 0; i < n0; i++) {
-    oldIbm.getElement(i, el);
+    if (oldIbm) oldIbm.getElement(i, el);
+    else for (let k = 0; k < 16; k++) el[k] = k % 5 === 0 ? 1 : 0;
     for (let k = 0; k < 16; k++) newIbm[16 * i + k] = el[k]!;
   }
   const W = mat4.create();
@@ -83,12 +84,12 @@ export function addChainBones(doc: Document, skel: SkinSkeleton, J: Float64Array
     pz = z;
   }
   const acc = doc
-    .createAccessor(oldIbm.getName())
+    .createAccessor(oldIbm?.getName() ?? '')
     .setType('MAT4')
     .setArray(newIbm)
-    .setBuffer(oldIbm.getBuffer() ?? doc.getRoot().listBuffers()[0] ?? doc.createBuffer());
+    .setBuffer(oldIbm?.getBuffer() ?? doc.getRoot().listBuffers()[0] ?? doc.createBuffer());
   skin.setInverseBindMatrices(acc);
-  if (oldIbm.listParents().every((p) => p.propertyType === 'Root')) oldIbm.dispose();
+  if (oldIbm && oldIbm.listParents().every((p) => p.propertyType === 'Root')) oldIbm.dispose();
   skel.parents = Int32Array.from(parents);
   skel.positions = Float64Array.from(positions);
   skel.bindWorld = Float64Array.from(bindWorld);

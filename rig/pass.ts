@@ -149,6 +149,8 @@ interface SkinWork {
   skel: SkinSkeleton;
   mesh: ReturnType<typeof readSkinMesh>;
   label: string;
+  /** Why nothing on this skin can be measured (its bind skeleton is one point), or null. */
+  skip: string | null;
 }
 
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
@@ -157,8 +159,9 @@ const now = (): number => (typeof performance !== 'undefined' ? performance.now(
  * Find tails (and other far pieces) on every skin of `doc`, grow bone chains along the
  * tails and re-weight their skin, in place. Tail skin at a tail chain the skin already has
  * goes onto that chain or is left alone (see the header); `existingChains` lists such chains.
- * Throws `bitrig/rig: …` on bad input (no skin,
- * a skin without inverse bind matrices, a model of zero height, bad options).
+ * A skin without inverse bind matrices has identity ones (glTF 2.0): all its joints sit at the
+ * bind-space origin, so it is left as it is with a note. Throws `bitrig/rig: …` on bad input
+ * (no skin, a model of zero height, bad options).
  *
  * @example
  * const io = new WebIO();
@@ -186,7 +189,7 @@ export function rigAppendages(doc: Document, options: Partial<RigOptions> = {}):
         if (mesh.weights[mesh.slots * v + k]! > 0 && j < skel.weighted.length) skel.weighted[j] = 1;
       }
     }
-    works.push({ skel, mesh, label });
+    works.push({ skel, mesh, label, skip: unmeasurable(skel, mesh.positions, label) });
   });
   if (o.pelvis && !works.some((w) => w.skel.names.includes(o.pelvis!))) {
     throw new Error(`bitrig/rig: pelvis "${o.pelvis}" is not a joint of any skin`);
@@ -197,7 +200,7 @@ export function rigAppendages(doc: Document, options: Partial<RigOptions> = {}):
   let up: [number, number, number] = [0, 1, 0];
   let maxAbs = 0;
   for (const w of works) {
-    if (w.mesh.count === 0) continue;
+    if (w.mesh.count === 0 || w.skip) continue;
     const u = w.skel.up;
     let lo = Infinity, hi = -Infinity;
     const P = w.mesh.positions;
@@ -220,7 +223,8 @@ export function rigAppendages(doc: Document, options: Partial<RigOptions> = {}):
       up = [u[0]!, u[1]!, u[2]!];
     }
   }
-  if (!(height > 1e-9 * Math.max(1, maxAbs)) || !Number.isFinite(height)) {
+  const measured = works.some((w) => w.mesh.count > 0 && !w.skip);
+  if (measured && (!(height > 1e-9 * Math.max(1, maxAbs)) || !Number.isFinite(height))) {
     throw new Error('bitrig/rig: the model has zero height (its skinned bind-space bounding box is flat along the up axis)');
   }
   const H = height;
@@ -230,7 +234,7 @@ export function rigAppendages(doc: Document, options: Partial<RigOptions> = {}):
   let chains = 0;
   let changedVertices = 0;
   works.forEach((w, wi) => {
-    if (w.mesh.count === 0) return;
+    if (w.mesh.count === 0 || w.skip) return;
     const r = rigSkin(doc, w, o, H, far, (step, f) => progress(step, (wi + f) / works.length), chains);
     appendages.push(...r.reports);
     existingChains.push(...r.existing);
@@ -241,10 +245,36 @@ export function rigAppendages(doc: Document, options: Partial<RigOptions> = {}):
   const notes: string[] = [];
   const largest = Math.max(...works.map((w) => w.mesh.count));
   for (const w of works) {
+    if (w.skip) {
+      if (w.mesh.count > 0) notes.push(w.skip);
+      continue;
+    }
     // The body's skin without a pelvis is worth a note; a 2-joint visor skin is not.
     if (w.mesh.count === largest && w.skel.pelvis < 0) notes.push(`${w.label}: no pelvis found by name or structure, so nothing on it can be a tail (name one with the pelvis option)`);
   }
   return { appendages, height: H, up, chains, existingChains, notes, changedVertices, ms: now() - t0 };
+}
+
+/**
+ * Why a skin's bind skeleton cannot be measured against its skin, or null when it can. A skin
+ * without inverse bind matrices has identity ones (glTF 2.0), so all its joints sit at the
+ * bind-space origin; explicit matrices can also put every joint at one point. Either way the
+ * skeleton distance is the distance from that point and says nothing about tails.
+ */
+function unmeasurable(skel: SkinSkeleton, positions: Float64Array, label: string): string | null {
+  const J = skel.positions;
+  const n = skel.names.length;
+  let extent = 0;
+  for (let i = 0; i < positions.length; i++) extent = Math.max(extent, Math.abs(positions[i]!));
+  for (let i = 0; i < J.length; i++) extent = Math.max(extent, Math.abs(J[i]!));
+  let spread = 0;
+  for (let j = 1; j < n; j++) spread = Math.max(spread, Math.hypot(J[3 * j]! - J[0]!, J[3 * j + 1]! - J[1]!, J[3 * j + 2]! - J[2]!));
+  const onePoint = spread <= 1e-7 * Math.max(extent, 1e-30);
+  if (!skel.hasInverseBind) {
+    return `${label}: no inverse bind matrices, so glTF 2.0 makes them identity and puts ${n > 1 ? `all ${n} joints` : 'its joint'} at the bind-space origin; nothing on it can be measured against the skeleton, left as it is`;
+  }
+  if (n > 1 && onePoint) return `${label}: its inverse bind matrices put all ${n} joints at one point of bind space; nothing on it can be measured against the skeleton, left as it is`;
+  return null;
 }
 
 /** A piece with its decision and, for tails, its re-weighting domain. */

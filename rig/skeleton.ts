@@ -29,14 +29,22 @@ export interface SkinSkeleton {
   up: Float64Array;
   /** 1 for joints that carry weight on at least one vertex of the skin (filled by the caller). */
   weighted: Uint8Array;
+  /**
+   * False when the skin has no inverse bind matrices: glTF 2.0 then means identity matrices
+   * ("pre-applied"), so every joint's bind world matrix is the identity and every joint sits
+   * at the bind-space origin.
+   */
+  hasInverseBind: boolean;
 }
 
 const _m = mat4.create();
 const _w = mat4.create();
 
 /**
- * Read a skin's skeleton in bind space. Throws when the skin has no inverse bind matrices
- * or too few of them, or one is not invertible.
+ * Read a skin's skeleton in bind space. A skin without inverse bind matrices gets identity
+ * matrices, as glTF 2.0 defines (`skin.inverseBindMatrices`: "When undefined, each matrix is
+ * a 4x4 identity matrix"). Throws when there are fewer matrices than joints, or one is not
+ * invertible.
  *
  * @example
  * const skel = readSkinSkeleton(doc.getRoot().listSkins()[0]!, null);
@@ -48,8 +56,7 @@ export function readSkinSkeleton(skin: Skin, pelvisName: string | null): SkinSke
   const label = skin.getName() ? `skin "${skin.getName()}"` : 'a skin';
   if (n === 0) throw new Error(`bitrig/rig: ${label} has no joints`);
   const ibm = skin.getInverseBindMatrices();
-  if (!ibm) throw new Error(`bitrig/rig: ${label} has no inverse bind matrices (the bind pose is unknown)`);
-  if (ibm.getType() !== 'MAT4' || ibm.getCount() < n) {
+  if (ibm && (ibm.getType() !== 'MAT4' || ibm.getCount() < n)) {
     throw new Error(`bitrig/rig: ${label} has ${ibm.getCount()} inverse bind matrices for ${n} joints`);
   }
   const names = nodes.map((j, i) => j.getName() || `joint${i}`);
@@ -65,7 +72,8 @@ export function readSkinSkeleton(skin: Skin, pelvisName: string | null): SkinSke
   const positions = new Float64Array(3 * n);
   const el: number[] = new Array(16).fill(0);
   for (let i = 0; i < n; i++) {
-    ibm.getElement(i, el);
+    if (ibm) ibm.getElement(i, el);
+    else identityElements(el);
     for (let k = 0; k < 16; k++) _m[k] = el[k]!;
     let finite = true;
     for (let k = 0; k < 16; k++) if (!Number.isFinite(_m[k]!)) finite = false;
@@ -85,9 +93,15 @@ export function readSkinSkeleton(skin: Skin, pelvisName: string | null): SkinSke
     pelvis = findPelvis({ names, parents });
   }
   const ref = pelvis >= 0 ? pelvis : 0;
-  ibm.getElement(ref, el);
+  if (ibm) ibm.getElement(ref, el);
+  else identityElements(el);
   const up = bindUpAxis(nodes[ref]!, el);
-  return { skin, nodes, names, parents, bindWorld, positions, pelvis, up, weighted: new Uint8Array(n) };
+  return { skin, nodes, names, parents, bindWorld, positions, pelvis, up, weighted: new Uint8Array(n), hasInverseBind: !!ibm };
+}
+
+/** Column-major 4×4 identity into `el` (16 numbers). */
+function identityElements(el: number[]): void {
+  for (let k = 0; k < 16; k++) el[k] = k % 5 === 0 ? 1 : 0;
 }
 
 /**
