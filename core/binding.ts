@@ -11,7 +11,7 @@ import { bindLocalsFromInverseBind, poseAddCharacter, poseRemoveCharacter, poseU
 import { findPelvis, findTailChains, type TailChainBones } from './boneMap';
 import { addTailChain, removeTailChain, setTailRestSource } from './tailSetup';
 import { mergeTailOptions, type TailOptions } from './defaults';
-import { LINK_STRIDE, MAX_LINKS, REST_ANIMATION } from './components/tail';
+import { LINK_STRIDE, MAX_LINKS, REST_ANIMATION, SEAT_FROM_LOCAL } from './components/tail';
 
 /** A skeleton as an adapter reads it from an engine or a file. */
 export interface SkeletonSource {
@@ -196,7 +196,14 @@ export function resolveTailRestSource(binding: CharacterBinding, chainIndex: num
   const cur = C.restSource[t.eid] === REST_ANIMATION ? 'animation' : 'bind';
   if (want !== cur) {
     setTailRestSource(binding.world, t.eid, want);
-    C.initialised[t.eid] = 0; // re-seat the particles on the new rest pose
+    // Re-seat the particles for the new rest pose, from the rotations written last frame when
+    // there are any (the tail continues from what was shown instead of snapping to rest).
+    if (C.initialised[t.eid] === 1) {
+      const B = binding.world.components.BendState;
+      const o = C.row[t.eid]! * LINK_STRIDE * 4;
+      B.localCur.set(B.writtenR.subarray(o, o + C.links[t.eid]! * 4), o);
+      C.initialised[t.eid] = SEAT_FROM_LOCAL;
+    } else C.initialised[t.eid] = 0;
   }
 }
 
