@@ -4,15 +4,67 @@
  * input. Not part of the browser-safe `bitrig/rig` core; the CLI and Node scripts import it.
  */
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { RigOptions } from './options';
 import type { RigReport } from './pass';
 import { rigGlb } from './glb';
 
+/** The part of `process` that {@link removeTempOnSignal} uses (a stand-in in tests). */
+export interface SignalTarget {
+  /** Add a signal listener. */
+  on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+  /** Remove a signal listener. */
+  off(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+  /** Listeners of a signal. */
+  listenerCount(signal: 'SIGINT' | 'SIGTERM'): number;
+  /** End the process with a code. */
+  exit(code: number): void;
+}
+
+/** Exit codes after a signal, as shells report them (128 + the signal's number). */
+export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+
+/**
+ * While a temp file is being written: on SIGINT (Ctrl-C) or SIGTERM remove it, then, when
+ * nothing else listens for that signal, exit with 130 or 143 (what the default action would
+ * have reported, without leaving a hidden temp file beside the output). A program that listens
+ * itself keeps its own shutdown: the file is removed and the pending write then fails.
+ * Returns `release`, which removes the listeners; call it when the write is over, also on
+ * failure (no listener stays installed).
+ *
+ * @example
+ * const release = removeTempOnSignal(tmp);
+ * try { await fs.writeFile(tmp, bytes); await fs.rename(tmp, file); } finally { release(); }
+ */
+export function removeTempOnSignal(tmp: string, target: SignalTarget = process as unknown as SignalTarget): () => void {
+  let released = false;
+  const handle = (signal: 'SIGINT' | 'SIGTERM'): void => {
+    release();
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // (nothing more can be done while being interrupted)
+    }
+    if (target.listenerCount(signal) === 0) target.exit(SIGNAL_EXIT_CODES[signal]);
+  };
+  const onInt = (): void => handle('SIGINT');
+  const onTerm = (): void => handle('SIGTERM');
+  target.on('SIGINT', onInt);
+  target.on('SIGTERM', onTerm);
+  function release(): void {
+    if (released) return;
+    released = true;
+    target.off('SIGINT', onInt);
+    target.off('SIGTERM', onTerm);
+  }
+  return release;
+}
+
 /**
  * Write `bytes` to `file` atomically: a temp file beside it, then a rename. On failure the
- * temp file is removed and `file` is untouched.
+ * temp file is removed and `file` is untouched; so it is on SIGINT or SIGTERM during the
+ * write, and the process then exits with 130 or 143 (see {@link removeTempOnSignal}).
  *
  * @example
  * await writeFileAtomic('out.glb', glb);
@@ -24,12 +76,15 @@ export async function writeFileAtomic(file: string, bytes: Uint8Array | string):
   if (st && !st.isFile() && !st.isSymbolicLink()) throw Object.assign(new Error(`${file} is ${st.isDirectory() ? 'a folder' : 'not a regular file'}`), { code: st.isDirectory() ? 'EISDIR' : 'ENOTFILE' });
   const dir = path.dirname(path.resolve(file));
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const release = removeTempOnSignal(tmp);
   try {
     await fs.writeFile(tmp, bytes);
     await fs.rename(tmp, file);
   } catch (e) {
     await fs.rm(tmp, { force: true });
     throw e;
+  } finally {
+    release();
   }
 }
 
