@@ -27,7 +27,8 @@ const USAGE = [
   'Finds long pieces of skin hanging from the pelvis (a tail an auto-rigger gave to a shin),',
   'grows a bone chain Tail_1…Tail_K + Tail_End along each and re-weights its skin.',
   '',
-  '  -o, --output <file>   where to write the rigged GLB (never the input; written atomically)',
+  '  -o, --output <file>   where to write the rigged GLB (never the input; written atomically;',
+  '                        an existing file is replaced, and the summary says so)',
   '  --mode chain|rigid    chain (default) grows bones; rigid gives the piece weight 1.0 on the pelvis',
   '  --report <file.json>  also write the full report (every piece found, with numbers) as JSON',
   '  --include spine,torso also make long pieces on the spine (spine) or worn torso pieces',
@@ -135,17 +136,24 @@ function n3(x: number): string {
   return a >= 100 ? x.toFixed(1) : a >= 1 ? x.toFixed(3) : x.toPrecision(3);
 }
 
+/** Options of {@link formatRigSummary}. */
+export interface RigSummaryOptions {
+  /** The output file existed before and was replaced (the summary says so). */
+  replaced?: boolean;
+}
+
 /**
  * The human summary of a report (one line per changed piece, one for the rest).
  *
  * @example
- * for (const line of formatRigSummary(report, 'in.glb', 'out.glb')) console.log(line);
+ * for (const line of formatRigSummary(report, 'in.glb', 'out.glb', { replaced: true })) console.log(line);
  */
-export function formatRigSummary(report: RigReport, input: string, output: string): string[] {
+export function formatRigSummary(report: RigReport, input: string, output: string, options: RigSummaryOptions = {}): string[] {
   const lines: string[] = [];
   const changed = report.appendages.filter((a) => a.verdict !== 'left-alone');
   const alone = report.appendages.filter((a) => a.verdict === 'left-alone');
-  lines.push(`bitrig rig: ${input} → ${output} (height ${n3(report.height)} model units, ${report.ms.toFixed(0)} ms)`);
+  const replaced = options.replaced ? `replaced existing ${output}; ` : '';
+  lines.push(`bitrig rig: ${input} → ${output} (${replaced}height ${n3(report.height)} model units, ${report.ms.toFixed(0)} ms)`);
   for (const a of changed) lines.push(`  ${describe(a)}`);
   for (const c of report.existingChains ?? []) {
     lines.push(`  existing tail chain ${chainLabel(c.joints)}${c.parent ? ` on ${c.parent}` : ''}: kept, no chain grown beside it${c.changedVertexCount ? ` (${c.changedVertexCount} vertices re-weighted onto it)` : ''}`);
@@ -233,6 +241,10 @@ async function runRig(args: string[], io: CliIO): Promise<number> {
     lastStep = step;
     io.err(`bitrig rig: [${String(Math.round(fraction * 100)).padStart(3)}%] ${step} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   };
+  // An existing output is replaced (as cp and most tools do), and the summary says so.
+  const exists = async (f: string): Promise<boolean> => (await fs.lstat(f).catch(() => null)) !== null;
+  const replacedOutput = await exists(output);
+  const replacedReport = reportPath ? await exists(reportPath) : false;
   let report: RigReport;
   try {
     report = await rigFile(input, output, { mode, include, pelvis, onProgress });
@@ -252,8 +264,8 @@ async function runRig(args: string[], io: CliIO): Promise<number> {
       return 2;
     }
   }
-  for (const line of formatRigSummary(report, input, output)) io.out(line);
-  if (reportPath) io.out(`  report: ${reportPath}`);
+  for (const line of formatRigSummary(report, input, output, { replaced: replacedOutput })) io.out(line);
+  if (reportPath) io.out(`  report: ${reportPath}${replacedReport ? ` (replaced existing ${reportPath})` : ''}`);
   return 0;
 }
 

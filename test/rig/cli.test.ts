@@ -101,6 +101,22 @@ describe('bitrig rig', () => {
     expect((await validateGlb(new Uint8Array(readFileSync(output)))).errors).toBe(0);
   });
 
+  it('replaces an existing output and report, and the summary says so (review 23)', async () => {
+    const input = put('again.glb', await writeGlbBytes(makeTinyDoc({ tail: true }).doc));
+    const output = path.join(dir, 'again-out.glb');
+    const report = path.join(dir, 'again.json');
+    const first = await run(['rig', input, '-o', output, '--report', report, '--quiet']);
+    expect(first.code).toBe(0);
+    expect(first.out.join('\n')).not.toMatch(/replaced/);
+    writeFileSync(output, 'an older file');
+    const second = await run(['rig', input, '-o', output, '--report', report, '--quiet']);
+    expect(second.code).toBe(0);
+    expect(second.out[0]!.startsWith(`bitrig rig: ${input} → ${output} (replaced existing ${output}; height `)).toBe(true);
+    expect(second.out).toContain(`  report: ${report} (replaced existing ${report})`);
+    expect(readFileSync(output).subarray(0, 4).toString()).toBe('glTF');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('refuses to write over its input (same path, or another spelling of it)', async () => {
     const input = put('self.glb', await writeGlbBytes(makeTinyDoc({ tail: true }).doc));
     const hash = sha(input);
