@@ -28,8 +28,8 @@ export { readSkins, jointMatrices, skinVertices, dominantJoints } from './skinni
 export type { SkinData } from './skinning';
 export { measureTail, measureEdgeStretch, measureJson, formatMeasureTable, stretchStats, meshEdges, MEASURE_DEFAULTS, mergeMeasureOptions } from './measure';
 export type { MeasureOptions, MeasureReport, StretchRow, EdgeStretch, RigFunction } from './measure';
-export { bakeTails, captureBakeCalibration, simulateTailCycle, hasTailBones, resolveSimUnits, mergeBakeOptions, BAKE_DEFAULTS, TAIL_SIM_DEFAULTS, BAKED_EXTRA } from './bake';
-export type { BakeOptions, BakeReport, BakedClipReport, BakeCalibration, BakeProgress, TailCycle, TailSimOptions, SimUnits } from './bake';
+export { bakeTails, captureBakeCalibration, simulateTailCycle, hasTailBones, resolveSimUnits, mergeBakeOptions, detectClipMode, BAKE_DEFAULTS, TAIL_SIM_DEFAULTS, BAKED_EXTRA, CLIP_MODE_DETECT_DEFAULTS } from './bake';
+export type { BakeOptions, BakeReport, BakedClipReport, BakeCalibration, BakeProgress, TailCycle, TailSimOptions, SimUnits, ClipMode, ClipModeSetting, ClipModeDetectOptions, ClipEndPose } from './bake';
 export {
   placeOnGround, compareHipsLift, groundingLift, bodyFloor, lowestPoint, selectSupportSamples, supportHeights, createSupportScratch,
   tailJointMask, tailDominatedVertices, mergeGroundingOptions, mergeHipsLiftOptions, GROUNDING_DEFAULTS, HIPS_LIFT_DEFAULTS, PLACE_ON_GROUND_DEFAULTS,

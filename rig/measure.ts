@@ -25,7 +25,7 @@ import {
   type ClipSampler, type SceneGraph,
 } from './sample';
 import { jointMatrices, readSkins, skinVertices, type SkinData } from './skinning';
-import { hasTailBones, simulateTailCycle, TAIL_SIM_DEFAULTS, type TailCycle, type TailSimOptions } from './bake';
+import { detectClipMode, hasTailBones, simulateTailCycle, TAIL_SIM_DEFAULTS, type TailCycle, type TailSimOptions } from './bake';
 import { compareHipsLiftOn, HIPS_LIFT_DEFAULTS, tailDominatedVertices, tailJointMask, type HipsLiftComparison } from './grounding';
 import { jointBones, weightedBoneDistance } from './distance';
 import { rigAppendages } from './pass';
@@ -92,8 +92,12 @@ export interface MeasureReport {
   hadTailBones: boolean;
   /** Largest angle (degrees) of the chain's root link away from its rest over the samples (the tail is not frozen). */
   chainRootSwingDeg: number | null;
-  /** Warm-up of the chain row. */
-  warmup: { cycles: number; converged: boolean; cycleDeltaDeg: number; maxSeamJumpDeg: number } | null;
+  /**
+   * Warm-up of the chain row: for a loop, cycles until the tail closes its loop; for a
+   * one-shot (`mode: 'once'`, detected as the bake does), settle windows on the first pose and
+   * no loop seam (`maxSeamJumpDeg` 0).
+   */
+  warmup: { mode: 'loop' | 'once'; cycles: number; converged: boolean; cycleDeltaDeg: number; maxSeamJumpDeg: number } | null;
   /** Model height (world units) and the unit scale the runtime used. */
   units: { height: number; unitScale: number };
   /** Grounding comparison (when asked). */
@@ -319,7 +323,7 @@ const defaultRig: RigFunction = (doc, mode) => { rigAppendages(doc, { mode }); }
  *
  * @example
  * const r = measureTail(doc, 'Walk');
- * console.log(r.rows.original.torn, r.rows.chain.p99, r.rows.body.p99);
+ * console.log(r.rows.original?.torn, r.rows.chain?.p99, r.rows.body?.p99); // rows are null where the input cannot give one
  */
 export function measureTail(doc: Document, clip: string, options: Partial<MeasureOptions> = {}): MeasureReport {
   const o = mergeMeasureOptions(options);
@@ -391,9 +395,11 @@ export function measureTail(doc: Document, clip: string, options: Partial<Measur
   const cg = chainDoc === doc ? graph : readSceneGraph(chainDoc);
   const cs = chainDoc === doc ? skins : readSkins(chainDoc, cg);
   const ccal = chainDoc === doc ? calib : { doc: chainDoc, graph: cg, skins: cs };
+  // a one-shot clip (its last pose differs from its first) settles on its first pose, as the bake does
+  const mode = detectClipMode(ccal, clip).mode;
   const cyc = simulateTailCycle(ccal, clip, n, {
     ...o, onProgress: o.onProgress ? (s, f) => o.onProgress!(`chain: ${s}`, 0.35 + 0.45 * f) : null,
-  });
+  }, mode);
   const [ch] = collectRatios(cg, cs, createClipSampler(cg, findClip(chainDoc, clip)), n, [{ edges: sets.tail, bind: sets.tailBind }], { cycle: cyc });
   rows.chain = stretchStats(ch!, o.tornAbove, o.tornBelow);
   let swing = 0;
@@ -424,7 +430,7 @@ export function measureTail(doc: Document, clip: string, options: Partial<Measur
     clip: sampler.name, samples: n, tailEdgeSamples: tailEdges * n, rows,
     boneDistance: { before, after }, bodyEdgeSamples: bodyEdges * n, tailVertices, hadTailBones,
     chainRootSwingDeg: swing,
-    warmup: { cycles: cyc.cycles, converged: cyc.converged, cycleDeltaDeg: cyc.cycleDeltaDeg, maxSeamJumpDeg: Math.max(0, ...cyc.seamJumpDeg) },
+    warmup: { mode, cycles: cyc.cycles, converged: cyc.converged, cycleDeltaDeg: cyc.cycleDeltaDeg, maxSeamJumpDeg: Math.max(0, ...cyc.seamJumpDeg) },
     units: { height: cyc.units.height, unitScale: cyc.units.unitScale },
     grounding,
   };

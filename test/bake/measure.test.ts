@@ -10,6 +10,7 @@ import { meshEdges, measureEdgeStretch, measureJson, measureTail, stretchStats, 
 import { createBuiltinCharacter } from '../../core/character/index';
 import { characterToDocument } from '../../rig/characterDocument';
 import { makeCritter } from './fixtures';
+import { addFallClip } from './oneShotFixtures';
 import { hasAssets, loadAsset, warnIfNoAssets } from '../fixtures/assets';
 import { ANIMAL_PRESETS, detailAnimal } from '../fixtures/detail';
 
@@ -94,6 +95,15 @@ describe('the four rows on the built-in character (tail skinned to the left shin
     expectFourRows(r);
     expect(r.samples).toBe(24);
     expect(r.hadTailBones).toBe(false);
+  });
+  it('a loop warms up as a loop; a one-shot (the critter\'s fall) settles on its first pose, as the bake does (warmup.mode)', () => {
+    const doc = characterToDocument(createBuiltinCharacter({ variant: 'shin' }));
+    expect(measureTail(doc, 'walk', { samples: 6 }).warmup!.mode).toBe('loop');
+    const c = makeCritter({ variant: 'chain' });
+    addFallClip(c.doc);
+    const r = measureTail(c.doc, 'fall', { samples: 6 });
+    expect(r.warmup!.mode).toBe('once');
+    expect(r.warmup!.maxSeamJumpDeg).toBe(0); // no loop seam
   });
   it('measuring never modifies the input document', () => {
     const doc = characterToDocument(createBuiltinCharacter({ variant: 'shin' }));
