@@ -150,6 +150,14 @@ export function bindSkeleton(world: BitrigWorld, src: SkeletonSource, options: B
         hipsSlot: binding.pelvis >= 0 ? slotOf[binding.pelvis]! : slotOf[ch.parent]!,
       }, opts);
       for (const b of bonesUsed) binding.drivenRotation[b] = 1;
+      // Until the first write, "what bitrig wrote" is the pose the skeleton was loaded in: a
+      // clip that moves the tail away from it on the very first frame is seen keying the tail.
+      const B = world.components.BendState;
+      for (let i = 0; i < bonesUsed.length; i++) {
+        const r = src.rest[bonesUsed[i]!]!.r, k = (world.components.TailChain.row[eid]! * LINK_STRIDE + i) * 4;
+        const l = Math.hypot(r[0]!, r[1]!, r[2]!, r[3]!);
+        if (l > 1e-12 && Number.isFinite(l)) for (let j = 0; j < 4; j++) B.writtenR[k + j] = r[j]! / l;
+      }
       binding.tails.push({ eid, bones: bonesUsed, end, restSource: opts.restSource });
     }
   } catch (e) {
@@ -220,7 +228,8 @@ export function tailLinkSlots(binding: CharacterBinding, chainIndex: number): nu
 /**
  * Does the engine's animation overwrite this chain's bones? Call right after an adapter
  * copied the engine pose into the pose store: if any link's local rotation differs from what
- * bitrig wrote last frame (beyond `tolerance`), something — the playing clip — keys the
+ * bitrig wrote last frame (before the first frame: the pose it was loaded in; beyond
+ * `tolerance`), something — the playing clip — keys the
  * tail. Engine-agnostic: works for any mixer that writes bones before the adapter reads.
  * Per-frame; no allocation.
  */
@@ -228,7 +237,6 @@ export function tailOverwrittenByClip(binding: CharacterBinding, chainIndex: num
   const t = binding.tails[chainIndex];
   if (!t) return false;
   const { TailChain: C, BendState: B } = binding.world.components;
-  if (C.initialised[t.eid] === 0) return false;
   const pose = binding.world.pose;
   const n = C.links[t.eid]!;
   for (let i = 0; i < n; i++) {

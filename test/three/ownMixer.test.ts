@@ -82,6 +82,51 @@ describe.skipIf(!hasAssets)('the game advances its own mixer: a clip that keys t
   }
 });
 
+describe('the first frame: a game mixer whose clip keys the tail (no flags to ask)', () => {
+  /** The built-in character playing a walk that also swings Tail_1 (±0.4 rad about x) away from its loaded pose. */
+  function wagging() {
+    const t = characterToThree(createBuiltinCharacter({ variant: 'chain' }));
+    const walk = t.clips.find((c) => c.name === 'walk')!.clone();
+    const rest1 = t.bones.find((b) => b.name === 'Tail_1')!.quaternion.clone();
+    const key = (a: number): number[] => new Quaternion().setFromAxisAngle(new Vector3(1, 0, 0), a).multiply(rest1).toArray();
+    walk.tracks.push(new QuaternionKeyframeTrack('Tail_1.quaternion', [0, walk.duration / 2, walk.duration], [...key(-0.4), ...key(0.4), ...key(-0.4)]));
+    const mixer = new AnimationMixer(t.root);
+    mixer.clipAction(walk).play();
+    return { ...t, mixer };
+  }
+  for (const mode of ['updateMixer: false', 'no mixer option'] as const) {
+    test(`${mode}: 'animation' from frame 0, and the tail equals the wrapped-mixer run's every frame (1e-9 per component; with no mixer option it showed the carried bind rest on frame 0 before)`, () => {
+      const a = wagging(), ref = wagging();
+      const an = createAnimator(a.root, mode === 'updateMixer: false' ? { mixer: a.mixer, updateMixer: false } : {});
+      const anRef = createAnimator(ref.root, { mixer: ref.mixer });
+      const tails = (bones: Bone[]): Bone[] => bones.filter((b) => /^Tail_\d$/.test(b.name));
+      const [ta, tr] = [tails(a.bones), tails(ref.bones)];
+      for (let f = 0; f < 90; f++) {
+        a.mixer.update(DT);
+        an.update(DT);
+        anRef.update(DT);
+        if (f === 0) expect(an.diagnostics().tails[0]!.restSource).toBe('animation');
+        for (let i = 0; i < ta.length; i++) {
+          const p = ta[i]!.quaternion.toArray(), q = tr[i]!.quaternion.toArray();
+          for (let j = 0; j < 4; j++) expect(Math.abs(p[j]! - q[j]!), `frame ${f} ${ta[i]!.name}`).toBeLessThan(1e-9);
+        }
+      }
+      an.dispose(); anRef.dispose();
+    });
+  }
+  test('a loaded pose with a bent tail and no clip keying it stays on the bind rest (the loaded pose is not taken for animation)', () => {
+    const t = characterToThree(createBuiltinCharacter({ variant: 'chain' }));
+    const last = t.bones.find((b) => b.name === 'Tail_6')!;
+    last.quaternion.multiply(new Quaternion().setFromAxisAngle(new Vector3(0, 0, 1), (28 * Math.PI) / 180)); // the mouse's 28°
+    const mixer = new AnimationMixer(t.root);
+    mixer.clipAction(t.clips.find((c) => c.name === 'walk')!).play();
+    const an = createAnimator(t.root);
+    for (let f = 0; f < 10; f++) { mixer.update(DT); an.update(DT); }
+    expect(an.diagnostics().tails[0]!.restSource).toBe('bind');
+    an.dispose();
+  });
+});
+
 describe("'auto' rest source and three's action list", () => {
   test('a clip that keys the tail, cross-faded out but not stopped (three keeps it in its active list at weight 0): the chain goes back to its bind rest, the rest equal to a twin that never played it (1e-12 per component)', () => {
     const wagging = builtin(), plain = builtin();
