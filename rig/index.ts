@@ -8,7 +8,7 @@
  * const { glb, report } = await rigGlb(new Uint8Array(await file.arrayBuffer()));
  */
 export { rigAppendages } from './pass';
-export type { AppendageKind, AppendageReport, AppendageVerdict, RigReport } from './pass';
+export type { AppendageKind, AppendageReport, AppendageVerdict, ExistingChainReport, RigReport } from './pass';
 export { RIG_DEFAULTS, mergeRigOptions } from './options';
 export type { RigInclude, RigMode, RigOptions, RigProgress } from './options';
 export { checkGlbBytes, readGlbBytes, rigGlb, writeGlbBytes } from './glb';
