@@ -15,5 +15,5 @@ export default defineConfig({
   clean: true,
   treeshake: true,
   target: 'es2022',
-  external: ['three', /^three\//, '@babylonjs/core', /^@babylonjs\//, '@gltf-transform/core', '@gltf-transform/functions', '@gltf-transform/extensions', 'bitecs', 'gl-matrix'],
+  external: ['three', /^three\//, '@babylonjs/core', /^@babylonjs\//, '@gltf-transform/core', '@gltf-transform/extensions', 'bitecs', 'gl-matrix'],
 });

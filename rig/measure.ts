@@ -18,7 +18,7 @@
  * Setup-time code (allocates, throws `bitrig/measure: …`).
  */
 import type { Document } from '@gltf-transform/core';
-import { cloneDocument } from '@gltf-transform/functions';
+import { copyDocument } from './copyDocument';
 import { mat4 } from 'gl-matrix';
 import {
   computeWorldMatrices, createClipSampler, createLocalPose, findClip, readSceneGraph, sampleClip,
@@ -343,10 +343,10 @@ export function measureTail(doc: Document, clip: string, options: Partial<Measur
   } else {
     const rig = o.rig ?? defaultRig;
     progress('rig pass (rigid)', 0.05);
-    rigidDoc = cloneDocument(doc);
+    rigidDoc = copyDocument(doc);
     rig(rigidDoc, 'rigid');
     progress('rig pass (chain)', 0.1);
-    chainDoc = cloneDocument(doc);
+    chainDoc = copyDocument(doc);
     rig(chainDoc, 'chain');
     const cg = readSceneGraph(chainDoc);
     const cs = readSkins(chainDoc, cg);

@@ -55,7 +55,7 @@ describe('package build', () => {
     }
   });
 
-  test('without an engine installed (three and Babylon are optional peers): the core and rig entries load as ESM and CJS, and the bitrig bin runs rig, bake and measure', () => {
+  test('without an engine installed (three and Babylon are optional peers) and with the production dependencies only (no native image library): the core and rig entries load as ESM and CJS, and the bitrig bin runs rig, bake and measure', () => {
     // dist copied into a project whose node_modules hold the dependencies but no engine
     const dir = mkdtempSync(path.join(tmpdir(), 'bitrig-noengine-'));
     try {
@@ -73,6 +73,8 @@ describe('package build', () => {
       };
       for (const d of deps) walk(d);
       expect(need.has('three') || [...need].some((n) => n.startsWith('@babylonjs/'))).toBe(false);
+      // a lean install: no native image library (@gltf-transform/functions pulls sharp; the rig copies documents with core alone)
+      expect([...need].filter((n) => n === 'sharp' || n.startsWith('@img/') || n === '@gltf-transform/functions')).toEqual([]);
       for (const name of need) {
         const to = path.join(dir, 'node_modules', name);
         mkdirSync(path.dirname(to), { recursive: true });
