@@ -3,7 +3,7 @@
  * each loads in Node, the `bitrig` bin runs, and the tarball holds no test assets.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -100,6 +100,35 @@ describe('package build', () => {
       expect(bake.status, bake.stderr + bake.stdout).toBe(0);
       const measure = run([bin, 'measure', path.join(dir, 'rigged.glb'), '--clip', 'walk']);
       expect(measure.status, measure.stderr + measure.stdout).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
+
+  test('the typed entry points resolve for a TypeScript user under every module resolution (node10 through typesVersions, node16/nodenext, bundler), strict', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bitrig-types-'));
+    try {
+      const nm = path.join(dir, 'node_modules');
+      mkdirSync(nm);
+      symlinkSync(repoRoot, path.join(nm, 'bitrig'), 'dir');
+      for (const name of readdirSync(path.join(repoRoot, 'node_modules'))) {
+        if (name.startsWith('.')) continue;
+        symlinkSync(path.join(repoRoot, 'node_modules', name), path.join(nm, name), 'dir');
+      }
+      writeFileSync(path.join(dir, 'use.ts'), [
+        "import { createBitrigWorld, type SceneInputs } from 'bitrig';",
+        "import { createAnimator, type AnimatorOptions, type PlaceOnGroundOptions, type GroundPlacementThree } from 'bitrig/three';",
+        "import { createAnimator as createBabylonAnimator } from 'bitrig/babylon';",
+        "import { rigGlb, type RigReport } from 'bitrig/rig';",
+        'export const used = [createBitrigWorld, createAnimator, createBabylonAnimator, rigGlb];',
+        'export type Used = [SceneInputs, AnimatorOptions, PlaceOnGroundOptions, GroundPlacementThree, RigReport];',
+        '',
+      ].join('\n'));
+      const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+      for (const [module, resolution] of [['commonjs', 'node10'], ['nodenext', 'nodenext'], ['esnext', 'bundler']] as const) {
+        const r = spawnSync(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', '--module', module, '--moduleResolution', resolution, '--target', 'es2022', '--types', 'node', 'use.ts'], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+        expect(r.status, `${resolution}: ${r.stdout}${r.stderr}`).toBe(0);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -11,3 +11,4 @@ export type { Animator, AnimatorOptions, AnimatorDiagnostics, TailDiagnostics } 
 export { characterToThree } from './character';
 export type { ThreeCharacter } from './character';
 export { placeOnGround } from './ground';
+export type { PlaceOnGroundOptions, GroundPlacementThree } from './ground';
