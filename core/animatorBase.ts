@@ -230,6 +230,11 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
     for (const key of Object.keys(o.tails ?? {})) {
       if (!chainNames.includes(key)) throw new Error(`${module}: options.tails["${key}"] names no tail chain (chains, by first bone: ${chainNames.length ? chainNames.join(', ') : 'none'})`);
     }
+    // Nothing to drive is allowed (a game may create animators for every character) but said.
+    if (chainNames.length === 0 && !sceneIK) {
+      bindings[0]!.problems.push('no tail chain found (bones named Tail_1…, Tail1…, b_Tail01…), and scene IK is off: this animator drives no bone. '
+        + 'A tail an auto-rigger gave to other bones needs bones first: `npx bitrig rig model.glb -o rigged.glb`; feet and hands: `{ sceneIK: true }`');
+    }
   } catch (e) {
     if (sceneIK) removeSceneIK(world, sceneIK);
     for (const b of bindings) unbindSkeleton(b);

@@ -295,7 +295,7 @@ describe('createAnimator on the built-in character', () => {
       [() => createAnimator(a.root, { tail: { floorEnabled: 'false' as never } }), /^bitrig\/tail: option floorEnabled must be true or false, got "false" \(a string\)/],
       [() => createAnimator(a.root, { tail: { restCurve: '0.5' as never } }), /^bitrig\/tail: option restCurve must be a number in \[0, 1\]/],
       [() => createAnimator(a.root, { tail: { frequency: '2' as never } }), /^bitrig\/tail: option frequency must be a positive finite number, got "2" \(a string\)/],
-      [() => createAnimator(a.root, { tail: { frequncy: 2 } as never }), /^bitrig\/tail: unknown option frequncy/],
+      [() => createAnimator(a.root, { tail: { frequncy: 2 } as never }), /^bitrig\/tail: unknown option "frequncy" \(did you mean "frequency"\?\); options: frequency,/],
       [() => createAnimator(a.root, { tails: { TailOne: { carry: 0.2 } } }), /^bitrig\/three: options.tails\["TailOne"\] names no tail chain \(chains, by first bone: Tail_1\)/],
       [() => createBitrigWorld({ wasm: 'false' as never }), /^bitrig\/world: wasm must be true or false/],
     ];
@@ -306,6 +306,20 @@ describe('createAnimator on the built-in character', () => {
     const an = createAnimator(a.root, { tails: { Tail_1: { carry: 0.2 } } });
     expect(() => an.setTailOptions({ carry: 0.3 }, 'Nope')).toThrow(/^bitrig\/three: setTailOptions: no tail chain starts at "Nope" \(chains: Tail_1\)/);
     expect(() => an.setTailOptions({ carry: 0.3 }, 'Tail_1')).not.toThrow();
+  });
+
+  test('a character without tail bones (the shin variant: the auto-rigger gave the tail to a leg) and no scene IK: diagnostics say the animator drives nothing and how to fix it; with scene IK or a chain, no such note', () => {
+    const none = createAnimator(rig('shin').root);
+    const p = none.diagnostics().problems;
+    expect(none.diagnostics().tails).toEqual([]);
+    expect(p.some((m) => /no tail chain found/.test(m) && /npx bitrig rig/.test(m) && /sceneIK: true/.test(m))).toBe(true);
+    none.dispose();
+    const ik = createAnimator(rig('shin').root, { sceneIK: true });
+    expect(ik.diagnostics().problems.some((m) => /no tail chain found/.test(m))).toBe(false);
+    ik.dispose();
+    const tail = createAnimator(rig('chain').root);
+    expect(tail.diagnostics().problems.some((m) => /no tail chain found/.test(m))).toBe(false);
+    tail.dispose();
   });
 
   test('diagnostics report each chain\'s own unitScale (a per-chain override), the animator\'s beside it', () => {
