@@ -55,6 +55,7 @@ const url = urls.local[0] ?? urls.network[0];
 console.log(`bitrig demo: ${url}`);
 console.log(`  tail page:  ${url}tail.html`);
 console.log(`  scene page: ${url}scene.html`);
+console.log(`  crowd page: ${url}crowd.html`);
 console.log('  (Ctrl+C to stop)');
 
 const stop = async () => { await server.close(); process.exit(0); };
