@@ -26,6 +26,7 @@ import {
 import { invertAffine, isInvertible3, isMirroredMatrix, rotationOfMatrix, transformDir, transformPoint } from './ik/frames';
 import { qRotateInv } from './qmath';
 import { computeCenterOfMass } from './ik/com';
+import { checkAngle, checkOptionKeys, describeValue } from './defaults';
 
 export { computeCenterOfMass };
 
@@ -68,7 +69,7 @@ export interface SceneIKOptions {
   soften: number;
   /** Distance (metres) under which an end effector counts as having reached its target. */
   reachTolerance: number;
-  /** Largest tilt of a sole toward the ground normal (radians). */
+  /** Largest tilt of a sole toward the ground normal (radians, in [0, π/2]; default 30° = 0.5236). */
   maxTilt: number;
   /** Stance weight at which a foot's contact is recorded (locked). */
   lockOn: number;
@@ -113,14 +114,22 @@ export const SCENE_IK_DEFAULTS: Readonly<SceneIKOptions> = Object.freeze({
   limbs: null,
 });
 
+/** The keys of {@link SceneIKOptions}. */
+export const SCENE_IK_OPTION_KEYS: readonly string[] = Object.freeze(Object.keys(SCENE_IK_DEFAULTS));
+
+const LIMB_SPEC_KEYS: readonly string[] = ['kind', 'root', 'mid', 'end', 'side', 'front'];
+
 /**
  * Merge options over {@link SCENE_IK_DEFAULTS} and validate them (setup-time; throws
- * `bitrig/sceneIK: …` naming the bad field).
+ * `bitrig/sceneIK: …` naming the bad field, its value and the fix: an unknown key, with the
+ * nearest known one; `maxTilt` out of range, with a hint when it reads as degrees). A field
+ * given as undefined keeps its default.
  *
  * @example
  * const o = mergeSceneIKOptions({ unitScale: 100, maxTilt: 0.4 });
  */
 export function mergeSceneIKOptions(user: Partial<SceneIKOptions> = {}): SceneIKOptions {
+  checkOptionKeys(user, SCENE_IK_OPTION_KEYS, 'bitrig/sceneIK');
   const o = { ...SCENE_IK_DEFAULTS } as SceneIKOptions;
   for (const k of Object.keys(user) as (keyof SceneIKOptions)[]) {
     if (user[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = user[k];
@@ -128,13 +137,13 @@ export function mergeSceneIKOptions(user: Partial<SceneIKOptions> = {}): SceneIK
   const num = (k: keyof SceneIKOptions, lo: number, hi: number, openLo = false): void => {
     const v = o[k] as number;
     if (typeof v !== 'number' || !Number.isFinite(v) || v < lo || v > hi || (openLo && v === lo)) {
-      throw new Error(`bitrig/sceneIK: option ${k} must be a number in ${openLo ? '(' : '['}${lo}, ${hi}], got ${String(v)}`);
+      throw new Error(`bitrig/sceneIK: option ${k} must be a number in ${openLo ? '(' : '['}${lo}, ${hi}], got ${describeValue(v)}`);
     }
   };
   num('unitScale', 0, 1e6, true);
   num('soften', 0, 0.5);
   num('reachTolerance', 0, 1, true);
-  num('maxTilt', 0, Math.PI / 2);
+  checkAngle('bitrig/sceneIK', 'maxTilt', o.maxTilt, 0, Math.PI / 2, '0', 'π/2');
   num('lockOn', 0, 1, true);
   num('pelvisRate', 0, 1e4);
   num('maxDrop', 0, 1);
@@ -143,8 +152,49 @@ export function mergeSceneIKOptions(user: Partial<SceneIKOptions> = {}): SceneIK
   num('balanceMaxShift', 0, 1);
   num('groundRate', 0, 1e4);
   num('bodyMass', 0, 1e6, true);
-  o.arms = !!o.arms;
+  if (typeof o.arms !== 'boolean') throw new Error(`bitrig/sceneIK: option arms must be true or false, got ${describeValue(o.arms)}`);
+  checkSkin(o.skin);
+  checkLimbs(o.limbs);
   return o;
+}
+
+/** A number array (a typed array or an array of numbers). */
+function isArrayLike(v: unknown): boolean {
+  return Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
+}
+
+function checkSkin(skin: unknown): void {
+  if (skin === null) return;
+  if (typeof skin !== 'object' || Array.isArray(skin)) {
+    throw new Error(`bitrig/sceneIK: option skin must be null or { positions, joints, weights } (an adapter's sceneSkin reads it from a mesh), got ${describeValue(skin)}`);
+  }
+  const s = skin as Record<string, unknown>;
+  for (const k of ['positions', 'joints', 'weights'] as const) {
+    if (!isArrayLike(s[k])) throw new Error(`bitrig/sceneIK: option skin.${k} must be an array or typed array of numbers, got ${describeValue(s[k])}`);
+  }
+  if (s.inverseBind !== undefined && !isArrayLike(s.inverseBind)) {
+    throw new Error(`bitrig/sceneIK: option skin.inverseBind must be an array or typed array of 16 numbers per bone, or left out, got ${describeValue(s.inverseBind)}`);
+  }
+}
+
+function checkLimbs(limbs: unknown): void {
+  if (limbs === null) return;
+  if (!Array.isArray(limbs)) {
+    throw new Error(`bitrig/sceneIK: option limbs must be null or an array of { kind: 'leg' | 'arm', root, mid, end } bone names, got ${describeValue(limbs)}`);
+  }
+  limbs.forEach((spec: unknown, i) => {
+    const at = `limbs[${i}]`;
+    checkOptionKeys(spec, LIMB_SPEC_KEYS, 'bitrig/sceneIK', {}, at);
+    const l = spec as Record<string, unknown>;
+    if (l.kind !== 'leg' && l.kind !== 'arm') throw new Error(`bitrig/sceneIK: option ${at}.kind must be 'leg' or 'arm', got ${describeValue(l.kind)}`);
+    for (const k of ['root', 'mid', 'end'] as const) {
+      if (typeof l[k] !== 'string') throw new Error(`bitrig/sceneIK: option ${at}.${k} must be a bone name (a string), got ${describeValue(l[k])}`);
+    }
+    if (l.side !== undefined && l.side !== 'left' && l.side !== 'right') {
+      throw new Error(`bitrig/sceneIK: option ${at}.side must be 'left', 'right' or left out, got ${describeValue(l.side)}`);
+    }
+    if (l.front !== undefined && typeof l.front !== 'boolean') throw new Error(`bitrig/sceneIK: option ${at}.front must be true, false or left out, got ${describeValue(l.front)}`);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@
  */
 import { addEntity, createWorld, hasComponent, registerQuery, removeEntity, commitRemovals, type Query, type World } from 'bitecs';
 import { createPoseStore, type PoseStore } from './pose';
-import { describeValue, withDefaults } from './defaults';
+import { describeValue, withDefaultsStrict } from './defaults';
 import { createTailComponents, TAIL_LINK_FIELDS } from './components/tail';
 import { createSceneComponents, SUPPORT_ROW_FIELDS } from './components/scene';
 import { layoutTailArena, type TailAccel } from './wasm/tailAccel';
@@ -127,28 +127,32 @@ export interface TailClock {
 export type BitrigWorld = World<BitrigContext>;
 
 /**
- * Create a world with an empty pose store and every bitrig component registered.
+ * Create a world with an empty pose store and every bitrig component registered. An option
+ * given as undefined keeps its default; an unknown key (a typo: `fixedstep`) or a bad value
+ * throws `bitrig/world: …` naming it, with the nearest known key.
  *
  * @example
  * const world = createBitrigWorld();
  * // bind characters with an adapter, then every frame: update(world, dt)
  */
 export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld {
-  if (typeof options !== 'object' || options === null) throw new Error(`bitrig/world: options must be an object, got ${String(options)}`);
-  const o = withDefaults(BITRIG_WORLD_DEFAULTS, options);
+  const o = withDefaultsStrict(BITRIG_WORLD_DEFAULTS, options, 'bitrig/world');
   for (const key of ['entities', 'chains', 'bones', 'characters'] as const) {
     const v = o[key];
     if (!(Number.isInteger(v) && v >= 0 && v <= MAX_CAPACITY)) {
-      throw new Error(`bitrig/world: ${key} must be an integer in [0, ${MAX_CAPACITY}], got ${String(v)}`);
+      throw new Error(`bitrig/world: ${key} must be an integer in [0, ${MAX_CAPACITY}], got ${describeValue(v)}`);
     }
   }
   const cap = Math.max(2, o.entities);
-  if (!(o.fixedStep > 0 && o.fixedStep <= 0.1)) throw new Error(`bitrig/world: fixedStep must be in (0, 0.1] seconds, got ${String(o.fixedStep)}`);
+  if (!(typeof o.fixedStep === 'number' && o.fixedStep > 0 && o.fixedStep <= 0.1)) {
+    throw new Error(`bitrig/world: fixedStep must be a number of seconds in (0, 0.1], got ${describeValue(o.fixedStep)}`
+      + (typeof o.fixedStep === 'number' && o.fixedStep > 0.1 && o.fixedStep <= 1000 && 1 / o.fixedStep <= 0.1 ? ` (a rate in Hz? use 1 / ${o.fixedStep})` : ''));
+  }
   if (!(Number.isInteger(o.maxStepsPerFrame) && o.maxStepsPerFrame >= 1 && o.maxStepsPerFrame <= 64)) {
-    throw new Error(`bitrig/world: maxStepsPerFrame must be an integer in [1, 64], got ${String(o.maxStepsPerFrame)}`);
+    throw new Error(`bitrig/world: maxStepsPerFrame must be an integer in [1, 64], got ${describeValue(o.maxStepsPerFrame)}`);
   }
   if (!(Number.isInteger(o.threads) && o.threads >= 0 && o.threads <= 15)) {
-    throw new Error(`bitrig/world: threads must be an integer in [0, 15], got ${String(o.threads)}`);
+    throw new Error(`bitrig/world: threads must be an integer in [0, 15] (0: no worker threads), got ${describeValue(o.threads)}`);
   }
   if (typeof o.wasm !== 'boolean') throw new Error(`bitrig/world: wasm must be true or false, got ${describeValue(o.wasm)}`);
   const rows = Math.max(1, o.chains);
@@ -232,7 +236,7 @@ export function ensureTailRow(world: BitrigWorld, row: number): void {
 /** {@link ensureTailRow}'s growth of the JavaScript arrays alone; returns whether they grew. */
 export function growTailRows(world: BitrigWorld, row: number): boolean {
   if (!(Number.isInteger(row) && row >= 0 && row < MAX_CAPACITY)) {
-    throw new Error(`bitrig/world: tail row must be an integer in [0, ${MAX_CAPACITY}), got ${String(row)}`);
+    throw new Error(`bitrig/world: tail row must be an integer in [0, ${MAX_CAPACITY}), got ${describeValue(row)}`);
   }
   const rows = world.tailRows;
   if (row < rows.capacity) return false;
@@ -274,7 +278,7 @@ function detachFeet(world: BitrigWorld, eid: number, row: number): void {
  */
 export function ensureSupportRow(world: BitrigWorld, row: number): void {
   if (!(Number.isInteger(row) && row >= 0 && row < MAX_CAPACITY)) {
-    throw new Error(`bitrig/world: support row must be an integer in [0, ${MAX_CAPACITY}), got ${String(row)}`);
+    throw new Error(`bitrig/world: support row must be an integer in [0, ${MAX_CAPACITY}), got ${describeValue(row)}`);
   }
   const rows = world.supportRows;
   if (row < rows.capacity) return;

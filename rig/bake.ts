@@ -30,7 +30,7 @@ import { mat4 } from 'gl-matrix';
 import { createBitrigWorld, type BitrigWorld } from '../core/world';
 import { beginCharacterFrame, bindSkeleton, resolveTailRestSource, type CharacterBinding } from '../core/binding';
 import { update } from '../systems/pipeline';
-import { describeValue, mergeTailOptions, type TailOptions } from '../core/defaults';
+import { checkOptionKeys, describeValue, mergeTailOptions, TAIL_OPTION_KEYS, type TailOptions } from '../core/defaults';
 import { autoUnitScale } from '../core/units';
 import { findTailChains } from '../core/boneMap';
 import { tailLinkIndex } from '../core/tailSetup';
@@ -152,18 +152,35 @@ export const BAKE_DEFAULTS: Readonly<BakeOptions> = Object.freeze({
   clipModes: Object.freeze({}),
 });
 
+/** The keys of {@link BakeOptions}. */
+export const BAKE_OPTION_KEYS: readonly string[] = Object.freeze(Object.keys(BAKE_DEFAULTS));
+
 /**
- * Merge bake options over {@link BAKE_DEFAULTS} and check them. Throws `bitrig/bake: …`.
+ * Merge bake options over {@link BAKE_DEFAULTS} and check them. Throws `bitrig/bake: …` naming
+ * the bad option, its value and the fix: an unknown key (with the nearest known one, or
+ * `tail: { … }` for a tail option such as `carry` given at the top level), `clips` that is not
+ * an array of clip names, a string where a number is expected. A field given as undefined keeps
+ * its default. Tail options are checked by `mergeTailOptions` (`bitrig/tail: …`).
  *
  * @example
  * const o = mergeBakeOptions({ fps: 60 });
  */
 export function mergeBakeOptions(options: Partial<BakeOptions> = {}): BakeOptions {
+  checkOptionKeys(options, BAKE_OPTION_KEYS, 'bitrig/bake', { tail: TAIL_OPTION_KEYS });
   const o: BakeOptions = { ...BAKE_DEFAULTS };
   for (const k of Object.keys(options) as (keyof BakeOptions)[]) {
     if (options[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = options[k];
   }
-  if (!(Number.isFinite(o.fps) && o.fps > 0 && o.fps <= 1000)) throw new Error(`bitrig/bake: fps must be in (0, 1000], got ${String(o.fps)}`);
+  if (!(typeof o.fps === 'number' && Number.isFinite(o.fps) && o.fps > 0 && o.fps <= 1000)) {
+    throw new Error(`bitrig/bake: fps must be a number of keys per second in (0, 1000], got ${describeValue(o.fps)}`);
+  }
+  checkClips(o.clips);
+  if (o.calibration !== null && !(typeof o.calibration === 'object' && 'doc' in o.calibration && 'graph' in o.calibration && 'skins' in o.calibration)) {
+    throw new Error(`bitrig/bake: calibration must be null or captureBakeCalibration(doc)'s result, got ${describeValue(o.calibration)}`);
+  }
+  if (o.onWarning !== null && typeof o.onWarning !== 'function') {
+    throw new Error(`bitrig/bake: onWarning must be a function (message) => void or null, got ${describeValue(o.onWarning)}`);
+  }
   checkSim(o);
   checkDetect(o);
   if (!CLIP_MODE_SETTINGS.includes(o.clipMode)) throw new Error(`bitrig/bake: clipMode must be 'auto', 'loop' or 'once', got ${describeValue(o.clipMode)}`);
@@ -176,19 +193,42 @@ export function mergeBakeOptions(options: Partial<BakeOptions> = {}): BakeOption
   return o;
 }
 
+/** `clips`: null, or an array of distinct clip names (a lone string is not iterated letter by letter). */
+function checkClips(clips: unknown): void {
+  if (clips === null) return;
+  if (typeof clips === 'string') {
+    throw new Error(`bitrig/bake: clips must be an array of clip names or null (every clip), got ${describeValue(clips)}; for one clip pass [${JSON.stringify(clips)}]`);
+  }
+  if (!Array.isArray(clips)) throw new Error(`bitrig/bake: clips must be an array of clip names or null (every clip), got ${describeValue(clips)}`);
+  clips.forEach((c: unknown, i) => {
+    if (typeof c !== 'string') throw new Error(`bitrig/bake: clips[${i}] must be a clip name (a string), got ${describeValue(c)}`);
+    if (clips.indexOf(c) !== i) throw new Error(`bitrig/bake: clips names ${JSON.stringify(c)} twice; list each clip once`);
+  });
+}
+
 function checkDetect(o: ClipModeDetectOptions): void {
-  if (!(Number.isFinite(o.endPoseRotationTolerance) && o.endPoseRotationTolerance >= 0)) {
+  if (!(typeof o.endPoseRotationTolerance === 'number' && Number.isFinite(o.endPoseRotationTolerance) && o.endPoseRotationTolerance >= 0)) {
     throw new Error(`bitrig/bake: endPoseRotationTolerance must be a number of degrees ≥ 0, got ${describeValue(o.endPoseRotationTolerance)}`);
   }
-  if (!(Number.isFinite(o.endPoseTranslationTolerance) && o.endPoseTranslationTolerance >= 0)) {
+  if (!(typeof o.endPoseTranslationTolerance === 'number' && Number.isFinite(o.endPoseTranslationTolerance) && o.endPoseTranslationTolerance >= 0)) {
     throw new Error(`bitrig/bake: endPoseTranslationTolerance must be a fraction of the height ≥ 0, got ${describeValue(o.endPoseTranslationTolerance)}`);
   }
 }
 
 function checkSim(o: TailSimOptions): void {
-  if (!(Number.isFinite(o.loopTolerance) && o.loopTolerance > 0)) throw new Error(`bitrig/bake: loopTolerance must be a positive number of degrees, got ${String(o.loopTolerance)}`);
-  if (!(Number.isFinite(o.maxWarmupSeconds) && o.maxWarmupSeconds >= 0)) throw new Error(`bitrig/bake: maxWarmupSeconds must be ≥ 0, got ${String(o.maxWarmupSeconds)}`);
-  if (!(Number.isInteger(o.minWarmupCycles) && o.minWarmupCycles >= 0)) throw new Error(`bitrig/bake: minWarmupCycles must be an integer ≥ 0, got ${String(o.minWarmupCycles)}`);
+  if (!(typeof o.loopTolerance === 'number' && Number.isFinite(o.loopTolerance) && o.loopTolerance > 0)) {
+    throw new Error(`bitrig/bake: loopTolerance must be a positive number of degrees, got ${describeValue(o.loopTolerance)}`);
+  }
+  if (!(typeof o.maxWarmupSeconds === 'number' && Number.isFinite(o.maxWarmupSeconds) && o.maxWarmupSeconds >= 0)) {
+    throw new Error(`bitrig/bake: maxWarmupSeconds must be a number of seconds ≥ 0, got ${describeValue(o.maxWarmupSeconds)}`);
+  }
+  if (!(Number.isInteger(o.minWarmupCycles) && o.minWarmupCycles >= 0)) throw new Error(`bitrig/bake: minWarmupCycles must be an integer ≥ 0, got ${describeValue(o.minWarmupCycles)}`);
+  if (o.onProgress !== null && typeof o.onProgress !== 'function') {
+    throw new Error(`bitrig/bake: onProgress must be a function (stage, fraction) => void or null, got ${describeValue(o.onProgress)}`);
+  }
+  if (typeof o.tail !== 'object' || o.tail === null || Array.isArray(o.tail)) {
+    throw new Error(`bitrig/bake: tail must be an object of tail options (e.g. { carry: 0.5 }), got ${describeValue(o.tail)}`);
+  }
   mergeTailOptions({ ...o.tail, unitScale: o.tail.unitScale ?? 1, floorHeight: o.tail.floorHeight ?? 0 });
 }
 
@@ -413,12 +453,14 @@ function quatAngleDeg(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo
  * console.log(cyc.warmupCycles, Math.max(...cyc.seamJumpDeg));
  */
 export function simulateTailCycle(calib: BakeCalibration, clip: string, frames: number, options: Partial<TailSimOptions> = {}, mode: ClipMode = 'loop'): TailCycle {
+  // (keys beyond TailSimOptions are ignored: measureTail passes its whole MeasureOptions)
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new Error(`bitrig/bake: options must be an object, got ${describeValue(options)}`);
   const o: TailSimOptions = { ...TAIL_SIM_DEFAULTS };
   for (const k of Object.keys(options) as (keyof TailSimOptions)[]) {
     if (options[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = options[k];
   }
   checkSim(o);
-  if (!(Number.isInteger(frames) && frames >= 1)) throw new Error(`bitrig/bake: frames must be an integer ≥ 1, got ${String(frames)}`);
+  if (!(Number.isInteger(frames) && frames >= 1)) throw new Error(`bitrig/bake: frames must be an integer ≥ 1, got ${describeValue(frames)}`);
   if (mode !== 'loop' && mode !== 'once') throw new Error(`bitrig/bake: mode must be 'loop' or 'once', got ${describeValue(mode)}`);
   const graph = calib.graph;
   const sampler = createClipSampler(graph, findClip(calib.doc, clip));
@@ -585,6 +627,7 @@ export interface ClipEndPose {
  * console.log(end.mode, end.rotationDeg, end.rotationJoint); // 'once' 107.5 'IKFrontLeg.L'
  */
 export function detectClipMode(calib: BakeCalibration, clip: string, options: Partial<ClipModeDetectOptions> = {}): ClipEndPose {
+  checkOptionKeys(options, Object.keys(CLIP_MODE_DETECT_DEFAULTS), 'bitrig/bake');
   const o: ClipModeDetectOptions = { ...CLIP_MODE_DETECT_DEFAULTS };
   for (const k of Object.keys(options) as (keyof ClipModeDetectOptions)[]) {
     if (options[k] !== undefined) o[k] = options[k]!;
@@ -704,7 +747,7 @@ export const BAKED_EXTRA = 'bitrigBaked';
  * record it once; see {@link detectClipMode}), and write LINEAR rotation tracks for every
  * driven `Tail_*` bone (replacing a clip's own rotation track of that bone), marking the clip
  * baked (`extras.bitrigBaked`; a baked clip is left as it is by a later bake, with a warning).
- * Node TRS are never modified. Throws `bitrig/bake: …` (no tail chain, calibration of another document)
+ * Node TRS are never modified. Throws `bitrig/bake: …` (bad or unknown options, see {@link mergeBakeOptions}; no tail chain, calibration of another document)
  * or `bitrig/sample: …` (unknown clip, no animations).
  *
  * @example
