@@ -150,7 +150,11 @@ export interface AnimatorBase {
   readonly world: BitrigWorld;
   /** Engine-free bindings (one per bound skeleton). */
   readonly bindings: readonly CharacterBinding[];
-  /** Advance one frame: engine animation (if owned), read, scene inputs (if given), bitrig systems (private world only), write. */
+  /**
+   * Advance one frame of `dt` **seconds** (a frame at 60 Hz is 1/60, not 16): engine animation
+   * (if owned), read, scene inputs (if given), bitrig systems, write. A dt over 1 s is reported
+   * in `diagnostics().problems` (milliseconds by mistake?); dt ≤ 0 or not finite simulates nothing.
+   */
   update(dt: number, inputs?: SceneInputs): void;
   /** Scene IK handle (legs, arms in input order), or null when `sceneIK` is off. */
   readonly sceneIK: SceneIKHandle | null;
@@ -243,6 +247,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
   const mapInputs = spec.mapSceneInputs;
   const names = skeletons.map((s) => s.source.names);
   animatorsOn.set(world, (animatorsOn.get(world) ?? 0) + 1);
+  let lastDt: unknown = 0; // the last dt given to update() (diagnostics: a dt in milliseconds)
   // The animated pose of every driven bone at the last read, and what bitrig wrote onto it at
   // the last write, per binding: rotations (4) and translations (3) per bone. A driven bone the
   // engine left exactly as bitrig wrote it was not animated this frame (three's mixer skips a
@@ -292,6 +297,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
     },
     advanceMixer(dt: number) {
       if (!alive) return;
+      lastDt = dt; // (updateAnimators comes through here)
       if (advance) advance(dt);
     },
     read() {
@@ -345,6 +351,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
     },
     update(dt: number, inputs?: SceneInputs) {
       if (!alive) return;
+      lastDt = dt;
       // (a world other animators also live in is stepped once per frame for all of them)
       if (!ownWorld && animatorsOn.get(world)! > 1) throw new Error(`${module}: this animator shares its world with others; call updateAnimators(animators, dt) instead`);
       base.advanceMixer(dt);
@@ -381,6 +388,9 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
       for (let i = 0; i < bindings.length; i++) {
         problems.push(...bindings[i]!.problems);
         tails.push(...tailDiagnostics(bindings[i]!, names[i]!));
+      }
+      if (typeof lastDt === 'number' && lastDt > 1 && lastDt < Infinity) {
+        problems.push(`update(dt) was last given dt = ${lastDt} s: dt is in seconds (milliseconds? divide by 1000); the tail ran at most ${world.tailClock.maxStepsPerFrame} steps of it`);
       }
       const tailBackendNow = tailBackend(world);
       const threads = tailThreads(world);

@@ -322,6 +322,20 @@ describe('createAnimator on the built-in character', () => {
     tail.dispose();
   });
 
+  test('a dt in milliseconds (update(16)) is reported in diagnostics().problems, alone or through updateAnimators; a dt in seconds is not', () => {
+    const a = rig();
+    const an = createAnimator(a.root, { mixer: a.mixer });
+    an.update(1 / 60);
+    expect(an.diagnostics().problems.some((m) => /dt is in seconds/.test(m))).toBe(false);
+    an.update(16);
+    expect(an.diagnostics().problems.some((m) => /dt = 16 s: dt is in seconds/.test(m))).toBe(true);
+    an.update(1 / 60);
+    expect(an.diagnostics().problems.some((m) => /dt is in seconds/.test(m))).toBe(false);
+    updateAnimators([an], 33);
+    expect(an.diagnostics().problems.some((m) => /dt = 33 s/.test(m))).toBe(true);
+    an.dispose();
+  });
+
   test('diagnostics report each chain\'s own unitScale (a per-chain override), the animator\'s beside it', () => {
     const a = rig();
     const plain = createAnimator(a.root, { unitScale: 2 });
