@@ -13,14 +13,14 @@ import { tailBackend, tailThreads } from './wasm/tailAccel';
 import type { BitrigWorld } from './world';
 import { createBitrigWorld } from './world';
 import { bindSkeleton, unbindSkeleton, writeTailRest, type BindOptions, type CharacterBinding, type SkeletonSource } from './binding';
-import { describeValue, withDefaults, type TailOptions } from './defaults';
+import { describeValue, TAIL_OPTION_KEYS, withDefaultsStrict, type TailOptions } from './defaults';
 import { autoUnitScale } from './units';
 import {
   prepareCharacterFrame, reseatTails, reseatTailsAtPose, resolveAutoRestSources, setBindingTailOptions, tailDiagnostics,
   type AnimatorDiagnostics, type TailDiagnostics,
 } from './animatorCore';
 import {
-  addSceneIK, removeSceneIK, sceneDiagnostics, setSceneInputs,
+  addSceneIK, removeSceneIK, sceneDiagnostics, setSceneInputs, SCENE_IK_OPTION_KEYS,
   type SceneDiagnostics, type SceneIKHandle, type SceneIKOptions, type SceneInputs, type SkinInput,
 } from './sceneIK';
 import { update as runPipeline } from '../systems/pipeline';
@@ -53,6 +53,9 @@ export interface AnimatorBaseOptions {
   /** Scene contacts (feet, pelvis, hands) on the largest skeleton: `true` or options; soles calibrate from its meshes' skin. Off by default. */
   sceneIK?: boolean | Partial<SceneIKOptions>;
 }
+
+/** The keys of {@link AnimatorBaseOptions} (an adapter adds its own with {@link AnimatorBaseSpec.optionKeys}). */
+export const ANIMATOR_BASE_OPTION_KEYS: readonly string[] = Object.freeze(['world', 'tail', 'tails', 'tailChains', 'pelvis', 'unitScale', 'tailPhysics', 'sceneIK']);
 
 /** Defaults of {@link AnimatorBaseOptions}. */
 export const ANIMATOR_BASE_DEFAULTS = Object.freeze({ unitScale: 'auto' as number | 'auto', tailPhysics: true });
@@ -95,7 +98,7 @@ export function resolveUnitScale(option: number | 'auto', boneWorldYs: () => Arr
     for (let i = 0; i < ys.length; i++) { lo = Math.min(lo, ys[i]!); hi = Math.max(hi, ys[i]!); }
     unitScale = autoUnitScale(hi - lo);
   }
-  if (!(unitScale > 0)) throw new Error(`${module}: unitScale must be positive, got ${String(option)}`);
+  if (!(unitScale > 0)) throw new Error(`${module}: unitScale must be positive, got ${describeValue(option)}`);
   return unitScale;
 }
 
@@ -111,6 +114,8 @@ export interface AdapterSkeleton {
 export interface AnimatorBaseSpec<T extends AdapterSkeleton> {
   /** Module name for error messages, e.g. `'bitrig/three'`. */
   module: string;
+  /** The adapter's own option keys beyond {@link ANIMATOR_BASE_OPTION_KEYS} (e.g. `['mixer', 'updateMixer']`); any other key is refused. */
+  optionKeys?: readonly string[];
   /** The skeletons to bind (at least one; the adapter throws a clearer error before). */
   skeletons: readonly T[];
   /** Copy the engine's current local TRS of every bone of `skeleton` and its root frame into `world.pose`. Per-frame. */
@@ -205,13 +210,16 @@ export interface AnimatorBase {
  */
 export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBaseSpec<T>, options: AnimatorBaseOptions = {}): AnimatorBase {
   const { module, skeletons, copyIn, copyOut } = spec;
-  if (typeof options !== 'object' || options === null) throw new Error(`${module}: options must be an object, got ${String(options)}`);
-  const o = withDefaults(ANIMATOR_BASE_DEFAULTS as AnimatorBaseOptions & { unitScale: number | 'auto'; tailPhysics: boolean }, options);
+  const o = withDefaultsStrict(ANIMATOR_BASE_DEFAULTS as AnimatorBaseOptions & { unitScale: number | 'auto'; tailPhysics: boolean }, options, module,
+    [...ANIMATOR_BASE_OPTION_KEYS, ...(spec.optionKeys ?? [])], { tail: TAIL_OPTION_KEYS, sceneIK: SCENE_IK_OPTION_KEYS });
   if (skeletons.length === 0) throw new Error(`${module}: no skeleton to bind`);
   if (o.world !== undefined && !(typeof o.world === 'object' && o.world !== null && 'pose' in o.world && 'components' in o.world)) {
     throw new Error(`${module}: options.world must be a world from createBitrigWorld()`);
   }
-  if (typeof o.tailPhysics !== 'boolean') throw new Error(`${module}: options.tailPhysics must be true or false, got ${String(o.tailPhysics)}`);
+  if (typeof o.tailPhysics !== 'boolean') throw new Error(`${module}: options.tailPhysics must be true or false, got ${describeValue(o.tailPhysics)}`);
+  if (o.sceneIK !== undefined && typeof o.sceneIK !== 'boolean' && !(typeof o.sceneIK === 'object' && o.sceneIK !== null && !Array.isArray(o.sceneIK))) {
+    throw new Error(`${module}: options.sceneIK must be true, false or an object of scene IK options, got ${describeValue(o.sceneIK)}`);
+  }
   if (o.tails !== undefined && (typeof o.tails !== 'object' || o.tails === null)) throw new Error(`${module}: options.tails must be an object keyed by each chain's first bone name`);
   const ownWorld = !o.world;
   const world = o.world ?? createBitrigWorld();

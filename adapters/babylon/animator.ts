@@ -418,6 +418,7 @@ export function createAnimator(target: Skeleton | Node, options: AnimatorOptions
   const baked = new Map(prepared.map((p) => [p, scenePlaysBaked(scene, p)] as const));
   const base = createAnimatorBase({
     module: MODULE,
+    optionKeys: ['autoUpdate'],
     skeletons: prepared,
     copyIn,
     copyOut,

@@ -16,6 +16,7 @@ import {
   type AdapterSkeleton, type AnimatorBase, type AnimatorBaseOptions,
 } from '../../core/animatorBase';
 import { sceneSkinFromThree } from './sceneSkin';
+import { describeValue } from '../../core/defaults';
 
 export type { AnimatorDiagnostics, TailDiagnostics };
 
@@ -185,7 +186,7 @@ function mixerAnimatedBones(mixer: AnimationMixer, skeleton: Skeleton): () => Ui
  */
 export function createAnimator(object: Object3D, options: AnimatorOptions = {}): Animator {
   if (!object || typeof (object as { traverse?: unknown }).traverse !== 'function') throw new Error(`bitrig/three: createAnimator needs a three.js Object3D (e.g. gltf.scene), got ${String(object)}`);
-  if (typeof options !== 'object' || options === null) throw new Error(`bitrig/three: options must be an object, got ${String(options)}`);
+  if (typeof options !== 'object' || options === null) throw new Error(`bitrig/three: options must be an object, got ${describeValue(options)}`);
   if (options.mixer !== undefined && typeof (options.mixer as { update?: unknown }).update !== 'function') throw new Error('bitrig/three: options.mixer must be a THREE.AnimationMixer');
   const skeletons = collectSkeletons(object);
   if (skeletons.length === 0) throw new Error('bitrig/three: no SkinnedMesh with a skeleton under this object');
@@ -197,6 +198,7 @@ export function createAnimator(object: Object3D, options: AnimatorOptions = {}):
   const updateMixer = options.updateMixer ?? !!mixer;
   const base = createAnimatorBase({
     module: 'bitrig/three',
+    optionKeys: ['mixer', 'updateMixer'],
     skeletons: skeletons.map((s) => prepareSkeleton(object, s, mixer)),
     copyIn,
     copyOut,

@@ -298,6 +298,9 @@ describe('createAnimator on the built-in character', () => {
       [() => createAnimator(a.root, { tail: { frequncy: 2 } as never }), /^bitrig\/tail: unknown option "frequncy" \(did you mean "frequency"\?\); options: frequency,/],
       [() => createAnimator(a.root, { tails: { TailOne: { carry: 0.2 } } }), /^bitrig\/three: options.tails\["TailOne"\] names no tail chain \(chains, by first bone: Tail_1\)/],
       [() => createBitrigWorld({ wasm: 'false' as never }), /^bitrig\/world: wasm must be true or false/],
+      [() => createAnimator(a.root, { mixr: a.mixer } as never), /^bitrig\/three: unknown option "mixr" \(did you mean "mixer"\?\)/],
+      [() => createAnimator(a.root, { carry: 0.5 } as never), /^bitrig\/three: .*"carry" belongs under tail/],
+      [() => createAnimator(a.root, { sceneIK: 1 as never }), /^bitrig\/three: options.sceneIK must be true, false or an object/],
     ];
     for (const [f, msg] of bad) expect(f).toThrow(msg);
     // an option given as undefined is the default (options forwarded as { wasm: flags.wasm })
