@@ -453,8 +453,7 @@ function quatAngleDeg(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo
  * console.log(cyc.warmupCycles, Math.max(...cyc.seamJumpDeg));
  */
 export function simulateTailCycle(calib: BakeCalibration, clip: string, frames: number, options: Partial<TailSimOptions> = {}, mode: ClipMode = 'loop'): TailCycle {
-  // (keys beyond TailSimOptions are ignored: measureTail passes its whole MeasureOptions)
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new Error(`bitrig/bake: options must be an object, got ${describeValue(options)}`);
+  checkOptionKeys(options, Object.keys(TAIL_SIM_DEFAULTS), 'bitrig/bake', { tail: TAIL_OPTION_KEYS });
   const o: TailSimOptions = { ...TAIL_SIM_DEFAULTS };
   for (const k of Object.keys(options) as (keyof TailSimOptions)[]) {
     if (options[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = options[k];

@@ -398,7 +398,8 @@ export function measureTail(doc: Document, clip: string, options: Partial<Measur
   // a one-shot clip (its last pose differs from its first) settles on its first pose, as the bake does
   const mode = detectClipMode(ccal, clip).mode;
   const cyc = simulateTailCycle(ccal, clip, n, {
-    ...o, onProgress: o.onProgress ? (s, f) => o.onProgress!(`chain: ${s}`, 0.35 + 0.45 * f) : null,
+    tail: o.tail, loopTolerance: o.loopTolerance, maxWarmupSeconds: o.maxWarmupSeconds, minWarmupCycles: o.minWarmupCycles,
+    onProgress: o.onProgress ? (s, f) => o.onProgress!(`chain: ${s}`, 0.35 + 0.45 * f) : null,
   }, mode);
   const [ch] = collectRatios(cg, cs, createClipSampler(cg, findClip(chainDoc, clip)), n, [{ edges: sets.tail, bind: sets.tailBind }], { cycle: cyc });
   rows.chain = stretchStats(ch!, o.tornAbove, o.tornBelow);

@@ -238,7 +238,7 @@ describe('bitrig/bake options', () => {
     throwsExactly(() => mergeBakeOptions('fast' as never), 'bitrig/bake: options must be an object, got "fast" (a string)');
   });
 
-  test('undefined keeps the default; detectClipMode refuses unknown keys; simulateTailCycle still takes a measure\'s wider options', () => {
+  test('undefined keeps the default; detectClipMode and simulateTailCycle refuse unknown keys', () => {
     const o = mergeBakeOptions({ fps: undefined, clips: undefined, tail: undefined, clipMode: undefined });
     expect(o.fps).toBe(30);
     expect(o.clips).toBeNull();
@@ -247,8 +247,9 @@ describe('bitrig/bake options', () => {
     expect(() => detectClipMode(calib, 'walk', { endPoseRotationTol: 5 } as never)).toThrow(
       /^bitrig\/bake: unknown option "endPoseRotationTol"; options: endPoseRotationTolerance, endPoseTranslationTolerance$/);
     expect(detectClipMode(calib, 'walk', { endPoseRotationTolerance: undefined }).mode).toBe('loop');
-    // measureTail passes { ...MeasureOptions } (samples, tornAbove, …): those keys are not a simulation's, and are ignored
-    const cyc = simulateTailCycle(calib, 'walk', 8, { samples: 8, tornAbove: 1.5, maxWarmupSeconds: 2 } as never);
+    // a simulation takes its own keys only (measureTail passes just those)
+    expect(() => simulateTailCycle(calib, 'walk', 8, { samples: 8, maxWarmupSeconds: 2 } as never)).toThrow(/^bitrig\/bake: unknown option "samples"/);
+    const cyc = simulateTailCycle(calib, 'walk', 8, { maxWarmupSeconds: 2 });
     expect(cyc.rotations.length).toBe(9 * cyc.bones.length * 4);
     expect(() => simulateTailCycle(calib, 'walk', 8, 'x' as never)).toThrow(/^bitrig\/bake: options must be an object, got "x" \(a string\)$/);
   });
