@@ -1088,6 +1088,12 @@ export interface SceneDiagnostics {
   };
   /** Some hand or planted foot cannot reach, or the feet pull the pelvis beyond its limits: the character must be repositioned. */
   repositionNeeded: boolean;
+  /**
+   * When the last error a ground query threw in this world was this character's (the foot lock
+   * then counts "no ground" under that foot): its message and `world.time` (seconds) at the start of that frame;
+   * otherwise null. The world keeps its last error only (`world.groundError`).
+   */
+  groundError: { message: string; time: number } | null;
   /** Setup notes. */
   problems: string[];
 }
@@ -1110,7 +1116,7 @@ const _gp = new Float64Array(3); // ground query point (world)
 export function sceneDiagnostics(world: BitrigWorld, handle: SceneIKHandle, out?: SceneDiagnostics): SceneDiagnostics {
   const d: SceneDiagnostics = out ?? {
     contacts: [], hands: [], comWs: [0, 0, 0], supportWs: [0, 0, 0],
-    pelvis: { offsetWs: [0, 0, 0], band: [0, 0], legs: 0, infeasibleLegs: 0, beyondLimits: false }, repositionNeeded: false, problems: handle.problems,
+    pelvis: { offsetWs: [0, 0, 0], band: [0, 0], legs: 0, infeasibleLegs: 0, beyondLimits: false }, repositionNeeded: false, groundError: null, problems: handle.problems,
   };
   const { SceneCharacter: SC, Limb: L, FootContact: F, HandTarget: H } = world.components;
   const pose = world.pose;
@@ -1195,6 +1201,8 @@ export function sceneDiagnostics(world: BitrigWorld, handle: SceneIKHandle, out?
   d.pelvis.beyondLimits = SC.bandBeyondLimits[c] === 1;
   if (d.pelvis.beyondLimits) reposition = true;
   d.repositionNeeded = reposition;
+  const ge = world.groundError;
+  d.groundError = ge.char === c ? { message: ge.error instanceof Error ? ge.error.message : String(ge.error), time: ge.time } : null;
   d.problems = handle.problems;
   return d;
 }

@@ -84,6 +84,12 @@ export interface BitrigContext {
   capacity: number;
   /** Seconds simulated so far (sum of valid frame dts). */
   time: number;
+  /**
+   * The last error a game's ground query threw (FootLock counts it as "no ground", so a bug in
+   * the game's terrain query would be invisible): the scene character's entity, the error and
+   * `time` at the start of that frame; `char` −1 until one throws. Filled in place; `sceneDiagnostics` reports it.
+   */
+  groundError: { char: number; error: unknown; time: number };
   /** The tail's fixed internal clock, shared by every chain of the world. */
   tailClock: TailClock;
   /** Dense rows of tail chains' per-link data: row capacity, next unused row and released rows to reuse. */
@@ -163,6 +169,7 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
     queries: {} as BitrigContext['queries'],
     capacity: cap,
     time: 0,
+    groundError: { char: -1, error: undefined as unknown, time: 0 },
     tailClock: {
       fixedStep: o.fixedStep, maxStepsPerFrame: o.maxStepsPerFrame, accumulator: 0, accumulatorAtFrameStart: 0,
       frameDt: 0, steps: 0, capped: 0, alpha: 0,

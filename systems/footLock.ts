@@ -21,7 +21,7 @@
  *   when w returns to 0, so the target never jumps: target = F + w (G − F), orientation
  *   slerp(F, G, w).
  * Units: world units; angles radians. Never allocates, never throws (a throwing ground query
- * counts as "no ground").
+ * counts as "no ground"; the error is kept in `world.groundError` for the diagnostics).
  */
 import type { BitrigWorld } from '../core/world';
 import { MAX_LEGS } from '../core/components/scene';
@@ -281,7 +281,11 @@ function queryGround(world: BitrigWorld, c: number): boolean {
   _hitNormal[0] = 0; _hitNormal[1] = 1; _hitNormal[2] = 0;
   let ok = false;
   _gp[0] = _v[0]!; _gp[1] = _v[1]!; _gp[2] = _v[2]!;
-  try { ok = fn(_gp, _hit) === true; } catch { ok = false; }
+  try { ok = fn(_gp, _hit) === true; } catch (e) {
+    ok = false;
+    const ge = world.groundError; // (absent on a worker's view: characters with a ground query never run there)
+    if (ge !== undefined) { ge.char = c; ge.error = e; ge.time = world.time; }
+  }
   const h = +_hit.height;
   if (!ok || !Number.isFinite(h)) return false;
   // (the game may have replaced `normal`, with anything: a missing one counts as up)

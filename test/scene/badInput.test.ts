@@ -108,6 +108,18 @@ describe('per frame: defined results, no throw', () => {
     }
   });
 
+  test('a ground query that throws: the error is kept for the diagnostics (message and world time), for that character only; a working query shows none', () => {
+    const rig = makeBiped(), other = makeBiped({ world: rig.world });
+    rig.frame(DT, { feet: [1, 1], ground: (_p, out) => { out.height = 0; return true; } });
+    expect(sceneDiagnostics(rig.world, rig.ik).groundError).toBeNull();
+    rig.frame(DT, { feet: [1, 1], ground: () => { throw new Error('terrain tile 4 not loaded'); } });
+    const d = sceneDiagnostics(rig.world, rig.ik);
+    expect(d.groundError!.message).toBe('terrain tile 4 not loaded');
+    expect(d.groundError!.time).toBeCloseTo(rig.world.time - DT, 12); // the world time at the start of that frame
+    expect(sceneDiagnostics(other.world, other.ik).groundError).toBeNull(); // not the other character's
+    expect(allFinite(rig)).toBe(true);
+  });
+
   test('a ground query that replaces out.normal (null, undefined, a number, its own array) or returns a truthy non-boolean: no throw in update or sceneDiagnostics, finite pose, the game\'s array untouched, and solver and diagnostics agree (only `true` is ground)', () => {
     const rig = makeBiped();
     const mine = [-0.2, 0.98, 0]; // the game's own normal
