@@ -12,9 +12,8 @@
  * Exit codes: 0 done, 2 bad input (one line on stderr), 1 unexpected failure.
  */
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { unknownExtensions, writeGlbBytes } from '../rig/glb';
-import { samePath, writeOrExplain } from '../rig/node';
+import { checkOutputPath, samePath, writeOrExplain } from '../rig/node';
 import type { CliCommand } from './main';
 import { bakeTails, type BakedClipReport, type BakeOptions, type BakeReport, type ClipModeSetting } from '../rig/bake';
 import { CliInputError, isInputError, parseArgs, PROCESS_IO, progressShown, readInput, reasonOf, tailFlags, type CliIo } from './measure';
@@ -28,11 +27,8 @@ import { CliInputError, isInputError, parseArgs, PROCESS_IO, progressShown, read
  */
 export async function bakeFile(input: string, output: string, options: Partial<BakeOptions> = {}): Promise<BakeReport> {
   if (await samePath(input, output)) throw new Error(`bitrig/bake: refusing to write over the input file ${input}`);
-  if (!/\.glb$/i.test(output)) throw new Error(`bitrig/bake: the output must be a .glb file, got ${output}`);
-  // (before the simulation, not after it: the output's folder must exist)
-  const dir = path.dirname(path.resolve(output));
-  const st = await fs.stat(dir).catch(() => null);
-  if (!st || !st.isDirectory()) throw new Error(`bitrig/bake: cannot write ${output}: its folder ${dir} does not exist`);
+  // (before the simulation, not after it: a .glb name, not a folder, in a folder that exists)
+  await checkOutputPath(output, 'bitrig/bake', { glb: true });
   const doc = await readInput(input);
   const report = bakeTails(doc, options);
   const lost = unknownExtensions(new Uint8Array(await fs.readFile(input)));
@@ -98,10 +94,13 @@ function modeText(c: BakedClipReport): string {
  */
 export async function bakeCommand(argv: readonly string[], io: CliIo = PROCESS_IO): Promise<number> {
   try {
-    const args = parseArgs(argv, ['-o', '--out', '--clips', '--fps', '--rest-curve', '--carry', '--clip-mode'], ['--json', '--help', '-h', '--progress']);
+    const args = parseArgs(argv, ['-o', '--out', '--output', '--clips', '--fps', '--rest-curve', '--carry', '--clip-mode'], ['--json', '--help', '-h', '--progress']);
     if (args.flags['--help'] || args.flags['-h']) { io.out(BAKE_USAGE); return 0; }
     if (args._.length !== 1) throw new CliInputError('expected one input file', true);
-    const out = (args.flags['-o'] ?? args.flags['--out']) as string | undefined;
+    // -o, --out and --output are one option (rig and bake take all three spellings).
+    const given = (['-o', '--out', '--output'] as const).filter((k) => args.flags[k] !== undefined);
+    if (given.length > 1) throw new CliInputError(`${given.join(' and ')} both name the output: give one`);
+    const out = given.length ? args.flags[given[0]!] as string : undefined;
     if (typeof out !== 'string' || out === '') throw new CliInputError('-o <out.glb> is required', true);
     let fps = 30;
     if (typeof args.flags['--fps'] === 'string') {
@@ -163,7 +162,8 @@ export const BAKE_COMMAND: CliCommand = {
     'A one-shot clip (a death, a sit-down: glTF has no loop flag) is not replayed as a loop: its',
     'first pose is held until the tail settles, then the clip is recorded once from there.',
     '',
-    '  -o, --out <file.glb>   where to write (never the input; written atomically)',
+    '  -o, --out, --output <file.glb>',
+    '                         where to write (never the input; written atomically; a .glb name)',
     '  --clips A,B            clips to bake (default: all)',
     '  --fps 30               keys per second',
     '  --clip-mode <mode>     loop, once, or auto (default) for every clip; Clip=mode,... per clip',

@@ -7,6 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { readGlbBytes } from '../rig/glb';
+import { readFailure } from '../rig/node';
 import { formatMeasureTable, measureJson, measureTail, type MeasureOptions } from '../rig/measure';
 import type { CliCommand } from './main';
 
@@ -122,7 +123,8 @@ export function tailFlags(flags: Record<string, string | boolean>): MeasureOptio
 }
 
 /**
- * Read a GLB file into a Document (bad files give a one-line error).
+ * Read a GLB file into a Document (bad files give a one-line error; a missing file, a folder
+ * or an unreadable one say so as `bitrig rig` does: `cannot read x (it is a folder)`).
  *
  * @example
  * const doc = await readInput('fox.glb');
@@ -132,8 +134,8 @@ export async function readInput(file: string) {
   try {
     bytes = new Uint8Array(await readFile(file));
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new CliInputError(`cannot read ${file}${code ? ` (${code})` : ''}`);
+    const why = readFailure((e as NodeJS.ErrnoException).code);
+    throw new CliInputError(`cannot read ${file}${why ? ` (${why})` : ''}`);
   }
   return readGlbBytes(bytes);
 }

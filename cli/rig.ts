@@ -5,7 +5,6 @@
  * input with a one-line reason. Never writes over its input; outputs are written atomically.
  */
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import type { CliCommand, CliIO } from './main';
 import type { RigInclude, RigMode } from '../rig/options';
 import type { AppendageKind, AppendageReport, RigReport } from '../rig/pass';
@@ -14,12 +13,13 @@ const KIND_LABEL: Record<AppendageKind, string> = {
   tail: 'tail-like piece(s)',
   spine: 'long piece(s) on the spine (--include spine)',
   worn: 'worn piece(s) on the torso (--include torso)',
+  body: 'far piece(s) of the body itself (belly, flanks, neck; never made rigid)',
   short: 'short piece(s) on the torso',
   head: 'piece(s) on the head (ears, hair)',
   limb: 'piece(s) on limbs (sleeves, hands, feet)',
   speck: 'speck(s)',
 };
-import { rigFile, samePath, writeFileAtomic } from '../rig/node';
+import { checkOutputPath, rigFile, samePath, writeFileAtomic } from '../rig/node';
 
 const USAGE = [
   'usage: bitrig rig <in.glb> -o <out.glb> [--mode chain|rigid] [--report <file.json>] [--include spine,torso] [--pelvis <joint>] [--quiet]',
@@ -27,12 +27,15 @@ const USAGE = [
   'Finds long pieces of skin hanging from the pelvis (a tail an auto-rigger gave to a shin),',
   'grows a bone chain Tail_1…Tail_K + Tail_End along each and re-weights its skin.',
   '',
-  '  -o, --output <file>   where to write the rigged GLB (never the input; written atomically;',
-  '                        an existing file is replaced, and the summary says so)',
+  '  -o, --out, --output <file.glb>',
+  '                        where to write the rigged GLB (never the input; a .glb name; written',
+  '                        atomically; an existing file is replaced, and the summary says so)',
   '  --mode chain|rigid    chain (default) grows bones; rigid gives the piece weight 1.0 on the pelvis',
   '  --report <file.json>  also write the full report (every piece found, with numbers) as JSON',
   '  --include spine,torso also make long pieces on the spine (spine) or worn torso pieces',
-  '                        such as capes and skirts (torso) rigid on their bone; off by default',
+  '                        such as capes and skirts (torso) rigid on their bone; off by default.',
+  '                        Far skin of the body itself (a long body\'s belly, flanks, neck) is',
+  '                        never made rigid',
   '  --pelvis <joint>      the pelvis joint, when neither its name nor the skeleton shows it',
   '  --quiet               no progress lines',
   '',
@@ -87,6 +90,7 @@ function parseArgs(args: string[]): RigArgs {
     const once = (seen: unknown): void => { if (seen !== null && seen !== undefined) throw new UsageError(`${a} given twice`); };
     switch (a) {
       case '-o':
+      case '--out':
       case '--output':
         once(output);
         output = take();
@@ -154,14 +158,20 @@ export function formatRigSummary(report: RigReport, input: string, output: strin
   const alone = report.appendages.filter((a) => a.verdict === 'left-alone');
   const replaced = options.replaced ? `replaced existing ${output}; ` : '';
   lines.push(`bitrig rig: ${input} → ${output} (${replaced}height ${n3(report.height)} model units, ${report.ms.toFixed(0)} ms)`);
-  for (const a of changed) lines.push(`  ${describe(a)}`);
-  for (const c of report.existingChains ?? []) {
-    lines.push(`  existing tail chain ${chainLabel(c.joints)}${c.parent ? ` on ${c.parent}` : ''}: kept, no chain grown beside it${c.changedVertexCount ? ` (${c.changedVertexCount} vertices re-weighted onto it)` : ''}`);
+  const existing = report.existingChains ?? [];
+  // A tail chain the model already has comes first: it is why nothing was grown.
+  for (const c of existing) {
+    const n = chainBoneCount(c.joints);
+    const moved = c.changedVertexCount
+      ? `${c.changedVertexCount} vertices lying along it but weighted to body bones were re-weighted onto it`
+      : 'its skin is left as it is';
+    lines.push(`  already has a tail chain ${chainLabel(c.joints)} (${n} bone${n === 1 ? '' : 's'})${c.parent ? ` on ${c.parent}` : ''}: nothing to grow; ${moved}`);
   }
+  for (const a of changed) lines.push(`  ${describe(a)}`);
   if (changed.length === 0) {
     lines.push(
-      (report.existingChains ?? []).length > 0
-        ? '  no new tail found: no chain was grown and no skin re-weighted; the output has the same skeleton and weights'
+      existing.length > 0
+        ? '  no chain grown, no skin re-weighted: the output has the same skeleton and weights'
         : '  no tail found: nothing long hangs from the pelvis, so no chain was grown; the output has the same skeleton and weights',
     );
   }
@@ -175,6 +185,11 @@ export function formatRigSummary(report: RigReport, input: string, output: strin
   return lines;
 }
 
+/** Bones of a chain's joint list (its end helper, `…End`, not counted). */
+function chainBoneCount(joints: readonly string[]): number {
+  return joints.length > 1 && /end$/i.test(joints[joints.length - 1]!) ? joints.length - 1 : joints.length;
+}
+
 /** `Tail_1…Tail_8 + Tail_End`; an artist's chain without an end helper is `Tail1…Tail8`. */
 function chainLabel(joints: readonly string[]): string {
   if (joints.length === 0) return '(none)';
@@ -185,15 +200,20 @@ function chainLabel(joints: readonly string[]): string {
   return hasEnd ? `${head} + ${last}` : head;
 }
 
+/** What a rigid piece is, for the summary. */
+const RIGID_LABEL: Partial<Record<AppendageKind, string>> = { tail: 'tail', spine: 'piece on the spine', worn: 'worn piece' };
+
+/** One changed piece: `chain … on Hips: …`, `onto the existing chain … on Hips: …`, `tail rigid on Hips: …`. */
 function describe(a: AppendageReport): string {
-  const what =
-    a.verdict === 'chain'
-      ? `chain ${chainLabel(a.joints)} (K = ${a.segments}, length ${n3(a.length)})`
-      : a.verdict === 'existing-chain'
-        ? `onto the existing chain ${chainLabel(a.joints)} (no bones added)`
-        : `rigid on ${a.rigidBone}`;
+  let what: string;
+  if (a.verdict === 'chain') what = `chain ${chainLabel(a.joints)} (K = ${a.segments}, length ${n3(a.length)}) on ${a.attachment}`;
+  else if (a.verdict === 'existing-chain') what = `onto the existing chain ${chainLabel(a.joints)} (no bones added) on ${a.attachment}`;
+  else {
+    // (the bone it rides is where it hangs from, unless the bias moved the attachment)
+    what = `${RIGID_LABEL[a.kind] ?? 'piece'} rigid on ${a.rigidBone}${a.attachment && a.attachment !== a.rigidBone ? ` (hangs from ${a.attachment})` : ''}`;
+  }
   return (
-    `${what} on ${a.attachment}: ${a.changedVertexCount} vertices re-weighted, reach ${a.reachRatio.toFixed(2)} H, ` +
+    `${what}: ${a.changedVertexCount} vertices re-weighted, reach ${a.reachRatio.toFixed(2)} H, ` +
     `elongation ${a.elongation.toFixed(2)}; weighted bone distance ${n3(a.boneDistanceBefore)} → ${n3(a.boneDistanceAfter)}`
   );
 }
@@ -219,20 +239,14 @@ async function runRig(args: string[], io: CliIO): Promise<number> {
     io.err(`bitrig rig: --report ${reportPath} would overwrite the ${(await samePath(reportPath, input)) ? 'input' : 'output'}; choose another path`);
     return 2;
   }
+  // Both outputs are checked before the pass runs (a folder, a missing folder, a .gltf name),
+  // so a bad path never costs a whole run nor leaves the GLB written without its report.
   try {
-    const st = await fs.stat(path.dirname(path.resolve(output)));
-    if (!st.isDirectory()) throw new Error('not a folder');
-  } catch {
-    io.err(`bitrig rig: cannot write ${output}: its folder does not exist`);
+    await checkOutputPath(output, 'bitrig/rig', { glb: true });
+    if (reportPath) await checkOutputPath(reportPath, 'bitrig/rig', { label: 'the report ' });
+  } catch (e) {
+    io.err(`bitrig rig: ${(e as Error).message.replace(/^bitrig\/[a-z]+: /, '')}`);
     return 2;
-  }
-  if (reportPath) {
-    // (checked before the rigged file is written, not after)
-    const st = await fs.stat(path.dirname(path.resolve(reportPath))).catch(() => null);
-    if (!st || !st.isDirectory()) {
-      io.err(`bitrig rig: cannot write the report ${reportPath}: its folder does not exist`);
-      return 2;
-    }
   }
   let lastStep = '';
   const t0 = Date.now();

@@ -29,6 +29,8 @@ export interface Piece {
   centroidRatio: number;
   /** sqrt(λ1/λ2) of the piece's covariance. */
   elongation: number;
+  /** Unit eigenvector of λ1 (the piece's long axis, sign arbitrary), bind space; any unit vector when λ1 = λ2. */
+  axis: Float64Array;
   /** Bounding box min and max, 3 each. */
   bmin: Float64Array;
   /** Bounding box max. */
@@ -213,6 +215,7 @@ function describe(input: DetectInput, verts: Int32Array, isFar: Uint8Array, merg
   const ev = symEigen3(cxx / m, cxy / m, cxz / m, cyy / m, cyz / m, czz / m);
   const l1 = ev[0]!, l2 = ev[1]!;
   const elongation = l2 > 1e-12 * Math.max(l1, 1e-300) ? Math.sqrt(l1 / l2) : l1 > 0 ? 1e3 : 1;
+  const axis = principalAxis(cxx / m, cxy / m, cxz / m, cyy / m, cyz / m, czz / m, l1);
   const dc = new Float64Array(1);
   skeletonDistance(input.segs, cen, dc, null);
   const centroidRatio = reach > 0 ? dc[0]! / reach : 0;
@@ -226,6 +229,7 @@ function describe(input: DetectInput, verts: Int32Array, isFar: Uint8Array, merg
     centroid: cen,
     centroidRatio,
     elongation: Math.min(elongation, 1e3),
+    axis,
     bmin,
     bmax,
     merged,
@@ -347,6 +351,34 @@ function mergePieces(input: DetectInput, raw: Piece[], isFar: Uint8Array): Piece
     out.push(p);
   }
   return out;
+}
+
+/**
+ * Unit eigenvector of the symmetric 3×3 matrix [[a b c] [b d e] [c e f]] for its eigenvalue
+ * `l`: the largest cross product of two rows of (M − l·I). When every cross product vanishes
+ * (a repeated eigenvalue: any direction in its plane will do) the row space's normal is
+ * ill-defined and the first axis is returned.
+ *
+ * @example
+ * principalAxis(4, 0, 0, 1, 0, 1, 4); // [1, 0, 0] (up to sign)
+ */
+export function principalAxis(a: number, b: number, c: number, d: number, e: number, f: number, l: number): Float64Array {
+  const r0 = [a - l, b, c];
+  const r1 = [b, d - l, e];
+  const r2 = [c, e, f - l];
+  const cross = (u: number[], v: number[]): number[] => [u[1]! * v[2]! - u[2]! * v[1]!, u[2]! * v[0]! - u[0]! * v[2]!, u[0]! * v[1]! - u[1]! * v[0]!];
+  let best = [1, 0, 0];
+  let bn = 0;
+  for (const x of [cross(r0, r1), cross(r0, r2), cross(r1, r2)]) {
+    const n = Math.hypot(x[0]!, x[1]!, x[2]!);
+    if (n > bn) {
+      bn = n;
+      best = x;
+    }
+  }
+  const scale = Math.max(Math.abs(a), Math.abs(d), Math.abs(f), Math.abs(b), Math.abs(c), Math.abs(e), 1e-300);
+  if (!(bn > 1e-12 * scale * scale)) return Float64Array.of(1, 0, 0);
+  return Float64Array.of(best[0]! / bn, best[1]! / bn, best[2]! / bn);
 }
 
 /**

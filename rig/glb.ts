@@ -8,6 +8,7 @@ import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { WebIO } from '@gltf-transform/core';
 import type { RigOptions } from './options';
 import type { RigReport } from './pass';
+import { describeInput } from './pass';
 
 /**
  * The glTF-Transform IO used for every read and write: all official extensions registered so
@@ -19,21 +20,54 @@ function makeIO(): WebIO {
 }
 import { rigAppendages } from './pass';
 
+/**
+ * GLB bytes as the rig functions accept them: a `Uint8Array` (a Node `Buffer` is one), an
+ * `ArrayBuffer` (what `file.arrayBuffer()` and `fetch(…).arrayBuffer()` give in a browser), or
+ * any other view of one (`DataView`, another typed array).
+ */
+export type GlbBytes = Uint8Array | ArrayBuffer | ArrayBufferView;
+
+/**
+ * The bytes of {@link GlbBytes} as a `Uint8Array` (a view, no copy). Throws
+ * `bitrig/rig: expected the GLB bytes (Uint8Array or ArrayBuffer), got …` for anything else,
+ * naming what was given (a path string, null, a Document…).
+ *
+ * @example
+ * const bytes = glbBytesOf(await file.arrayBuffer());
+ */
+export function glbBytesOf(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  const tag = Object.prototype.toString.call(value);
+  if (value instanceof ArrayBuffer || tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') return new Uint8Array(value as ArrayBuffer);
+  let hint = '';
+  if (typeof value === 'string') hint = ': read the file first (fs.readFile in Node; await file.arrayBuffer() or await (await fetch(url)).arrayBuffer() in a browser)';
+  else if (value && typeof value === 'object' && typeof (value as { getRoot?: unknown }).getRoot === 'function') hint = ': rigAppendages(doc) takes a Document';
+  throw new Error(`bitrig/rig: expected the GLB bytes (Uint8Array or ArrayBuffer), got ${describeInput(value)}${hint}`);
+}
+
 const GLB_MAGIC = 0x46546c67; // 'glTF'
 const CHUNK_JSON = 0x4e4f534a;
 const CHUNK_BIN = 0x004e4942;
 
 /**
  * Check GLB framing (magic, version 2, declared length, chunk bounds) and throw a clear
- * `bitrig/rig: …` error when it is wrong. Does not parse the JSON.
+ * `bitrig/rig: …` error when it is wrong. Does not parse the JSON. A glTF JSON file (`.gltf`,
+ * starting with `{`) is named as such, with how to convert it.
  *
  * @example
- * checkGlbBytes(new Uint8Array(await file.arrayBuffer()));
+ * checkGlbBytes(await file.arrayBuffer());
  */
-export function checkGlbBytes(bytes: Uint8Array): void {
+export function checkGlbBytes(input: GlbBytes): void {
+  const bytes = glbBytesOf(input);
   if (bytes.byteLength < 12) throw new Error(`bitrig/rig: not a GLB file (only ${bytes.byteLength} bytes, a GLB header needs 12)`);
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (dv.getUint32(0, true) !== GLB_MAGIC) {
+    let first = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0; // (a UTF-8 byte order mark)
+    while (first < bytes.byteLength && first < 64 && /\s/.test(String.fromCharCode(bytes[first]!))) first++;
+    if (bytes[first] === 0x7b) {
+      throw new Error('bitrig/rig: not a GLB file: it starts with "{", so it is a glTF JSON file (.gltf); convert it to a binary GLB first, e.g. npx @gltf-transform/cli copy in.gltf out.glb (its .bin and textures are packed in)');
+    }
     const head = String.fromCharCode(...bytes.subarray(0, 4)).replace(/[^\x20-\x7e]/g, '?');
     throw new Error(`bitrig/rig: not a GLB file (starts with "${head}", expected "glTF")`);
   }
@@ -63,7 +97,8 @@ export function checkGlbBytes(bytes: Uint8Array): void {
  * @example
  * const lost = unknownExtensions(bytes); // ['VRMC_vrm', 'VRMC_springBone']
  */
-export function unknownExtensions(bytes: Uint8Array): string[] {
+export function unknownExtensions(input: GlbBytes): string[] {
+  const bytes = glbBytesOf(input);
   if (bytes.byteLength < 20) return [];
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const len = dv.getUint32(12, true);
@@ -85,12 +120,14 @@ function compressionOf(bytes: Uint8Array): string | null {
 }
 
 /**
- * Read GLB bytes into a Document, with framing checked first and parse errors wrapped.
+ * Read GLB bytes ({@link GlbBytes}: a Uint8Array, an ArrayBuffer…) into a Document, with
+ * framing checked first and parse errors wrapped.
  *
  * @example
- * const doc = await readGlbBytes(bytes);
+ * const doc = await readGlbBytes(await file.arrayBuffer());
  */
-export async function readGlbBytes(bytes: Uint8Array): Promise<Document> {
+export async function readGlbBytes(input: GlbBytes): Promise<Document> {
+  let bytes = glbBytesOf(input);
   if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice(); // (typed views of the chunks need 4-byte alignment)
   checkGlbBytes(bytes);
   const compressed = compressionOf(bytes);
@@ -115,20 +152,36 @@ export async function writeGlbBytes(doc: Document): Promise<Uint8Array> {
   return makeIO().writeBinary(doc);
 }
 
+/** Share of the progress bar the pass itself runs over inside {@link rigGlb} (read before, encode after). */
+const PASS_FROM = 0.05;
+const PASS_TO = 0.85;
+/** Where {@link rigGlb} reports `encode`. */
+const ENCODE_AT = 0.9;
+
 /**
- * The whole pass on bytes: read, {@link rigAppendages}, write. Progress steps `read` and
- * `encode` are reported around the pass's own.
+ * The whole pass on bytes: read, {@link rigAppendages}, write. Takes what a browser has
+ * (`await file.arrayBuffer()`, `await (await fetch(url)).arrayBuffer()`) as well as a
+ * Uint8Array or a Node Buffer ({@link GlbBytes}). Progress runs `read` (0), the pass's own
+ * steps (scaled into 5…85 %), `encode` (90 %), then `done` (100 %) last, once the GLB is
+ * encoded. Throws `bitrig/rig: …` on bad input.
  *
  * @example
- * const { glb, report } = await rigGlb(bytes, { mode: 'chain' });
+ * const { glb, report } = await rigGlb(await file.arrayBuffer(), { mode: 'chain' });
  */
-export async function rigGlb(bytes: Uint8Array, options: Partial<RigOptions> = {}): Promise<{ glb: Uint8Array; report: RigReport }> {
-  options.onProgress?.('read', 0);
-  const doc = await readGlbBytes(bytes);
-  const report = rigAppendages(doc, options);
-  const lost = unknownExtensions(bytes);
+export async function rigGlb(bytes: GlbBytes, options: Partial<RigOptions> = {}): Promise<{ glb: Uint8Array; report: RigReport }> {
+  const input = glbBytesOf(bytes);
+  const onProgress = options.onProgress ?? null;
+  onProgress?.('read', 0);
+  const doc = await readGlbBytes(input);
+  const report = rigAppendages(doc, {
+    ...options,
+    // (the pass's own 'done' is not the end here: the GLB is still to be encoded)
+    onProgress: onProgress ? (step, f) => { if (step !== 'done') onProgress(step, PASS_FROM + (PASS_TO - PASS_FROM) * f); } : null,
+  });
+  const lost = unknownExtensions(input);
   if (lost.length) report.notes.push(`the output drops the extension${lost.length > 1 ? 's' : ''} ${lost.join(', ')} (not known to bitrig's reader; e.g. a VRM is no longer one)`);
-  options.onProgress?.('encode', 1);
+  onProgress?.('encode', ENCODE_AT);
   const glb = await writeGlbBytes(doc);
+  onProgress?.('done', 1);
   return { glb, report };
 }

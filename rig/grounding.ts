@@ -16,6 +16,7 @@
  * do not allocate.
  */
 import type { Document } from '@gltf-transform/core';
+import { assertDocument } from './pass';
 import { findPelvis, findTailChains, isTailName } from '../core/boneMap';
 import { computeWorldMatrices, createClipSampler, createLocalPose, findClip, readSceneGraph, sampleClip, type SceneGraph } from './sample';
 import { dominantJoints, jointMatrices, readSkins, skinVertices, type SkinData } from './skinning';
@@ -343,13 +344,14 @@ export function mergeHipsLiftOptions(options: Partial<HipsLiftOptions> = {}): Hi
  * The seed's comparison on a document's clip: the pelvis height when body grounding counts
  * the tail vs when it excludes it (SPEC §3), at evenly spaced times. Without smoothing,
  * `y_hips^X(t) = y_hips^clip(t) + L^X(t)`, so Δy is the extra lift the tail asks for.
- * Throws `bitrig/grounding: …` (no skin, unknown clip, no pelvis).
+ * Throws `bitrig/grounding: …` (not a Document, no skin, unknown clip, no pelvis).
  *
  * @example
  * const r = compareHipsLift(doc, 'crouch');
  * console.log(r.maxDy); // 0 when the tail never dips below the body's floor
  */
 export function compareHipsLift(doc: Document, clip: string, options: Partial<HipsLiftOptions> = {}): HipsLiftComparison {
+  assertDocument(doc, 'bitrig/grounding');
   const o = mergeHipsLiftOptions(options);
   const graph = readSceneGraph(doc);
   const skins = readSkins(doc, graph);
@@ -453,12 +455,15 @@ export const PLACE_ON_GROUND_DEFAULTS: Readonly<PlaceOnGroundOptions> = Object.f
  * Put a document's character on the ground the way a viewer should (SPEC §3): the floor is
  * the lowest point of the skinned rest pose **without tail skin**, so a tail hanging below
  * the soles never lifts the model. Unskinned meshes are not considered. With `apply`, the
- * scene's root nodes are translated by `offsetY`.
+ * scene's root nodes are translated by `offsetY`. Takes a glTF-Transform Document (a model
+ * loaded with three.js has its own `placeOnGround` in 'bitrig/three'); anything else throws
+ * `bitrig/grounding: expected a glTF-Transform Document …`.
  *
  * @example
  * const { offsetY } = placeOnGround(doc, { apply: true });
  */
 export function placeOnGround(doc: Document, options: Partial<PlaceOnGroundOptions> = {}): GroundPlacement {
+  assertDocument(doc, 'bitrig/grounding');
   const o = { ...PLACE_ON_GROUND_DEFAULTS, ...options };
   if (!Number.isFinite(o.floorY)) throw new Error('bitrig/grounding: floorY must be finite');
   const graph = readSceneGraph(doc);

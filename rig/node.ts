@@ -89,6 +89,51 @@ export async function writeFileAtomic(file: string, bytes: Uint8Array | string):
 }
 
 /**
+ * Why a file could not be read, in words, from its error code: `no such file`, `it is a
+ * folder`, `permission denied`, else the code itself ('' without one). The CLI's commands
+ * all say it the same way: `cannot read <file> (<reason>)`.
+ *
+ * @example
+ * readFailure('EISDIR'); // 'it is a folder'
+ */
+export function readFailure(code: string | undefined): string {
+  return code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
+    : code === 'ENOTDIR' ? 'a folder on its path is a file' : code ?? '';
+}
+
+/** Options of {@link checkOutputPath}. */
+export interface OutputCheckOptions {
+  /** The file must be named `.glb` (bitrig writes binary glTF only). */
+  glb: boolean;
+  /** How the file is named in messages (`the report `), before the path. */
+  label: string;
+}
+
+/**
+ * Check an output path before any work is done, so that a long run does not end in
+ * "cannot write": a `.glb` name when asked, not an existing folder or device, and an existing
+ * folder to write into. Throws `<module>: cannot write <label><file> (<reason>)` or
+ * `<module>: the output must be a .glb file, got <file>`.
+ *
+ * @example
+ * await checkOutputPath('out.glb', 'bitrig/rig', { glb: true });
+ */
+export async function checkOutputPath(file: string, module: string, options: Partial<OutputCheckOptions> = {}): Promise<void> {
+  const label = options.label ?? '';
+  if (!file) throw new Error(`${module}: cannot write ${label}(empty path)`);
+  const st = await fs.stat(file).catch(() => null);
+  if (st?.isDirectory()) throw new Error(`${module}: cannot write ${label}${file} (it is a folder)`);
+  if (st && !st.isFile()) throw new Error(`${module}: cannot write ${label}${file} (it is not a regular file)`);
+  if (options.glb && !/\.glb$/i.test(file)) {
+    throw new Error(`${module}: the output must be a .glb file, got ${file}${/\.gltf$/i.test(file) ? ' (bitrig writes binary glTF; name it .glb)' : ''}`);
+  }
+  const dir = path.dirname(path.resolve(file));
+  const dst = await fs.stat(dir).catch(() => null);
+  if (!dst) throw new Error(`${module}: cannot write ${label}${file} (its folder ${dir} does not exist)`);
+  if (!dst.isDirectory()) throw new Error(`${module}: cannot write ${label}${file} (${dir} is not a folder)`);
+}
+
+/**
  * Do two paths name the same file (after resolving links when the files exist)?
  *
  * @example
@@ -106,24 +151,36 @@ export async function samePath(a: string, b: string): Promise<boolean> {
   }
 }
 
+/** Where {@link rigFile} reports saving the output file (then `done` at 1). */
+const SAVE_AT = 0.95;
+
 /**
- * Read a GLB file, run the rig pass and write the result atomically. Throws
- * `bitrig/rig: …` when the input is missing or bad, or when `output` is the input.
+ * Read a GLB file, run the rig pass and write the result atomically. Progress as
+ * {@link rigGlb}'s, with `save` (95 %) before `done` (100 %, last). Throws
+ * `bitrig/rig: …` when the input is missing or bad, when `output` is the input, or (before
+ * reading anything) when `output` is not a `.glb` name, is a folder, or has no folder.
  *
  * @example
  * const report = await rigFile('fox.glb', 'fox-rigged.glb', { mode: 'chain' });
  */
 export async function rigFile(input: string, output: string, options: Partial<RigOptions> = {}): Promise<RigReport> {
   if (await samePath(input, output)) throw new Error(`bitrig/rig: refusing to write over the input ${input} (choose another output path)`);
+  await checkOutputPath(output, 'bitrig/rig', { glb: true });
   let bytes: Uint8Array;
   try {
     bytes = new Uint8Array(await fs.readFile(input));
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new Error(`bitrig/rig: cannot read ${input}${code === 'ENOENT' ? ' (no such file)' : code === 'EISDIR' ? ' (it is a folder)' : code ? ` (${code})` : ''}`);
+    const why = readFailure((e as NodeJS.ErrnoException).code);
+    throw new Error(`bitrig/rig: cannot read ${input}${why ? ` (${why})` : ''}`);
   }
-  const { glb, report } = await rigGlb(bytes, options);
+  const onProgress = options.onProgress ?? null;
+  // rigGlb's 'done' comes once the GLB is encoded; here the file is still to be written.
+  const { glb, report } = await rigGlb(bytes, {
+    ...options,
+    onProgress: onProgress ? (step, f) => onProgress(step === 'done' ? 'save' : step, step === 'done' ? SAVE_AT : f) : null,
+  });
   await writeOrExplain(output, glb, 'bitrig/rig');
+  onProgress?.('done', 1);
   return report;
 }
 

@@ -17,7 +17,7 @@ export type RigProgress = (step: string, fraction: number) => void;
 export interface RigOptions {
   /** `'chain'` grows Tail_1…Tail_K (default); `'rigid'` gives every piece vertex weight 1.0 on the pelvis. */
   mode: RigMode;
-  /** Opt-ins: `'spine'` makes long pieces hanging from the spine rigid on their bone; `'torso'` does the same for wide torso pieces (capes, skirts). */
+  /** Opt-ins: `'spine'` makes long pieces hanging from the spine rigid on their bone; `'torso'` does the same for worn torso pieces (capes, skirts), never for the body's own far skin (kind `body`). */
   include: readonly RigInclude[];
   /** Far skin: skeleton distance above this fraction of H (SPEC: 7 %). */
   farFraction: number;
@@ -33,6 +33,15 @@ export interface RigOptions {
   minReach: number;
   /** Appendage test (b): elongation sqrt(λ1/λ2) at least this (tail ≈ 2.6, cape or skirt ≈ 1). */
   minElongation: number;
+  /**
+   * [ours] Body, not worn: a long torso piece that is no appendage but is elongated (at least
+   * `minElongation`) along a direction more than this many degrees from up lies along the
+   * body (a quadruped's belly, flanks and neck), while a worn piece hangs (a cape or strap:
+   * long axis near vertical) or is wide (a skirt). Degrees, 0…90.
+   */
+  hangAngleDeg: number;
+  /** [ours] Body, not worn: a torso piece holding at least this fraction of the skin's surface area is the body itself, whatever its shape. */
+  bodyAreaShare: number;
   /**
    * [ours] Fat bodies hide tails: a worn torso piece at least `minReach` long is searched again
    * with the far threshold raised by this factor per step (1 disables the search).
@@ -84,6 +93,8 @@ export const RIG_DEFAULTS: Readonly<RigOptions> = Object.freeze({
   minCentroidRatio: 0.4,
   minReach: 0.15,
   minElongation: 1.8,
+  hangAngleDeg: 45,
+  bodyAreaShare: 0.5,
   refineStep: 1.25,
   maxFarFraction: 0.3,
   maxCollarSpread: 0.4,
@@ -126,6 +137,8 @@ export function mergeRigOptions(options: Partial<RigOptions> = {}): RigOptions {
     const v = o[k] as number;
     if (!(typeof v === 'number' && v >= 0 && Number.isFinite(v))) throw new Error(`bitrig/rig: option ${k} must be a number ≥ 0, got ${String(v)}`);
   }
+  if (!(o.hangAngleDeg >= 0 && o.hangAngleDeg <= 90)) throw new Error(`bitrig/rig: option hangAngleDeg must be a number of degrees in [0, 90], got ${String(o.hangAngleDeg)}`);
+  if (!(o.bodyAreaShare > 0 && o.bodyAreaShare <= 1)) throw new Error(`bitrig/rig: option bodyAreaShare must be in (0, 1], got ${String(o.bodyAreaShare)}`);
   if (!(o.lengthPercentile > 0 && o.lengthPercentile <= 1)) throw new Error(`bitrig/rig: option lengthPercentile must be in (0, 1], got ${o.lengthPercentile}`);
   if (!(Number.isInteger(o.minSegments) && Number.isInteger(o.maxSegments) && o.minSegments >= 1 && o.maxSegments >= o.minSegments && o.maxSegments <= 8)) {
     throw new Error(`bitrig/rig: segments must be integers with 1 ≤ minSegments ≤ maxSegments ≤ 8, got ${o.minSegments}…${o.maxSegments}`);

@@ -20,6 +20,12 @@
  * - Tail candidates whose domains touch are one tail; floating shells (a tip in another
  *   material) join the piece they touch; unwelded shells of one tail are bridged.
  * - Only pieces reaching at least 15 % of H from their collar are long (belt pouches are not).
+ * - Body, not worn: a long torso piece that fails the appendage tests is worn (a cape, a
+ *   skirt: made rigid only with include "torso") unless it is the body itself: elongated
+ *   (≥ minElongation) along a direction more than 45° from up (it lies along the body like a
+ *   quadruped's belly, flanks and neck, where capes and straps hang), or holding at least half
+ *   of the skin's surface area. Such a piece is kind `body`, searched for a hidden tail like a
+ *   worn one, and never made rigid.
  * - A tail chain the skin already has (found by name: an artist's `Tail1…`, or `Tail_1…` from
  *   an earlier run) never gets a second chain beside it. A tail piece at such a chain (≥ 25 %
  *   of its re-weighting domain nearest that chain's bones) is re-weighted onto it when at least
@@ -54,11 +60,12 @@ export type AppendageVerdict = 'chain' | 'existing-chain' | 'rigid' | 'left-alon
 
 /**
  * What a piece is: `tail` (long, hanging from the pelvis), `spine` (long, hanging from the
- * spine: sheath, quiver, strap), `worn` (long but wide or wrapped on the torso: cape, skirt,
- * fat), `short` (on the torso but shorter than `minReach`), `head` (ears, hair), `limb`
- * (sleeves, hands, feet), `speck` (a few vertices).
+ * spine: sheath, quiver, strap), `worn` (long but wide or hanging on the torso: cape, skirt),
+ * `body` (far skin of the body itself: a long body's belly, flanks and neck, or most of the
+ * skin; never made rigid, not even with include "torso"), `short` (on the torso but shorter
+ * than `minReach`), `head` (ears, hair), `limb` (sleeves, hands, feet), `speck` (a few vertices).
  */
-export type AppendageKind = 'tail' | 'spine' | 'worn' | 'short' | 'head' | 'limb' | 'speck';
+export type AppendageKind = 'tail' | 'spine' | 'worn' | 'body' | 'short' | 'head' | 'limb' | 'speck';
 
 /** One piece of far skin found by the pass. Lengths in model units (bind space). */
 export interface AppendageReport {
@@ -153,6 +160,51 @@ interface SkinWork {
   skip: string | null;
 }
 
+/**
+ * A value for an input error message: strings quoted, objects named by their constructor
+ * (`a Uint8Array of 12 bytes`, `an ArrayBuffer of 3 bytes`, `a three.js Object3D (Group)`,
+ * `an object`), null and undefined as they are.
+ *
+ * @example
+ * describeInput('fox.glb'); // '"fox.glb" (a string)'
+ */
+export function describeInput(v: unknown): string {
+  if (v === null || v === undefined) return String(v);
+  if (typeof v === 'string') return `${JSON.stringify(v.length > 80 ? `${v.slice(0, 77)}…` : v)} (a string)`;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return `${String(v)} (a ${typeof v})`;
+  if (typeof v === 'function') return 'a function';
+  if (typeof v !== 'object') return `a ${typeof v}`;
+  if ((v as { isObject3D?: unknown }).isObject3D === true) return `a three.js Object3D (${(v as { type?: unknown }).type ?? 'Object3D'})`;
+  const ctor = (v as { constructor?: { name?: unknown } }).constructor?.name;
+  const name = typeof ctor === 'string' && ctor !== '' && ctor !== 'Object' ? ctor : null;
+  if (ArrayBuffer.isView(v)) return `${/^[AEIO]/.test(name ?? 'T') ? 'an' : 'a'} ${name ?? 'typed array'} of ${v.byteLength} bytes`;
+  if (v instanceof ArrayBuffer) return `an ArrayBuffer of ${v.byteLength} bytes`;
+  if (Array.isArray(v)) return `an array of ${v.length}`;
+  if (typeof (v as { getRoot?: unknown }).getRoot === 'function') return 'a glTF-Transform Document';
+  return name ? `${/^[AEIO]/.test(name) ? 'an' : 'a'} ${name}` : 'an object';
+}
+
+/**
+ * Throw `<module>: expected a glTF-Transform Document …, got …` unless `value` is one. Duck
+ * typed (`getRoot().listSkins()`), so a Document from another copy of @gltf-transform/core
+ * passes. The message names what was given and what to do with it: GLB bytes (read them into
+ * a Document), a path, a three.js object (`placeOnGround` from 'bitrig/three' works on one).
+ *
+ * @example
+ * assertDocument(doc, 'bitrig/rig'); // throws for rigAppendages(bytes)
+ */
+export function assertDocument(value: unknown, module: string): asserts value is Document {
+  const root = value && typeof value === 'object' && typeof (value as { getRoot?: unknown }).getRoot === 'function'
+    ? (value as { getRoot: () => unknown }).getRoot() : null;
+  if (root && typeof (root as { listSkins?: unknown }).listSkins === 'function') return;
+  const tag = Object.prototype.toString.call(value);
+  let hint = '';
+  if (ArrayBuffer.isView(value) || tag === '[object ArrayBuffer]') hint = ': read the bytes into one first (const doc = await new WebIO().readBinary(bytes)), or give the bytes to rigGlb';
+  else if (typeof value === 'string') hint = ': read the file into one first (await new NodeIO().read(path) in Node)';
+  else if (value && typeof value === 'object' && (value as { isObject3D?: unknown }).isObject3D === true) hint = ": bitrig/rig works on glTF files; for a model loaded with three.js use placeOnGround and the animator from 'bitrig/three'";
+  throw new Error(`${module}: expected a glTF-Transform Document (e.g. await new WebIO().readBinary(bytes)), got ${describeInput(value)}${hint}`);
+}
+
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
 /**
@@ -161,7 +213,7 @@ const now = (): number => (typeof performance !== 'undefined' ? performance.now(
  * goes onto that chain or is left alone (see the header); `existingChains` lists such chains.
  * A skin without inverse bind matrices has identity ones (glTF 2.0): all its joints sit at the
  * bind-space origin, so it is left as it is with a note. Throws `bitrig/rig: …` on bad input
- * (no skin, a model of zero height, bad options).
+ * (not a Document, no skin, a model of zero height, bad options).
  *
  * @example
  * const io = new WebIO();
@@ -170,6 +222,7 @@ const now = (): number => (typeof performance !== 'undefined' ? performance.now(
  * for (const a of report.appendages) console.log(a.verdict, a.attachment, a.reason);
  */
 export function rigAppendages(doc: Document, options: Partial<RigOptions> = {}): RigReport {
+  assertDocument(doc, 'bitrig/rig');
   const t0 = now();
   const o = mergeRigOptions(options);
   const progress = (step: string, f: number): void => {
@@ -342,6 +395,29 @@ function rigSkin(
     for (const v of p.vertices) if (excess(v) > margin) c++;
     return p.vertices.length ? c / p.vertices.length : 0;
   };
+  // Surface area per welded vertex (a third of each triangle's), for the body's area share.
+  const vertexArea = new Float64Array(graph.count);
+  let totalArea = 0;
+  {
+    const P = mesh.positions;
+    const T = mesh.triangles;
+    for (let t = 0; t < T.length; t += 3) {
+      const i = 3 * T[t]!, j = 3 * T[t + 1]!, k = 3 * T[t + 2]!;
+      const ux = P[j]! - P[i]!, uy = P[j + 1]! - P[i + 1]!, uz = P[j + 2]! - P[i + 2]!;
+      const vx = P[k]! - P[i]!, vy = P[k + 1]! - P[i + 1]!, vz = P[k + 2]! - P[i + 2]!;
+      const third = Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx) / 6;
+      if (!Number.isFinite(third)) continue;
+      totalArea += 3 * third;
+      vertexArea[graph.weldOf[T[t]!]!]! += third;
+      vertexArea[graph.weldOf[T[t + 1]!]!]! += third;
+      vertexArea[graph.weldOf[T[t + 2]!]!]! += third;
+    }
+  }
+  const areaShare = (p: Piece): number => {
+    let a = 0;
+    for (const v of p.vertices) a += vertexArea[v]!;
+    return totalArea > 0 ? a / totalArea : 0;
+  };
   progress('pieces', 0.35);
   const regions = jointRegions(skel);
   const input: DetectInput = {
@@ -367,7 +443,7 @@ function rigSkin(
     if (k >= levels.length) return [];
     const out: Found[] = [];
     for (const sub of findPieces({ ...input, far: levels[k]! }, piece.vertices)) {
-      const d = decide(sub, skel, regions, o, H);
+      const d = decide(sub, skel, regions, o, H, areaShare);
       const mis = misweightedOf(sub);
       if (d.tail && (sub.collarSpread <= o.maxCollarSpread || mis >= 0.5)) {
         d.reason += ` (found inside a worn piece at a raised far threshold of ${fmt(sub.far / H)} H)`;
@@ -378,7 +454,7 @@ function rigSkin(
   };
   const found: Found[] = [];
   for (const piece of findPieces(input, null)) {
-    const decision = decide(piece, skel, regions, o, H);
+    const decision = decide(piece, skel, regions, o, H, areaShare);
     found.push({ piece, decision, misweighted: misweightedOf(piece) });
     if (decision.worn) found.push(...refine(piece, 0));
   }
@@ -908,7 +984,7 @@ interface Decision {
   kind: AppendageKind;
   /** A long piece hanging from the pelvis (a tail: chain, or rigid in rigid mode). */
   tail: boolean;
-  /** A piece on the pelvis or spine that is not a long appendage (a worn piece, or fat). */
+  /** A long piece on the pelvis or spine that is not an appendage (worn, or the body's own far skin): searched again for a hidden tail. */
   worn: boolean;
   /** Bone for rigid pieces. */
   bone: number;
@@ -918,8 +994,23 @@ function fmt(x: number): string {
   return x.toFixed(2);
 }
 
-/** The policy of the 11 September update (SPEC §1). */
-function decide(piece: Piece, skel: SkinSkeleton, regions: Uint8Array, o: RigOptions, height: number): Decision {
+/**
+ * [ours] Why a long torso piece that is no appendage is the body itself rather than something
+ * worn on it, or null when it is worn. `areaShare` is its share of the skin's surface area.
+ */
+function bodyReason(piece: Piece, up: ArrayLike<number>, areaShare: number, o: RigOptions): string | null {
+  const ax = piece.axis;
+  const cosUp = Math.min(1, Math.abs(ax[0]! * up[0]! + ax[1]! * up[1]! + ax[2]! * up[2]!));
+  const fromUp = (Math.acos(cosUp) * 180) / Math.PI;
+  if (piece.elongation >= o.minElongation && fromUp > o.hangAngleDeg) {
+    return `it lies along the body: elongation ${fmt(piece.elongation)} along a direction ${fromUp.toFixed(0)}° from up, where a cape or strap hangs within ${o.hangAngleDeg}° of up`;
+  }
+  if (areaShare >= o.bodyAreaShare) return `it holds ${Math.round(100 * areaShare)} % of the skin's surface area`;
+  return null;
+}
+
+/** The policy of the 11 September update (SPEC §1). `areaShare` gives a piece's share of the skin's surface area. */
+function decide(piece: Piece, skel: SkinSkeleton, regions: Uint8Array, o: RigOptions, height: number, areaShare: (p: Piece) => number): Decision {
   const a = piece.attachment;
   const name = a >= 0 ? skel.names[a]! : '?';
   const nWelded = piece.vertices.length;
@@ -956,7 +1047,20 @@ function decide(piece: Piece, skel: SkinSkeleton, regions: Uint8Array, o: RigOpt
     }
     return { kind: 'spine', verdict: 'left-alone', reason: `long piece hanging from the spine (${name}; ${shape}): left as it is (include "spine" makes it rigid on ${name})`, ...none };
   }
-  // Pelvis or spine, long but not an appendage: a worn piece on the torso (cape, skirt) or fat.
+  // Pelvis or spine, long but not an appendage: the body's own far skin, or a worn piece on
+  // the torso (cape, skirt). Both are searched for a tail hidden in them; only a worn one may
+  // be made rigid (making the body rigid on one bone would freeze legs and tail with it).
+  const body = bodyReason(piece, skel.up, areaShare(piece), o);
+  if (body) {
+    return {
+      kind: 'body',
+      verdict: 'left-alone',
+      reason: `the body's own far skin, not a worn piece (${body}; ${whyNot}): left as it is, never made rigid (include "torso" is for capes and skirts)`,
+      tail: false,
+      worn: true,
+      bone: -1,
+    };
+  }
   const bone = region === REGION_PELVIS ? skel.pelvis : a;
   const boneName = skel.names[bone]!;
   if (o.include.includes('torso')) {

@@ -136,6 +136,12 @@ async function expectReweightedOntoArtistChain(doc: Document, skin: Skin, shin: 
   expect(r.existingChains).toHaveLength(1);
   expect(r.existingChains[0]!.parent).toBe(artist.parent);
   expect(r.existingChains[0]!.changedVertexCount).toBe(onto[0]!.changedVertexCount);
+  // The CLI summary says the chain was already there and what moved onto it (review 26 M5).
+  const summary = formatRigSummary(r, 'in.glb', 'out.glb').join('\n');
+  const esc = (x: string): string => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  expect(summary).toMatch(new RegExp(`already has a tail chain ${esc(artist.chain[0]!)}…\\S+( \\+ \\S+)? \\(${artist.chain.length} bones\\) on ${esc(artist.parent)}: nothing to grow; ${onto[0]!.changedVertexCount} vertices lying along it but weighted to body bones were re-weighted onto it`));
+  expect(summary).toMatch(/onto the existing chain .* \(no bones added\) on /);
+  expect(summary).not.toMatch(/no tail found|the same skeleton and weights/);
   const mesh = readSkinMesh(doc, skin);
   const bdAfter = weightedBoneDistance(bones, mesh.positions, mesh.joints, mesh.weights, mesh.slots, tail);
   expect(bdShin / bdAfter).toBeGreaterThanOrEqual(2);
@@ -180,8 +186,9 @@ describe('rig pass on a model that already has a tail chain (built-in character)
     expect(c.joints[0]).toBe('Tail_1');
     expect(c.joints[c.joints.length - 1]).toBe('Tail_End');
     const summary = formatRigSummary(t.r2, 'in.glb', 'out.glb').join('\n');
-    expect(summary).toMatch(/existing tail chain Tail_1…Tail_\d \+ Tail_End on Hips: kept, no chain grown beside it/);
-    expect(summary).toMatch(/no new tail found/);
+    expect(summary).toMatch(/already has a tail chain Tail_1…Tail_(\d) \+ Tail_End \(\1 bones\) on Hips: nothing to grow; its skin is left as it is/);
+    expect(summary).toMatch(/no chain grown, no skin re-weighted: the output has the same skeleton and weights/);
+    expect(summary).not.toMatch(/no tail found/);
   });
 
   it("an artist's chain whose skin went to the left shin (chain variant): re-weighted onto that chain, no bones added", async () => {

@@ -15,6 +15,12 @@ export interface TinyOptions {
   flat?: boolean;
   /** Weight storage: float (default) or normalised unsigned bytes. */
   weights?: 'float' | 'ubyte';
+  /**
+   * A round fat body instead of the slim torso: a sphere of radius 0.42 around the spine
+   * (hips skin below its centre, spine skin above), most of the model's surface, far from
+   * every bone except where the legs and the neck enter it.
+   */
+  fatBody?: boolean;
 }
 
 const JOINTS: { name: string; parent: number; p: [number, number, number] }[] = [
@@ -77,6 +83,30 @@ function tube(g: Geo, centres: [number, number, number][], radii: number[], side
   }
 }
 
+/** A UV sphere (poles on y), skinned per vertex by `jointOf(y)`. */
+function sphere(g: Geo, c: [number, number, number], radius: number, sides: number, rings: number, jointOf: (y: number) => number): void {
+  const base = g.pos.length / 3;
+  for (let r = 0; r <= rings; r++) {
+    const phi = (Math.PI * r) / rings;
+    const count = r === 0 || r === rings ? 1 : sides;
+    for (let k = 0; k < count; k++) {
+      const th = (2 * Math.PI * k) / sides;
+      const y = c[1] - radius * Math.cos(phi);
+      g.pos.push(c[0] + radius * Math.sin(phi) * Math.cos(th), y, c[2] + radius * Math.sin(phi) * Math.sin(th));
+      g.joint.push(jointOf(y));
+    }
+  }
+  // Index of ring r (1…rings−1), side k; the poles are base and the last vertex.
+  const at = (r: number, k: number): number => (r === 0 ? base : r === rings ? base + 1 + (rings - 1) * sides : base + 1 + (r - 1) * sides + (k % sides));
+  for (let k = 0; k < sides; k++) {
+    g.idx.push(at(0, 0), at(1, k + 1), at(1, k));
+    g.idx.push(at(rings, 0), at(rings - 1, k), at(rings - 1, k + 1));
+    for (let r = 1; r + 1 < rings; r++) {
+      g.idx.push(at(r, k), at(r, k + 1), at(r + 1, k), at(r, k + 1), at(r + 1, k + 1), at(r + 1, k));
+    }
+  }
+}
+
 /** Ground truth of the tiny model's tail. */
 export interface TinyTruth {
   /** Tail centre line (3 per point). */
@@ -95,7 +125,12 @@ export function makeTinyDoc(opts: TinyOptions = {}): { doc: Document; truth: Tin
   const g: Geo = { pos: [], idx: [], joint: [] };
   const steps = (a: number, b: number, n: number): number[] => Array.from({ length: n + 1 }, (_, i) => a + ((b - a) * i) / n);
   // Torso and head along the spine, legs.
-  tube(g, steps(0.9, 1.7, 8).map((y) => [0, y, 0] as [number, number, number]), steps(0.9, 1.7, 8).map((y) => (y > 1.45 ? 0.09 : 0.14)), 12, (r) => (r < 3 ? 0 : r < 6 ? 1 : 2));
+  if (opts.fatBody) {
+    sphere(g, [0, 1.22, 0], 0.42, 24, 16, (y) => (y < 1.22 ? 0 : 1));
+    tube(g, steps(1.5, 1.75, 3).map((y) => [0, y, 0] as [number, number, number]), new Array(4).fill(0.09), 12, () => 2);
+  } else {
+    tube(g, steps(0.9, 1.7, 8).map((y) => [0, y, 0] as [number, number, number]), steps(0.9, 1.7, 8).map((y) => (y > 1.45 ? 0.09 : 0.14)), 12, (r) => (r < 3 ? 0 : r < 6 ? 1 : 2));
+  }
   for (const side of [1, -1]) {
     const up = side > 0 ? 3 : 6;
     tube(g, steps(0.95, 0.02, 8).map((y) => [0.12 * side, y, 0] as [number, number, number]), new Array(9).fill(0.06), 10, (r) => (r < 4 ? up : r < 8 ? up + 1 : up + 2));

@@ -215,7 +215,10 @@ describe('checkGlbBytes', () => {
   };
   it('accepts well-framed bytes and names each framing problem', () => {
     expect(() => checkGlbBytes(glb(12 + 8 + 4, [[4, 0x4e4f534a]]))).not.toThrow();
-    expect(() => checkGlbBytes(new TextEncoder().encode('{"asset":{}}'))).toThrow(/not a GLB file \(starts with "\{"as"/);
+    // A .gltf (JSON) file is named as one, with how to convert it (review 26 L12).
+    expect(() => checkGlbBytes(new TextEncoder().encode('{"asset":{}}'))).toThrow(/not a GLB file: it starts with "\{", so it is a glTF JSON file \(\.gltf\); convert it .*npx @gltf-transform\/cli copy in\.gltf out\.glb/);
+    expect(() => checkGlbBytes(new TextEncoder().encode('\ufeff\n  {"asset":{}}'))).toThrow(/glTF JSON file/);
+    expect(() => checkGlbBytes(new TextEncoder().encode('glTX and more bytes'))).toThrow(/not a GLB file \(starts with "glTX", expected "glTF"\)/);
     expect(() => checkGlbBytes(new Uint8Array(5))).toThrow(/not a GLB file/);
     expect(() => checkGlbBytes(glb(1000, [[4, 0x4e4f534a]]))).toThrow(/truncated GLB \(header says 1000 bytes, the file has 24\)/);
     expect(() => checkGlbBytes(glb(12 + 8 + 4, [[40, 0x4e4f534a]]).subarray(0, 24))).toThrow(/truncated GLB/);
