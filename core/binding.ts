@@ -242,8 +242,13 @@ export function tailOverwrittenByClip(binding: CharacterBinding, chainIndex: num
   for (let i = 0; i < n; i++) {
     const k = C.row[t.eid]! * LINK_STRIDE + i;
     const s = C.slot[k]!;
-    const d = Math.abs(pose.localR[s * 4]! * B.writtenR[k * 4]! + pose.localR[s * 4 + 1]! * B.writtenR[k * 4 + 1]!
-      + pose.localR[s * 4 + 2]! * B.writtenR[k * 4 + 2]! + pose.localR[s * 4 + 3]! * B.writtenR[k * 4 + 3]!);
+    const R = pose.localR, W = B.writtenR;
+    const px = R[s * 4]!, py = R[s * 4 + 1]!, pz = R[s * 4 + 2]!, pw = R[s * 4 + 3]!;
+    const wx = W[k * 4]!, wy = W[k * 4 + 1]!, wz = W[k * 4 + 2]!, ww = W[k * 4 + 3]!;
+    // angle between the rotations, whatever the quaternions' lengths (a valid glTF may store a
+    // rotation a little off unit length; engines do not normalise it)
+    const l = Math.sqrt((px * px + py * py + pz * pz + pw * pw) * (wx * wx + wy * wy + wz * wz + ww * ww));
+    const d = l > 0 ? Math.abs(px * wx + py * wy + pz * wz + pw * ww) / l : 0;
     if (1 - d > tolerance) return true;
   }
   return false;

@@ -114,6 +114,18 @@ describe('the first frame: a game mixer whose clip keys the tail (no flags to as
       an.dispose(); anRef.dispose();
     });
   }
+  test('a loaded tail rotation a little off unit length (valid glTF: 0.99999, 0.995; three keeps it as stored) and no clip keying it: stays on the bind rest', () => {
+    for (const f of [0.99999, 0.995, 1.00001]) {
+      const t = characterToThree(createBuiltinCharacter({ variant: 'chain' }));
+      for (const b of t.bones) if (/^Tail_\d$/.test(b.name)) b.quaternion.set(b.quaternion.x * f, b.quaternion.y * f, b.quaternion.z * f, b.quaternion.w * f);
+      const mixer = new AnimationMixer(t.root);
+      mixer.clipAction(t.clips.find((c) => c.name === 'walk')!).play();
+      const an = createAnimator(t.root);
+      for (let k = 0; k < 10; k++) { mixer.update(DT); an.update(DT); }
+      expect(an.diagnostics().tails[0]!.restSource, `length ${f}`).toBe('bind');
+      an.dispose();
+    }
+  });
   test('a loaded pose with a bent tail and no clip keying it stays on the bind rest (the loaded pose is not taken for animation)', () => {
     const t = characterToThree(createBuiltinCharacter({ variant: 'chain' }));
     const last = t.bones.find((b) => b.name === 'Tail_6')!;
