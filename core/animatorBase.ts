@@ -157,8 +157,9 @@ export interface AnimatorBase {
   readonly bindings: readonly CharacterBinding[];
   /**
    * Advance one frame of `dt` **seconds** (a frame at 60 Hz is 1/60, not 16): engine animation
-   * (if owned), read, scene inputs (if given), bitrig systems, write. A dt over 1 s is reported
-   * in `diagnostics().problems` (milliseconds by mistake?); dt ≤ 0 or not finite simulates nothing.
+   * (if owned), read, scene inputs (if given), bitrig systems, write. A dt over 1 s three frames
+   * in a row is reported in `diagnostics().problems` (milliseconds by mistake? one long frame is
+   * normal); dt ≤ 0 or not finite simulates nothing.
    */
   update(dt: number, inputs?: SceneInputs): void;
   /** Scene IK handle (legs, arms in input order), or null when `sceneIK` is off. */
@@ -255,7 +256,9 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
   const mapInputs = spec.mapSceneInputs;
   const names = skeletons.map((s) => s.source.names);
   animatorsOn.set(world, (animatorsOn.get(world) ?? 0) + 1);
-  let lastDt: unknown = 0; // the last dt given to update() (diagnostics: a dt in milliseconds)
+  // Frames in a row given a dt over 1 s (diagnostics: a dt in milliseconds; one long frame, a
+  // hitch or a tab switch, is normal) and the last such dt.
+  let longFrames = 0, lastDt = 0;
   // The animated pose of every driven bone at the last read, and what bitrig wrote onto it at
   // the last write, per binding: rotations (4) and translations (3) per bone. A driven bone the
   // engine left exactly as bitrig wrote it was not animated this frame (three's mixer skips a
@@ -305,7 +308,8 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
     },
     advanceMixer(dt: number) {
       if (!alive) return;
-      lastDt = dt; // (updateAnimators comes through here)
+      // (updateAnimators comes through here too)
+      if (typeof dt === 'number' && dt > 1 && dt < Infinity) { longFrames++; lastDt = dt; } else longFrames = 0;
       if (advance) advance(dt);
     },
     read() {
@@ -359,7 +363,6 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
     },
     update(dt: number, inputs?: SceneInputs) {
       if (!alive) return;
-      lastDt = dt;
       // (a world other animators also live in is stepped once per frame for all of them)
       if (!ownWorld && animatorsOn.get(world)! > 1) throw new Error(`${module}: this animator shares its world with others; call updateAnimators(animators, dt) instead`);
       base.advanceMixer(dt);
@@ -397,8 +400,8 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
         problems.push(...bindings[i]!.problems);
         tails.push(...tailDiagnostics(bindings[i]!, names[i]!));
       }
-      if (typeof lastDt === 'number' && lastDt > 1 && lastDt < Infinity) {
-        problems.push(`update(dt) was last given dt = ${lastDt} s: dt is in seconds (milliseconds? divide by 1000); the tail ran at most ${world.tailClock.maxStepsPerFrame} steps of it`);
+      if (longFrames >= 3) {
+        problems.push(`update(dt) was given dt over 1 s ${longFrames} frames in a row (last ${lastDt} s): dt is in seconds (milliseconds? divide by 1000); the tail runs at most ${world.tailClock.maxStepsPerFrame} steps a frame`);
       }
       const tailBackendNow = tailBackend(world);
       const threads = tailThreads(world);

@@ -88,10 +88,13 @@ export function refreshStepCache(world: BitrigWorld, eid: number): void {
   const cache = C.stepCache;
   const n = C.links[eid]!;
   const k = C.couplingRate[eid]!;
-  const half = C.bendLimit[eid]! * 0.5;
+  // (for a while after a seat along a shown pose: a wider limit and a weaker coupling; exact
+  // otherwise: ease 0 adds 0 and scales by 1)
+  const ease = C.seatEase[eid]!;
+  const half = (C.bendLimit[eid]! + ease * C.seatExcess[eid]!) * 0.5;
   cache[c] = h;
   cache[c + 1] = Math.exp(-C.contactDamping[eid]! * h);
-  cache[c + 2] = n > 1 && k > 0 ? 1 - Math.exp(-k * h) : 0;
+  cache[c + 2] = n > 1 && k > 0 ? 1 - Math.exp(-k * (1 - ease) * h) : 0;
   cache[c + 3] = Math.cos(half);
   cache[c + 4] = Math.sin(half);
 }

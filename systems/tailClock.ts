@@ -13,8 +13,8 @@
  * `maxStepsPerFrame` steps and drops the rest. Units: seconds; world units.
  */
 import type { BitrigWorld } from '../core/world';
-import { LINK_STRIDE, REST_ANIMATION, SEAT_FROM_LOCAL } from '../core/components/tail';
-import { anchorFromMatrix, computeToHips, linkAim, linkFrame, LF } from '../core/tailKernel';
+import { SEAT_EASE_TIME, LINK_STRIDE, REST_ANIMATION, SEAT_FROM_LOCAL } from '../core/components/tail';
+import { anchorFromMatrix, computeToHips, K, LF, LK, linkAim, linkFrame, refreshStepCache } from '../core/tailKernel';
 import { qMul, qNormalize, qRotate, qSlerp, qSwingUnit } from '../core/qmath';
 
 /**
@@ -127,6 +127,15 @@ export function tailPrepareChain(world: BitrigWorld, eid: number, steps: number)
   if (dx * dx + dy * dy + dz * dz > lim * lim) {
     resetChainToRest(world, eid);
     C.resetLastFrame[eid] = 1;
+    return;
+  }
+  if (C.seatEase[eid]! > 0) {
+    // after a seat along a shown pose: the limit and the coupling return to theirs
+    let r = C.seatEase[eid]! * Math.exp(-(steps * world.tailClock.fixedStep) / SEAT_EASE_TIME);
+    if (r < 1e-4) { r = 0; C.seatExcess[eid] = 0; }
+    C.seatEase[eid] = r;
+    LK[K.STEP] = world.tailClock.fixedStep;
+    refreshStepCache(world, eid);
   }
 }
 
@@ -140,6 +149,7 @@ export function resetChainToRest(world: BitrigWorld, eid: number): void {
   const B = world.components.BendState;
   const n = C.links[eid]!;
   const a = eid * 8;
+  if (C.seatEase[eid]! > 0) { C.seatEase[eid] = 0; C.seatExcess[eid] = 0; C.stepCache[eid * 5] = NaN; } // (the chain's own limit and coupling again, next step)
   for (let j = 0; j < 8; j++) {
     C.anchorPrev[a + j] = C.anchorCur[a + j]!;
     C.anchorStep[a + j] = C.anchorCur[a + j]!;
@@ -180,11 +190,22 @@ export function seatChainAtLocal(world: BitrigWorld, eid: number): void {
     C.anchorPrev[a + j] = C.anchorCur[a + j]!;
     C.anchorStep[a + j] = C.anchorCur[a + j]!;
   }
+  let maxBend = 0;
   for (let i = 0; i < n; i++) {
     const k = C.row[eid]! * LINK_STRIDE + i;
     linkFrame(world, eid, i, C.anchorCur, a);
-    // the link's direction in its parent's frame: the shown rotation applied to the bone's tip direction
     const q = B.localCur, o = k * 4;
+    if (!(LF[14]! > 0)) {
+      // a zero-length link: as the step leaves it (particle on its head, rest rotation, no bend)
+      P.pos[k * 3] = LF[0]!; P.pos[k * 3 + 1] = LF[1]!; P.pos[k * 3 + 2] = LF[2]!;
+      P.vel[k * 3] = 0; P.vel[k * 3 + 1] = 0; P.vel[k * 3 + 2] = 0;
+      P.contact[k] = 0;
+      B.bendOld[o] = 0; B.bendOld[o + 1] = 0; B.bendOld[o + 2] = 0; B.bendOld[o + 3] = 1;
+      for (let c = 0; c < 4; c++) { B.localCur[o + c] = B.restR[o + c]!; B.localPrev[o + c] = B.restR[o + c]!; }
+      linkAim(world, eid, i, LF, 11);
+      continue;
+    }
+    // the link's direction in its parent's frame: the shown rotation applied to the bone's tip direction
     const ql = q[o]! * q[o]! + q[o + 1]! * q[o + 1]! + q[o + 2]! * q[o + 2]! + q[o + 3]! * q[o + 3]!;
     let ok = ql > 1e-12 && Number.isFinite(ql);
     if (ok) {
@@ -203,12 +224,23 @@ export function seatChainAtLocal(world: BitrigWorld, eid: number): void {
     // bend snapshot: swing(rest direction, direction) in the hips frame (as TailStep's bendNew)
     qRotate(_d, 6, B.toHips, k * 4, _d, 0);
     qSwingUnit(B.bendOld, k * 4, B.restDirHs, k * 3, _d, 6);
+    const bw = Math.abs(B.bendOld[k * 4 + 3]!);
+    const bend = 2 * Math.acos(bw > 1 ? 1 : bw);
+    if (bend > maxBend) maxBend = bend;
     // displayed local rotation: swing(rest direction, direction) · rest (as TailStep's localCur)
     qSwingUnit(_d, 12, B.restDirLs, k * 3, _d, 0);
     qMul(B.localCur, o, _d, 12, B.restR, o);
     for (let c = 0; c < 4; c++) B.localPrev[o + c] = B.localCur[o + c]!;
     linkAim(world, eid, i, _d, 3);
   }
+  // Ease in (SEAT_EASE_TIME): the limit widened to the shown bend and the coupling off at first,
+  // both returning to the chain's own, so a pose far from the new rest is not clamped to the
+  // limit and pulled toward its neighbours in one step.
+  const excess = maxBend - C.bendLimit[eid]!;
+  C.seatExcess[eid] = excess > 0 ? excess + 1e-6 : 0;
+  C.seatEase[eid] = 1;
+  LK[K.STEP] = world.tailClock.fixedStep;
+  refreshStepCache(world, eid);
 }
 
 /**

@@ -26,6 +26,9 @@ export const REST_BIND = 0;
 /** The spring rides on the clip's own tail keys and adds follow-through. */
 export const REST_ANIMATION = 1;
 
+/** Time constant (seconds) of {@link TailChainComponent.seatEase}. */
+export const SEAT_EASE_TIME = 0.15;
+
 /** `TailChain.initialised` value: seat the chain along the local rotations in `BendState.localCur` at the next frame's preparation. */
 export const SEAT_FROM_LOCAL = 2;
 
@@ -118,6 +121,18 @@ export interface TailChainComponent {
    * cos(θmax/2), sin(θmax/2).
    */
   stepCache: Float64Array;
+  /**
+   * After the chain was seated along a shown pose ({@link SEAT_FROM_LOCAL}): how far (radians)
+   * that pose was bent beyond the bend limit. 0 otherwise.
+   */
+  seatExcess: Float64Array;
+  /**
+   * Ease-in after a seat along a shown pose: 1 at the seat, shrinking to 0 with time constant
+   * {@link SEAT_EASE_TIME}. Meanwhile the bend limit is widened by `seatEase · seatExcess` and
+   * the coupling rate scaled by `1 − seatEase`, so the first steps ease a pose far from the new
+   * rest in instead of clamping and pulling it at once. 0 otherwise.
+   */
+  seatEase: Float64Array;
 }
 
 /** Particle per link tip: position, velocity, previous-step position (world). */
@@ -209,7 +224,7 @@ export function createTailComponents(cap: number, rows: number = cap): {
       restSource: new Uint8Array(cap), unitScale: f64(cap), teleportDistance: f64(cap), initialised: new Uint8Array(cap),
       anchorPrev: f64(cap * 8), anchorCur: f64(cap * 8), anchorStep: f64(cap * 8), axesLs: f64(cap * 9),
       stepsLastFrame: new Uint8Array(cap), resetLastFrame: new Uint8Array(cap), writeFailed: new Uint8Array(cap), mirrored: new Uint8Array(cap), exactWorld: new Uint8Array(cap), exactWorldSetup: new Uint8Array(cap),
-      stepCache: f64(cap * 5),
+      stepCache: f64(cap * 5), seatExcess: f64(cap), seatEase: f64(cap),
     },
     TailParticle: { pos: f64(rows * L * 3), vel: f64(rows * L * 3), contact: new Uint8Array(rows * L) },
     BendState: {

@@ -89,21 +89,21 @@ describe('createAnimator on the built-in character', () => {
     expect(a.bones.find((b) => b.name === 'Tail_1')!.quaternion.angleTo(held)).toBeGreaterThan(1e-4);
   });
 
-  test('auto: a clip that keys the tail stops and one that does not starts — the tail goes on from the pose it showed (the switch frame turns each bone direction < 3°; re-seating at rest turned Tail_1 by 33°), then swings from the bind rest (every later frame < 10°)', () => {
+  test.each([0.4, 0.8, 1.2])('auto: a clip that keys the tail (Tail_1 lowered %s rad) stops and one that does not starts — the tail goes on from the pose it showed (the switch frame turns each bone direction < 0.5°, floor off; re-seating at rest jumped 33–71°), then eases toward the bind rest no faster than a spring released from there (each frame < max(8°, 0.3 × that jump))', (raise) => {
     const a = rig();
     const walk = a.clips.find((c) => c.name === 'walk')!;
     const keyed = walk.clone();
     const rest1 = a.bones.find((b) => b.name === 'Tail_1')!.quaternion.clone();
-    const up = new Quaternion().setFromAxisAngle(new Vector3(1, 0, 0), -0.4).multiply(rest1);
-    keyed.tracks.push(new QuaternionKeyframeTrack('Tail_1.quaternion', [0, keyed.duration], [...up.toArray(), ...up.toArray()]));
+    const low = new Quaternion().setFromAxisAngle(new Vector3(1, 0, 0), -raise).multiply(rest1);
+    keyed.tracks.push(new QuaternionKeyframeTrack('Tail_1.quaternion', [0, keyed.duration], [...low.toArray(), ...low.toArray()]));
     const action = a.mixer.clipAction(keyed);
     action.play();
-    const animator = createAnimator(a.root, { mixer: a.mixer });
+    // (floor off: with it on, a link the switch leaves touching the floor is re-aimed by the floor rule, as always)
+    const animator = createAnimator(a.root, { mixer: a.mixer, tail: { floorEnabled: false } });
     const tails = a.bones.filter((b) => /^Tail_\d$/.test(b.name));
     for (let f = 0; f < 60; f++) animator.update(1 / 60);
     expect(animator.diagnostics().tails[0]!.restSource).toBe('animation');
     const shown = tails.map((t) => t.quaternion.clone());
-    expect(shown[0]!.angleTo(rest1)).toBeGreaterThan(0.3); // Tail_1 shown far from its bind rest (the test means something)
     action.stop();
     a.mixer.clipAction(walk).play();
     animator.update(1 / 60);
@@ -111,17 +111,27 @@ describe('createAnimator on the built-in character', () => {
     // each bone's direction (toward its child, in its parent's frame); the twist about it goes
     // to the new rest's (the readback rule: swing from the rest direction · rest rotation)
     const dirOf = (t: Bone, q: Quaternion): Vector3 => (t.children[0] as Bone).position.clone().normalize().applyQuaternion(q);
-    tails.forEach((t, i) => expect(dirOf(t, t.quaternion).angleTo(dirOf(t, shown[i]!)) * 180 / Math.PI, t.name).toBeLessThan(3));
+    tails.forEach((t, i) => expect(dirOf(t, t.quaternion).angleTo(dirOf(t, shown[i]!)) * 180 / Math.PI, t.name).toBeLessThan(0.5));
+    // what re-seating at rest jumped: the largest turn from the shown directions to the bind rest's
+    const B = animator.world.components.BendState, eid = animator.bindings[0]!.tails[0]!.eid;
+    let jump = 0;
+    tails.forEach((t, i) => {
+      const k = tailLinkIndex(animator.world, eid, i) * 4;
+      const r = new Quaternion(B.restR[k]!, B.restR[k + 1]!, B.restR[k + 2]!, B.restR[k + 3]!);
+      jump = Math.max(jump, dirOf(t, shown[i]!).angleTo(dirOf(t, r)));
+    });
+    expect(jump * 180 / Math.PI).toBeGreaterThan(30); // the test means something
     let prev = tails.map((t) => t.quaternion.clone()), worst = 0;
     for (let f = 0; f < 120; f++) {
       animator.update(1 / 60);
-      tails.forEach((t, i) => { expect(Number.isFinite(t.quaternion.w)).toBe(true); worst = Math.max(worst, t.quaternion.angleTo(prev[i]!)); });
+      tails.forEach((t, i) => { expect(Number.isFinite(t.quaternion.w)).toBe(true); worst = Math.max(worst, dirOf(t, t.quaternion).angleTo(dirOf(t, prev[i]!))); });
       prev = tails.map((t) => t.quaternion.clone());
     }
-    // no later snap either: the first step turns a link 8.1° (the coupling pulls the raised
-    // root toward its straight neighbours: 18 % of its 23° bend), then 3–5° a frame, ≈ 1.5° once swinging
-    expect(worst * 180 / Math.PI).toBeLessThan(10);
-    expect(tails[0]!.quaternion.angleTo(rest1)).toBeLessThan(shown[0]!.angleTo(rest1)); // and it swings back toward the bind rest
+    // a spring released from θ0 turns at most ωθ0 per second (ω = 2π · 0.9 Hz), a chain's links
+    // up to about twice that: 0.19 θ0 per frame at 60 Hz, bounded here by 0.3 θ0. Measured:
+    // 5.4° / 12.7° / 14.9° per frame at 0.4 / 0.8 / 1.2 rad (jumps 33° / 52° / 71°); without the
+    // ease-in (limit clamped, coupling at full rate from the first step) 8.1° / 22.4° / 40.5°
+    expect(worst).toBeLessThan(Math.max((8 * Math.PI) / 180, 0.3 * jump));
     animator.dispose();
   });
 
@@ -325,17 +335,21 @@ describe('createAnimator on the built-in character', () => {
     tail.dispose();
   });
 
-  test('a dt in milliseconds (update(16)) is reported in diagnostics().problems, alone or through updateAnimators; a dt in seconds is not', () => {
+  test('a dt in milliseconds (update(16) three frames in a row) is reported in diagnostics().problems, alone or through updateAnimators; one long frame (a hitch, a tab switch) or a dt in seconds is not', () => {
     const a = rig();
     const an = createAnimator(a.root, { mixer: a.mixer });
+    const noted = (): boolean => an.diagnostics().problems.some((m) => /dt is in seconds/.test(m));
     an.update(1 / 60);
-    expect(an.diagnostics().problems.some((m) => /dt is in seconds/.test(m))).toBe(false);
-    an.update(16);
-    expect(an.diagnostics().problems.some((m) => /dt = 16 s: dt is in seconds/.test(m))).toBe(true);
+    expect(noted()).toBe(false);
+    an.update(45); // a tab switch
     an.update(1 / 60);
-    expect(an.diagnostics().problems.some((m) => /dt is in seconds/.test(m))).toBe(false);
-    updateAnimators([an], 33);
-    expect(an.diagnostics().problems.some((m) => /dt = 33 s/.test(m))).toBe(true);
+    expect(noted()).toBe(false);
+    for (let f = 0; f < 3; f++) an.update(16);
+    expect(an.diagnostics().problems.some((m) => /dt over 1 s 3 frames in a row \(last 16 s\): dt is in seconds/.test(m))).toBe(true);
+    an.update(1 / 60);
+    expect(noted()).toBe(false);
+    for (let f = 0; f < 3; f++) updateAnimators([an], 33);
+    expect(an.diagnostics().problems.some((m) => /last 33 s/.test(m))).toBe(true);
     an.dispose();
   });
 
