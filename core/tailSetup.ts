@@ -168,6 +168,7 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   }
   C.exactWorld[eid] = C.exactWorldSetup[eid]!;
   C.mirrored[eid] = 0;
+  C.seatEase[eid] = 0; C.seatExcess[eid] = 0;
   C.anchorPrev.fill(0, eid * 8, eid * 8 + 8);
   C.anchorCur.fill(0, eid * 8, eid * 8 + 8);
   C.anchorStep.fill(0, eid * 8, eid * 8 + 8);

@@ -73,6 +73,23 @@ describe.each([['wasm', true], ['js', false]] as const)('re-seat along the shown
     for (const v of b.joints().flat()) expect(Number.isFinite(v)).toBe(true);
   });
 
+  test('a zero-length link shown turned 0.6 rad seats as the step leaves it (rest rotation, no bend): the first step does not move it (1e-6 per component)', () => {
+    const r = makeTailRig({ links: LINKS, zeroLinkAt: 2, world: { wasm } });
+    r.frame(1 / 60);
+    const shown = shownByBone(r);
+    const j = r.binding.tails[0]!.bones[2]!;
+    const turn = quat.setAxisAngle(quat.create(), [1, 0, 0], 0.6);
+    const q = quat.multiply(quat.create(), quat.fromValues(shown[j * 4]!, shown[j * 4 + 1]!, shown[j * 4 + 2]!, shown[j * 4 + 3]!), turn);
+    for (let c = 0; c < 4; c++) shown[j * 4 + c] = q[c]!;
+    reseatTailsAtPose(r.binding, shown);
+    r.frame(0);
+    const seated = shownByBone(r);
+    r.frame(1 / 60);
+    const stepped = shownByBone(r);
+    for (let c = 0; c < 4; c++) expect(Math.abs(seated[j * 4 + c]! - stepped[j * 4 + c]!)).toBeLessThan(1e-6); // (measured 3e-8: the step re-normalises; the old seat moved it 34°)
+    expect(r.linkAngles()[2]!).toBeLessThan(1e-6); // on its rest rotation (radians; 3e-8 measured, the acos of a dot near 1)
+  });
+
   test('a non-finite or zero shown rotation takes the rest direction: no NaN, lengths kept (1e-9)', () => {
     const r = makeTailRig({ links: LINKS, world: { wasm } });
     r.frame(1 / 60);
