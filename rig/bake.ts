@@ -25,6 +25,7 @@
  *
  * Setup-time code (allocates, throws `bitrig/bake: …`). Node-only: {@link bakeFile}.
  */
+import { assertDocument } from './pass';
 import type { Animation, AnimationChannel, AnimationSampler, Document } from '@gltf-transform/core';
 import { mat4 } from 'gl-matrix';
 import { createBitrigWorld, type BitrigWorld } from '../core/world';
@@ -61,6 +62,7 @@ export interface BakeCalibration {
  * bakeTails(doc, { clips: ['Walk'], calibration: calib });
  */
 export function captureBakeCalibration(doc: Document): BakeCalibration {
+  assertDocument(doc, 'bitrig/bake');
   const graph = readSceneGraph(doc);
   const skins = readSkins(doc, graph);
   return { doc, graph, skins };
@@ -754,6 +756,7 @@ export const BAKED_EXTRA = 'bitrigBaked';
  * console.log(report.clips[0].mode, report.clips[0].warmupCycles, report.clips[0].seamJumpDeg);
  */
 export function bakeTails(doc: Document, options: Partial<BakeOptions> = {}): BakeReport {
+  assertDocument(doc, 'bitrig/bake');
   const o = mergeBakeOptions(options);
   const calib = o.calibration ?? captureBakeCalibration(doc);
   if (calib.doc !== doc) throw new Error('bitrig/bake: the calibration was captured from another document');

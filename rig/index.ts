@@ -12,6 +12,7 @@ export type { AppendageKind, AppendageReport, AppendageVerdict, ExistingChainRep
 export { RIG_DEFAULTS, mergeRigOptions } from './options';
 export type { RigInclude, RigMode, RigOptions, RigProgress } from './options';
 export { checkGlbBytes, readGlbBytes, rigGlb, writeGlbBytes } from './glb';
+export type { GlbBytes } from './glb';
 export { chainWeights } from './chain';
 export { boneSegments, jointBones, skeletonDistance, weightedBoneDistance } from './distance';
 export type { BoneSegments, JointBones, SkeletonPoints } from './distance';

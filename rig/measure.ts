@@ -28,7 +28,7 @@ import { jointMatrices, readSkins, skinVertices, type SkinData } from './skinnin
 import { detectClipMode, hasTailBones, simulateTailCycle, TAIL_SIM_DEFAULTS, type TailCycle, type TailSimOptions } from './bake';
 import { compareHipsLiftOn, HIPS_LIFT_DEFAULTS, tailDominatedVertices, tailJointMask, type HipsLiftComparison } from './grounding';
 import { jointBones, weightedBoneDistance } from './distance';
-import { rigAppendages } from './pass';
+import { assertDocument, rigAppendages } from './pass';
 
 /** One row of the seed's table. */
 export interface StretchRow {
@@ -326,6 +326,7 @@ const defaultRig: RigFunction = (doc, mode) => { rigAppendages(doc, { mode }); }
  * console.log(r.rows.original?.torn, r.rows.chain?.p99, r.rows.body?.p99); // rows are null where the input cannot give one
  */
 export function measureTail(doc: Document, clip: string, options: Partial<MeasureOptions> = {}): MeasureReport {
+  assertDocument(doc, 'bitrig/measure');
   const o = mergeMeasureOptions(options);
   const graph = readSceneGraph(doc);
   const skins = readSkins(doc, graph);

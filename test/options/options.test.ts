@@ -259,3 +259,14 @@ describe('bitrig/bake options', () => {
     expect(r.clips.map((x) => x.clip)).toEqual(['walk']);
   });
 });
+
+describe('bake and measure name a wrong first argument', () => {
+  test('GLB bytes or a path instead of a Document: bitrig/bake and bitrig/measure say what to do', async () => {
+    const { bakeTails, captureBakeCalibration } = await import('../../rig/bake');
+    const { measureTail } = await import('../../rig/measure');
+    const bytes = new Uint8Array(16);
+    expect(() => bakeTails(bytes as never)).toThrow(/^bitrig\/bake: expected a glTF-Transform Document .*read the bytes into one first/);
+    expect(() => captureBakeCalibration('fox.glb' as never)).toThrow(/^bitrig\/bake: expected a glTF-Transform Document .*read the file into one first/);
+    expect(() => measureTail(null as never, 'Walk')).toThrow(/^bitrig\/measure: expected a glTF-Transform Document/);
+  });
+});
