@@ -253,7 +253,7 @@ describe('bake output: validator clean, plays in three.js with the tail moving',
     expect(swingDeg).toBeGreaterThan(2); // the tail moves through the clip
   });
 
-  it('createAnimator on the baked file: while a baked clip plays the tail shows its keys as they are (no simulation on top: equal to a mixer-only twin, 1e-7); a clip bitrig did not bake is simulated again, starting from rest', async () => {
+  it('createAnimator on the baked file: while a baked clip plays the tail shows its keys as they are (no simulation on top: equal to a mixer-only twin, 1e-7); a clip bitrig did not bake is simulated again (from the pose the baked clip showed last)', async () => {
     const bytes = await writeGlbBytes(doc);
     const [a, twin] = [await loadGlbThree(bytes), await loadGlbThree(bytes)];
     expect(a.animations.find((c) => c.name === 'walk')!.userData.bitrigBaked).toBe(true);
