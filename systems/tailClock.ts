@@ -139,6 +139,14 @@ export function tailPrepareChain(world: BitrigWorld, eid: number, steps: number)
   }
 }
 
+/** Start a chain's anchor interpolation at this frame's anchor (no motion carried in from before). */
+function holdAnchor(C: BitrigWorld['components']['TailChain'], a: number): void {
+  for (let j = 0; j < 8; j++) {
+    C.anchorPrev[a + j] = C.anchorCur[a + j]!;
+    C.anchorStep[a + j] = C.anchorCur[a + j]!;
+  }
+}
+
 /**
  * Place a chain at its rest pose from this frame's anchor: particles on the rest targets,
  * zero velocity, bend snapshots at identity, no contact. Per-frame safe.
@@ -150,10 +158,7 @@ export function resetChainToRest(world: BitrigWorld, eid: number): void {
   const n = C.links[eid]!;
   const a = eid * 8;
   if (C.seatEase[eid]! > 0) { C.seatEase[eid] = 0; C.seatExcess[eid] = 0; C.stepCache[eid * 5] = NaN; } // (the chain's own limit and coupling again, next step)
-  for (let j = 0; j < 8; j++) {
-    C.anchorPrev[a + j] = C.anchorCur[a + j]!;
-    C.anchorStep[a + j] = C.anchorCur[a + j]!;
-  }
+  holdAnchor(C, a);
   for (let i = 0; i < n; i++) {
     const k = C.row[eid]! * LINK_STRIDE + i;
     linkFrame(world, eid, i, C.anchorCur, a);
@@ -186,10 +191,7 @@ export function seatChainAtLocal(world: BitrigWorld, eid: number): void {
   const B = world.components.BendState;
   const n = C.links[eid]!;
   const a = eid * 8;
-  for (let j = 0; j < 8; j++) {
-    C.anchorPrev[a + j] = C.anchorCur[a + j]!;
-    C.anchorStep[a + j] = C.anchorCur[a + j]!;
-  }
+  holdAnchor(C, a);
   let maxBend = 0;
   for (let i = 0; i < n; i++) {
     const k = C.row[eid]! * LINK_STRIDE + i;
