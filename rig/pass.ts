@@ -27,19 +27,24 @@
  *   of the skin's surface area. Such a piece is kind `body`, searched for a hidden tail like a
  *   worn one, and never made rigid.
  * - A tail chain the skin already has (found by name: an artist's `Tail1…`, or `Tail_1…` from
- *   an earlier run) never gets a second chain beside it. A tail piece at such a chain (≥ 25 %
- *   of its re-weighting domain nearest that chain's bones) is re-weighted onto it when at least
- *   half of the domain lies along it while weighted mostly to other bones that are farther
- *   (by the absorb margin) than the chain: weights by the SPEC §1 blend on the coordinate of
- *   the nearest point of the chain's polyline. Otherwise (or in rigid mode) it is left alone
- *   and the report names the chain. So a run on the pass's own output changes nothing.
+ *   an earlier run) never gets a second chain beside it. Tail skin is at such a chain when its
+ *   nearest bone is one of the chain's (or its parent) and it lies within the tail's diameter
+ *   of the chain's polyline (2 × the RMS distance of the domain from its own axis, at least
+ *   the far threshold: the chain runs inside the tail); each vertex goes to its nearest chain,
+ *   so a forked tail with a chain per branch is done in one run. A domain ≥ 25 % at chains is
+ *   re-weighted onto them when at least half of it lies along them while weighted mostly to
+ *   other bones that are farther (by the absorb margin) than the chain: weights by the SPEC §1
+ *   blend on the coordinate of the nearest point of the chain's polyline. Otherwise (or in
+ *   rigid mode) it is left alone and the report names the chain. The part of the domain beyond
+ *   every chain's bound (a separate tail nearby, a fork's bare branch) grows its own chain when
+ *   it is long. So a run on the pass's own output changes nothing.
  */
 import type { Document } from '@gltf-transform/core';
 import { addChainBones, chainBoneNames } from './bones';
 import { findTailChains } from '../core/boneMap';
 import { bridgeShells, chainCoordinate, chainJoints, chainWeights, geodesic, percentileOf, segmentCount } from './chain';
 import type { DetectInput, Piece } from './detect';
-import { findPieces } from './detect';
+import { findPieces, symEigen3 } from './detect';
 import { boneSegments, jointBones, skeletonDistance, vertexBoneDistance, weightedBoneDistance } from './distance';
 import type { VertexInfluence } from './meshData';
 import { readSkinMesh, writeInfluences } from './meshData';
@@ -523,7 +528,7 @@ function rigSkin(
   for (const g of orderedGroups) {
     g.sort((a, b) => tails[b]!.piece.vertices.length - tails[a]!.piece.vertices.length);
     const lead = tails[g[0]!]!;
-    const report = reportOf(lead);
+    let report = reportOf(lead);
     // Union of the group's pieces, collars and domains.
     const pieceVerts = new Set<number>();
     const collar = new Set<number>();
@@ -540,7 +545,7 @@ function rigSkin(
       report.merged = g.reduce((s, i) => s + tails[i]!.piece.merged, 0);
       report.reason += `; joined with ${g.length - 1} more far piece${g.length > 2 ? 's' : ''} on the same skin`;
     }
-    const domain = [...domainSet].filter((v) => !taken[v]);
+    let domain = [...domainSet].filter((v) => !taken[v]);
     if (domain.length === 0) {
       report.reason += '; its skin was already taken by a larger piece, left alone';
       reports.push(report);
@@ -549,50 +554,80 @@ function rigSkin(
     // [ours] A tail chain is already there (an artist's, or one an earlier run grew): never a
     // second chain beside it. Skin lying along it but weighted to a body bone goes onto it.
     const at = existing.length > 0 ? atExistingChain(domain) : null;
+    let restOfAt = false;
     if (at) {
       const c = existing[at.chain]!;
-      const label = chainLabel(c);
-      const pct = `${Math.round(100 * at.share)} % of its skin is nearest that chain`;
-      if (o.mode === 'chain' && at.along.length >= EXISTING_ALONG * domain.length) {
-        const changed = membersOf(graph, Int32Array.from(at.along));
+      const used = at.chains.filter((e) => e.along.length > 0 || e.chain === at.chain);
+      const label = used.map((e) => chainLabel(existing[e.chain]!)).join(' and ');
+      const pct = used.length > 1
+        ? `${used.map((e) => `${Math.round((100 * e.at) / domain.length)} %`).join(' and ')} of its skin lies at those chains, each vertex given to the nearest`
+        : `${Math.round(100 * at.share)} % of its skin lies at that chain`;
+      const alongCount = at.chains.reduce((n, e) => n + e.along.length, 0);
+      if (o.mode === 'chain' && alongCount >= EXISTING_ALONG * domain.length) {
+        const allAlong = at.chains.flatMap((e) => e.along);
+        const changed = membersOf(graph, Int32Array.from(allAlong));
         report.boneDistanceBefore = weightedBoneDistance(bonesBefore, mesh.positions, originalJoints, originalWeights, mesh.slots, changed);
         report.changedVertexCount = changed.length;
-        for (const v of domain) taken[v] = 1;
-        const K = c.bones.length;
+        for (const v of at.atVerts) taken[v] = 1;
         const out = [0, 0, 0, 0];
-        at.along.forEach((wv, i) => {
-          const n = chainWeights(at.coords[i]!, K, K, out);
-          const joints: number[] = [];
-          const weights: number[] = [];
-          for (let k = 0; k < n; k++) {
-            const bn = out[2 * k]!;
-            const j = bn === 0 ? (c.parent >= 0 ? c.parent : c.bones[0]!) : c.bones[bn - 1]!;
-            const e = joints.indexOf(j);
-            if (e >= 0) weights[e]! += out[2 * k + 1]!;
-            else {
-              joints.push(j);
-              weights.push(out[2 * k + 1]!);
+        for (const e of at.chains) {
+          const ce = existing[e.chain]!;
+          const K = ce.bones.length;
+          e.along.forEach((wv, i) => {
+            const n = chainWeights(e.coords[i]!, K, K, out);
+            const joints: number[] = [];
+            const weights: number[] = [];
+            for (let k = 0; k < n; k++) {
+              const bn = out[2 * k]!;
+              const j = bn === 0 ? (ce.parent >= 0 ? ce.parent : ce.bones[0]!) : ce.bones[bn - 1]!;
+              const x = joints.indexOf(j);
+              if (x >= 0) weights[x]! += out[2 * k + 1]!;
+              else {
+                joints.push(j);
+                weights.push(out[2 * k + 1]!);
+              }
             }
-          }
-          for (let e = graph.membersStart[wv]!; e < graph.membersStart[wv + 1]!; e++) influences.push({ vertex: graph.members[e]!, joints, weights });
-        });
+            for (let m = graph.membersStart[wv]!; m < graph.membersStart[wv + 1]!; m++) influences.push({ vertex: graph.members[m]!, joints, weights });
+          });
+          if (e.along.length > 0) existingReports[e.chain]!.changedVertexCount += membersOf(graph, Int32Array.from(e.along)).length;
+        }
         report.verdict = 'existing-chain';
-        report.reason = `${report.reason.replace(GREW, '')}; lies along the existing tail chain ${label} (${pct}) but was weighted to ${dominantNames(changed)}: re-weighted onto that chain, no bones added`;
+        report.reason = `${report.reason.replace(GREW, '')}; lies along the existing tail chain${used.length > 1 ? 's' : ''} ${label} (${pct}) but was weighted to ${dominantNames(changed)}: re-weighted onto ${used.length > 1 ? 'those chains' : 'that chain'}, no bones added`;
         report.joints = c.names.slice();
-        report.segments = K;
+        report.segments = c.bones.length;
         report.length = c.length;
-        existingReports[at.chain]!.changedVertexCount += changed.length;
         pending.push({ report, changed });
       } else {
         const why = o.mode !== 'chain'
           ? 'rigid mode does not move skin off an existing chain'
-          : `only ${Math.round((100 * at.along.length) / domain.length)} % of it lies along that chain while weighted to bones farther away, ${Math.round(100 * EXISTING_ALONG)} % is needed to re-weight it onto the chain`;
+          : `only ${Math.round((100 * alongCount) / domain.length)} % of it lies along ${used.length > 1 ? 'those chains' : 'that chain'} while weighted to bones farther away, ${Math.round(100 * EXISTING_ALONG)} % is needed to re-weight it onto ${used.length > 1 ? 'them' : 'the chain'}`;
         report.reason = report.reason.replace(GREW, '').replace(rigidSuffix(skel.names[skel.pelvis] ?? '?'), '') +
-          `; beside the existing tail chain ${label} (${pct}): no second chain is grown beside an existing one; left alone (${why})`;
+          `; beside the existing tail chain${used.length > 1 ? 's' : ''} ${label} (${pct}): no second chain is grown beside an existing one; left alone (${why})`;
         report.verdict = 'left-alone';
         reports.push(report);
       }
-      continue;
+      // [ours] A branch of the tail beyond every chain's bound (a fork whose other branch has
+      // no bones) is a tail of its own: it grows a chain, rooted where it leaves the chain.
+      const isAt = new Uint8Array(graph.count);
+      for (const v of at.atVerts) isAt[v] = 1;
+      const rest = domain.filter((v) => !isAt[v]);
+      if (o.mode !== 'chain' || rest.length < o.minPieceVertices) continue;
+      // It must stick out from the chain by a tail's length (skin lying beside a chain, like
+      // a haunch by a curled tip, does not).
+      let out = 0;
+      for (const v of rest) out = Math.max(out, at.offChain.get(v) ?? 0);
+      if (out < o.minReach * H) {
+        report = reportOf(lead);
+        report.vertexCount = membersOf(graph, Int32Array.from(rest)).length;
+        report.reason = `${report.reason.replace(GREW, '').replace(rigidSuffix(skel.names[skel.pelvis] ?? '?'), '')}; beside the existing tail chain${used.length > 1 ? 's' : ''} ${label}: its skin beyond the tail's diameter (${fmt(at.bound / H)} H) reaches only ${fmt(out / H)} H from the chain (< ${o.minReach} H), not a tail of its own; left alone`;
+        reports.push(report);
+        continue;
+      }
+      domain = rest;
+      report = reportOf(lead);
+      report.vertexCount = membersOf(graph, Int32Array.from(rest)).length;
+      report.reason += `; beside the existing tail chain${used.length > 1 ? 's' : ''} ${label}, ${Math.round((100 * rest.length) / (rest.length + at.atVerts.length))} % of it lies farther than the tail's diameter (${fmt(at.bound / H)} H) from ${used.length > 1 ? 'them' : 'it'}: that branch is a tail of its own`;
+      restOfAt = true;
     }
     const changed = membersOf(graph, Int32Array.from(domain));
     report.boneDistanceBefore = weightedBoneDistance(bonesBefore, mesh.positions, originalJoints, originalWeights, mesh.slots, changed);
@@ -607,7 +642,14 @@ function rigSkin(
     }
     const grown = growChain(graph, dist, domain, Int32Array.from(collar), minFar, H, o);
     if (!grown) {
-      report.reason += '; but no geodesic length could be measured, left alone';
+      report.reason = report.reason.replace(GREW, '') + '; but no geodesic length could be measured, left alone';
+      report.changedVertexCount = 0;
+      reports.push(report);
+      continue;
+    }
+    if (restOfAt && grown.L < o.minReach * H) {
+      report.reason = `${report.reason.replace(GREW, '')}, but it is short (${fmt(grown.L / H)} H < ${o.minReach} H): left alone`;
+      report.changedVertexCount = 0;
       reports.push(report);
       continue;
     }
@@ -671,15 +713,22 @@ function rigSkin(
   return { reports: all, chains, changed: influences.length, existing: existingReports };
 
   /**
-   * Is a tail domain at an existing chain? Each vertex's nearest bone (weighted bones, the
-   * pelvis and every existing chain bone): when at least {@link EXISTING_SHARE} of the domain is
-   * nearest one chain, the domain is at that chain. `along` lists the vertices nearest that
-   * chain or its parent whose weighted bone distance exceeds their distance to the chain by
-   * more than the absorb margin and whose weight is mostly off the chain (skin along the chain
-   * but driven from a body bone), with their coordinates along it in bones.
+   * Is a tail domain at an existing chain? A vertex is at a chain when its nearest bone
+   * (weighted bones, the pelvis and every existing chain bone) is a bone of that chain or its
+   * parent, and it lies within the tail's diameter of the chain's polyline ({@link atChainBound}:
+   * twice the domain's RMS distance from its own principal axis, at least the far threshold):
+   * the chain runs inside the tail. A vertex goes to the nearest such chain (a forked tail with
+   * a chain per branch gives each branch to its own chain). When at least
+   * {@link EXISTING_SHARE} of the domain is at chains, the domain is at them; `chain` is the one
+   * holding most of it. Per chain, `along` lists the vertices at it whose weighted bone
+   * distance exceeds their distance to the chain by more than the absorb margin and whose
+   * weight is mostly off the chain (skin along the chain but driven from a body bone), with
+   * their coordinates along it in bones. A separate tail farther away than the bound is not at
+   * the chain however near the chain is compared with the body's bones: it grows its own.
    */
-  function atExistingChain(domain: readonly number[]): { chain: number; share: number; along: number[]; coords: number[] } | null {
+  function atExistingChain(domain: readonly number[]): { chain: number; share: number; bound: number; atVerts: number[]; offChain: Map<number, number>; chains: { chain: number; at: number; along: number[]; coords: number[] }[] } | null {
     const n = domain.length;
+    if (n === 0) return null;
     const pts = new Float64Array(3 * n);
     const P = graph.positions;
     domain.forEach((v, i) => {
@@ -690,31 +739,45 @@ function rigSkin(
     const dn = new Float64Array(n);
     const near = new Int32Array(n);
     skeletonDistance(nearSegs!, pts, dn, near);
-    const votes = new Int32Array(existing.length);
-    for (let i = 0; i < n; i++) {
-      const c = chainOfJoint[nearSegs!.joint[near[i]!]!]!;
-      if (c >= 0) votes[c]!++;
-    }
-    let best = -1;
-    for (let c = 0; c < existing.length; c++) if (best < 0 || votes[c]! > votes[best]!) best = c;
-    if (best < 0 || votes[best]! < EXISTING_SHARE * n || n === 0) return null;
-    const c = existing[best]!;
-    const along: number[] = [];
-    const coords: number[] = [];
+    const bound = atChainBound(pts, far);
+    const chains = existing.map((_, c) => ({ chain: c, at: 0, along: [] as number[], coords: [] as number[] }));
     const out = [0, 0];
     const absorb = o.absorbMargin * H;
+    const atVerts: number[] = [];
+    const offChain = new Map<number, number>();
     for (let i = 0; i < n; i++) {
       const j = nearSegs!.joint[near[i]!]!;
-      if (chainOfJoint[j] !== best && j !== c.parent) continue;
       const v = domain[i]!;
+      for (const ch of existing) {
+        chainCoordinate(ch.points, P[3 * v]!, P[3 * v + 1]!, P[3 * v + 2]!, out);
+        offChain.set(v, Math.min(offChain.get(v) ?? Infinity, out[1]!));
+      }
+      if (chainOfJoint[j]! < 0 && !existing.some((c) => c.parent === j)) continue;
+      let best = -1;
+      let bestD = Infinity;
+      let bestS = 0;
+      for (let c = 0; c < existing.length; c++) {
+        chainCoordinate(existing[c]!.points, P[3 * v]!, P[3 * v + 1]!, P[3 * v + 2]!, out);
+        if (out[1]! < bestD) {
+          bestD = out[1]!;
+          bestS = out[0]!;
+          best = c;
+        }
+      }
+      if (best < 0 || !(bestD <= bound)) continue;
+      atVerts.push(v);
+      const e = chains[best]!;
+      e.at++;
       if (chainShare(v, best) >= 0.5) continue; // (already the chain's skin)
-      chainCoordinate(c.points, P[3 * v]!, P[3 * v + 1]!, P[3 * v + 2]!, out);
-      if (excess(v) + dist[v]! - out[1]! > absorb) {
-        along.push(v);
-        coords.push(out[0]!);
+      if (excess(v) + dist[v]! - bestD > absorb) {
+        e.along.push(v);
+        e.coords.push(bestS);
       }
     }
-    return { chain: best, share: votes[best]! / n, along, coords };
+    if (atVerts.length < EXISTING_SHARE * n) return null;
+    let top = 0;
+    for (let c = 1; c < chains.length; c++) if (chains[c]!.at > chains[top]!.at) top = c;
+    return { chain: top, share: atVerts.length / n, bound, atVerts, offChain, chains: chains.filter((e) => e.at > 0) };
   }
 
   /** Mean share of a welded vertex's original weight on chain `c`'s bones and end helper. */
@@ -757,10 +820,44 @@ const GREW = ': grew a chain';
 function rigidSuffix(pelvisName: string): string {
   return `; rigid mode: weight 1.0 on ${pelvisName}`;
 }
-/** [ours] A tail domain is at an existing chain when at least this fraction of it is nearest that chain's bones. */
+/** [ours] A tail domain is at existing chains when at least this fraction of it is at them (nearest their bones, within {@link atChainBound}). */
 const EXISTING_SHARE = 0.25;
 /** [ours] It is re-weighted onto that chain when at least this fraction of it lies along the chain and is driven from farther away. */
 const EXISTING_ALONG = 0.5;
+
+/**
+ * [ours] How far from an existing chain's polyline tail skin may lie and still be at that
+ * chain: the tail's diameter, 2 × the RMS distance of its skin (`pts`, xyz triples) from its
+ * own principal axis through its centroid (a round tube of radius r gives exactly r; a chain
+ * anywhere inside the tube is within 2r of every vertex), and at least the far threshold
+ * `far` (skin nearer than that to a bone is not even far from it).
+ */
+export function atChainBound(pts: Float64Array, far: number): number {
+  const n = pts.length / 3;
+  if (n === 0) return far;
+  let cx = 0, cy = 0, cz = 0;
+  for (let i = 0; i < n; i++) {
+    cx += pts[3 * i]!;
+    cy += pts[3 * i + 1]!;
+    cz += pts[3 * i + 2]!;
+  }
+  cx /= n;
+  cy /= n;
+  cz /= n;
+  let xx = 0, xy = 0, xz = 0, yy = 0, yz = 0, zz = 0;
+  for (let i = 0; i < n; i++) {
+    const x = pts[3 * i]! - cx, y = pts[3 * i + 1]! - cy, z = pts[3 * i + 2]! - cz;
+    xx += x * x;
+    xy += x * y;
+    xz += x * z;
+    yy += y * y;
+    yz += y * z;
+    zz += z * z;
+  }
+  const [, l2, l3] = symEigen3(xx / n, xy / n, xz / n, yy / n, yz / n, zz / n);
+  const radius = Math.sqrt(Math.max(0, l2) + Math.max(0, l3));
+  return Math.max(far, 2 * radius);
+}
 
 /** A tail chain found by name in a skin before the pass grows anything. */
 interface ExistingChain {
