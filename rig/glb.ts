@@ -128,7 +128,9 @@ function compressionOf(bytes: Uint8Array): string | null {
  */
 export async function readGlbBytes(input: GlbBytes): Promise<Document> {
   let bytes = glbBytesOf(input);
-  if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice(); // (typed views of the chunks need 4-byte alignment)
+  // Typed views of the chunks need 4-byte alignment: copy an unaligned view. A Node Buffer's
+  // own slice() is a view of the same memory (still unaligned), so use Uint8Array's.
+  if (bytes.byteOffset % 4 !== 0) bytes = Uint8Array.prototype.slice.call(bytes) as Uint8Array;
   checkGlbBytes(bytes);
   const compressed = compressionOf(bytes);
   if (compressed) {
