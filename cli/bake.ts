@@ -48,6 +48,9 @@ export const BAKE_USAGE = 'usage: bitrig bake <in.glb> -o <out.glb> [--clips A,B
 
 const MODES: readonly ClipModeSetting[] = ['auto', 'loop', 'once'];
 
+/** A one-shot whose last key is more than this many degrees from the tail settled on its end pose gets a hint line. */
+const END_UNSETTLED_HINT_DEG = 2;
+
 /**
  * Parse `--clip-mode`: a mode for every clip (`auto`, `loop`, `once`), `Clip=mode` pairs for
  * single clips, or both in one comma list (`once,Walk=loop`). Throws a {@link CliInputError}.
@@ -82,7 +85,9 @@ export function parseClipModeFlag(value: string): { clipMode: ClipModeSetting | 
 function modeText(c: BakedClipReport): string {
   const e = c.endPose;
   const diff = `last pose vs first ${e.rotationDeg.toFixed(1)}°${e.rotationJoint ? ` at ${e.rotationJoint}` : ''}, `
-    + `${(100 * e.translation).toFixed(1)} % of the height${e.translationJoint ? ` at ${e.translationJoint}` : ''}`;
+    + `${(100 * e.translation).toFixed(1)} % of the height${e.translationJoint ? ` at ${e.translationJoint}` : ''}`
+    + (e.scaleJoint ? `, scale ${(100 * e.scale).toFixed(1)} % at ${e.scaleJoint}` : '')
+    + (e.rootMotion >= 0.001 ? `, root motion ${(100 * e.rootMotion).toFixed(1)} % of the height` : '');
   return `${c.mode === 'once' ? 'one-shot' : 'loop'} (${c.modeSource === 'option' ? 'forced' : 'auto'}: ${diff})`;
 }
 
@@ -94,7 +99,8 @@ function modeText(c: BakedClipReport): string {
  */
 export async function bakeCommand(argv: readonly string[], io: CliIo = PROCESS_IO): Promise<number> {
   try {
-    const args = parseArgs(argv, ['-o', '--out', '--output', '--clips', '--fps', '--rest-curve', '--carry', '--clip-mode'], ['--json', '--help', '-h', '--progress']);
+    // --clip-mode may repeat: its values merge (a clip named twice is refused by parseClipModeFlag).
+    const args = parseArgs(argv, ['-o', '--out', '--output', '--clips', '--fps', '--rest-curve', '--carry', '--clip-mode'], ['--json', '--help', '-h', '--progress'], ['--clip-mode']);
     if (args.flags['--help'] || args.flags['-h']) { io.out(BAKE_USAGE); return 0; }
     if (args._.length !== 1) throw new CliInputError('expected one input file', true);
     // -o, --out and --output are one option (rig and bake take all three spellings).
@@ -132,14 +138,20 @@ export async function bakeCommand(argv: readonly string[], io: CliIo = PROCESS_I
       io.out(JSON.stringify({ output: out, clips: report.clips, warnings: report.warnings, units: report.units }, null, 2));
     } else {
       for (const c of report.clips) {
+        const step = Math.max(0, ...c.maxStepDeg);
         if (c.mode === 'once') {
           io.out(`${c.clip}: ${c.keys} keys × ${c.bones.length} bones, settled on the first pose in ${c.warmupSeconds.toFixed(1)} s${c.converged ? '' : ' (not settled)'}, `
-            + `recorded once, root swing ${c.rootSwingDeg.toFixed(1)}°, ${modeText(c)}`);
+            + `recorded once, largest key step ${step.toFixed(2)}°, tail ${c.endUnsettledDeg.toFixed(1)}° from settled at the end, root swing ${c.rootSwingDeg.toFixed(1)}°, ${modeText(c)}`);
+          if (c.endUnsettledDeg > END_UNSETTLED_HINT_DEG) {
+            io.out(`  hint: ${c.clip} stops while its tail still swings (${c.endUnsettledDeg.toFixed(1)}° from where it would settle); an engine that holds the last frame freezes it mid-swing. `
+              + 'The bake does not lengthen the clip; to let the tail settle, hold the end pose longer in the source clip and bake again');
+          }
           continue;
         }
         const seam = Math.max(0, ...c.seamJumpDeg);
+        const rm = c.rootMotionWs ? `, root motion ${Math.hypot(c.rootMotionWs[0], c.rootMotionWs[2]).toPrecision(3)} units a cycle (carried)` : '';
         io.out(`${c.clip}: ${c.keys} keys × ${c.bones.length} bones, warm-up ${c.warmupCycles} cycle(s)${c.converged ? '' : ' (not converged)'}, `
-          + `loop seam ≤ ${seam.toFixed(3)}°, root swing ${c.rootSwingDeg.toFixed(1)}°, ${modeText(c)}`);
+          + `loop seam ≤ ${seam.toFixed(3)}°, largest key step ${step.toFixed(2)}°, root swing ${c.rootSwingDeg.toFixed(1)}°${rm}, ${modeText(c)}`);
       }
       io.out(`wrote ${out}`);
     }
@@ -160,16 +172,22 @@ export const BAKE_COMMAND: CliCommand = {
     'Simulates each clip on a private copy of the skeleton, warms up until the tail closes its',
     'loop, then writes real rotation keys for every Tail_* link (Blender, Unity, Unreal play them).',
     'A one-shot clip (a death, a sit-down: glTF has no loop flag) is not replayed as a loop: its',
-    'first pose is held until the tail settles, then the clip is recorded once from there.',
+    'first pose is held until the tail settles, then the clip is recorded once from there. The',
+    'clip is not lengthened: the report says how far its last key is from the tail settled on the',
+    'end pose ("tail N° from settled at the end"; a hint above 2°).',
     '',
     '  -o, --out, --output <file.glb>',
     '                         where to write (never the input; written atomically; a .glb name)',
     '  --clips A,B            clips to bake (default: all)',
     '  --fps 30               keys per second',
     '  --clip-mode <mode>     loop, once, or auto (default) for every clip; Clip=mode,... per clip',
-    '                         (e.g. --clip-mode auto,Death=once). auto: a clip whose last pose differs',
-    '                         from its first by more than 10° (a joint\'s rotation) or 2 % of the',
-    '                         height (a translation), tail bones not counted, is a one-shot',
+    '                         (e.g. --clip-mode auto,Death=once; may repeat: the pairs merge, a clip',
+    '                         named twice is refused; every named clip must be among --clips).',
+    '                         auto: a clip whose last pose differs from its first by more than 10°',
+    '                         (a rotation), 2 % of the height (a translation) or 2 % (a scale), over',
+    '                         the joints, keyed tail bones and nodes above the skeleton, is a',
+    '                         one-shot; root motion (the hips end further on, same pose) is a loop',
+    '                         and is carried across warm-up cycles',
     '  --rest-curve 0..1      keep the modelled tail curve (1) or centre it (0, default); tails the clip does not key',
     '  --carry <degrees>      carry angle of the whole tail (default 50); tails the clip does not key',
     '                         (a clip that keys the tail is its rest: the bake adds follow-through to it)',

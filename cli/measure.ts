@@ -49,12 +49,13 @@ export class CliInputError extends Error {
 
 /**
  * Parse `--flag value` / `--flag=value` / boolean flags; positional arguments in `_`.
- * Unknown options throw a {@link CliInputError}.
+ * Unknown options throw a {@link CliInputError}, and so does a value flag given twice unless
+ * it is `repeatable` (its values are then joined with commas, in order).
  *
  * @example
  * parseArgs(['in.glb', '--clip', 'Walk', '--json'], ['--clip'], ['--json']); // { _: ['in.glb'], flags: { '--clip': 'Walk', '--json': true } }
  */
-export function parseArgs(argv: readonly string[], valueFlags: readonly string[], boolFlags: readonly string[]): { _: string[]; flags: Record<string, string | boolean> } {
+export function parseArgs(argv: readonly string[], valueFlags: readonly string[], boolFlags: readonly string[], repeatable: readonly string[] = []): { _: string[]; flags: Record<string, string | boolean> } {
   const out: { _: string[]; flags: Record<string, string | boolean> } = { _: [], flags: {} };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -64,7 +65,12 @@ export function parseArgs(argv: readonly string[], valueFlags: readonly string[]
       if (valueFlags.includes(name)) {
         const v = eq >= 0 ? a.slice(eq + 1) : argv[++i];
         if (v === undefined) throw new CliInputError(`${name} needs a value`, true);
-        out.flags[name] = v;
+        const had = out.flags[name];
+        if (typeof had === 'string') {
+          // (a second value must not silently replace the first)
+          if (!repeatable.includes(name)) throw new CliInputError(`${name} is given twice; give it once`);
+          out.flags[name] = `${had},${v}`;
+        } else out.flags[name] = v;
       } else if (boolFlags.includes(name) && eq < 0) {
         out.flags[name] = true;
       } else {

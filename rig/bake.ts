@@ -108,14 +108,16 @@ const CLIP_MODE_SETTINGS: readonly ClipModeSetting[] = ['auto', 'loop', 'once'];
 
 /** Options of {@link detectClipMode}: when do a clip's last and first poses differ? */
 export interface ClipModeDetectOptions {
-  /** Largest local rotation difference (degrees) of a non-tail joint between the first and the last pose that still counts as a loop. */
+  /** Largest local rotation difference (degrees) of a node the simulation feels (a joint, tail bones included, or a node above the skeleton) between the first and the last pose that still counts as a loop. */
   endPoseRotationTolerance: number;
-  /** Largest translation difference (fraction of the character's height) of a non-tail joint between the first and the last pose that still counts as a loop. */
+  /** Largest translation difference (fraction of the character's height; root motion taken out) of such a node between the first and the last pose that still counts as a loop. */
   endPoseTranslationTolerance: number;
+  /** Largest relative scale difference (|last / first − 1| on any axis) of such a node between the first and the last pose that still counts as a loop. */
+  endPoseScaleTolerance: number;
 }
 
 /**
- * Defaults of {@link ClipModeDetectOptions}: 10° and 2 % of the height. Measured on the real
+ * Defaults of {@link ClipModeDetectOptions}: 10°, 2 % of the height and 2 % of scale. Measured on the real
  * assets (../shared/assets): the looping clips end within 5.2° (Xbot's run, a forearm) and
  * 0.001 % of the height of their start; the one-shots (Quaternius Death and Jump_ToIdle,
  * RobotExpressive Death, Sitting and Standing, Xbot's sad_pose and sneak_pose) differ by
@@ -124,6 +126,7 @@ export interface ClipModeDetectOptions {
 export const CLIP_MODE_DETECT_DEFAULTS: Readonly<ClipModeDetectOptions> = Object.freeze({
   endPoseRotationTolerance: 10,
   endPoseTranslationTolerance: 0.02,
+  endPoseScaleTolerance: 0.02,
 });
 
 /** Options of {@link bakeTails}. */
@@ -138,7 +141,7 @@ export interface BakeOptions extends TailSimOptions, ClipModeDetectOptions {
   onWarning: ((message: string) => void) | null;
   /** Mode of every clip not named in {@link BakeOptions.clipModes}: `'auto'` detects loop or once from the clip's first and last poses. */
   clipMode: ClipModeSetting;
-  /** Mode per clip name, over {@link BakeOptions.clipMode} (every name must be a clip of the file). */
+  /** Mode per clip name, over {@link BakeOptions.clipMode}: a plain object (not a Map); every name must be a clip being baked. */
   clipModes: Readonly<Record<string, ClipModeSetting>>;
 }
 
@@ -186,8 +189,10 @@ export function mergeBakeOptions(options: Partial<BakeOptions> = {}): BakeOption
   checkSim(o);
   checkDetect(o);
   if (!CLIP_MODE_SETTINGS.includes(o.clipMode)) throw new Error(`bitrig/bake: clipMode must be 'auto', 'loop' or 'once', got ${describeValue(o.clipMode)}`);
-  if (typeof o.clipModes !== 'object' || o.clipModes === null || Array.isArray(o.clipModes)) {
-    throw new Error(`bitrig/bake: clipModes must be an object of clip name → 'auto' | 'loop' | 'once', got ${describeValue(o.clipModes)}`);
+  const proto = typeof o.clipModes === 'object' && o.clipModes !== null ? Object.getPrototypeOf(o.clipModes) : undefined;
+  if (proto !== Object.prototype && proto !== null) {
+    // (a Map, an array or a class instance would be read as an empty object: every mode silently lost)
+    throw new Error(`bitrig/bake: clipModes must be a plain object of clip name → 'auto' | 'loop' | 'once' (e.g. { Death: 'once' }), got ${o.clipModes instanceof Map ? 'a Map (use Object.fromEntries(map))' : describeValue(o.clipModes)}`);
   }
   for (const [name, m] of Object.entries(o.clipModes)) {
     if (!CLIP_MODE_SETTINGS.includes(m)) throw new Error(`bitrig/bake: clipModes[${JSON.stringify(name)}] must be 'auto', 'loop' or 'once', got ${describeValue(m)}`);
@@ -214,6 +219,9 @@ function checkDetect(o: ClipModeDetectOptions): void {
   }
   if (!(typeof o.endPoseTranslationTolerance === 'number' && Number.isFinite(o.endPoseTranslationTolerance) && o.endPoseTranslationTolerance >= 0)) {
     throw new Error(`bitrig/bake: endPoseTranslationTolerance must be a fraction of the height ≥ 0, got ${describeValue(o.endPoseTranslationTolerance)}`);
+  }
+  if (!(typeof o.endPoseScaleTolerance === 'number' && Number.isFinite(o.endPoseScaleTolerance) && o.endPoseScaleTolerance >= 0)) {
+    throw new Error(`bitrig/bake: endPoseScaleTolerance must be a relative scale difference ≥ 0 (0.02 = 2 %), got ${describeValue(o.endPoseScaleTolerance)}`);
   }
 }
 
@@ -301,16 +309,22 @@ export interface TailCycle {
   mode: ClipMode;
   /** Cycles simulated in total (warm-up + the recorded one). In `'once'` mode: settle windows + the recorded pass. */
   cycles: number;
-  /** Warm-up cycles before the recorded one. In `'once'` mode: settle windows (of max(duration, 1 s)) the first pose was held. */
+  /** Warm-up cycles before the recorded one. In `'once'` mode: settle windows (of 1 s) the first pose was held. */
   warmupCycles: number;
   /** Simulated warm-up time (seconds) before the recorded cycle or pass. */
   warmupSeconds: number;
   /** Whether loop closure was reached within the tolerance. In `'once'` mode: whether the tail settled on the first pose. */
   converged: boolean;
-  /** Largest per-joint difference (degrees) between the recorded cycle and the one before. In `'once'` mode: between the last two settle windows. */
+  /** Largest per-joint difference (degrees) between the recorded cycle and the one compared with it: the one before, or for a clip shorter than 1 s the one ceil(1 s / duration) cycles before. In `'once'` mode: between the last two settle windows. */
   cycleDeltaDeg: number;
   /** Per bone: angle (degrees) between the first and the last key (the loop seam). Empty in `'once'` mode (a one-shot has no seam). */
   seamJumpDeg: Float64Array;
+  /** Per bone: the largest rotation (degrees) between two neighbouring keys of the recorded track (a pop anywhere in the track shows here). */
+  maxStepDeg: Float64Array;
+  /** `'once'` mode: the largest angle (degrees) between a bone's last key and the tail settled on the clip's end pose (how far the tail still swings when the clip stops; the clip is not lengthened). 0 for a loop. */
+  endUnsettledDeg: number;
+  /** `'once'` mode: whether the tail held on the end pose settled within `maxWarmupSeconds` (else {@link TailCycle.endUnsettledDeg} is measured from where it got). True for a loop. */
+  endSettleConverged: boolean;
   /** Rest source each chain ran with. */
   restSources: ('bind' | 'animation')[];
   /** Units the simulation ran with. */
@@ -410,14 +424,19 @@ const _t = new Float64Array(3) as unknown as [number, number, number];
 const _r = new Float64Array(4) as unknown as [number, number, number, number];
 const _s = new Float64Array(3) as unknown as [number, number, number];
 
-/** Copy a sampled pose into the private world and run one frame of `dt`. */
-function driveFrame(rig: PrivateRig, graph: SceneGraph, pose: LocalPose, nodeWorld: Float64Array, dt: number): void {
+/** World offset (x, y, z) of the whole sampled scene: the root motion carried over the loop cycles played so far. */
+const _offsetWs = new Float64Array(3);
+
+/** Copy a sampled pose into the private world (moved by `offsetWs`, when given) and run one frame of `dt`. */
+function driveFrame(rig: PrivateRig, graph: SceneGraph, pose: LocalPose, nodeWorld: Float64Array, dt: number, offsetWs: Float64Array | null = null): void {
   computeWorldMatrices(graph, pose, nodeWorld);
   const P = rig.world.pose;
   for (const b of rig.bindings) {
     const c = b.binding.charId;
     if (b.rootRef >= 0) for (let k = 0; k < 16; k++) P.charRootWs[16 * c + k] = nodeWorld[16 * b.rootRef + k]!;
     else for (let k = 0; k < 16; k++) P.charRootWs[16 * c + k] = k % 5 === 0 ? 1 : 0;
+    // (a translation in front of every world matrix: local poses below the root frame are unchanged)
+    if (offsetWs !== null) for (let k = 0; k < 3; k++) P.charRootWs[16 * c + 12 + k] += offsetWs[k]!;
     for (const d of b.drive) {
       if (d.ref === -1) {
         for (let k = 0; k < 3; k++) { P.localT[3 * d.slot + k] = pose.t[3 * d.node + k]!; P.localS[3 * d.slot + k] = pose.s[3 * d.node + k]!; }
@@ -467,18 +486,30 @@ export function simulateTailCycle(calib: BakeCalibration, clip: string, frames: 
   const sampler = createClipSampler(graph, findClip(calib.doc, clip));
   const units = resolveSimUnits(calib, o.tail);
   const tail = mergeTailOptions({ ...o.tail, unitScale: units.unitScale, floorHeight: units.floorY });
-  return simulateWith(calib, sampler, frames, o, tail, units, mode);
+  const end = endPoseOf(calib, sampler, simulatedNodes(calib), units.height, CLIP_MODE_DETECT_DEFAULTS);
+  return simulateWith(calib, sampler, frames, o, tail, units, mode, carriedRootMotion(end, CLIP_MODE_DETECT_DEFAULTS));
 }
 
-/** Shortest settle window of a one-shot (seconds): a short clip's window is this long (the tip's spring takes seconds). */
-const SETTLE_WINDOW_MIN_SECONDS = 1;
+/** The root motion a loop bake carries across cycles: the clip's, when it is beyond the translation tolerance (else none: the loop bakes as it always did). */
+function carriedRootMotion(end: ClipEndPose, o: ClipModeDetectOptions): Float64Array | null {
+  return end.rootMotion > o.endPoseTranslationTolerance ? Float64Array.from(end.rootMotionWs) : null;
+}
 
-function simulateWith(calib: BakeCalibration, sampler: ClipSampler, F: number, o: TailSimOptions, tail: TailOptions, units: SimUnits, mode: ClipMode = 'loop'): TailCycle {
+/** Settle window of a one-shot (seconds): the held pose is compared window to window (the tip's spring takes seconds). */
+const SETTLE_WINDOW_SECONDS = 1;
+/** Shortest span (seconds) between the two states a loop-closure test compares: a clip shorter than this compares cycle c with cycle c − ceil(1 s / duration). */
+const LOOP_COMPARE_MIN_SECONDS = 1;
+/** The world's step (seconds): a clip shorter than it is stepped at it (one step per key interval) rather than at its own tiny length. */
+const WORLD_STEP = 1 / 60;
+
+function simulateWith(calib: BakeCalibration, sampler: ClipSampler, F: number, o: TailSimOptions, tail: TailOptions, units: SimUnits, mode: ClipMode = 'loop', rootMotionWs: Float64Array | null = null): TailCycle {
   const graph = calib.graph;
   const D = sampler.duration;
   const interval = D / F;
-  const m = D > 0 ? Math.max(1, Math.ceil(interval * 60 - 1e-9)) : 1;
-  const h = D > 0 ? interval / m : 1 / 60;
+  // A clip shorter than the world's step is stepped at the world's step (the clip advances one key interval a step).
+  const subStep = D > 0 && D < WORLD_STEP - 1e-12;
+  const m = D > 0 && !subStep ? Math.max(1, Math.ceil(interval * 60 - 1e-9)) : 1;
+  const h = D > 0 && !subStep ? interval / m : WORLD_STEP;
   const rig = buildPrivateRig(calib, tail, Math.min(0.1, h));
   // Rest source per chain: 'auto' follows whether this clip keys the chain's rotations.
   const restSources: ('bind' | 'animation')[] = [];
@@ -503,6 +534,8 @@ function simulateWith(calib: BakeCalibration, sampler: ClipSampler, F: number, o
       for (let j = 0; j < 4; j++) rest[o4 + j] = B.restR[kk + j]!;
     }
   };
+  /** Clip time of sub-step s (1…m) of key interval k (1…F). */
+  const timeAt = (k: number, s: number): number => (s === m ? (k * D) / F : (k - 1) * interval + s * h);
   const size = (F + 1) * L * 4;
   let cur = new Float64Array(size), prev = new Float64Array(size);
   let curRest = new Float64Array(size), prevRest = new Float64Array(size);
@@ -510,57 +543,77 @@ function simulateWith(calib: BakeCalibration, sampler: ClipSampler, F: number, o
   sampleClip(sampler, graph, 0, pose);
   driveFrame(rig, graph, pose, nodeWorld, 0);
   rec(cur, curRest, 0);
-  const cycleSeconds = D > 0 ? D : F * h;
-  let converged = false;
-  let delta = Infinity;
-  let cycles = 0;
+  const cycleSeconds = D > 0 && !subStep ? D : F * m * h;
+  const times = new Float64Array(F + 1);
+  for (let k = 0; k <= F; k++) times[k] = (k * D) / F;
+  /** Per bone: the largest rotation (degrees) between two neighbouring keys of the recorded track. */
+  const maxSteps = (buf: Float64Array): Float64Array => {
+    const out = new Float64Array(L);
+    for (let k = 1; k <= F; k++) for (let i = 0; i < L; i++) out[i] = Math.max(out[i]!, quatAngleDeg(buf, 4 * ((k - 1) * L + i), buf, 4 * (k * L + i)));
+    return out;
+  };
   if (mode === 'once') {
-    // Hold the first pose (already in `pose`: the hips still, as at t = 0) in settle windows of
-    // W keys, each key m steps of h, until a window differs from the one before by less than
-    // the tolerance at every key (window 0 is compared with the cold start held).
-    const W = Math.max(F, Math.ceil(SETTLE_WINDOW_MIN_SECONDS / (m * h) - 1e-9));
+    // Hold a pose (the hips still) in settle windows of W keys (1 s), each key m steps of h,
+    // until a window differs from the one before by less than the tolerance at every key
+    // (window 0 is compared with the state the hold starts from).
+    const W = Math.max(1, Math.ceil(SETTLE_WINDOW_SECONDS / (m * h) - 1e-9));
     const windowSeconds = W * m * h;
     const maxWindows = Math.max(1, o.minWarmupCycles, Math.ceil(o.maxWarmupSeconds / windowSeconds - 1e-9));
     const wsize = W * L * 4;
     let win = new Float64Array(wsize), winPrev = new Float64Array(wsize);
-    for (let k = 0; k < W; k++) winPrev.set(cur.subarray(0, L * 4), k * L * 4);
-    let windows = 0;
-    for (let c = 0; c < maxWindows; c++) {
-      for (let k = 0; k < W; k++) {
-        for (let s = 1; s <= m; s++) driveFrame(rig, graph, pose, nodeWorld, h);
-        for (let i = 0; i < L; i++) {
-          const sl = rig.slots[i]!;
-          for (let j = 0; j < 4; j++) win[4 * (k * L + i) + j] = P.localR[4 * sl + j]!;
+    const hold = (from: Float64Array, fromKey: number, stage: string, base: number): { windows: number; delta: number; converged: boolean; last: Float64Array } => {
+      for (let k = 0; k < W; k++) winPrev.set(from.subarray(fromKey * L * 4, (fromKey + 1) * L * 4), k * L * 4);
+      let windows = 0, delta = Infinity, converged = false;
+      for (let c = 0; c < maxWindows; c++) {
+        for (let k = 0; k < W; k++) {
+          for (let s = 1; s <= m; s++) driveFrame(rig, graph, pose, nodeWorld, h);
+          for (let i = 0; i < L; i++) {
+            const sl = rig.slots[i]!;
+            for (let j = 0; j < 4; j++) win[4 * (k * L + i) + j] = P.localR[4 * sl + j]!;
+          }
         }
+        windows = c + 1;
+        delta = 0;
+        for (let q = 0; q < wsize; q += 4) delta = Math.max(delta, quatAngleDeg(win, q, winPrev, q));
+        if (delta < o.loopTolerance && windows >= o.minWarmupCycles) { converged = true; break; }
+        const w0 = win; win = winPrev; winPrev = w0;
+        o.onProgress?.(`${sampler.name}: ${stage} ${c + 1}`, base + 0.5 * Math.min(1, (c + 1) / (maxWindows + 1)));
       }
-      windows = c + 1;
-      delta = 0;
-      for (let q = 0; q < wsize; q += 4) delta = Math.max(delta, quatAngleDeg(win, q, winPrev, q));
-      if (delta < o.loopTolerance && windows >= o.minWarmupCycles) { converged = true; break; }
-      const w0 = win; win = winPrev; winPrev = w0;
-      o.onProgress?.(`${sampler.name}: settle window ${c + 1}`, Math.min(1, (c + 1) / (maxWindows + 1)));
-    }
+      return { windows, delta, converged, last: win.slice((W - 1) * L * 4, W * L * 4) };
+    };
+    const start = hold(cur, 0, 'settle window', 0);
     // One pass of the clip from the settled state.
     rec(cur, curRest, 0);
     for (let k = 1; k <= F; k++) {
       for (let s = 1; s <= m; s++) {
-        const t = s === m ? (k * D) / F : (k - 1) * interval + s * h;
-        sampleClip(sampler, graph, t, pose);
+        sampleClip(sampler, graph, timeAt(k, s), pose);
         driveFrame(rig, graph, pose, nodeWorld, h);
       }
       rec(cur, curRest, k);
     }
-    const times = new Float64Array(F + 1);
-    for (let k = 0; k <= F; k++) times[k] = (k * D) / F;
+    // How far the last key is from the tail settled on the end pose (the clip is not lengthened).
+    sampleClip(sampler, graph, D, pose);
+    const end = hold(cur, F, 'end settle window', 0.5);
+    let endUnsettled = 0;
+    for (let i = 0; i < L; i++) endUnsettled = Math.max(endUnsettled, quatAngleDeg(cur, 4 * (F * L + i), end.last, 4 * i));
     o.onProgress?.(`${sampler.name}: recorded`, 1);
     return {
       clip: sampler.name, duration: D, times, bones: rig.bones.slice(), nodes: Int32Array.from(rig.nodes),
       writable: Uint8Array.from(rig.writable), chainRoots: rig.chainRoots.slice(), rotations: cur, restRotations: curRest,
-      mode, cycles: windows + 1, warmupCycles: windows, warmupSeconds: windows * windowSeconds, converged, cycleDeltaDeg: delta,
-      seamJumpDeg: new Float64Array(0), restSources, units,
+      mode, cycles: start.windows + 1, warmupCycles: start.windows, warmupSeconds: start.windows * windowSeconds, converged: start.converged,
+      cycleDeltaDeg: start.delta, seamJumpDeg: new Float64Array(0), maxStepDeg: maxSteps(cur), endUnsettledDeg: endUnsettled,
+      endSettleConverged: end.converged, restSources, units,
     };
   }
+  // Loop closure compares cycle c with cycle c − R: at least LOOP_COMPARE_MIN_SECONDS apart.
+  const R = Math.max(1, Math.ceil(LOOP_COMPARE_MIN_SECONDS / cycleSeconds - 1e-9));
+  const ref = new Float64Array(size);
+  let converged = false;
+  let delta = Infinity;
+  let cycles = 0;
   const maxCycles = Math.max(o.minWarmupCycles + 1, Math.ceil(o.maxWarmupSeconds / cycleSeconds - 1e-9) + 1);
+  // Root motion: cycle c is played moved by c × the clip's displacement, so the hips never jump back.
+  const offset = rootMotionWs ? _offsetWs : null;
   for (let c = 0; c < maxCycles; c++) {
     if (c > 0) {
       const t0 = cur; cur = prev; prev = t0;
@@ -569,59 +622,71 @@ function simulateWith(calib: BakeCalibration, sampler: ClipSampler, F: number, o
       cur.set(prev.subarray(F * L * 4, (F + 1) * L * 4), 0);
       curRest.set(prevRest.subarray(F * L * 4, (F + 1) * L * 4), 0);
     }
+    if (offset) for (let k = 0; k < 3; k++) offset[k] = c * rootMotionWs![k]!;
     for (let k = 1; k <= F; k++) {
       for (let s = 1; s <= m; s++) {
-        const t = s === m ? (k * D) / F : (k - 1) * interval + s * h;
-        sampleClip(sampler, graph, t, pose);
-        driveFrame(rig, graph, pose, nodeWorld, h);
+        sampleClip(sampler, graph, timeAt(k, s), pose);
+        driveFrame(rig, graph, pose, nodeWorld, h, offset);
       }
       rec(cur, curRest, k);
     }
     cycles = c + 1;
-    if (c > 0) {
+    if (c > 0 && c % R === 0) {
       delta = 0;
-      for (let q = 0; q < size; q += 4) delta = Math.max(delta, quatAngleDeg(cur, q, prev, q));
+      for (let q = 0; q < size; q += 4) delta = Math.max(delta, quatAngleDeg(cur, q, ref, q));
       if (delta < o.loopTolerance && c >= o.minWarmupCycles) { converged = true; break; }
     }
+    if (c % R === 0) ref.set(cur);
     o.onProgress?.(`${sampler.name}: warm-up cycle ${c + 1}`, Math.min(1, (c + 1) / maxCycles));
   }
   const seam = new Float64Array(L);
   for (let i = 0; i < L; i++) seam[i] = quatAngleDeg(cur, 4 * i, cur, 4 * (F * L + i));
   // A single (cold) cycle has nothing to compare with: its seam is the best estimate.
   if (!Number.isFinite(delta)) delta = Math.max(0, ...seam);
-  const times = new Float64Array(F + 1);
-  for (let k = 0; k <= F; k++) times[k] = (k * D) / F;
   o.onProgress?.(`${sampler.name}: recorded`, 1);
   return {
     clip: sampler.name, duration: D, times, bones: rig.bones.slice(), nodes: Int32Array.from(rig.nodes),
     writable: Uint8Array.from(rig.writable), chainRoots: rig.chainRoots.slice(), rotations: cur, restRotations: curRest,
     mode, cycles, warmupCycles: cycles - 1, warmupSeconds: (cycles - 1) * cycleSeconds, converged, cycleDeltaDeg: delta, seamJumpDeg: seam,
-    restSources, units,
+    maxStepDeg: maxSteps(cur), endUnsettledDeg: 0, endSettleConverged: true, restSources, units,
   };
 }
 
 /** How far a clip's last pose is from its first, and the mode that suggests ({@link detectClipMode}). */
 export interface ClipEndPose {
-  /** `'once'` when the last pose differs from the first beyond a tolerance, else `'loop'`. */
+  /** `'once'` when the last pose differs from the first beyond a tolerance, else `'loop'` (root motion alone is a loop). */
   mode: ClipMode;
-  /** Largest local rotation difference (degrees) between the first (t = 0) and the last (t = duration) pose over the non-tail joints the clip rotates. */
+  /** Largest local rotation difference (degrees) between the first (t = 0) and the last (t = duration) pose over the nodes the simulation feels that the clip rotates. */
   rotationDeg: number;
-  /** Joint with that largest rotation difference, or null when the clip rotates no non-tail joint. */
+  /** Node with that largest rotation difference, or null when the clip rotates none. */
   rotationJoint: string | null;
-  /** Largest translation difference between the first and the last pose over the non-tail joints the clip translates, as a fraction of the character's height (measured in world units: the parent's scale applies). */
+  /** Largest translation difference between the first and the last pose, root motion taken out, as a fraction of the character's height (measured in world units: the parent's scale applies). */
   translation: number;
-  /** Joint with that largest translation difference, or null when the clip translates no non-tail joint. */
+  /** Node with that largest translation difference, or null when the clip translates none. */
   translationJoint: string | null;
+  /** Largest relative scale difference (|last / first − 1| on an axis) between the first and the last pose over the nodes the clip scales. */
+  scale: number;
+  /** Node with that largest scale difference, or null when the clip scales none. */
+  scaleJoint: string | null;
+  /** Root motion: horizontal (world X and Z; Y is 0) displacement of the skeleton's root joint from the first to the last pose (world units). A loop bake carries it across warm-up cycles. */
+  rootMotionWs: [number, number, number];
+  /** Length of {@link ClipEndPose.rootMotionWs} as a fraction of the character's height. */
+  rootMotion: number;
 }
 
 /**
  * Is a clip a loop or a one-shot? glTF has no loop flag, so compare the clip's pose at its
- * last time with its pose at t = 0 over the skin joints the clip animates, tail chains (and
- * the joints under them) excluded: a local rotation differing by more than
- * `endPoseRotationTolerance` degrees, or a translation by more than
- * `endPoseTranslationTolerance` of the character's height, makes it a one-shot (`'once'`).
- * Scale keys are not compared. A clip with root motion (the hips end elsewhere) counts as a
- * one-shot; force `'loop'` for it. Throws `bitrig/sample: …` (unknown clip).
+ * last time with its pose at t = 0 over every node the simulation feels that the clip
+ * animates: the skin joints (tail bones included: keyed tail rotations are the tail's rest)
+ * and the nodes above the skeleton (an `Armature` node: the simulation gets the root's parent
+ * world matrix). A local rotation differing by more than `endPoseRotationTolerance` degrees,
+ * a translation by more than `endPoseTranslationTolerance` of the character's height, or a
+ * scale by more than `endPoseScaleTolerance` (relative) makes it a one-shot (`'once'`).
+ * Root motion is not a difference: the horizontal world displacement of the skeleton's root
+ * joint (`rootMotionWs`) is taken out of the translations of the root joints and the nodes
+ * above them, so a walk that ends 1.2 m further on, otherwise in its start pose, is a loop
+ * (the loop bake carries the displacement across warm-up cycles). Throws `bitrig/sample: …`
+ * (unknown clip).
  *
  * @example
  * const end = detectClipMode(captureBakeCalibration(doc), 'Death');
@@ -635,51 +700,76 @@ export function detectClipMode(calib: BakeCalibration, clip: string, options: Pa
   }
   checkDetect(o);
   const sampler = createClipSampler(calib.graph, findClip(calib.doc, clip));
-  return endPoseOf(calib, sampler, bodyJointMask(calib), resolveSimUnits(calib, {}).height, o);
+  return endPoseOf(calib, sampler, simulatedNodes(calib), resolveSimUnits(calib, {}).height, o);
 }
 
-/** 1 for every skin joint that is not on a tail chain (nor below one). */
-function bodyJointMask(calib: BakeCalibration): Uint8Array {
-  const mask = new Uint8Array(calib.graph.nodes.length);
-  const tail = new Uint8Array(calib.graph.nodes.length);
-  for (const skin of calib.skins) {
-    for (const c of tailChainsOf(skin)) {
-      for (const b of c.bones) tail[skin.jointNodes[b]!] = 1;
-      if (c.end >= 0) tail[skin.jointNodes[c.end]!] = 1;
-    }
-  }
+/**
+ * The nodes the simulation feels: 1 for every skin joint, 2 for a skin's root joint or a
+ * node above one (their translation may carry root motion).
+ */
+function simulatedNodes(calib: BakeCalibration): Uint8Array {
+  const graph = calib.graph;
+  const mask = new Uint8Array(graph.nodes.length);
+  for (const skin of calib.skins) for (const n of skin.jointNodes) mask[n] = 1;
   for (const skin of calib.skins) {
     for (let j = 0; j < skin.names.length; j++) {
-      let underTail = false;
-      for (let a = j, guard = 0; a >= 0 && guard <= skin.names.length; a = skin.parents[a]!, guard++) {
-        if (tail[skin.jointNodes[a]!]) { underTail = true; break; }
-      }
-      if (!underTail) mask[skin.jointNodes[j]!] = 1;
+      if (skin.parents[j]! >= 0) continue;
+      for (let a = skin.jointNodes[j]!, guard = 0; a >= 0 && guard <= graph.nodes.length; a = graph.parent[a]!, guard++) mask[a] = 2;
     }
   }
-  // A joint of one skin can be a tail bone found through another skin.
-  for (let n = 0; n < mask.length; n++) if (tail[n]) mask[n] = 0;
   return mask;
 }
 
-function endPoseOf(calib: BakeCalibration, sampler: ClipSampler, body: Uint8Array, height: number, o: ClipModeDetectOptions): ClipEndPose {
+/** The skeleton's root joint whose horizontal displacement is root motion: the root joint above the first tail chain (else the first skin's first root joint), or -1. */
+function rootMotionNode(calib: BakeCalibration): number {
+  for (const skin of calib.skins) {
+    const c = tailChainsOf(skin).find((ch) => ch.bones.length > 0 && ch.parent >= 0);
+    if (!c) continue;
+    let j = c.bones[0]!;
+    for (let guard = 0; skin.parents[j]! >= 0 && guard <= skin.names.length; guard++) j = skin.parents[j]!;
+    return skin.jointNodes[j]!;
+  }
+  const skin = calib.skins[0];
+  if (!skin) return -1;
+  for (let j = 0; j < skin.names.length; j++) if (skin.parents[j]! < 0) return skin.jointNodes[j]!;
+  return -1;
+}
+
+function endPoseOf(calib: BakeCalibration, sampler: ClipSampler, felt: Uint8Array, height: number, o: ClipModeDetectOptions): ClipEndPose {
   const graph = calib.graph;
   const first = createLocalPose(graph);
   const last = createLocalPose(graph);
   sampleClip(sampler, graph, 0, first);
   sampleClip(sampler, graph, sampler.duration, last);
   const world = new Float64Array(16 * graph.nodes.length);
+  const worldLast = new Float64Array(16 * graph.nodes.length);
   computeWorldMatrices(graph, first, world);
-  let rotationDeg = 0, translationWs = 0;
-  let rotationJoint: string | null = null, translationJoint: string | null = null;
+  computeWorldMatrices(graph, last, worldLast);
+  // Root motion: the root joint's horizontal world displacement.
+  const rm = rootMotionNode(calib);
+  const rootMotionWs: [number, number, number] = [0, 0, 0];
+  if (rm >= 0) {
+    rootMotionWs[0] = worldLast[16 * rm + 12]! - world[16 * rm + 12]!;
+    rootMotionWs[2] = worldLast[16 * rm + 14]! - world[16 * rm + 14]!;
+  }
+  let rotationDeg = 0, translationWs = 0, scale = 0;
+  let rotationJoint: string | null = null, translationJoint: string | null = null, scaleJoint: string | null = null;
   for (let n = 0; n < graph.nodes.length; n++) {
     const keyed = sampler.keyed[n]!;
-    if (!body[n] || keyed === 0) continue;
+    if (!felt[n] || keyed === 0) continue;
     if (keyed & 2) {
       const a = quatAngleDeg(first.r, 4 * n, last.r, 4 * n);
       if (rotationJoint === null || a > rotationDeg) { rotationDeg = a; rotationJoint = graph.names[n]!; }
     }
-    if (keyed & 1) {
+    if (keyed & 4) {
+      let d = 0;
+      for (let k = 0; k < 3; k++) {
+        const a = first.s[3 * n + k]!, b = last.s[3 * n + k]!;
+        d = Math.max(d, a === b ? 0 : Math.abs(a) > 1e-12 ? Math.abs(b / a - 1) : Infinity);
+      }
+      if (scaleJoint === null || d > scale) { scale = d; scaleJoint = graph.names[n]!; }
+    }
+    if ((keyed & 1) && felt[n] === 1) {
       // The local difference in the parent's frame at the first pose, so in world units.
       const dx = last.t[3 * n]! - first.t[3 * n]!, dy = last.t[3 * n + 1]! - first.t[3 * n + 1]!, dz = last.t[3 * n + 2]! - first.t[3 * n + 2]!;
       const p = graph.parent[n]!;
@@ -692,9 +782,20 @@ function endPoseOf(calib: BakeCalibration, sampler: ClipSampler, body: Uint8Arra
       if (translationJoint === null || d > translationWs) { translationWs = d; translationJoint = graph.names[n]!; }
     }
   }
+  // Root joints and the nodes above them: where each root joint ends up, root motion taken out.
+  for (let n = 0; n < graph.nodes.length; n++) {
+    if (felt[n] !== 2) continue;
+    let keyedAbove = false;
+    for (let a = n, guard = 0; a >= 0 && guard <= graph.nodes.length; a = graph.parent[a]!, guard++) if (sampler.keyed[a]! & 1) { keyedAbove = true; break; }
+    if (!keyedAbove) continue;
+    const b = 16 * n;
+    const d = Math.hypot(worldLast[b + 12]! - world[b + 12]! - rootMotionWs[0], worldLast[b + 13]! - world[b + 13]!, worldLast[b + 14]! - world[b + 14]! - rootMotionWs[2]);
+    if (translationJoint === null || d > translationWs) { translationWs = d; translationJoint = graph.names[n]!; }
+  }
   const translation = height > 0 ? translationWs / height : 0;
-  const once = rotationDeg > o.endPoseRotationTolerance || translation > o.endPoseTranslationTolerance;
-  return { mode: once ? 'once' : 'loop', rotationDeg, rotationJoint, translation, translationJoint };
+  const rootMotion = height > 0 ? Math.hypot(rootMotionWs[0], rootMotionWs[2]) / height : 0;
+  const once = rotationDeg > o.endPoseRotationTolerance || translation > o.endPoseTranslationTolerance || scale > o.endPoseScaleTolerance;
+  return { mode: once ? 'once' : 'loop', rotationDeg, rotationJoint, translation, translationJoint, scale, scaleJoint, rootMotionWs, rootMotion };
 }
 
 /** What the bake did for one clip. */
@@ -713,7 +814,7 @@ export interface BakedClipReport {
   modeSource: 'auto' | 'option';
   /** The clip's last pose against its first (measured whatever the mode's source). */
   endPose: ClipEndPose;
-  /** Warm-up cycles before the recorded one. In `'once'` mode: settle windows (of max(duration, 1 s)) the first pose was held. */
+  /** Warm-up cycles before the recorded one. In `'once'` mode: settle windows (of 1 s) the first pose was held. */
   warmupCycles: number;
   /** Simulated warm-up time (seconds). */
   warmupSeconds: number;
@@ -723,6 +824,12 @@ export interface BakedClipReport {
   cycleDeltaDeg: number;
   /** Per bone: rotation jump (degrees) at the loop seam of the written track. Empty in `'once'` mode: a one-shot has no loop seam. */
   seamJumpDeg: number[];
+  /** Per bone: the largest rotation (degrees) between two neighbouring keys of the written track (a pop anywhere in it, not only at the seam). */
+  maxStepDeg: number[];
+  /** `'once'` mode: how far (degrees, largest over the bones) the last key is from the tail settled on the clip's end pose: the swing an engine freezes when it holds the last frame. 0 for a loop. */
+  endUnsettledDeg: number;
+  /** Root motion carried across the warm-up cycles of a loop (world units, horizontal), or null. */
+  rootMotionWs: [number, number, number] | null;
   /** Largest rotation (degrees) of the chain's root link away from its rest over the cycle. */
   rootSwingDeg: number;
   /** Rest source each chain ran with. */
@@ -769,14 +876,16 @@ export function bakeTails(doc: Document, options: Partial<BakeOptions> = {}): Ba
   if (!hasTailBones(calib)) throw new Error('bitrig/bake: the skeleton has no Tail_* chain to simulate; run the rig pass first (bitrig rig)');
   for (const c of Object.keys(o.clipModes)) {
     if (!names.includes(c)) throw new Error(`bitrig/bake: a clip mode is given for clip "${c}", which the file does not have; clips: ${names.join(', ')}`);
+    if (!chosen.includes(c)) throw new Error(`bitrig/bake: a clip mode is given for clip "${c}", which is not among the clips being baked (${chosen.join(', ')}); add it to clips or drop its mode`);
   }
   const units = resolveSimUnits(calib, o.tail);
   const tail = mergeTailOptions({ ...o.tail, unitScale: units.unitScale, floorHeight: units.floorY });
   const warnings: string[] = [];
   const warn = (msg: string): void => { warnings.push(msg); o.onWarning?.(msg); };
-  const body = bodyJointMask(calib);
+  const felt = simulatedNodes(calib);
   const cycles: TailCycle[] = [];
   const modes: { source: 'auto' | 'option'; endPose: ClipEndPose }[] = [];
+  const rootMotions = new Map<string, [number, number, number] | null>();
   chosen.forEach((name, ci) => {
     const anim = findClip(doc, name);
     if ((anim.getExtras() as Record<string, unknown>)[BAKED_EXTRA] === true) {
@@ -795,10 +904,12 @@ export function bakeTails(doc: Document, options: Partial<BakeOptions> = {}): Ba
       ...o,
       onProgress: o.onProgress ? (stage, f) => o.onProgress!(stage, (ci + f) / chosen.length) : null,
     };
-    const endPose = endPoseOf(calib, sampler, body, units.height, o);
+    const endPose = endPoseOf(calib, sampler, felt, units.height, o);
     const setting = Object.prototype.hasOwnProperty.call(o.clipModes, name) ? o.clipModes[name]! : o.clipMode;
     const mode: ClipMode = setting === 'auto' ? endPose.mode : setting;
-    const cyc = simulateWith(calib, sampler, F, sub, tail, units, mode);
+    const carried = mode === 'loop' ? carriedRootMotion(endPose, o) : null;
+    const cyc = simulateWith(calib, sampler, F, sub, tail, units, mode, carried);
+    rootMotions.set(name, carried ? [carried[0]!, carried[1]!, carried[2]!] : null);
     if (!cyc.converged && mode === 'loop') {
       warn(`clip "${name}": the tail did not close its loop within ${o.maxWarmupSeconds} s of warm-up `
         + `(last cycle differs by ${cyc.cycleDeltaDeg.toFixed(3)}° > ${o.loopTolerance}°); recorded the last cycle`);
@@ -822,7 +933,8 @@ export function bakeTails(doc: Document, options: Partial<BakeOptions> = {}): Ba
       clip: cyc.clip, duration: cyc.duration, keys: cyc.times.length, bones: written,
       mode: cyc.mode, modeSource: modes[ci]!.source, endPose: modes[ci]!.endPose,
       warmupCycles: cyc.warmupCycles, warmupSeconds: cyc.warmupSeconds, converged: cyc.converged, cycleDeltaDeg: cyc.cycleDeltaDeg,
-      seamJumpDeg: Array.from(cyc.seamJumpDeg), rootSwingDeg: rootSwing, restSources: cyc.restSources,
+      seamJumpDeg: Array.from(cyc.seamJumpDeg), maxStepDeg: Array.from(cyc.maxStepDeg), endUnsettledDeg: cyc.endUnsettledDeg,
+      rootMotionWs: rootMotions.get(cyc.clip) ?? null, rootSwingDeg: rootSwing, restSources: cyc.restSources,
     });
   });
   return { clips: reports, warnings, units };

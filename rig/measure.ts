@@ -467,7 +467,12 @@ export function formatMeasureTable(r: MeasureReport): string {
     lines.push(`weighted bone distance on the tail: ${r.boneDistance.before.toFixed(3)} → ${(r.boneDistance.after ?? r.boneDistance.before).toFixed(3)} (model units)`);
   }
   if (r.warmup) {
-    lines.push(`chain: warm-up ${r.warmup.cycles - 1} cycle(s)${r.warmup.converged ? '' : ' (did not converge)'}, seam jump ≤ ${r.warmup.maxSeamJumpDeg.toFixed(3)}°, root link swings ${(r.chainRootSwingDeg ?? 0).toFixed(1)}° off rest`);
+    if (r.warmup.mode === 'once') {
+      // A one-shot: settle windows on the first pose, recorded once (no loop seam).
+      lines.push(`chain: one-shot, first pose held ${r.warmup.cycles - 1} settle window(s)${r.warmup.converged ? '' : ' (did not settle)'}, recorded once (no loop seam), root link swings ${(r.chainRootSwingDeg ?? 0).toFixed(1)}° off rest`);
+    } else {
+      lines.push(`chain: warm-up ${r.warmup.cycles - 1} cycle(s)${r.warmup.converged ? '' : ' (did not converge)'}, seam jump ≤ ${r.warmup.maxSeamJumpDeg.toFixed(3)}°, root link swings ${(r.chainRootSwingDeg ?? 0).toFixed(1)}° off rest`);
+    }
   }
   if (r.grounding) {
     const g = r.grounding;

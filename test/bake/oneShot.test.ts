@@ -89,12 +89,12 @@ describe('clip mode detection (detectClipMode): last pose against first, tail bo
     expect(detectClipMode(calib, 'fall', { endPoseRotationTolerance: 85, endPoseTranslationTolerance: 0.5 }).mode).toBe('loop');
     expect(detectClipMode(calib, 'fall', { endPoseRotationTolerance: 85 }).mode).toBe('once'); // translation 0.31 > 0.02
     expect(detectClipMode(calib, 'fall', { endPoseTranslationTolerance: 0.5 }).mode).toBe('once'); // rotation 80° > 10°
-    expect(CLIP_MODE_DETECT_DEFAULTS).toEqual({ endPoseRotationTolerance: 10, endPoseTranslationTolerance: 0.02 });
+    expect(CLIP_MODE_DETECT_DEFAULTS).toEqual({ endPoseRotationTolerance: 10, endPoseTranslationTolerance: 0.02, endPoseScaleTolerance: 0.02 });
     expect(() => detectClipMode(calib, 'fall', { endPoseRotationTolerance: -1 })).toThrow(/^bitrig\/bake: endPoseRotationTolerance must be a number of degrees ≥ 0, got -1$/);
     expect(() => detectClipMode(calib, 'Fall')).toThrow(/^bitrig\/sample: unknown clip "Fall"/);
   });
 
-  it('a clip that ends with only the tail elsewhere is a loop (the tail bones are what the bake replaces)', () => {
+  it('a clip that ends with only the tail elsewhere is a one-shot (keyed tail rotations are the tail\'s rest: replayed, it jumps)', () => {
     const c = makeCritter({ variant: 'chain' });
     const doc = c.doc;
     const buffer = doc.getRoot().listBuffers()[0]!;
@@ -107,7 +107,9 @@ describe('clip mode detection (detectClipMode): last pose against first, tail bo
         .setTargetNode(doc.getRoot().listNodes().find((n) => n.getName() === bone)!));
     }
     const e = detectClipMode(captureBakeCalibration(doc), 'wag'); // Tail_1 and Tail_End turn 40°
-    expect(e).toEqual({ mode: 'loop', rotationDeg: 0, rotationJoint: null, translation: 0, translationJoint: null });
+    expect(e.mode).toBe('once');
+    expect(e.rotationDeg).toBeCloseTo(40.107, 2); // 2 · 0.35 rad (float32 keys)
+    expect(['Tail_1', 'Tail_End']).toContain(e.rotationJoint);
   });
 });
 
@@ -243,8 +245,8 @@ describe('clip modes: forcing, per clip, loops unchanged, validation', () => {
     expect(mergeBakeOptions({}).clipModes).toEqual({});
     expect(() => mergeBakeOptions({ clipMode: 'sometimes' as never })).toThrow('bitrig/bake: clipMode must be \'auto\', \'loop\' or \'once\', got "sometimes" (a string)');
     expect(() => mergeBakeOptions({ clipModes: { Death: 'one-shot' as never } })).toThrow('bitrig/bake: clipModes["Death"] must be \'auto\', \'loop\' or \'once\', got "one-shot" (a string)');
-    expect(() => mergeBakeOptions({ clipModes: ['once'] as never })).toThrow(/^bitrig\/bake: clipModes must be an object of clip name/);
-    expect(() => mergeBakeOptions({ clipModes: null as never })).toThrow(/^bitrig\/bake: clipModes must be an object of clip name/);
+    expect(() => mergeBakeOptions({ clipModes: ['once'] as never })).toThrow(/^bitrig\/bake: clipModes must be a plain object of clip name/);
+    expect(() => mergeBakeOptions({ clipModes: null as never })).toThrow(/^bitrig\/bake: clipModes must be a plain object of clip name/);
     expect(() => mergeBakeOptions({ endPoseTranslationTolerance: Number.NaN })).toThrow(/^bitrig\/bake: endPoseTranslationTolerance must be a fraction of the height ≥ 0, got NaN$/);
     const c = makeCritter({ variant: 'chain' });
     expect(() => bakeTails(c.doc, { clipModes: { Walk: 'once' } })).toThrow('bitrig/bake: a clip mode is given for clip "Walk", which the file does not have; clips: walk, crouch');

@@ -11,7 +11,7 @@ import { main } from '../../cli/main';
 import { parseClipModeFlag } from '../../cli/bake';
 import { writeGlbBytes } from '../../rig/glb';
 import { makeCritter } from './fixtures';
-import { addFallClip } from './oneShotFixtures';
+import { addDropClip, addFallClip } from './oneShotFixtures';
 
 let dir = '';
 const file = (name: string): string => path.join(dir, name);
@@ -28,6 +28,9 @@ beforeAll(async () => {
   const c = makeCritter({ variant: 'chain' });
   addFallClip(c.doc);
   writeFileSync(file('fall.glb'), await writeGlbBytes(c.doc));
+  const d = makeCritter({ variant: 'chain' });
+  addDropClip(d.doc);
+  writeFileSync(file('drop.glb'), await writeGlbBytes(d.doc));
 });
 afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
 
@@ -55,16 +58,16 @@ describe('bitrig bake --clip-mode', () => {
   it('default (auto): the fall is baked once and says why; walk stays a loop with its seam', async () => {
     const r = await run(['bake', file('fall.glb'), '-o', file('auto.glb'), '--clips', 'walk,fall']);
     expect(r.code).toBe(0);
-    expect(r.out[0]).toMatch(/^walk: 31 keys × 4 bones, warm-up \d+ cycle\(s\), loop seam ≤ 0\.\d{3}°, root swing [\d.]+°, loop \(auto: last pose vs first 0\.0° at \S+, 0\.0 % of the height at Hips\)$/);
-    expect(r.out[1]).toMatch(/^fall: 31 keys × 4 bones, settled on the first pose in \d+\.0 s, recorded once, root swing [\d.]+°, one-shot \(auto: last pose vs first 80\.0° at LeftLeg, 3\d\.\d % of the height at Hips\)$/);
+    expect(r.out[0]).toMatch(/^walk: 31 keys × 4 bones, warm-up \d+ cycle\(s\), loop seam ≤ 0\.\d{3}°, largest key step [\d.]+°, root swing [\d.]+°, loop \(auto: last pose vs first 0\.0° at \S+, 0\.0 % of the height at Hips\)$/);
+    expect(r.out[1]).toMatch(/^fall: 31 keys × 4 bones, settled on the first pose in \d+\.0 s, recorded once, largest key step [\d.]+°, tail [\d.]+° from settled at the end, root swing [\d.]+°, one-shot \(auto: last pose vs first 80\.0° at LeftLeg, 3\d\.\d % of the height at Hips, root motion 6\.8 % of the height\)$/); // the hips end 0.1 m aside
     expect(r.out[1]).not.toMatch(/seam/);
-    expect(r.out[2]).toBe(`wrote ${file('auto.glb')}`);
+    expect(r.out[r.out.length - 1]).toBe(`wrote ${file('auto.glb')}`);
   });
 
   it('forced: --clip-mode loop bakes the fall as a loop; --clip-mode loop,fall=auto keeps the fall once', async () => {
     const l = await run(['bake', file('fall.glb'), '-o', file('loop.glb'), '--clips', 'fall', '--clip-mode', 'loop']);
     expect(l.code).toBe(0);
-    expect(l.out[0]).toMatch(/^fall: 31 keys × 4 bones, warm-up \d+ cycle\(s\), loop seam ≤ [\d.]+°, root swing [\d.]+°, loop \(forced: last pose vs first 80\.0° at LeftLeg/);
+    expect(l.out[0]).toMatch(/^fall: 31 keys × 4 bones, warm-up \d+ cycle\(s\), loop seam ≤ [\d.]+°, largest key step [\d.]+°, root swing [\d.]+°, root motion 0\.100 units a cycle \(carried\), loop \(forced: last pose vs first 80\.0° at LeftLeg/);
     const m = await run(['bake', file('fall.glb'), '-o', file('mixed.glb'), '--clip-mode=loop,fall=auto', '--json']);
     expect(m.code).toBe(0);
     const j = JSON.parse(m.out.join('\n'));
@@ -73,7 +76,7 @@ describe('bitrig bake --clip-mode', () => {
     ]);
     const fall = j.clips[2];
     expect(fall.seamJumpDeg).toEqual([]);
-    expect(Object.keys(fall.endPose)).toEqual(['mode', 'rotationDeg', 'rotationJoint', 'translation', 'translationJoint']);
+    expect(Object.keys(fall.endPose)).toEqual(['mode', 'rotationDeg', 'rotationJoint', 'translation', 'translationJoint', 'scale', 'scaleJoint', 'rootMotionWs', 'rootMotion']);
     expect(fall.endPose.rotationJoint).toBe('LeftLeg');
     expect(fall.warmupSeconds).toBeGreaterThan(0);
   });
@@ -99,6 +102,37 @@ describe('bitrig bake --clip-mode', () => {
     const text = r.out.join('\n');
     expect(text).toMatch(/\[--clip-mode auto\|loop\|once\|Clip=mode,\.\.\.\]/);
     expect(text).toMatch(/--clip-mode <mode>\s+loop, once, or auto \(default\) for every clip; Clip=mode,\.\.\. per clip/);
-    expect(text).toMatch(/more than 10° .* or 2 % of the/s);
+    expect(text).toMatch(/more than 10°\s+\(a rotation\), 2 % of the height \(a translation\) or 2 % \(a scale\)/);
+    expect(text).toMatch(/may repeat: the pairs merge/);
+    expect(text).toMatch(/tail N° from settled at the end/);
+  });
+
+  it('--clip-mode may repeat: the pairs merge (Death=loop then Walk=once both apply); a clip named twice, or not among --clips, is refused', async () => {
+    const m = await run(['bake', file('fall.glb'), '-o', file('rep.glb'), '--clip-mode', 'walk=once', '--clip-mode', 'fall=loop', '--json']);
+    expect(m.code).toBe(0);
+    const j = JSON.parse(m.out.join('\n'));
+    expect(j.clips.map((c: { clip: string; mode: string; modeSource: string }) => [c.clip, c.mode, c.modeSource])).toEqual([
+      ['walk', 'once', 'option'], ['crouch', 'loop', 'auto'], ['fall', 'loop', 'option'],
+    ]);
+    const dup = await run(['bake', file('fall.glb'), '-o', file('bad.glb'), '--clip-mode', 'fall=loop', '--clip-mode', 'fall=once']);
+    expect(dup.code).toBe(2);
+    expect(dup.err).toEqual(['bitrig bake: --clip-mode: clip "fall" is given twice']);
+    const notBaked = await run(['bake', file('fall.glb'), '-o', file('bad.glb'), '--clips', 'walk', '--clip-mode', 'fall=loop']);
+    expect(notBaked.code).toBe(2);
+    expect(notBaked.err).toEqual(['bitrig bake: a clip mode is given for clip "fall", which is not among the clips being baked (walk); add it to clips or drop its mode']);
+    const twice = await run(['bake', file('fall.glb'), '-o', file('bad.glb'), '--fps', '30', '--fps', '60']);
+    expect(twice.code).toBe(2);
+    expect(twice.err[0]).toBe('bitrig bake: --fps is given twice; give it once');
+    expect(readdirSync(dir)).not.toContain('bad.glb');
+  });
+
+  it('a one-shot that stops mid-swing gets a hint (the clip is not lengthened)', async () => {
+    const r = await run(['bake', file('drop.glb'), '-o', file('drop-baked.glb'), '--clips', 'drop']);
+    expect(r.code).toBe(0);
+    const m = /tail ([\d.]+)° from settled at the end/.exec(r.out[0]!);
+    expect(Number(m![1])).toBeGreaterThan(2);
+    expect(r.out[1]).toMatch(/^ {2}hint: drop stops while its tail still swings \([\d.]+° from where it would settle\); .*hold the end pose longer in the source clip/);
+    const quiet = await run(['bake', file('fall.glb'), '-o', file('fall-walk.glb'), '--clips', 'walk']);
+    expect(quiet.out.some((l) => /hint/.test(l))).toBe(false);
   });
 });

@@ -4,7 +4,7 @@
  * - {@link addFallClip}: a one-shot on the tiny critter (test/bake/fixtures.ts): over 1 s the
  *   hips roll 70° onto their side about the forward axis and sink 0.45 m while the legs fold
  *   (knees 70° and 80°), and stay there. Its last pose is far from its first; played as a loop the hips snap back.
- * - {@link addHoldClip}: a clip that holds another clip's first pose (t = 0) still, as long
+ * - {@link addHoldClip}: a clip that holds another clip's first pose (t = 0; or its last) still, as long
  *   as the source lasts: every channel of the source gets two equal keys. Simulated as a loop
  *   (a code path that knows nothing of one-shots) until it closes, its keys are the tail
  *   settled on that pose: the reference a one-shot's first key is compared with. (Same
@@ -53,18 +53,18 @@ export function addFallClip(doc: Document, name = 'fall'): void {
 }
 
 /**
- * Add a clip holding `from`'s first pose still (every channel of `from`, two equal keys at 0
- * and `seconds`, default: the duration of `from`).
+ * Add a clip holding `from`'s first pose (or with `at: 'end'` its last pose) still (every
+ * channel of `from`, two equal keys at 0 and `seconds`, default: the duration of `from`).
  *
  * @example
  * addHoldClip(doc, 'Death', 'DeathHold');
  */
-export function addHoldClip(doc: Document, from: string, name: string, seconds?: number): void {
+export function addHoldClip(doc: Document, from: string, name: string, seconds?: number, at: 'start' | 'end' = 'start'): void {
   const graph = readSceneGraph(doc);
   const src = findClip(doc, from);
   const pose = createLocalPose(graph);
   const sampler = createClipSampler(graph, src);
-  sampleClip(sampler, graph, 0, pose);
+  sampleClip(sampler, graph, at === 'start' ? 0 : sampler.duration, pose);
   seconds ??= sampler.duration;
   const buffer = doc.getRoot().listBuffers()[0]!;
   const anim = doc.createAnimation(name);
@@ -99,4 +99,32 @@ export function tailKeyAngles(a: TailCycle, ka: number, b: TailCycle, kb: number
     out.push((2 * Math.acos(Math.min(1, d)) * 180) / Math.PI);
   }
   return out;
+}
+
+/**
+ * Add the one-shot `drop` clip (0.25 s, 7 keys) to a critter document: the hips sink 0.4 m and
+ * roll 60° at a constant rate and stop dead, so the tail is still swinging at the last key.
+ *
+ * @example
+ * const c = makeCritter({ variant: 'chain' }); addDropClip(c.doc);
+ */
+export function addDropClip(doc: Document, name = 'drop'): void {
+  const root = doc.getRoot();
+  const node = (n: string) => root.listNodes().find((x) => x.getName() === n)!;
+  const buffer = root.listBuffers()[0]!;
+  const times = Float32Array.from({ length: 7 }, (_, i) => (i * 0.25) / 6);
+  const anim = doc.createAnimation(name);
+  const input = doc.createAccessor(`${name}_t`, buffer).setType('SCALAR').setArray(times);
+  const tracks: { node: string; path: 'translation' | 'rotation'; f: (u: number) => number[] }[] = [
+    { node: 'Hips', path: 'translation', f: (u) => [0, 1.0 - 0.4 * u, 0] },
+    { node: 'Hips', path: 'rotation', f: (u) => Array.from(quat.setAxisAngle(quat.create(), [0, 0, 1], (60 * u * Math.PI) / 180)) },
+  ];
+  for (const tr of tracks) {
+    const vals: number[] = [];
+    for (const t of times) vals.push(...tr.f(t / 0.25));
+    const out = doc.createAccessor(`${name}_${tr.node}_${tr.path}`, buffer).setType(tr.path === 'rotation' ? 'VEC4' : 'VEC3').setArray(new Float32Array(vals));
+    const s = doc.createAnimationSampler().setInput(input).setOutput(out).setInterpolation('LINEAR');
+    anim.addSampler(s);
+    anim.addChannel(doc.createAnimationChannel().setSampler(s).setTargetNode(node(tr.node)).setTargetPath(tr.path));
+  }
 }
