@@ -13,7 +13,7 @@ import { tailBackend, tailThreads } from './wasm/tailAccel';
 import type { BitrigWorld } from './world';
 import { createBitrigWorld } from './world';
 import { bindSkeleton, unbindSkeleton, writeTailRest, type BindOptions, type CharacterBinding, type SkeletonSource } from './binding';
-import { describeValue, TAIL_OPTION_KEYS, withDefaultsStrict, type TailOptions } from './defaults';
+import { describeValue, TAIL_OPTION_KEYS, withDefaults, withDefaultsStrict, type TailOptions } from './defaults';
 import { autoUnitScale } from './units';
 import {
   prepareCharacterFrame, reseatTails, reseatTailsAtPose, resolveAutoRestSources, setBindingTailOptions, tailDiagnostics,
@@ -229,14 +229,15 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
     for (const s of skeletons) { const y = s.boneWorldYs(); for (let i = 0; i < y.length; i++) ys.push(y[i]!); }
     return ys;
   }, module);
-  const bindOpts: BindOptions = { tail: { unitScale, ...o.tail }, tails: o.tails, tailChains: o.tailChains, pelvis: o.pelvis };
+  // (a field given as undefined keeps the animator's value, as everywhere: not spread over it)
+  const bindOpts: BindOptions = { tail: withDefaults({ unitScale } as Partial<TailOptions>, o.tail ?? {}), tails: o.tails, tailChains: o.tailChains, pelvis: o.pelvis };
   const bindings: CharacterBinding[] = [];
   let sceneIK: SceneIKHandle | null = null;
   try {
     for (const s of skeletons) bindings.push(bindSkeleton(world, s.source, bindOpts));
     if (o.sceneIK) {
       const skin = spec.sceneSkin ? spec.sceneSkin(skeletons[0]!) : null;
-      sceneIK = addSceneIK(world, bindings[0]!, { unitScale, skin, ...(o.sceneIK === true ? {} : o.sceneIK) });
+      sceneIK = addSceneIK(world, bindings[0]!, withDefaults({ unitScale, skin } as Partial<SceneIKOptions>, o.sceneIK === true ? {} : o.sceneIK));
     }
     // A per-chain option for a chain that does not exist is a typo, not a no-op.
     const chainNames = chainFirstBones(bindings, skeletons.map((s) => s.source.names));
@@ -385,6 +386,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
     reset() {
       if (!alive) return;
       for (const b of bindings) reseatTails(b);
+      baked.fill(0); // (at rest, as documented: not along a baked clip's last pose next read)
       if (ownWorld) world.tailClock.accumulator = 0;
       if (sceneIK) {
         world.components.SceneCharacter.initialised[sceneIK.eid] = 0;

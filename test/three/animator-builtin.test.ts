@@ -353,6 +353,15 @@ describe('createAnimator on the built-in character', () => {
     an.dispose();
   });
 
+  test('a field given as undefined inside tail or sceneIK keeps the animator\'s value (unitScale 100 stays 100, the skin sole stays), as everywhere', () => {
+    const an = createAnimator(rig().root, { unitScale: 100, tail: { unitScale: undefined, carry: 0.5 }, sceneIK: { unitScale: undefined, skin: undefined } });
+    expect(an.diagnostics().tails.map((t) => t.unitScale)).toEqual([100]);
+    expect(an.world.components.SceneCharacter.unitScale[an.sceneIK!.eid]).toBe(100);
+    const scene = an.diagnostics().scene!;
+    expect(scene.contacts.every((c) => c.sole === 'skin')).toBe(true); // the skin sole, as with no sceneIK fields given
+    an.dispose();
+  });
+
   test('diagnostics report each chain\'s own unitScale (a per-chain override), the animator\'s beside it', () => {
     const a = rig();
     const plain = createAnimator(a.root, { unitScale: 2 });
