@@ -206,9 +206,11 @@ export function describeValue(v: unknown): string {
  * // throws 'bitrig/tail: option carry must be an angle in radians in [-π, π], got 50 (degrees? use 50 * Math.PI / 180)'
  */
 export function checkAngle(module: string, name: string, v: unknown, lo: number, hi: number, loText: string, hiText: string, openLo = false): void {
-  const inRange = (x: number): boolean => x >= lo && x <= hi && !(openLo && x === lo);
+  // (1e-3 rad of slack on the ends: a rounded 3.1416 or a float32 π is π; the hint only where
+  // the value cannot be radians, beyond a full turn)
+  const inRange = (x: number): boolean => x >= lo - 1e-3 && x <= hi + 1e-3 && !(openLo && x <= lo);
   if (typeof v === 'number' && Number.isFinite(v) && inRange(v)) return;
-  const deg = typeof v === 'number' && Number.isFinite(v) && inRange((v * Math.PI) / 180);
+  const deg = typeof v === 'number' && Number.isFinite(v) && Math.abs(v) > 2 * Math.PI && inRange((v * Math.PI) / 180);
   throw new Error(`${module}: option ${name} must be an angle in radians in ${openLo ? '(' : '['}${loText}, ${hiText}], got ${describeValue(v)}`
     + (deg ? ` (degrees? use ${v} * Math.PI / 180)` : ''));
 }
@@ -248,7 +250,7 @@ export function mergeTailOptions(user: Partial<TailOptions> = {}, base: Readonly
   pos('teleportDistance');
   // Angles in radians; a value that fits only as degrees gets a hint (carry: 50 bends a tail 117°).
   checkAngle('bitrig/tail', 'carry', o.carry, -Math.PI, Math.PI, '-π', 'π');
-  checkAngle('bitrig/tail', 'bendLimit', o.bendLimit, 0, Math.PI, '0', 'π', true);
+  checkAngle('bitrig/tail', 'bendLimit', o.bendLimit, 0, 2 * Math.PI, '0', '2π', true); // (π or more: no limit)
   for (const k of ['gravity', 'floorHeight'] as const) {
     if (typeof o[k] !== 'number' || !Number.isFinite(o[k])) throw new Error(`bitrig/tail: option ${k} must be a finite number, got ${describeValue(o[k])}`);
   }

@@ -141,11 +141,12 @@ describe('bitrig/tail options', () => {
     expect(getTailOptions(rig.world, rig.eid).carry).toBe(TAIL_DEFAULTS.carry); // the refused change left nothing behind
   });
 
-  test('bendLimit in radians in (0, π]: 30 (degrees) is refused with the conversion', () => {
-    throwsExactly(() => mergeTailOptions({ bendLimit: 30 }), 'bitrig/tail: option bendLimit must be an angle in radians in (0, π], got 30 (degrees? use 30 * Math.PI / 180)');
-    throwsExactly(() => mergeTailOptions({ bendLimit: 0 }), 'bitrig/tail: option bendLimit must be an angle in radians in (0, π], got 0');
-    throwsExactly(() => mergeTailOptions({ bendLimit: -0.1 }), 'bitrig/tail: option bendLimit must be an angle in radians in (0, π], got -0.1');
-    for (const ok of [1e-6, Math.PI / 6, Math.PI]) expect(mergeTailOptions({ bendLimit: ok }).bendLimit).toBe(ok);
+  test('bendLimit in radians in (0, 2π] (π or more: no limit; rounded π accepted): 30 (degrees) is refused with the conversion', () => {
+    throwsExactly(() => mergeTailOptions({ bendLimit: 30 }), 'bitrig/tail: option bendLimit must be an angle in radians in (0, 2π], got 30 (degrees? use 30 * Math.PI / 180)');
+    throwsExactly(() => mergeTailOptions({ bendLimit: 0 }), 'bitrig/tail: option bendLimit must be an angle in radians in (0, 2π], got 0');
+    throwsExactly(() => mergeTailOptions({ bendLimit: -0.1 }), 'bitrig/tail: option bendLimit must be an angle in radians in (0, 2π], got -0.1');
+    for (const ok of [1e-6, Math.PI / 6, Math.PI, 3.1416, Math.fround(Math.PI), 2 * Math.PI]) expect(mergeTailOptions({ bendLimit: ok }).bendLimit).toBe(ok);
+    expect(mergeTailOptions({ carry: 3.1416 }).carry).toBe(3.1416); // a rounded π is π
   });
 
   test('unknown keys suggest the nearest; restSource prints its string quoted', () => {
@@ -179,7 +180,8 @@ describe('bitrig/sceneIK options', () => {
 
   test('maxTilt in radians in [0, π/2], with the degrees hint; other numbers print strings quoted', () => {
     throwsExactly(() => mergeSceneIKOptions({ maxTilt: 30 }), 'bitrig/sceneIK: option maxTilt must be an angle in radians in [0, π/2], got 30 (degrees? use 30 * Math.PI / 180)');
-    throwsExactly(() => mergeSceneIKOptions({ maxTilt: 2 }), 'bitrig/sceneIK: option maxTilt must be an angle in radians in [0, π/2], got 2 (degrees? use 2 * Math.PI / 180)');
+    throwsExactly(() => mergeSceneIKOptions({ maxTilt: 2 }), 'bitrig/sceneIK: option maxTilt must be an angle in radians in [0, π/2], got 2'); // (2 can be radians: no degrees hint below a full turn)
+    expect(mergeSceneIKOptions({ maxTilt: 1.5708 }).maxTilt).toBe(1.5708);
     throwsExactly(() => mergeSceneIKOptions({ maxTilt: 120 }), 'bitrig/sceneIK: option maxTilt must be an angle in radians in [0, π/2], got 120');
     expect(mergeSceneIKOptions({ maxTilt: Math.PI / 2 }).maxTilt).toBe(Math.PI / 2);
     throwsExactly(() => mergeSceneIKOptions({ soften: '0.1' as never }), 'bitrig/sceneIK: option soften must be a number in [0, 0.5], got "0.1" (a string)');
@@ -245,7 +247,7 @@ describe('bitrig/bake options', () => {
     const c = critter();
     const calib = captureBakeCalibration(c.doc);
     expect(() => detectClipMode(calib, 'walk', { endPoseRotationTol: 5 } as never)).toThrow(
-      /^bitrig\/bake: unknown option "endPoseRotationTol"; options: endPoseRotationTolerance, endPoseTranslationTolerance$/);
+      /^bitrig\/bake: unknown option "endPoseRotationTol"; options: endPoseRotationTolerance, endPoseTranslationTolerance, endPoseScaleTolerance$/);
     expect(detectClipMode(calib, 'walk', { endPoseRotationTolerance: undefined }).mode).toBe('loop');
     // a simulation takes its own keys only (measureTail passes just those)
     expect(() => simulateTailCycle(calib, 'walk', 8, { samples: 8, maxWarmupSeconds: 2 } as never)).toThrow(/^bitrig\/bake: unknown option "samples"/);
