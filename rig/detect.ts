@@ -29,6 +29,8 @@ export interface Piece {
   centroidRatio: number;
   /** sqrt(λ1/λ2) of the piece's covariance. */
   elongation: number;
+  /** sqrt(λ3/λ2) of the piece's covariance: about 0 for a thin sheet (cape), up to 1 for a round volume (a body's shell). */
+  thickness: number;
   /** Unit eigenvector of λ1 (the piece's long axis, sign arbitrary), bind space; any unit vector when λ1 = λ2. */
   axis: Float64Array;
   /** Bounding box min and max, 3 each. */
@@ -213,7 +215,8 @@ function describe(input: DetectInput, verts: Int32Array, isFar: Uint8Array, merg
     cxx += x * x; cxy += x * y; cxz += x * z; cyy += y * y; cyz += y * z; czz += z * z;
   }
   const ev = symEigen3(cxx / m, cxy / m, cxz / m, cyy / m, cyz / m, czz / m);
-  const l1 = ev[0]!, l2 = ev[1]!;
+  const l1 = ev[0]!, l2 = ev[1]!, l3 = Math.max(0, ev[2]!);
+  const thickness = l2 > 1e-300 ? Math.min(1, Math.sqrt(l3 / l2)) : 0;
   const elongation = l2 > 1e-12 * Math.max(l1, 1e-300) ? Math.sqrt(l1 / l2) : l1 > 0 ? 1e3 : 1;
   const axis = principalAxis(cxx / m, cxy / m, cxz / m, cyy / m, cyz / m, czz / m, l1);
   const dc = new Float64Array(1);
@@ -229,6 +232,7 @@ function describe(input: DetectInput, verts: Int32Array, isFar: Uint8Array, merg
     centroid: cen,
     centroidRatio,
     elongation: Math.min(elongation, 1e3),
+    thickness,
     axis,
     bmin,
     bmax,

@@ -21,11 +21,13 @@
  *   material) join the piece they touch; unwelded shells of one tail are bridged.
  * - Only pieces reaching at least 15 % of H from their collar are long (belt pouches are not).
  * - Body, not worn: a long torso piece that fails the appendage tests is worn (a cape, a
- *   skirt: made rigid only with include "torso") unless it is the body itself: elongated
+ *   skirt: made rigid only with include "torso") unless it is the body itself: a volume, not a
+ *   thin sheet (sqrt(λ3/λ2) ≥ BODY_MIN_THICKNESS 0.3: a cape is a sheet), that is elongated
  *   (≥ minElongation) along a direction more than 45° from up (it lies along the body like a
- *   quadruped's belly, flanks and neck, where capes and straps hang), or holding at least half
- *   of the skin's surface area. Such a piece is kind `body`, searched for a hidden tail like a
- *   worn one, and never made rigid.
+ *   quadruped's belly, flanks and neck, where capes and straps hang), or holds at least half
+ *   of the surface area of all skins sharing its skeleton's joint nodes (exporters that write
+ *   one skin per mesh put a cape in a skin of its own). Such a piece is kind `body`, searched
+ *   for a hidden tail like a worn one, and never made rigid.
  * - A tail chain the skin already has (found by name: an artist's `Tail1…`, or `Tail_1…` from
  *   an earlier run) never gets a second chain beside it. Tail skin is at such a chain when its
  *   nearest bone is one of the chain's (or its parent) and it lies within the tail's diameter
@@ -100,6 +102,8 @@ export interface AppendageReport {
   centroidRatio: number;
   /** sqrt(λ1/λ2) of the piece's covariance (tail ≈ 2.6, cape ≈ 1). */
   elongation: number;
+  /** sqrt(λ3/λ2) of the piece's covariance: near 0 for a thin sheet (a cape), up to 1 for a round volume (a body's shell, a skirt's tube). */
+  thickness: number;
   /** Raw pieces merged into this one (overlapping shells). */
   merged: number;
   /** Far threshold the piece was found at, as a fraction of H (raised inside fat bodies). */
@@ -291,9 +295,13 @@ export function rigAppendages(doc: Document, options: Partial<RigOptions> = {}):
   const existingChains: ExistingChainReport[] = [];
   let chains = 0;
   let changedVertices = 0;
+  // [ours] Skins that share joint nodes are one skeleton (FBX2glTF and three's GLTFExporter
+  // write one skin per skinned mesh): a piece's share of the surface area is measured against
+  // all of them, so a cape in its own skin is not "most of the skin".
+  const skeletonArea = sharedSkeletonArea(skins, works);
   works.forEach((w, wi) => {
     if (w.mesh.count === 0 || w.skip) return;
-    const r = rigSkin(doc, w, o, H, far, (step, f) => progress(step, (wi + f) / works.length), chains);
+    const r = rigSkin(doc, w, o, H, far, (step, f) => progress(step, (wi + f) / works.length), chains, skeletonArea[wi]!);
     appendages.push(...r.reports);
     existingChains.push(...r.existing);
     chains += r.chains;
@@ -335,6 +343,43 @@ function unmeasurable(skel: SkinSkeleton, positions: Float64Array, label: string
   return null;
 }
 
+/** Surface area of a skin's triangles (model units²; non-finite triangles skipped). */
+function meshArea(mesh: SkinWork['mesh']): number {
+  const P = mesh.positions;
+  const T = mesh.triangles;
+  let area = 0;
+  for (let t = 0; t < T.length; t += 3) {
+    const i = 3 * T[t]!, j = 3 * T[t + 1]!, k = 3 * T[t + 2]!;
+    const ux = P[j]! - P[i]!, uy = P[j + 1]! - P[i + 1]!, uz = P[j + 2]! - P[i + 2]!;
+    const vx = P[k]! - P[i]!, vy = P[k + 1]! - P[i + 1]!, vz = P[k + 2]! - P[i + 2]!;
+    const a = Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx) / 2;
+    if (Number.isFinite(a)) area += a;
+  }
+  return area;
+}
+
+/**
+ * Per skin, the surface area of every skin that shares a joint node with it, directly or
+ * through another skin (one skeleton written as one skin per mesh), itself included.
+ */
+function sharedSkeletonArea(skins: ReturnType<ReturnType<Document['getRoot']>['listSkins']>, works: SkinWork[]): Float64Array {
+  const n = skins.length;
+  const parent = Int32Array.from({ length: n }, (_, i) => i);
+  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
+  const owner = new Map<unknown, number>();
+  skins.forEach((skin, si) => {
+    for (const j of skin.listJoints()) {
+      const o = owner.get(j);
+      if (o === undefined) owner.set(j, si);
+      else parent[root(si)] = root(o);
+    }
+  });
+  const areaOf = works.map((w) => (w.mesh.count > 0 ? meshArea(w.mesh) : 0));
+  const sum = new Float64Array(n);
+  for (let i = 0; i < n; i++) sum[root(i)]! += areaOf[i]!;
+  return Float64Array.from({ length: n }, (_, i) => sum[root(i)]!);
+}
+
 /** A piece with its decision and, for tails, its re-weighting domain. */
 interface Found {
   piece: Piece;
@@ -352,6 +397,7 @@ function rigSkin(
   far: number,
   progress: (step: string, f: number) => void,
   chainsBefore: number,
+  skeletonArea: number,
 ): { reports: AppendageReport[]; chains: number; changed: number; existing: ExistingChainReport[] } {
   const { skel, mesh } = w;
   // Tail chains the skin already has (found by name before anything is grown here).
@@ -418,10 +464,12 @@ function rigSkin(
       vertexArea[graph.weldOf[T[t + 2]!]!]! += third;
     }
   }
+  // Against every skin of the skeleton (this one included), not this skin alone.
+  const areaTotal = Math.max(totalArea, skeletonArea);
   const areaShare = (p: Piece): number => {
     let a = 0;
     for (const v of p.vertices) a += vertexArea[v]!;
-    return totalArea > 0 ? a / totalArea : 0;
+    return areaTotal > 0 ? a / areaTotal : 0;
   };
   progress('pieces', 0.35);
   const regions = jointRegions(skel);
@@ -483,6 +531,7 @@ function rigSkin(
       reachRatio: piece.reach / H,
       centroidRatio: piece.centroidRatio,
       elongation: piece.elongation,
+      thickness: piece.thickness,
       merged: piece.merged,
       farFraction: piece.far / H,
       collarSpread: piece.collarSpread,
@@ -1092,17 +1141,35 @@ function fmt(x: number): string {
 }
 
 /**
+ * [ours] A body is not a thin sheet: the far skin of a body is a shell around bones, whose
+ * third principal extent is a good part of its second (sqrt(λ3/λ2) 0.35…0.90 on the far body
+ * pieces of khronos-fox, quaternius-fox and quaternius-shiba-inu, de-tailed or not), while a
+ * cape is a sheet (0.10…0.24 on the capes of test/rig/wornFixtures.ts on threejs-xbot and
+ * threejs-soldier, whatever their size). Below this a piece is never the body.
+ *
+ * @example
+ * report.appendages.filter((a) => a.kind === 'body').every((a) => a.thickness >= BODY_MIN_THICKNESS); // true
+ */
+export const BODY_MIN_THICKNESS = 0.3;
+
+/**
  * [ours] Why a long torso piece that is no appendage is the body itself rather than something
- * worn on it, or null when it is worn. `areaShare` is its share of the skin's surface area.
+ * worn on it, or null when it is worn. A body is a volume (thickness sqrt(λ3/λ2) ≥
+ * {@link BODY_MIN_THICKNESS}; a cape, a thin sheet, never is) that lies along the body
+ * (elongated along a direction more than `hangAngleDeg` from up) or holds at least
+ * `bodyAreaShare` of the surface area of every skin of its skeleton (skins sharing joint nodes:
+ * a cape or skirt in its own skin is not "most of its skin"). `areaShare` is that share.
  */
 function bodyReason(piece: Piece, up: ArrayLike<number>, areaShare: number, o: RigOptions): string | null {
+  if (piece.thickness < BODY_MIN_THICKNESS) return null;
   const ax = piece.axis;
   const cosUp = Math.min(1, Math.abs(ax[0]! * up[0]! + ax[1]! * up[1]! + ax[2]! * up[2]!));
   const fromUp = (Math.acos(cosUp) * 180) / Math.PI;
+  const volume = `a volume, thickness ${fmt(piece.thickness)} ≥ ${BODY_MIN_THICKNESS}`;
   if (piece.elongation >= o.minElongation && fromUp > o.hangAngleDeg) {
-    return `it lies along the body: elongation ${fmt(piece.elongation)} along a direction ${fromUp.toFixed(0)}° from up, where a cape or strap hangs within ${o.hangAngleDeg}° of up`;
+    return `it lies along the body: elongation ${fmt(piece.elongation)} along a direction ${fromUp.toFixed(0)}° from up, where a cape or strap hangs within ${o.hangAngleDeg}° of up; ${volume}`;
   }
-  if (areaShare >= o.bodyAreaShare) return `it holds ${Math.round(100 * areaShare)} % of the skin's surface area`;
+  if (areaShare >= o.bodyAreaShare) return `it holds ${Math.round(100 * areaShare)} % of the surface area of its skeleton's skins; ${volume}`;
   return null;
 }
 

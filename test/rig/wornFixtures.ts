@@ -3,7 +3,7 @@
  * pass): a cape hanging from the shoulders behind the back, skinned the way an auto-rigger
  * would (upper spine at the top, hips, then the thighs at the hem), as its own primitive.
  */
-import type { Document, Skin } from '@gltf-transform/core';
+import type { Document, Primitive, Skin } from '@gltf-transform/core';
 import { parseBoneName } from '../../core/boneMap';
 import { readSkinMesh } from '../../rig/meshData';
 import { readSkinSkeleton } from '../../rig/skeleton';
@@ -158,4 +158,32 @@ export function addCape(doc: Document, opts: CapeOptions = {}): CapeTruth {
   const vertices = new Int32Array(n);
   for (let i = 0; i < n; i++) vertices[i] = src.base + i;
   return { skin, vertices, bones: [skel.names[chest]!, skel.names[pelvis]!, skel.names[thighL]!, skel.names[thighR]!] };
+}
+
+/**
+ * Move the primitive whose material is named `material` out of `skin`'s mesh into a mesh,
+ * node and skin of its own over the same joint nodes (inverse bind matrices copied): what
+ * FBX2glTF and three's GLTFExporter write, one skin per skinned mesh. Returns the new skin.
+ *
+ * @example
+ * const cape = addCape(doc);
+ * const capeSkin = moveToOwnSkin(doc, 'Cape', cape.skin, 'CapeSkin');
+ */
+export function moveToOwnSkin(doc: Document, material: string, skin: Skin, name: string): Skin {
+  const prim: Primitive | undefined = doc.getRoot().listMeshes().flatMap((m) => m.listPrimitives()).find((p) => p.getMaterial()?.getName() === material);
+  if (!prim) throw new Error(`moveToOwnSkin: no primitive with material ${material}`);
+  const base = doc.getRoot().listNodes().find((n) => n.getSkin() === skin && n.getMesh()?.listPrimitives().includes(prim));
+  if (!base) throw new Error(`moveToOwnSkin: the ${material} primitive is not on a node using the skin`);
+  base.getMesh()!.removePrimitive(prim);
+  const own = doc.createSkin(name);
+  for (const j of skin.listJoints()) own.addJoint(j);
+  const ibm = skin.getInverseBindMatrices();
+  if (ibm) own.setInverseBindMatrices(doc.createAccessor(`${name}_ibm`).setType('MAT4').setArray(ibm.getArray()!.slice()).setBuffer(ibm.getBuffer()));
+  const skeleton = skin.getSkeleton();
+  if (skeleton) own.setSkeleton(skeleton);
+  const node = doc.createNode(name).setMesh(doc.createMesh(name).addPrimitive(prim)).setSkin(own);
+  const parent = base.getParentNode();
+  if (parent) parent.addChild(node);
+  else doc.getRoot().listScenes()[0]!.addChild(node);
+  return own;
 }
