@@ -25,46 +25,91 @@ export interface SignalTarget {
 /** Exit codes after a signal, as shells report them (128 + the signal's number). */
 export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 
+/** What {@link removeTempOnSignal} returns: call it when the write is over; `signal` says whether a signal removed the temp file. */
+export interface TempRelease {
+  /** Stop guarding the temp file (idempotent). The last guard of a process removes the shared listeners. */
+  (): void;
+  /** The signal that removed the temp file while it was guarded, or null. */
+  readonly signal: 'SIGINT' | 'SIGTERM' | null;
+}
+
+interface TempGuard {
+  tmp: string;
+  signal: 'SIGINT' | 'SIGTERM' | null;
+}
+
+interface SharedGuards {
+  guards: Set<TempGuard>;
+  onInt: () => void;
+  onTerm: () => void;
+}
+
+/** One SIGINT and one SIGTERM listener per target, shared by every temp file being written. */
+const sharedGuards = new WeakMap<SignalTarget, SharedGuards>();
+
 /**
  * While a temp file is being written: on SIGINT (Ctrl-C) or SIGTERM remove it, then, when
  * nothing else listens for that signal, exit with 130 or 143 (what the default action would
  * have reported, without leaving a hidden temp file beside the output). A program that listens
- * itself keeps its own shutdown: the file is removed and the pending write then fails.
- * Returns `release`, which removes the listeners; call it when the write is over, also on
- * failure (no listener stays installed).
+ * itself keeps its own shutdown: the file is removed, `release.signal` names the signal and
+ * the pending write fails saying it was interrupted. All temp files being written share one
+ * listener pair, installed with the first and removed after the last (twelve concurrent writes
+ * add two listeners, not 24: no MaxListenersExceededWarning). Returns `release`; call it when
+ * the write is over, also on failure (no listener stays installed).
  *
  * @example
  * const release = removeTempOnSignal(tmp);
  * try { await fs.writeFile(tmp, bytes); await fs.rename(tmp, file); } finally { release(); }
  */
-export function removeTempOnSignal(tmp: string, target: SignalTarget = process as unknown as SignalTarget): () => void {
-  let released = false;
-  const handle = (signal: 'SIGINT' | 'SIGTERM'): void => {
-    release();
-    try {
-      rmSync(tmp, { force: true });
-    } catch {
-      // (nothing more can be done while being interrupted)
-    }
-    if (target.listenerCount(signal) === 0) target.exit(SIGNAL_EXIT_CODES[signal]);
-  };
-  const onInt = (): void => handle('SIGINT');
-  const onTerm = (): void => handle('SIGTERM');
-  target.on('SIGINT', onInt);
-  target.on('SIGTERM', onTerm);
-  function release(): void {
-    if (released) return;
-    released = true;
-    target.off('SIGINT', onInt);
-    target.off('SIGTERM', onTerm);
+export function removeTempOnSignal(tmp: string, target: SignalTarget = process as unknown as SignalTarget): TempRelease {
+  const guard: TempGuard = { tmp, signal: null };
+  let shared = sharedGuards.get(target);
+  if (!shared) {
+    const handle = (signal: 'SIGINT' | 'SIGTERM'): void => {
+      const s = sharedGuards.get(target);
+      if (!s) return;
+      sharedGuards.delete(target);
+      target.off('SIGINT', s.onInt);
+      target.off('SIGTERM', s.onTerm);
+      for (const g of s.guards) {
+        g.signal = signal;
+        try {
+          rmSync(g.tmp, { force: true });
+        } catch {
+          // (nothing more can be done while being interrupted)
+        }
+      }
+      s.guards.clear();
+      if (target.listenerCount(signal) === 0) target.exit(SIGNAL_EXIT_CODES[signal]);
+    };
+    shared = { guards: new Set(), onInt: () => handle('SIGINT'), onTerm: () => handle('SIGTERM') };
+    sharedGuards.set(target, shared);
+    target.on('SIGINT', shared.onInt);
+    target.on('SIGTERM', shared.onTerm);
   }
-  return release;
+  shared.guards.add(guard);
+  const release = (): void => {
+    const s = sharedGuards.get(target);
+    if (!s || !s.guards.delete(guard) || s.guards.size > 0) return;
+    sharedGuards.delete(target);
+    target.off('SIGINT', s.onInt);
+    target.off('SIGTERM', s.onTerm);
+  };
+  Object.defineProperty(release, 'signal', { get: () => guard.signal, enumerable: true });
+  return release as TempRelease;
+}
+
+/** The error a write interrupted by a signal rejects with (code `EINTR`, `signal` set). */
+function interrupted(file: string, signal: 'SIGINT' | 'SIGTERM'): Error {
+  return Object.assign(new Error(`writing ${file} was interrupted by ${signal}; the temp file was removed and ${file} is as it was`), { code: 'EINTR', signal });
 }
 
 /**
  * Write `bytes` to `file` atomically: a temp file beside it, then a rename. On failure the
  * temp file is removed and `file` is untouched; so it is on SIGINT or SIGTERM during the
- * write, and the process then exits with 130 or 143 (see {@link removeTempOnSignal}).
+ * write, and the process then exits with 130 or 143 (see {@link removeTempOnSignal}). In a
+ * program that listens for the signal itself the write rejects instead, with code `EINTR`
+ * and the signal in `signal`.
  *
  * @example
  * await writeFileAtomic('out.glb', glb);
@@ -79,10 +124,13 @@ export async function writeFileAtomic(file: string, bytes: Uint8Array | string):
   const release = removeTempOnSignal(tmp);
   try {
     await fs.writeFile(tmp, bytes);
+    // A signal during the write removed the temp file (or the write recreated it after the
+    // removal): never rename a file the signal handler gave up on.
+    if (release.signal) throw interrupted(file, release.signal);
     await fs.rename(tmp, file);
   } catch (e) {
     await fs.rm(tmp, { force: true });
-    throw e;
+    throw release.signal ? interrupted(file, release.signal) : e;
   } finally {
     release();
   }
@@ -196,7 +244,7 @@ export async function writeOrExplain(file: string, bytes: Uint8Array | string, m
     await writeFileAtomic(file, bytes);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    const why = err.code === 'EISDIR' ? 'it is a folder' : err.code === 'ENOTFILE' ? 'it is not a regular file' : err.code === 'ENOENT' ? 'its folder does not exist'
+    const why = err.code === 'EINTR' && (err as { signal?: unknown }).signal ? `the write was interrupted by ${String((err as { signal?: unknown }).signal)}; the file is as it was` : err.code === 'EISDIR' ? 'it is a folder' : err.code === 'ENOTFILE' ? 'it is not a regular file' : err.code === 'ENOENT' ? 'its folder does not exist'
       : err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS' ? 'permission denied' : err.code === 'ENOSPC' || err.code === 'EFBIG' || err.code === 'EDQUOT' ? 'no space left' : err.code ?? err.message;
     throw new Error(`${module}: cannot write ${file || '(empty path)'} (${why})`);
   }

@@ -72,6 +72,57 @@ describe('removeTempOnSignal', () => {
     rmSync(tmp);
   });
 
+  it('twelve temp files share one SIGINT and one SIGTERM listener, removed after the last release (review 33 L)', () => {
+    const p = fakeProcess();
+    const releases = Array.from({ length: 12 }, (_, i) => removeTempOnSignal(path.join(dir, `.shared${i}.tmp`), p));
+    expect([p.listenerCount('SIGINT'), p.listenerCount('SIGTERM')]).toEqual([1, 1]);
+    // Released out of order, twice each: the pair stays until the last one goes.
+    for (const i of [3, 0, 11, 5, 5, 1, 2, 4, 6, 7, 8, 9]) releases[i]!();
+    expect([p.listenerCount('SIGINT'), p.listenerCount('SIGTERM')]).toEqual([1, 1]);
+    releases[10]!();
+    expect([p.listenerCount('SIGINT'), p.listenerCount('SIGTERM')]).toEqual([0, 0]);
+    // A new write installs a fresh pair.
+    const again = removeTempOnSignal(path.join(dir, '.again.tmp'), p);
+    expect([p.listenerCount('SIGINT'), p.listenerCount('SIGTERM')]).toEqual([1, 1]);
+    again();
+    expect(p.listenerCount('SIGINT') + p.listenerCount('SIGTERM')).toBe(0);
+  });
+
+  it('one signal removes every pending temp file, exits once, and each release names the signal', () => {
+    const p = fakeProcess();
+    const tmps = Array.from({ length: 5 }, (_, i) => path.join(dir, `.many${i}.tmp`));
+    for (const t of tmps) writeFileSync(t, 'half');
+    const releases = tmps.map((t) => removeTempOnSignal(t, p));
+    const done = removeTempOnSignal(path.join(dir, '.done.tmp'), p);
+    done(); // (a write that finished before the signal is not touched and not marked)
+    p.emit('SIGTERM');
+    expect(tmps.filter((t) => existsSync(t))).toEqual([]);
+    expect(p.exits).toEqual([143]);
+    expect(releases.map((r) => r.signal)).toEqual(new Array(5).fill('SIGTERM'));
+    expect(done.signal).toBe(null);
+    expect(p.listenerCount('SIGINT') + p.listenerCount('SIGTERM')).toBe(0);
+    for (const r of releases) r();
+    expect(p.listenerCount('SIGINT') + p.listenerCount('SIGTERM')).toBe(0);
+  });
+
+  it('twelve concurrent writeFileAtomic calls print no MaxListenersExceededWarning and leave the listeners as they were', async () => {
+    const before = [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => {
+      warnings.push(w.name);
+    };
+    process.on('warning', onWarning);
+    try {
+      await Promise.all(Array.from({ length: 12 }, (_, i) => writeFileAtomic(path.join(dir, `c${i}.bin`), new Uint8Array(1000))));
+      await new Promise((r) => setTimeout(r, 20)); // (warnings are emitted on a later tick)
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w === 'MaxListenersExceededWarning')).toEqual([]);
+    expect([process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]).toEqual(before);
+    for (let i = 0; i < 12; i++) rmSync(path.join(dir, `c${i}.bin`));
+  });
+
   it('writeFileAtomic leaves the process with the listeners it had, after a write and after a failed one', async () => {
     const before = [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
     await writeFileAtomic(path.join(dir, 'ok.bin'), new Uint8Array([1, 2, 3]));
@@ -80,6 +131,41 @@ describe('removeTempOnSignal', () => {
     expect([process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]).toEqual(before);
     rmSync(path.join(dir, 'ok.bin'));
   });
+});
+
+describe('a program with its own SIGINT listener, interrupted while writing', () => {
+  it('both pending writes reject saying the write was interrupted by SIGINT; no temp file, no output, no forced exit', async () => {
+    const work = mkdtempSync(path.join(dir, 'own-'));
+    const script = path.join(work, 'prog.mts');
+    const node = path.join(repoRoot, 'rig/node.ts');
+    writeFileSync(script, [
+      `import { writeOrExplain } from ${JSON.stringify(node)};`,
+      "process.on('SIGINT', () => process.stderr.write('own listener\\n'));",
+      'const data = new Uint8Array(100000);',
+      `const ps = ['a.glb', 'b.glb'].map((f) => writeOrExplain(${JSON.stringify(work)} + '/' + f, data, 'bitrig/rig'));`,
+      "void Promise.allSettled(ps).then((r) => process.stderr.write('settled ' + JSON.stringify(r.map((x) => x.status === 'rejected' ? String(x.reason.message) : 'ok')) + '\\n'));",
+    ].join('\n'));
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', path.join(repoRoot, 'test/rig/slowWrite.ts'), script], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let sent = false;
+    const done = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (!sent && (stderr.match(/bitrig-test: writing /g) ?? []).length === 2) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    const code = await done;
+    expect(sent, stderr).toBe(true);
+    expect(stderr).toMatch(/own listener/);
+    const settled = /settled (.*)\n/.exec(stderr);
+    expect(settled, stderr).not.toBe(null);
+    const messages = JSON.parse(settled![1]!) as string[];
+    expect(messages).toEqual(['a.glb', 'b.glb'].map((f) => `bitrig/rig: cannot write ${path.join(work, f)} (the write was interrupted by SIGINT; the file is as it was)`));
+    expect(readdirSync(work)).toEqual(['prog.mts']);
+    expect(code).toBe(0);
+  }, 60_000);
 });
 
 describe('bitrig rig interrupted while writing its output', () => {
