@@ -122,7 +122,7 @@ export function tailFlags(flags: Record<string, string | boolean>): MeasureOptio
   }
   if (typeof flags['--carry'] === 'string') {
     const v = Number(flags['--carry']);
-    if (!Number.isFinite(v)) throw new CliInputError('--carry must be a number of degrees');
+    if (!(Number.isFinite(v) && v >= -180 && v <= 180)) throw new CliInputError(`--carry must be a number of degrees in [-180, 180], got ${flags['--carry']}`);
     tail.carry = (v * Math.PI) / 180;
   }
   return tail;

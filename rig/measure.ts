@@ -17,6 +17,7 @@
  *
  * Setup-time code (allocates, throws `bitrig/measure: …`).
  */
+import { checkOptionKeys, describeValue, TAIL_OPTION_KEYS } from '../core/defaults';
 import type { Document } from '@gltf-transform/core';
 import { copyDocument } from './copyDocument';
 import { mat4 } from 'gl-matrix';
@@ -111,11 +112,12 @@ export interface MeasureReport {
  * const o = mergeMeasureOptions({ samples: 48 });
  */
 export function mergeMeasureOptions(options: Partial<MeasureOptions> = {}): MeasureOptions {
+  checkOptionKeys(options, Object.keys(MEASURE_DEFAULTS), 'bitrig/measure', { tail: TAIL_OPTION_KEYS });
   const o: MeasureOptions = { ...MEASURE_DEFAULTS };
   for (const k of Object.keys(options) as (keyof MeasureOptions)[]) {
     if (options[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = options[k];
   }
-  if (!(Number.isInteger(o.samples) && o.samples >= 1)) throw new Error(`bitrig/measure: samples must be an integer ≥ 1, got ${String(o.samples)}`);
+  if (!(Number.isInteger(o.samples) && o.samples >= 1)) throw new Error(`bitrig/measure: samples must be an integer ≥ 1, got ${describeValue(o.samples)}`);
   if (!(o.tornAbove > 1 && o.tornBelow < 1 && o.tornBelow > 0)) throw new Error('bitrig/measure: need 0 < tornBelow < 1 < tornAbove');
   return o;
 }

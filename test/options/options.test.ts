@@ -272,3 +272,15 @@ describe('bake and measure name a wrong first argument', () => {
     expect(() => measureTail(null as never, 'Walk')).toThrow(/^bitrig\/measure: expected a glTF-Transform Document/);
   });
 });
+
+describe('measure options and the --carry flag', () => {
+  test('measureTail refuses unknown keys (a tail option at the top level, a typo) like bakeTails; --carry outside [-180, 180] degrees is refused by the CLI in degrees', async () => {
+    const { mergeMeasureOptions } = await import('../../rig/measure');
+    expect(() => mergeMeasureOptions({ carry: 0.5 } as never)).toThrow(/^bitrig\/measure: unknown option "carry"/);
+    expect(() => mergeMeasureOptions({ sampels: 12 } as never)).toThrow(/^bitrig\/measure: unknown option "sampels" \(did you mean "samples"\?\)/);
+    expect(mergeMeasureOptions({ samples: 12, tail: { carry: 0.5 } }).samples).toBe(12);
+    const { tailFlags } = await import('../../cli/measure');
+    expect(() => tailFlags({ '--carry': '200' })).toThrow(/^--carry must be a number of degrees in \[-180, 180\], got 200$/);
+    expect(tailFlags({ '--carry': '30' }).carry).toBeCloseTo(Math.PI / 6, 12);
+  });
+});
