@@ -34,6 +34,7 @@
  * skeleton's tails show the clip's keys as they are instead of simulating on top of them; once
  * no such group plays, the tails re-seat at rest and are simulated again.
  */
+import { describeValue } from '../../core/defaults';
 import type { AnimationGroup, Bone, Node, Observer, Quaternion, Scene, Skeleton, TransformNode, Vector3 } from '@babylonjs/core';
 import type { BitrigWorld } from '../../core/world';
 import type { CharacterBinding, SkeletonSource } from '../../core/binding';
@@ -383,6 +384,8 @@ function copyOut(s: BabylonSkeleton, binding: CharacterBinding, world: BitrigWor
  */
 export function createAnimator(target: Skeleton | Node, options: AnimatorOptions = {}): Animator {
   if (!target || typeof target !== 'object') throw new Error(`${MODULE}: createAnimator needs a Skeleton or a Node, got ${String(target)}`);
+  if (typeof options !== 'object' || options === null) throw new Error(`${MODULE}: options must be an object, got ${describeValue(options)}`);
+  if (options.autoUpdate !== undefined && typeof options.autoUpdate !== 'boolean') throw new Error(`${MODULE}: options.autoUpdate must be true or false, got ${describeValue(options.autoUpdate)}`);
   const o = { ...ANIMATOR_DEFAULTS, ...options };
   const { skeletons, meshOf } = collectSkeletons(target);
   if (skeletons.length === 0) {

@@ -187,14 +187,15 @@ function mixerAnimatedBones(mixer: AnimationMixer, skeleton: Skeleton): () => Ui
 export function createAnimator(object: Object3D, options: AnimatorOptions = {}): Animator {
   if (!object || typeof (object as { traverse?: unknown }).traverse !== 'function') throw new Error(`bitrig/three: createAnimator needs a three.js Object3D (e.g. gltf.scene), got ${String(object)}`);
   if (typeof options !== 'object' || options === null) throw new Error(`bitrig/three: options must be an object, got ${describeValue(options)}`);
-  if (options.mixer !== undefined && typeof (options.mixer as { update?: unknown }).update !== 'function') throw new Error('bitrig/three: options.mixer must be a THREE.AnimationMixer');
+  if (options.mixer != null && typeof (options.mixer as { update?: unknown }).update !== 'function') throw new Error(`bitrig/three: options.mixer must be a THREE.AnimationMixer, got ${describeValue(options.mixer)}`);
+  if (options.updateMixer !== undefined && typeof options.updateMixer !== 'boolean') throw new Error(`bitrig/three: options.updateMixer must be true or false, got ${describeValue(options.updateMixer)}`);
   const skeletons = collectSkeletons(object);
   if (skeletons.length === 0) throw new Error('bitrig/three: no SkinnedMesh with a skeleton under this object');
   for (const s of skeletons) {
     // Two live animators on one skeleton would both write its bones (and advance a shared mixer twice).
     if (boundSkeletons.has(s)) throw new Error('bitrig/three: this skeleton is already driven by a live animator; dispose() that one first');
   }
-  const mixer = options.mixer;
+  const mixer = options.mixer ?? undefined; // (null: no mixer, as undefined)
   const updateMixer = options.updateMixer ?? !!mixer;
   const base = createAnimatorBase({
     module: 'bitrig/three',

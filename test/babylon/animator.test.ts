@@ -172,6 +172,9 @@ describe('createAnimator (Babylon): bad input', () => {
     expect(() => createAnimator(ch.skeleton, { unitScale: -1 })).toThrow(/^bitrig\/babylon: unitScale must be positive/);
     expect(() => createAnimator(ch.skeleton, { tailChains: [['Tail_1', 'Nope']] })).toThrow(/^bitrig\/bind: tail bone "Nope" not found/);
     expect(() => createAnimator(ch.skeleton, { tail: { frequency: -2 } })).toThrow(/^bitrig\/tail: option frequency/);
+    expect(() => createAnimator(ch.skeleton, null as never)).toThrow(/^bitrig\/babylon: options must be an object, got null/);
+    expect(() => createAnimator(ch.skeleton, { autoUpdate: 'false' as never })).toThrow(/^bitrig\/babylon: options.autoUpdate must be true or false, got "false" \(a string\)/);
+    expect(() => createAnimator(ch.skeleton, { autoUpdat: true } as never)).toThrow(/^bitrig\/babylon: unknown option "autoUpdat" \(did you mean "autoUpdate"\?\)/);
     scene.dispose();
   });
 });

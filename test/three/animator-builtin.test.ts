@@ -298,7 +298,7 @@ describe('createAnimator on the built-in character', () => {
     const bad: Array<[() => unknown, RegExp]> = [
       [() => createAnimator(null as never), /^bitrig\/three: createAnimator needs a three.js Object3D/],
       [() => createAnimator(a.root, { world: {} as never }), /^bitrig\/three: options.world must be a world from createBitrigWorld/],
-      [() => createAnimator(a.root, { mixer: {} as never }), /^bitrig\/three: options.mixer must be a THREE.AnimationMixer/],
+      [() => createAnimator(a.root, { mixer: {} as never }), /^bitrig\/three: options.mixer must be a THREE.AnimationMixer, got an object/],
       [() => createAnimator(a.root, { tailChains: 'Tail_1' as never }), /^bitrig\/bind: tailChains must be an array of chains/],
       [() => createAnimator(a.root, { unitScale: 'cm' as never }), /^bitrig\/three: unitScale must be a positive number or 'auto', got "cm"/],
       [() => createAnimator(a.root, { tailPhysics: 'no' as never }), /^bitrig\/three: options.tailPhysics must be true or false/],
@@ -311,11 +311,13 @@ describe('createAnimator on the built-in character', () => {
       [() => createAnimator(a.root, { mixr: a.mixer } as never), /^bitrig\/three: unknown option "mixr" \(did you mean "mixer"\?\)/],
       [() => createAnimator(a.root, { carry: 0.5 } as never), /^bitrig\/three: .*"carry" belongs under tail/],
       [() => createAnimator(a.root, { sceneIK: 1 as never }), /^bitrig\/three: options.sceneIK must be true, false or an object/],
+      [() => createAnimator(a.root, { updateMixer: 'false' as never }), /^bitrig\/three: options.updateMixer must be true or false, got "false" \(a string\)/],
     ];
     for (const [f, msg] of bad) expect(f).toThrow(msg);
     // an option given as undefined is the default (options forwarded as { wasm: flags.wasm })
     expect(createBitrigWorld({ wasm: undefined, threads: undefined }).tailAccel).not.toBeNull();
     expect(() => createAnimator(rig().root, { tailPhysics: undefined, unitScale: undefined, world: undefined }).dispose()).not.toThrow();
+    expect(() => createAnimator(rig().root, { mixer: null as never }).dispose()).not.toThrow(); // null: no mixer
     const an = createAnimator(a.root, { tails: { Tail_1: { carry: 0.2 } } });
     expect(() => an.setTailOptions({ carry: 0.3 }, 'Nope')).toThrow(/^bitrig\/three: setTailOptions: no tail chain starts at "Nope" \(chains: Tail_1\)/);
     expect(() => an.setTailOptions({ carry: 0.3 }, 'Tail_1')).not.toThrow();
