@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import type { CliCommand, CliIO } from './main';
 import type { RigInclude, RigMode } from '../rig/options';
-import type { AppendageKind, AppendageReport, RigReport } from '../rig/pass';
+import type { AppendageKind, AppendageReport, ExistingChainReport, RigReport } from '../rig/pass';
 
 const KIND_LABEL: Record<AppendageKind, string> = {
   tail: 'tail-like piece(s)',
@@ -157,18 +157,35 @@ export function formatRigSummary(report: RigReport, input: string, output: strin
   const changed = report.appendages.filter((a) => a.verdict !== 'left-alone');
   const alone = report.appendages.filter((a) => a.verdict === 'left-alone');
   const replaced = options.replaced ? `replaced existing ${output}; ` : '';
-  lines.push(`bitrig rig: ${input} → ${output} (${replaced}height ${n3(report.height)} model units, ${report.ms.toFixed(0)} ms)`);
   const existing = report.existingChains ?? [];
-  // A tail chain the model already has comes first: it is why nothing was grown.
+  // Height 0 means no skin could be measured (each has a note saying why): no height, no
+  // "no tail found", only the notes.
+  const measured = report.height > 0 || report.appendages.length > 0 || existing.length > 0;
+  lines.push(`bitrig rig: ${input} → ${output} (${replaced}${measured ? `height ${n3(report.height)} model units, ` : ''}${report.ms.toFixed(0)} ms)`);
+  // Several skins (one per mesh, as FBX2glTF writes them) name the skin of each line.
+  const skinCount = new Set([...report.appendages.map((a) => a.skin), ...existing.map((c) => c.skin)]).size;
+  // A tail chain the model already has comes first: it is why nothing was grown. Skins sharing
+  // the chain's joints give one line.
+  const byChain = new Map<string, ExistingChainReport[]>();
   for (const c of existing) {
-    const n = chainBoneCount(c.joints);
-    const moved = c.changedVertexCount
-      ? `${c.changedVertexCount} vertices lying along it but weighted to body bones were re-weighted onto it`
-      : 'its skin is left as it is';
-    lines.push(`  already has a tail chain ${chainLabel(c.joints)} (${n} bone${n === 1 ? '' : 's'})${c.parent ? ` on ${c.parent}` : ''}: nothing to grow; ${moved}`);
+    const key = `${c.parent}\u0000${c.joints.join('\u0000')}`;
+    const list = byChain.get(key);
+    if (list) list.push(c);
+    else byChain.set(key, [c]);
   }
-  for (const a of changed) lines.push(`  ${describe(a)}`);
-  if (changed.length === 0) {
+  for (const group of byChain.values()) {
+    const c = group[0]!;
+    const n = chainBoneCount(c.joints);
+    const total = group.reduce((s, g) => s + g.changedVertexCount, 0);
+    const skins = group.length > 1 ? ` (in ${group.length} skins: ${group.map((g) => g.skin).join(', ')})` : skinCount > 1 ? ` (skin ${c.skin})` : '';
+    const split = group.length > 1 && total > 0 ? ` (${group.map((g) => `${g.changedVertexCount} in ${g.skin}`).join(', ')})` : '';
+    const moved = total
+      ? `${total} vertices lying along it but weighted to body bones were re-weighted onto it${split}`
+      : 'its skin is left as it is';
+    lines.push(`  already has a tail chain ${chainLabel(c.joints)} (${n} bone${n === 1 ? '' : 's'})${c.parent ? ` on ${c.parent}` : ''}${skins}: nothing to grow; ${moved}`);
+  }
+  for (const a of changed) lines.push(`  ${describe(a, skinCount > 1)}`);
+  if (changed.length === 0 && measured) {
     lines.push(
       existing.length > 0
         ? '  no chain grown, no skin re-weighted: the output has the same skeleton and weights'
@@ -204,7 +221,7 @@ function chainLabel(joints: readonly string[]): string {
 const RIGID_LABEL: Partial<Record<AppendageKind, string>> = { tail: 'tail', spine: 'piece on the spine', worn: 'worn piece' };
 
 /** One changed piece: `chain … on Hips: …`, `onto the existing chain … on Hips: …`, `tail rigid on Hips: …`. */
-function describe(a: AppendageReport): string {
+function describe(a: AppendageReport, nameSkin: boolean): string {
   let what: string;
   if (a.verdict === 'chain') what = `chain ${chainLabel(a.joints)} (K = ${a.segments}, length ${n3(a.length)}) on ${a.attachment}`;
   else if (a.verdict === 'existing-chain') what = `onto the existing chain ${chainLabel(a.joints)} (no bones added) on ${a.attachment}`;
@@ -212,6 +229,7 @@ function describe(a: AppendageReport): string {
     // (the bone it rides is where it hangs from, unless the bias moved the attachment)
     what = `${RIGID_LABEL[a.kind] ?? 'piece'} rigid on ${a.rigidBone}${a.attachment && a.attachment !== a.rigidBone ? ` (hangs from ${a.attachment})` : ''}`;
   }
+  if (nameSkin) what += ` (skin ${a.skin})`;
   return (
     `${what}: ${a.changedVertexCount} vertices re-weighted, reach ${a.reachRatio.toFixed(2)} H, ` +
     `elongation ${a.elongation.toFixed(2)}; weighted bone distance ${n3(a.boneDistanceBefore)} → ${n3(a.boneDistanceAfter)}`
