@@ -351,7 +351,15 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
         const b = bindings[i]!;
         // Tail physics off: the systems still ran on the world (it may be shared); the bones
         // show the carried rest pose.
-        if (!physics || baked[i] === 1) writeTailRest(b);
+        if (baked[i] === 1) {
+          // A baked clip plays: its tail keys go out as the engine gave them (not the rest pose:
+          // a finished one-shot that holds its last frame, with 'auto' back on 'bind', too).
+          const r = readR[i]!, L = pose.localR;
+          for (let ti = 0; ti < b.tails.length; ti++) {
+            const bones = b.tails[ti]!.bones;
+            for (let bi = 0; bi < bones.length; bi++) { const j = bones[bi]!, k = b.slotOf[j]! * 4; for (let c = 0; c < 4; c++) L[k + c] = r[j * 4 + c]!; }
+          }
+        } else if (!physics) writeTailRest(b);
         copyOut(skeletons[i]!, b, world);
         const wr = writtenR[i]!, wt = writtenT[i]!;
         for (let j = 0; j < b.boneCount; j++) {

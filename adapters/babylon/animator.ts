@@ -271,40 +271,50 @@ const BAKED_EXTRA = 'bitrigBaked';
 interface GltfMetadata { gltf?: { extras?: Record<string, unknown> } }
 
 /**
- * Is a clip bitrig baked playing on this skeleton? True while an animation group of the scene
- * that is started (playing or paused: a paused group still holds its keys on the bones, as a
- * paused three.js action does; any weight) carries `metadata.gltf.extras.bitrigBaked === true`
- * (the glTF animation's extras, put there by the loader's `ExtrasAsMetadata` extension, which
- * `@babylonjs/loaders/glTF` registers) and targets a bone of this skeleton or its linked node.
- * Per frame: one pass over `scene.animationGroups` reading `isStarted` and the metadata;
- * whether a group targets the skeleton is cached per group (WeakMap) and checked again only
- * when its number of targeted animations changed. No allocation in steady state.
+ * Is a clip bitrig baked playing on this skeleton? Among the scene's animation groups that are
+ * started (playing or paused: a paused group still holds its keys, as a paused three.js action
+ * does) with a weight above 0 and target a bone of this skeleton or its linked node: true when
+ * one carries `metadata.gltf.extras.bitrigBaked === true` (the glTF animation's extras, put
+ * there by the loader's `ExtrasAsMetadata` extension, which `@babylonjs/loaders/glTF`
+ * registers). When no started group targets the skeleton and the last baked one was a
+ * one-shot (not looping) that ended, it still counts: Babylon leaves its last frame on the
+ * bones, as a three.js action clamped when finished (a stopped looping group does not). Per frame: one pass over `scene.animationGroups`; whether a group
+ * targets the skeleton is cached per group (WeakMap) and checked again when its targeted
+ * animations change (count or first target). No allocation in steady state.
  */
 function scenePlaysBaked(scene: Scene, s: BabylonSkeleton): () => boolean {
   const mine = new Set<unknown>();
   for (const t of s.targets) mine.add(t);
   for (const b of s.bones) mine.add(b);
-  // Per group: targetedAnimations.length * 2 + (1 when one of them targets this skeleton).
-  const seen = new WeakMap<AnimationGroup, number>();
+  const seen = new WeakMap<AnimationGroup, { n: number; first: unknown; hit: boolean }>();
   const targetsMine = (g: AnimationGroup): boolean => {
     const list = g.targetedAnimations;
     const n = list.length;
-    const c = seen.get(g);
-    if (c === n * 2 || c === n * 2 + 1) return c === n * 2 + 1;
-    let hit = 0;
-    for (let i = 0; i < n; i++) if (mine.has(list[i]!.target)) { hit = 1; break; }
-    seen.set(g, n * 2 + hit);
-    return hit === 1;
+    const first = n > 0 ? list[0]!.target : null;
+    let c = seen.get(g);
+    if (c !== undefined && c.n === n && c.first === first) return c.hit;
+    let hit = false;
+    for (let i = 0; i < n; i++) if (mine.has(list[i]!.target)) { hit = true; break; }
+    if (c === undefined) { c = { n, first, hit }; seen.set(g, c); } else { c.n = n; c.first = first; c.hit = hit; }
+    return hit;
   };
+  let last: AnimationGroup | null = null; // the baked group that counted last
   return () => {
     const groups = scene.animationGroups;
+    let any = false;
     for (let i = 0; i < groups.length; i++) {
       const g = groups[i]!;
       if (!g.isStarted) continue;
-      if ((g.metadata as GltfMetadata | null | undefined)?.gltf?.extras?.[BAKED_EXTRA] !== true) continue;
-      if (targetsMine(g)) return true;
+      const an = g.animatables;
+      const w = an.length > 0 ? an[0]!.weight : g.weight; // (−1: not blended, full)
+      if (w === 0) continue;
+      if (!targetsMine(g)) continue;
+      any = true;
+      if ((g.metadata as GltfMetadata | null | undefined)?.gltf?.extras?.[BAKED_EXTRA] === true) { last = g; return true; }
     }
-    return false;
+    if (any) last = null;
+    // nothing plays here: a baked one-shot (not looping) that ended still holds its last frame
+    return last !== null && !last.loopAnimation && !last.isStarted;
   };
 }
 

@@ -115,12 +115,19 @@ function copyOut(s: ThreeSkeleton, binding: CharacterBinding, world: BitrigWorld
   }
 }
 
-/** Does an enabled action of the mixer play a clip bitrig's bake wrote (`userData.bitrigBaked`, from the glTF extras)? */
+/**
+ * Does an enabled action of the mixer with a weight above 0 play a clip bitrig's bake wrote
+ * (`userData.bitrigBaked`, from the glTF extras)? (A baked clip faded to 0 beside another clip
+ * does not turn the simulation off; a clamped, finished one-shot stays enabled and counts.)
+ */
 function mixerPlaysBaked(mixer: AnimationMixer): boolean {
   const m = mixer as unknown as MixerInternals;
   const acts = m._actions, n = m._nActiveActions;
   if (!acts || typeof n !== 'number') return false;
-  for (let i = 0; i < n; i++) if (acts[i]!.enabled !== false && (acts[i]!.getClip().userData as Record<string, unknown> | undefined)?.bitrigBaked === true) return true;
+  for (let i = 0; i < n; i++) {
+    const a = acts[i]!;
+    if (a.enabled !== false && a.getEffectiveWeight() > 0 && (a.getClip().userData as Record<string, unknown> | undefined)?.bitrigBaked === true) return true;
+  }
   return false;
 }
 
@@ -128,7 +135,7 @@ function mixerPlaysBaked(mixer: AnimationMixer): boolean {
 const boundSkeletons = new WeakSet<Skeleton>();
 
 interface MixerInternals {
-  _actions?: { getClip(): AnimationClip; enabled: boolean }[];
+  _actions?: { getClip(): AnimationClip; enabled: boolean; getEffectiveWeight(): number }[];
   _nActiveActions?: number;
 }
 

@@ -193,4 +193,61 @@ describe('Babylon animator: clips bitrig baked play as they are', () => {
     expect(apart).toBeGreaterThan(1e-4);
     scene.dispose();
   });
+
+  test('a baked one-shot that ends (start(false)) keeps showing its last frame, as a three.js action clamped when finished (the tail drifted 15–19° from it before); a looping baked group stopped is simulated again', async () => {
+    const { scene } = createTestScene();
+    const bytes = (await bakedWalk()).bytes;
+    const a = await loadGlbBabylon(bytes, scene);
+    const twin = await loadGlbBabylon(bytes, scene);
+    const an = createAnimator(a.meshes[0]!);
+    const [ta, tt] = [tailNodes(a), tailNodes(twin)];
+    group(a, 'walk').start(false); group(twin, 'walk').start(false);
+    let worst = 0;
+    for (let f = 0; f < 150; f++) { scene.render(); an.update(1 / 60); worst = Math.max(worst, tailGap(ta, tt)); }
+    expect(group(a, 'walk').isStarted).toBe(false); // it ended (1 s clip, 2.5 s run)
+    expect(worst).toBeLessThan(1e-6); // the twin (no bitrig) holds the last frame: so does the tail (float32 keys)
+    scene.dispose();
+  });
+
+  test('a baked group started at weight 0 beside an unbaked clip at weight 1 does not turn the simulation off (it did: the tail was the bare clip)', async () => {
+    const { scene } = createTestScene();
+    const bytes = (await bakedWalk()).bytes;
+    const a = await loadGlbBabylon(bytes, scene);
+    const twin = await loadGlbBabylon(bytes, scene);
+    const an = createAnimator(a.meshes[0]!);
+    const [ta, tt] = [tailNodes(a), tailNodes(twin)];
+    for (const c of [a, twin]) {
+      const w = group(c, 'walk'), s = group(c, 'sprint');
+      w.start(true); s.start(true);
+      w.setWeightForAllAnimatables(0); s.setWeightForAllAnimatables(1);
+    }
+    let apart = 0;
+    for (let f = 0; f < 120; f++) { scene.render(); an.update(1 / 60); apart = Math.max(apart, tailGap(ta, tt)); }
+    expect(apart).toBeGreaterThan(1e-3); // simulated on top of the sprint (the twin has no bitrig)
+    scene.dispose();
+  });
+
+  test('a baked group retargeted to another character (same number of animations) counts for the new one, not the old', async () => {
+    const { scene } = createTestScene();
+    const bytes = (await bakedWalk()).bytes;
+    const a = await loadGlbBabylon(bytes, scene);
+    const b = await loadGlbBabylon(bytes, scene);
+    const twin = await loadGlbBabylon(bytes, scene);
+    const anA = createAnimator(a.meshes[0]!), anB = createAnimator(b.meshes[0]!);
+    const g = group(a, 'walk');
+    g.start(true);
+    for (let f = 0; f < 5; f++) { scene.render(); anA.update(1 / 60); anB.update(1 / 60); }
+    g.stop();
+    const byName = new Map(b.transformNodes.map((t) => [t.name, t] as const));
+    for (const ta of [...g.targetedAnimations]) {
+      const to = byName.get((ta.target as TransformNode).name);
+      g.removeTargetedAnimation(ta.animation);
+      g.addTargetedAnimation(ta.animation, to ?? ta.target);
+    }
+    g.start(true); group(twin, 'walk').start(true);
+    let worst = 0;
+    for (let f = 0; f < 30; f++) { scene.render(); anA.update(1 / 60); anB.update(1 / 60); worst = Math.max(worst, tailGap(tailNodes(b), tailNodes(twin))); }
+    expect(worst).toBeLessThan(1e-6); // B shows the baked keys as they are (it was simulated on top: 31.9°)
+    scene.dispose();
+  });
 });

@@ -278,6 +278,25 @@ describe('bake output: validator clean, plays in three.js with the tail moving',
     expect(apart).toBeGreaterThan(1e-5);
     an.dispose();
   });
+  it('a baked clip faded to weight 0 beside an unbaked clip at weight 1 does not turn the simulation off (three.js; it did)', async () => {
+    const bytes = await writeGlbBytes(doc);
+    const [a, twin] = [await loadGlbThree(bytes), await loadGlbThree(bytes)];
+    const mixer = new AnimationMixer(a.scene), mixerTwin = new AnimationMixer(twin.scene);
+    const an = createAnimator(a.scene, { mixer });
+    const tailOf = (g: typeof a): Object3D => { let t: Object3D | undefined; g.scene.traverse((o) => { if (o.name === 'Tail_2') t = o; }); return t!; };
+    const [t1, tt] = [tailOf(a), tailOf(twin)];
+    for (const [m, g] of [[mixer, a], [mixerTwin, twin]] as const) {
+      const plain = g.animations.find((c) => c.name === 'sprint')!.clone();
+      plain.userData = {};
+      m.clipAction(g.animations.find((c) => c.name === 'walk')!).setEffectiveWeight(0).play();
+      m.clipAction(plain).play();
+    }
+    let apart = 0;
+    for (let f = 0; f < 60; f++) { an.update(1 / 60); mixerTwin.update(1 / 60); apart = Math.max(apart, 1 - Math.abs(t1.quaternion.dot(tt.quaternion))); }
+    expect(apart).toBeGreaterThan(1e-5); // simulated on top of the sprint (the twin has no bitrig)
+    an.dispose();
+  });
+
   it('reset() after a baked clip re-seats at rest as documented (every bend snapshot identity), not along the baked pose shown last', async () => {
     const bytes = await writeGlbBytes(doc);
     const a = await loadGlbThree(bytes);
