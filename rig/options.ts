@@ -43,6 +43,12 @@ export interface RigOptions {
   /** [ours] Body, not worn: a torso piece holding at least this fraction of the skin's surface area is the body itself, whatever its shape. */
   bodyAreaShare: number;
   /**
+   * A far piece is the body itself only when it is a volume, not a thin sheet: its thickness
+   * sqrt(λ3/λ2) (smallest over middle principal extent) at least this. Capes measure 0.10–0.24,
+   * animal bodies 0.35–0.90.
+   */
+  bodyMinThickness: number;
+  /**
    * [ours] Fat bodies hide tails: a worn torso piece at least `minReach` long is searched again
    * with the far threshold raised by this factor per step (1 disables the search).
    */
@@ -95,6 +101,7 @@ export const RIG_DEFAULTS: Readonly<RigOptions> = Object.freeze({
   minElongation: 1.8,
   hangAngleDeg: 45,
   bodyAreaShare: 0.5,
+  bodyMinThickness: 0.3,
   refineStep: 1.25,
   maxFarFraction: 0.3,
   maxCollarSpread: 0.4,
@@ -139,6 +146,7 @@ export function mergeRigOptions(options: Partial<RigOptions> = {}): RigOptions {
   }
   if (!(o.hangAngleDeg >= 0 && o.hangAngleDeg <= 90)) throw new Error(`bitrig/rig: option hangAngleDeg must be a number of degrees in [0, 90], got ${String(o.hangAngleDeg)}`);
   if (!(o.bodyAreaShare > 0 && o.bodyAreaShare <= 1)) throw new Error(`bitrig/rig: option bodyAreaShare must be in (0, 1], got ${String(o.bodyAreaShare)}`);
+  if (!(typeof o.bodyMinThickness === 'number' && o.bodyMinThickness >= 0 && o.bodyMinThickness <= 1)) throw new Error(`bitrig/rig: option bodyMinThickness must be a number in [0, 1], got ${String(o.bodyMinThickness)}`);
   if (!(o.lengthPercentile > 0 && o.lengthPercentile <= 1)) throw new Error(`bitrig/rig: option lengthPercentile must be in (0, 1], got ${o.lengthPercentile}`);
   if (!(Number.isInteger(o.minSegments) && Number.isInteger(o.maxSegments) && o.minSegments >= 1 && o.maxSegments >= o.minSegments && o.maxSegments <= 8)) {
     throw new Error(`bitrig/rig: segments must be integers with 1 ≤ minSegments ≤ maxSegments ≤ 8, got ${o.minSegments}…${o.maxSegments}`);

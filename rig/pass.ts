@@ -51,7 +51,7 @@ import { boneSegments, jointBones, skeletonDistance, vertexBoneDistance, weighte
 import type { VertexInfluence } from './meshData';
 import { readSkinMesh, writeInfluences } from './meshData';
 import type { RigOptions } from './options';
-import { mergeRigOptions } from './options';
+import { mergeRigOptions, RIG_DEFAULTS } from './options';
 import type { SkinSkeleton } from './skeleton';
 import { REGION_HEAD, REGION_LIMB, REGION_PELVIS, REGION_SPINE, jointRegions, readSkinSkeleton, regionName } from './skeleton';
 import type { WeldGraph } from './weld';
@@ -1150,7 +1150,7 @@ function fmt(x: number): string {
  * @example
  * report.appendages.filter((a) => a.kind === 'body').every((a) => a.thickness >= BODY_MIN_THICKNESS); // true
  */
-export const BODY_MIN_THICKNESS = 0.3;
+export const BODY_MIN_THICKNESS = RIG_DEFAULTS.bodyMinThickness;
 
 /**
  * [ours] Why a long torso piece that is no appendage is the body itself rather than something
@@ -1161,11 +1161,11 @@ export const BODY_MIN_THICKNESS = 0.3;
  * a cape or skirt in its own skin is not "most of its skin"). `areaShare` is that share.
  */
 function bodyReason(piece: Piece, up: ArrayLike<number>, areaShare: number, o: RigOptions): string | null {
-  if (piece.thickness < BODY_MIN_THICKNESS) return null;
+  if (piece.thickness < o.bodyMinThickness) return null;
   const ax = piece.axis;
   const cosUp = Math.min(1, Math.abs(ax[0]! * up[0]! + ax[1]! * up[1]! + ax[2]! * up[2]!));
   const fromUp = (Math.acos(cosUp) * 180) / Math.PI;
-  const volume = `a volume, thickness ${fmt(piece.thickness)} ≥ ${BODY_MIN_THICKNESS}`;
+  const volume = `a volume, thickness ${fmt(piece.thickness)} ≥ ${o.bodyMinThickness}`;
   if (piece.elongation >= o.minElongation && fromUp > o.hangAngleDeg) {
     return `it lies along the body: elongation ${fmt(piece.elongation)} along a direction ${fromUp.toFixed(0)}° from up, where a cape or strap hangs within ${o.hangAngleDeg}° of up; ${volume}`;
   }

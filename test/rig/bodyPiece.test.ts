@@ -76,6 +76,15 @@ describe('rig pass: the body is not a worn piece (built in code)', () => {
     expect(r.changedVertices).toBeGreaterThan(0);
   });
 
+  it('control: with bodyMinThickness 1 (no piece is a volume enough) the same piece is worn and include torso makes it rigid; the option is checked', () => {
+    const { doc } = makeTinyDoc({ fatBody: true });
+    const r = rigAppendages(doc, { include: ['torso'], bodyMinThickness: 1 });
+    expect(ofKind(r, 'body')).toEqual([]);
+    expect(ofKind(r, 'worn')[0]!.verdict).toBe('rigid');
+    expect(mergeRigOptions().bodyMinThickness).toBe(0.3);
+    expect(() => mergeRigOptions({ bodyMinThickness: 2 })).toThrow(/^bitrig\/rig: option bodyMinThickness must be a number in \[0, 1\], got 2/);
+  });
+
   it('options are checked: hangAngleDeg in [0, 90], bodyAreaShare in (0, 1]', () => {
     expect(mergeRigOptions().hangAngleDeg).toBe(45);
     expect(mergeRigOptions().bodyAreaShare).toBe(0.5);
