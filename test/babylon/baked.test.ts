@@ -43,6 +43,19 @@ async function bakedWalk(): Promise<Baked> {
 const group = (c: AssetContainer, name: string): AnimationGroup => c.animationGroups.find((g) => g.name === name)!;
 const tailNodes = (c: AssetContainer): TransformNode[] => TAILS.map((n) => c.transformNodes.find((t) => t.name === n)!);
 
+/**
+ * A scene with the baked character twice: `a` driven by a Babylon animator `an`, `twin` left to
+ * Babylon alone (the reference); `ta`, `tt` their tail nodes.
+ */
+async function bakedPair(): Promise<{ scene: ReturnType<typeof createTestScene>['scene']; a: AssetContainer; twin: AssetContainer; an: ReturnType<typeof createAnimator>; ta: TransformNode[]; tt: TransformNode[] }> {
+  const { scene } = createTestScene();
+  const bytes = (await bakedWalk()).bytes;
+  const a = await loadGlbBabylon(bytes, scene);
+  const twin = await loadGlbBabylon(bytes, scene);
+  const an = createAnimator(a.meshes[0]!);
+  return { scene, a, twin, an, ta: tailNodes(a), tt: tailNodes(twin) };
+}
+
 /** Largest 1 − |q_a · q_b| over the tail links (0 = same rotations). */
 function tailGap(a: TransformNode[], b: TransformNode[]): number {
   let worst = 0;
@@ -109,12 +122,7 @@ describe('Babylon animator: clips bitrig baked play as they are', () => {
   });
 
   test('an unmarked copy of the same walk is simulated (the tail leaves the keys: 1 − |q·q| > 1e-4 somewhere), although another character of the scene plays the baked walk (a baked group counts only for the skeleton it targets)', async () => {
-    const { scene } = createTestScene();
-    const bytes = (await bakedWalk()).bytes;
-    const a = await loadGlbBabylon(bytes, scene);
-    const twin = await loadGlbBabylon(bytes, scene);
-    const an = createAnimator(a.meshes[0]!);
-    const [ta, tt] = [tailNodes(a), tailNodes(twin)];
+    const { scene, a, twin, an, ta, tt } = await bakedPair();
     const plain = group(a, 'walk').clone('walk-unmarked');
     plain.metadata = null; // (clone shares the metadata object: replace, do not edit)
     expect(group(a, 'walk').metadata?.gltf?.extras?.bitrigBaked).toBe(true);
@@ -165,12 +173,7 @@ describe('Babylon animator: clips bitrig baked play as they are', () => {
   });
 
   test('a paused baked walk still counts (its keys stay on the bones, as a paused three.js action): moving the character while paused leaves the tail on the held keys; stopped, the tail is simulated and swings back', async () => {
-    const { scene } = createTestScene();
-    const bytes = (await bakedWalk()).bytes;
-    const a = await loadGlbBabylon(bytes, scene);
-    const twin = await loadGlbBabylon(bytes, scene);
-    const an = createAnimator(a.meshes[0]!);
-    const [ta, tt] = [tailNodes(a), tailNodes(twin)];
+    const { scene, a, twin, an, ta, tt } = await bakedPair();
     const walk = group(a, 'walk');
     walk.start(true); group(twin, 'walk').start(true);
     for (let f = 0; f < 30; f++) { scene.render(); an.update(1 / 60); }
@@ -195,12 +198,7 @@ describe('Babylon animator: clips bitrig baked play as they are', () => {
   });
 
   test('a baked one-shot that ends (start(false)) keeps showing its last frame, as a three.js action clamped when finished (the tail drifted 15–19° from it before); a looping baked group stopped is simulated again', async () => {
-    const { scene } = createTestScene();
-    const bytes = (await bakedWalk()).bytes;
-    const a = await loadGlbBabylon(bytes, scene);
-    const twin = await loadGlbBabylon(bytes, scene);
-    const an = createAnimator(a.meshes[0]!);
-    const [ta, tt] = [tailNodes(a), tailNodes(twin)];
+    const { scene, a, twin, an, ta, tt } = await bakedPair();
     group(a, 'walk').start(false); group(twin, 'walk').start(false);
     let worst = 0;
     for (let f = 0; f < 150; f++) { scene.render(); an.update(1 / 60); worst = Math.max(worst, tailGap(ta, tt)); }
@@ -210,12 +208,7 @@ describe('Babylon animator: clips bitrig baked play as they are', () => {
   });
 
   test('a baked group started at weight 0 beside an unbaked clip at weight 1 does not turn the simulation off (it did: the tail was the bare clip)', async () => {
-    const { scene } = createTestScene();
-    const bytes = (await bakedWalk()).bytes;
-    const a = await loadGlbBabylon(bytes, scene);
-    const twin = await loadGlbBabylon(bytes, scene);
-    const an = createAnimator(a.meshes[0]!);
-    const [ta, tt] = [tailNodes(a), tailNodes(twin)];
+    const { scene, a, twin, an, ta, tt } = await bakedPair();
     for (const c of [a, twin]) {
       const w = group(c, 'walk'), s = group(c, 'sprint');
       w.start(true); s.start(true);
