@@ -50,7 +50,7 @@ export const CTL = {
   STALL_MS: 15,
   /** A word that stays 0 (what a stalling worker waits on), bytes 28–31. */
   STALL_WORD: 7,
-  /** f64 index of the scene job's dt (seconds), bytes 48–55. */
+  /** f64 index of the scene job's dt (seconds; for the tail prepare job, the world's fixed step), bytes 48–55. */
   SCENE_DT_F64: 6,
   /** Bytes of the block. */
   BYTES: 64,
@@ -73,6 +73,8 @@ export interface SceneView {
   comSegments: Float64Array;
   /** Tail finish job: the next chain of the same character, by chain entity (-1: the last). */
   chainNext: Int32Array;
+  /** The tail clock's fixed step (seconds) for the tail prepare job (the world's, passed in the job's control block). */
+  tailClock: { fixedStep: number };
   /** Backing lists and their views by length (made on first use of a length: warm-up, not per frame). */
   lists: { chars: Int32Array; limbs: Int32Array; charViews: Int32Array[]; limbViews: Int32Array[] };
 }
@@ -88,7 +90,7 @@ export function makeSceneView(
 ): SceneView {
   const empty = new Int32Array(0);
   return {
-    components, pose, capacity, comSegments, chainNext,
+    components, pose, capacity, comSegments, chainNext, tailClock: { fixedStep: 1 / 60 },
     queries: { sceneChars: { dense: empty }, limbs: { dense: empty } },
     lists: { chars: new Int32Array(SCENE_CHUNK), limbs: new Int32Array(SCENE_CHUNK * (MAX_LEGS + MAX_ARMS)), charViews: [], limbViews: [] },
   };
@@ -176,6 +178,7 @@ export function runSceneChunks(view: SceneView, ctl: Int32Array, ctlF64: Float64
     const kind = w >>> 30;
     if (kind === JOB.TAIL_PREPARE) {
       const steps = ctl[CTL.JOB_ARG]!;
+      view.tailClock.fixedStep = ctlF64[CTL.SCENE_DT_F64]!; // (the world's fixed step: the seat's ease-in reads it)
       const world = view as unknown as BitrigWorld;
       for (let i = from; i < to; i++) tailPrepareChain(world, list[i]!, steps);
     } else if (kind === JOB.TAIL_FINISH) {

@@ -432,6 +432,7 @@ function tailPrepareThreaded(world: BitrigWorld, steps: number): boolean {
   const list = a.jobChars, ctl = a.control;
   for (let i = 0; i < n; i++) list[i] = ents[i]!;
   ctl[CTL.JOB_ARG] = steps;
+  a.controlF64[CTL.SCENE_DT_F64] = world.tailClock.fixedStep;
   const count = publishJsJob(ctl, JOB.TAIL_PREPARE, n, Math.max(128, Math.ceil(n / SCENE_MAX_CHUNKS)));
   const ran = runSceneChunks(a.sceneView, ctl, a.controlF64, list);
   if (!waitCounter(ctl, CTL.SCENE_DONE, count, a.waitLimitMs)) timedOut(a); else a.prepareChunksByWorkers += count - ran;

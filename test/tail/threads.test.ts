@@ -12,6 +12,7 @@ import { glMatrix, mat4, quat, vec3 } from 'gl-matrix';
 import { createBitrigWorld, type BitrigWorld } from '../../core/world';
 import { beginCharacterFrame, bindSkeleton, type CharacterBinding } from '../../core/binding';
 import { update } from '../../systems/pipeline';
+import { reseatTailsAtPose } from '../../core/animatorCore';
 import { disposeTailThreads, tailThreads, tailWasmModule, unsharedTailModuleBytes } from '../../core/wasm/tailAccel';
 import { TAIL_STEP_WASM_BASE64 } from '../../core/wasm/tailStepWasm';
 import type { TailOptions } from '../../core/defaults';
@@ -208,6 +209,13 @@ describe('tail worker threads', () => {
         again = true;
       }
       if (again) beginCharacterFrame(c.binding);
+      if (k % 13 === 2 && f % 60 === 30) {
+        // re-seated along the pose shown last (a baked clip stopping): the seat and its ease-in
+        // (a wider limit, a weaker coupling for a while) run in the prepare job on the workers
+        const shown = new Float64Array(c.binding.boneCount * 4);
+        for (let j = 0; j < c.binding.boneCount; j++) for (let q = 0; q < 4; q++) shown[j * 4 + q] = pose.localR[c.binding.slotOf[j]! * 4 + q]!;
+        reseatTailsAtPose(c.binding, shown);
+      }
     };
     let f = 0;
     const frame = (): void => {
