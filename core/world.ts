@@ -9,7 +9,7 @@
 import { addEntity, createWorld, hasComponent, registerQuery, removeEntity, commitRemovals, type Query, type World } from 'bitecs';
 import { createPoseStore, type PoseStore } from './pose';
 import { describeValue, withDefaultsStrict } from './defaults';
-import { createTailComponents, TAIL_LINK_FIELDS } from './components/tail';
+import { CLOCK, createTailComponents, TAIL_LINK_FIELDS } from './components/tail';
 import { createSceneComponents, SUPPORT_ROW_FIELDS } from './components/scene';
 import { layoutTailArena, type TailAccel } from './wasm/tailAccel';
 import { rotationToWorld, transformPoint } from './ik/frames';
@@ -82,8 +82,14 @@ export interface BitrigContext {
   queries: { tails: Query; sceneChars: Query; limbs: Query };
   /** Entity capacity of the component arrays (the tail's per-link arrays: `tailRows.capacity` rows). */
   capacity: number;
-  /** Seconds simulated so far (sum of valid frame dts). */
+  /** Seconds simulated so far (sum of valid frame dts); kept in `clock[CLOCK.TIME]`. */
   time: number;
+  /**
+   * The tail clock's numbers and `time`, at the {@link CLOCK} indices: what the systems read
+   * and write every frame (elements of a typed array hold fractional seconds without boxing
+   * them: no allocation). `tailClock` is a view of the same numbers by name.
+   */
+  clock: Float64Array;
   /**
    * The last error a game's ground query threw (FootLock counts it as "no ground", so a bug in
    * the game's terrain query would be invisible): the scene character's entity, the error and
@@ -129,6 +135,21 @@ export interface TailClock {
   alpha: number;
 }
 
+
+/** The {@link TailClock} fields by name over the world's `clock` array (setup, tests, diagnostics: the systems index the array). */
+function tailClockView(c: Float64Array): TailClock {
+  return {
+    get fixedStep(): number { return c[CLOCK.FIXED_STEP]!; }, set fixedStep(v: number) { c[CLOCK.FIXED_STEP] = v; },
+    get maxStepsPerFrame(): number { return c[CLOCK.MAX_STEPS]!; }, set maxStepsPerFrame(v: number) { c[CLOCK.MAX_STEPS] = v; },
+    get accumulator(): number { return c[CLOCK.ACC]!; }, set accumulator(v: number) { c[CLOCK.ACC] = v; },
+    get accumulatorAtFrameStart(): number { return c[CLOCK.ACC_START]!; }, set accumulatorAtFrameStart(v: number) { c[CLOCK.ACC_START] = v; },
+    get frameDt(): number { return c[CLOCK.FRAME_DT]!; }, set frameDt(v: number) { c[CLOCK.FRAME_DT] = v; },
+    get steps(): number { return c[CLOCK.STEPS]!; }, set steps(v: number) { c[CLOCK.STEPS] = v; },
+    get capped(): number { return c[CLOCK.CAPPED]!; }, set capped(v: number) { c[CLOCK.CAPPED] = v; },
+    get alpha(): number { return c[CLOCK.ALPHA]!; }, set alpha(v: number) { c[CLOCK.ALPHA] = v; },
+  };
+}
+
 /** A bitECS world with the bitrig context. */
 export type BitrigWorld = World<BitrigContext>;
 
@@ -163,17 +184,18 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
   if (typeof o.wasm !== 'boolean') throw new Error(`bitrig/world: wasm must be true or false, got ${describeValue(o.wasm)}`);
   const rows = Math.max(1, o.chains);
   const components = makeComponents(cap, rows);
+  const clock = new Float64Array(CLOCK.SIZE);
+  clock[CLOCK.FIXED_STEP] = o.fixedStep; clock[CLOCK.MAX_STEPS] = o.maxStepsPerFrame;
   const ctx = {
     pose: createPoseStore(Math.max(1, o.bones), Math.max(1, o.characters)),
     components,
     queries: {} as BitrigContext['queries'],
     capacity: cap,
-    time: 0,
+    get time(): number { return clock[CLOCK.TIME]!; },
+    set time(v: number) { clock[CLOCK.TIME] = v; },
+    clock,
     groundError: { char: -1, error: undefined as unknown, time: 0 },
-    tailClock: {
-      fixedStep: o.fixedStep, maxStepsPerFrame: o.maxStepsPerFrame, accumulator: 0, accumulatorAtFrameStart: 0,
-      frameDt: 0, steps: 0, capped: 0, alpha: 0,
-    } as TailClock,
+    tailClock: tailClockView(clock),
     tailRows: { capacity: rows, next: 0, free: [] as number[] },
     supportRows: { capacity: SUPPORT_ROWS_INITIAL, next: 0, free: [] as number[] },
     tailsByChar: new Map<number, number[]>(),

@@ -13,7 +13,7 @@
  * `maxStepsPerFrame` steps and drops the rest. Units: seconds; world units.
  */
 import type { BitrigWorld } from '../core/world';
-import { SEAT_EASE_TIME, LINK_STRIDE, REST_ANIMATION, SEAT_FROM_LOCAL } from '../core/components/tail';
+import { CLOCK, LINK_STRIDE, REST_ANIMATION, SEAT_EASE_TIME, SEAT_FROM_LOCAL } from '../core/components/tail';
 import { anchorFromMatrix, computeToHips, K, LF, LK, linkAim, linkFrame, refreshStepCache } from '../core/tailKernel';
 import { qMul, qNormalize, qRotate, qSlerp, qSwingUnit } from '../core/qmath';
 
@@ -25,28 +25,28 @@ import { qMul, qNormalize, qRotate, qSlerp, qSwingUnit } from '../core/qmath';
  * const steps = tailClockBegin(world, 1 / 60);
  */
 export function tailClockBegin(world: BitrigWorld, dt: number): number {
-  const clock = world.tailClock;
-  const h = clock.fixedStep;
+  const c = world.clock; // (a typed array: fractional seconds stored without boxing)
+  const h = c[CLOCK.FIXED_STEP]!;
   const valid = Number.isFinite(dt) && dt > 0;
-  clock.frameDt = valid ? dt : 0;
-  clock.accumulatorAtFrameStart = clock.accumulator;
-  clock.capped = 0;
+  c[CLOCK.FRAME_DT] = valid ? dt : 0;
+  c[CLOCK.ACC_START] = c[CLOCK.ACC]!;
+  c[CLOCK.CAPPED] = 0;
   if (valid) {
-    world.time += dt;
-    clock.accumulator += dt;
+    c[CLOCK.TIME] = c[CLOCK.TIME]! + dt;
+    c[CLOCK.ACC] = c[CLOCK.ACC]! + dt;
   }
-  let steps = Math.floor(clock.accumulator / h + 1e-9);
-  if (steps > clock.maxStepsPerFrame) {
-    steps = clock.maxStepsPerFrame;
-    clock.capped = 1;
-    clock.accumulator = 0;
+  let steps = Math.floor(c[CLOCK.ACC]! / h + 1e-9) | 0; // (an int: passed on untagged-free)
+  if (steps > c[CLOCK.MAX_STEPS]!) {
+    steps = c[CLOCK.MAX_STEPS]! | 0;
+    c[CLOCK.CAPPED] = 1;
+    c[CLOCK.ACC] = 0;
   } else {
-    clock.accumulator -= steps * h;
-    if (clock.accumulator < 0) clock.accumulator = 0;
+    c[CLOCK.ACC] = c[CLOCK.ACC]! - steps * h;
+    if (c[CLOCK.ACC]! < 0) c[CLOCK.ACC] = 0;
   }
-  clock.steps = steps;
-  clock.alpha = clock.accumulator / h;
-  if (clock.alpha > 1) clock.alpha = 1;
+  c[CLOCK.STEPS] = steps;
+  c[CLOCK.ALPHA] = c[CLOCK.ACC]! / h;
+  if (c[CLOCK.ALPHA]! > 1) c[CLOCK.ALPHA] = 1;
 
   // Per chain (independent of each other): on the world's worker threads when it has them.
   const accel = world.tailAccel;
@@ -131,10 +131,10 @@ export function tailPrepareChain(world: BitrigWorld, eid: number, steps: number)
   }
   if (C.seatEase[eid]! > 0) {
     // after a seat along a shown pose: the limit and the coupling return to theirs
-    let r = C.seatEase[eid]! * Math.exp(-(steps * world.tailClock.fixedStep) / SEAT_EASE_TIME);
+    let r = C.seatEase[eid]! * Math.exp(-(steps * world.clock[CLOCK.FIXED_STEP]!) / SEAT_EASE_TIME);
     if (r < 1e-4) { r = 0; C.seatExcess[eid] = 0; }
     C.seatEase[eid] = r;
-    LK[K.STEP] = world.tailClock.fixedStep;
+    LK[K.STEP] = world.clock[CLOCK.FIXED_STEP]!;
     refreshStepCache(world, eid);
   }
 }
@@ -241,7 +241,7 @@ export function seatChainAtLocal(world: BitrigWorld, eid: number): void {
   const excess = maxBend - C.bendLimit[eid]!;
   C.seatExcess[eid] = excess > 0 ? excess + 1e-6 : 0;
   C.seatEase[eid] = 1;
-  LK[K.STEP] = world.tailClock.fixedStep;
+  LK[K.STEP] = world.clock[CLOCK.FIXED_STEP]!;
   refreshStepCache(world, eid);
 }
 
@@ -253,11 +253,11 @@ export function seatChainAtLocal(world: BitrigWorld, eid: number): void {
  * for (let s = 0; s < steps; s++) { tailClockStep(world, s); tailStep(world); }
  */
 export function tailClockStep(world: BitrigWorld, s: number): void {
-  const clock = world.tailClock;
+  const c = world.clock;
   const C = world.components.TailChain;
   let t: number;
-  if (clock.capped === 1 || !(clock.frameDt > 0)) t = (s + 1) / clock.steps;
-  else t = ((s + 1) * clock.fixedStep - clock.accumulatorAtFrameStart) / clock.frameDt;
+  if (c[CLOCK.CAPPED] === 1 || !(c[CLOCK.FRAME_DT]! > 0)) t = (s + 1) / c[CLOCK.STEPS]!;
+  else t = ((s + 1) * c[CLOCK.FIXED_STEP]! - c[CLOCK.ACC_START]!) / c[CLOCK.FRAME_DT]!;
   if (!(t >= 0)) t = 0;
   if (t > 1) t = 1;
   const ents = world.queries.tails.dense;

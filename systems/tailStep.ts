@@ -40,7 +40,7 @@
  * kernels this size). Only the rare floor-contact resolution is a separate function.
  */
 import type { BitrigWorld } from '../core/world';
-import { LINK_STRIDE } from '../core/components/tail';
+import { CLOCK, LINK_STRIDE } from '../core/components/tail';
 import { LK, K, chainStepConstants, refreshStepCache } from '../core/tailKernel';
 import { floorContactResolve } from './floorContact';
 import { tailJob, type TailAccel } from '../core/wasm/tailAccel';
@@ -55,7 +55,7 @@ import { tailJob, type TailAccel } from '../core/wasm/tailAccel';
 export function tailStep(world: BitrigWorld, step?: number): void {
   // h through the register: mixing the optional argument with the clock's number would box
   // it (one allocation per call).
-  LK[K.STEP] = world.tailClock.fixedStep;
+  LK[K.STEP] = world.clock[CLOCK.FIXED_STEP]!;
   if (step !== undefined) LK[K.STEP] = step;
   const accel = world.tailAccel;
   if (accel !== null) tailStepWasm(world, accel);

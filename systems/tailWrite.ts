@@ -17,7 +17,7 @@
  * 3×3 matrix; the same matrix gives the bone's world matrix), like {@link tailStep}.
  */
 import type { BitrigWorld } from '../core/world';
-import { LINK_STRIDE } from '../core/components/tail';
+import { CLOCK, LINK_STRIDE } from '../core/components/tail';
 import { tailFinishChain } from '../core/tailFinish';
 import { settleTimedOutWorkers, tailJob, type TailAccel } from '../core/wasm/tailAccel';
 
@@ -43,7 +43,7 @@ function tailWriteJs(world: BitrigWorld): void {
   const B = world.components.BendState;
   const pose = world.pose;
   const localR = pose.localR, worldM = pose.worldM;
-  const al = world.tailClock.alpha, al1 = 1 - al;
+  const al = world.clock[CLOCK.ALPHA]!, al1 = 1 - al;
   const lp = B.localPrev, lc = B.localCur, restR = B.restR, writtenR = B.writtenR;
   const headLs = B.headLs, restDirLs = B.restDirLs, tipDirLs = B.tipDirLs, lenRel = B.lenRel, scaleRel = B.scaleRel;
   const AC = C.anchorCur;
@@ -183,7 +183,7 @@ function tailWriteWasm(world: BitrigWorld, accel: TailAccel): void {
   const ents = world.queries.tails.dense;
   const ids = accel.ents;
   for (let e = 0; e < ents.length; e++) ids[e] = ents[e]!;
-  accel.params[1] = world.tailClock.alpha;
+  accel.params[1] = world.clock[CLOCK.ALPHA]!;
   tailJob(world, accel, accel.kernel.prepareWrite(ents.length));
   const C = world.components.TailChain;
   let left = 0;

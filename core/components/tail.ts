@@ -26,6 +26,30 @@ export const REST_BIND = 0;
 /** The spring rides on the clip's own tail keys and adds follow-through. */
 export const REST_ANIMATION = 1;
 
+/** Indices of the world's `clock` array (the tail clock's numbers and the world's time). */
+export const CLOCK = {
+  /** Fixed internal step (seconds). */
+  FIXED_STEP: 0,
+  /** Most internal steps per frame. */
+  MAX_STEPS: 1,
+  /** Seconds not yet simulated. */
+  ACC: 2,
+  /** The accumulator at the start of this frame. */
+  ACC_START: 3,
+  /** This frame's dt (0 when invalid). */
+  FRAME_DT: 4,
+  /** Internal steps this frame. */
+  STEPS: 5,
+  /** 1 when this frame hit the step cap. */
+  CAPPED: 6,
+  /** Display fraction of a step. */
+  ALPHA: 7,
+  /** `world.time`. */
+  TIME: 8,
+  /** Length of the array. */
+  SIZE: 9,
+} as const;
+
 /** Time constant (seconds) of {@link TailChainComponent.seatEase}. */
 export const SEAT_EASE_TIME = 0.15;
 

@@ -21,6 +21,7 @@ import { twoBoneIK } from '../../systems/twoBoneIK';
 import { tailPrepareChain } from '../../systems/tailClock';
 import { tailFinishChain } from '../tailFinish';
 import { MAX_ARMS, MAX_LEGS } from '../components/scene';
+import { CLOCK } from '../components/tail';
 import type { BitrigWorld } from '../world';
 
 /** Control block layout: i32 indices (the wasm tail job's 64-bit claim word sits at bytes 16–23). */
@@ -73,8 +74,8 @@ export interface SceneView {
   comSegments: Float64Array;
   /** Tail finish job: the next chain of the same character, by chain entity (-1: the last). */
   chainNext: Int32Array;
-  /** The tail clock's fixed step (seconds) for the tail prepare job (the world's, passed in the job's control block). */
-  tailClock: { fixedStep: number };
+  /** The world's clock numbers the tail prepare job reads (`CLOCK.FIXED_STEP`, passed in the job's control block). */
+  clock: Float64Array;
   /** Backing lists and their views by length (made on first use of a length: warm-up, not per frame). */
   lists: { chars: Int32Array; limbs: Int32Array; charViews: Int32Array[]; limbViews: Int32Array[] };
 }
@@ -90,7 +91,7 @@ export function makeSceneView(
 ): SceneView {
   const empty = new Int32Array(0);
   return {
-    components, pose, capacity, comSegments, chainNext, tailClock: { fixedStep: 1 / 60 },
+    components, pose, capacity, comSegments, chainNext, clock: new Float64Array(CLOCK.SIZE),
     queries: { sceneChars: { dense: empty }, limbs: { dense: empty } },
     lists: { chars: new Int32Array(SCENE_CHUNK), limbs: new Int32Array(SCENE_CHUNK * (MAX_LEGS + MAX_ARMS)), charViews: [], limbViews: [] },
   };
@@ -178,7 +179,7 @@ export function runSceneChunks(view: SceneView, ctl: Int32Array, ctlF64: Float64
     const kind = w >>> 30;
     if (kind === JOB.TAIL_PREPARE) {
       const steps = ctl[CTL.JOB_ARG]!;
-      view.tailClock.fixedStep = ctlF64[CTL.SCENE_DT_F64]!; // (the world's fixed step: the seat's ease-in reads it)
+      view.clock[CLOCK.FIXED_STEP] = ctlF64[CTL.SCENE_DT_F64]!; // (the world's fixed step: the seat's ease-in reads it)
       const world = view as unknown as BitrigWorld;
       for (let i = from; i < to; i++) tailPrepareChain(world, list[i]!, steps);
     } else if (kind === JOB.TAIL_FINISH) {
