@@ -31,7 +31,7 @@ export { TAIL_DEFAULTS, mergeTailOptions } from './defaults';
 export type { TailOptions, TailRestSource } from './defaults';
 export { addTailChain, removeTailChain, tailLinkIndex, setTailOptions, getTailOptions, setTailRestSource, applyCarryAndArc, bindWorldMatrices } from './tailSetup';
 export type { TailChainSpec } from './tailSetup';
-export { MAX_LINKS, LINK_STRIDE, REST_BIND, REST_ANIMATION, createTailComponents, TAIL_LINK_FIELDS } from './components/tail';
+export { MAX_LINKS, LINK_STRIDE, REST_BIND, REST_ANIMATION, createTailComponents, TAIL_LINK_FIELDS, CLOCK, SEAT_FROM_LOCAL, SEAT_EASE_TIME } from './components/tail';
 export type { TailChainComponent, TailParticleComponent, BendStateComponent } from './components/tail';
 export { autoUnitScale } from './units';
 export { update } from '../systems/pipeline';
@@ -41,7 +41,7 @@ export { bendAngleOf } from './tailKernel';
 export { tailWrite } from '../systems/tailWrite';
 export * from './character';
 export {
-  prepareCharacterFrame, reseatTails, setBindingTailOptions, tailDiagnostics, updateAnimatorGroup,
+  prepareCharacterFrame, reseatTails, reseatTailsAtPose, setBindingTailOptions, tailDiagnostics, updateAnimatorGroup,
 } from './animatorCore';
 export type { AnimatorDiagnostics, TailDiagnostics, AnimatorLike } from './animatorCore';
 export type { AnimatorBase, AnimatorBaseOptions } from './animatorBase';
