@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { Document } from '@gltf-transform/core';
-import { main } from '../../cli/main';
+import { runCli } from '../helpers/cli';
 import { writeGlbBytes, readGlbBytes } from '../../rig/glb';
 import { characterToGlb } from '../../rig/characterDocument';
 import { createBuiltinCharacter } from '../../core/character/index';
@@ -19,12 +19,7 @@ let dir = '';
 const file = (name: string): string => path.join(dir, name);
 const sha = (f: string): string => createHash('sha256').update(readFileSync(f)).digest('hex');
 
-async function run(argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out, err };
-}
+const run = runCli;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'bitrig-bake-cli-'));

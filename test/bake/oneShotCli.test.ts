@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { main } from '../../cli/main';
+import { runCli } from '../helpers/cli';
 import { parseClipModeFlag } from '../../cli/bake';
 import { writeGlbBytes } from '../../rig/glb';
 import { makeCritter } from './fixtures';
@@ -16,12 +16,7 @@ import { addDropClip, addFallClip } from './oneShotFixtures';
 let dir = '';
 const file = (name: string): string => path.join(dir, name);
 
-async function run(argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out, err };
-}
+const run = runCli;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'bitrig-bake-oneshot-'));

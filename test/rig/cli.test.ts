@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main, type CliIO } from '../../cli/main';
+import { runCli } from '../helpers/cli';
 import { createBuiltinCharacter } from '../../core/character/index';
 import { characterToGlb } from '../../rig/characterDocument';
 import { writeGlbBytes } from '../../rig/glb';
@@ -22,13 +22,7 @@ import { validateGlb } from './validate';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'bitrig-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = { out: (l) => out.push(l), err: (l) => err.push(l) };
-  const code = await main(args, io);
-  return { code, out, err };
-}
+const run = runCli;
 
 const sha = (f: string): string => createHash('sha256').update(readFileSync(f)).digest('hex');
 

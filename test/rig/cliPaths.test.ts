@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, type CliIO } from '../../cli/main';
+import { runCli } from '../helpers/cli';
 import { createBuiltinCharacter } from '../../core/character/index';
 import { characterToGlb } from '../../rig/characterDocument';
 
@@ -19,13 +19,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'bitrig-cli-paths-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const f = (name: string): string => path.join(dir, name);
 
-async function run(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = { out: (l) => out.push(l), err: (l) => err.push(l) };
-  const code = await main(args, io);
-  return { code, out, err };
-}
+const run = runCli;
 
 beforeAll(async () => {
   writeFileSync(f('shin.glb'), await characterToGlb(createBuiltinCharacter({ variant: 'shin' })));
