@@ -1,6 +1,5 @@
 /** Shared helpers for `npm run bench`: timing by medians of repeats, machine facts. */
 import os from 'node:os';
-import { Session } from 'node:inspector/promises';
 
 /** One benchmark result as written to bench/results.json. */
 export interface BenchResult {
@@ -47,35 +46,4 @@ export function timeMedian(fn: () => void, repeats = 5): number {
 export function machine(): string {
   const cpus = os.cpus();
   return `${cpus[0]?.model ?? 'cpu'} ×${cpus.length}, node ${process.version}, ${os.platform()} ${os.arch()}`;
-}
-
-/**
- * Bytes allocated per frame under the function named `under` while `run` executes `frames`
- * frames, from V8's sampling heap
- * profiler (every allocation counted, collected or not; sampled every 32 bytes, so tiny
- * numbers are estimates). heapUsed deltas cannot tell this apart from code and feedback
- * growth.
- */
-export async function sampledAllocationPerFrame(run: () => void, frames: number, under: string): Promise<number> {
-  const s = new Session();
-  s.connect();
-  await s.post('HeapProfiler.enable');
-  await s.post('HeapProfiler.startSampling', {
-    samplingInterval: 32, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true,
-  } as { samplingInterval: number });
-  run();
-  const { profile } = await s.post('HeapProfiler.stopSampling');
-  s.disconnect();
-  let bytes = 0;
-  const walk = (n: { selfSize: number; children: unknown[]; callFrame: { functionName: string } }): void => {
-    bytes += n.selfSize;
-    for (const c of n.children) walk(c as typeof n);
-  };
-  // Only what ran under `under` counts (the profiler's own promises sit outside it).
-  const find = (n: { callFrame: { functionName: string }; children: unknown[]; selfSize: number }): boolean => {
-    if (n.callFrame.functionName === under) { walk(n); return true; }
-    return n.children.some((c) => find(c as typeof n));
-  };
-  if (!find(profile.head as never)) walk(profile.head as never);
-  return bytes / frames;
 }

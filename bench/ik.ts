@@ -31,8 +31,8 @@ import { pelvisHeight } from '../systems/pelvisHeight';
 import { twoBoneIK } from '../systems/twoBoneIK';
 import { update } from '../systems/pipeline';
 import { disposeTailThreads, sceneContactsThreaded, tailThreads } from '../core/wasm/tailAccel';
-import { PerformanceObserver } from 'node:perf_hooks';
 import { median, timeMedian, timeOnce, type BenchResult } from './common';
+import { allocPerFrame, steadyAllocation } from './alloc';
 
 const DT = 1 / 60;
 
@@ -319,31 +319,10 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
   const L = c.world.components.Limb;
   let reached = 0;
   for (const h of c.handles) for (const l of h.legs) reached += L.reached[l.eid]!;
-  // Allocation by bitrig's own systems over 300 steady frames (no adapter read, no comparison
-  // solvers): heap growth, and the garbage collections that ran meanwhile (a young-generation
-  // collection every few MB allocated; the heap delta alone misses what those collected, so
-  // 0 collections and ~0 growth together mean no per-frame allocation). The first frames after
-  // a branch is first taken may deoptimise and allocate transiently, hence the warm-up.
-  const gc = (globalThis as { gc?: () => void }).gc;
-  let gcEvents = 0;
-  const gcObs = new PerformanceObserver((list) => { gcEvents += list.getEntries().length; });
-  gcObs.observe({ entryTypes: ['gc'] });
-  for (let k = 0; k < 600; k++) { footLock(c.world, DT); pelvisHeight(c.world, DT); twoBoneIK(c.world, DT); }
-  gc?.();
-  await new Promise((r) => setTimeout(r, 20)); // deliver the forced collection's entry first
-  const window300 = async (): Promise<[number, number]> => {
-    const gc0 = gcEvents;
-    const h0 = process.memoryUsage().heapUsed;
-    for (let k = 0; k < 300; k++) { footLock(c.world, DT); pelvisHeight(c.world, DT); twoBoneIK(c.world, DT); }
-    const grown = process.memoryUsage().heapUsed - h0;
-    await new Promise((r) => setTimeout(r, 20));
-    return [grown, gcEvents - gc0];
-  };
-  // two windows back to back: the first may still see a late re-optimisation (a branch first
-  // taken during the warm-up runs unoptimised, and allocates, until V8 recompiles it).
-  const [, gcFirst] = await window300();
-  const [heapGrowth, gcDuring] = await window300();
-  gcObs.disconnect();
+  // Allocation by bitrig's own systems once V8 has optimised them (no adapter read, no
+  // comparison solvers): the exact bytes the young generation gains over windows of 100
+  // frames, until three in a row allocate nothing (bench/alloc.ts).
+  const alloc = steadyAllocation(() => { footLock(c.world, DT); pelvisHeight(c.world, DT); twoBoneIK(c.world, DT); }, { framesPerWindow: 100, maxWindows: 12 });
 
   // ---- the same limbs with one worker thread (createBitrigWorld({ threads: 1 }): the scene
   // systems run on both threads; opt-in, so not the headline)
@@ -435,9 +414,8 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
         'three CCDIKSolver(10 it) ns': ccd,
         ratioVsCCD: ccd / oursNs,
         reachedLimbs: reached,
-        heapGrowthBytesOver300Frames: heapGrowth,
-        gcDuring300Frames: gcDuring,
-        gcDuringPrevious300Frames: gcFirst,
+        allocatedBytesPerFrame: allocPerFrame(alloc),
+        allocQuietAfterFrames: alloc.warmFrames ?? 'never',
       },
     },
     {

@@ -12,8 +12,8 @@ import { TAIL_LINK_FIELDS } from '../core/components/tail';
 import { disposeTailThreads, tailBackend, tailThreads } from '../core/wasm/tailAccel';
 import { bindSkeleton, beginCharacterFrame } from '../core/binding';
 import { update } from '../systems/pipeline';
-import { PerformanceObserver } from 'node:perf_hooks';
-import { median, sampledAllocationPerFrame, timeOnce, type BenchResult } from './common';
+import { median, timeOnce, type BenchResult } from './common';
+import { allocPerFrame, steadyAllocation } from './alloc';
 
 const CHAINS = 10_000;
 const LINKS = 6;
@@ -63,23 +63,12 @@ export async function benchTail(): Promise<BenchResult[]> {
   const oursThreadsRun = (): void => oursThreads.run(FR);
   const baseRun = (): void => ours.base(FR);
 
-  // Heap growth over 1,000 frames after warm-up, in a warmed function (0 = no allocation),
-  // and the garbage collections that ran meanwhile.
-  const gc = (globalThis as { gc?: () => void }).gc;
+  // Allocation per frame once V8 has optimised the step: the exact bytes the young generation
+  // gains over windows of 100 frames, until three in a row allocate nothing (bench/alloc.ts).
   const framesOnly = (n: number): void => ours.framesOnly(n);
-  framesOnly(100);
-  let gcEvents = 0;
-  const obs = new PerformanceObserver((list) => { gcEvents += list.getEntries().length; });
-  gc?.();
-  await new Promise((r) => setImmediate(r));
-  obs.observe({ entryTypes: ['gc'] });
-  const h0 = process.memoryUsage().heapUsed;
-  framesOnly(1000);
-  const h1 = process.memoryUsage().heapUsed;
-  await new Promise((r) => setImmediate(r));
-  obs.disconnect();
-  const heapGrowth = h1 - h0;
-  const allocPerFrame = await sampledAllocationPerFrame(() => framesOnly(1000), 1000, 'framesOnly');
+  const alloc = steadyAllocation(() => framesOnly(1), { framesPerWindow: 100, maxWindows: 12 });
+  // then the issue's window: 1,000 frames
+  const alloc1000 = steadyAllocation(() => framesOnly(1), { framesPerWindow: 1000, maxWindows: 1, quiet: 1 }).windows[0]!;
 
   // Bytes of runtime state per link: the tail components' bytes per chain (per-entity fields
   // by the entity capacity, per-link fields by the row capacity) / links, plus pose slots.
@@ -170,9 +159,9 @@ export async function benchTail(): Promise<BenchResult[]> {
       bareSpringNs: bareNs,
       componentBytesPerLink: Math.round(compBytes / LINKS),
       poseBytesPerBone: Math.round(slotBytes),
-      heapGrowthBytesOver1000Frames: heapGrowth,
-      gcEventsOver1000Frames: gcEvents,
-      allocatedBytesPerFrameSampled: allocPerFrame,
+      allocatedBytesOver1000Frames: alloc1000,
+      allocatedBytesPerFrame: allocPerFrame(alloc),
+      allocQuietAfterFrames: alloc.warmFrames ?? 'never',
     },
   }];
 }

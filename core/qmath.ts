@@ -182,15 +182,19 @@ export function qSwingUnit(out: Float64Array, o: number, a: ArrayLike<number>, a
 }
 
 /**
- * Unit quaternion of a rotation matrix given row by row (`mRC` = row R, column C), written
- * to `out[o..o+3]` (Shepperd's method: the largest of w, x, y, z is taken from the diagonal).
+ * Unit quaternion of a 3×3 rotation matrix stored row by row in `m[mo..mo+8]` (`m[mo + 3R + C]`
+ * = row R, column C), written to `out[o..o+3]` (Shepperd's method: the largest of w, x, y, z
+ * is taken from the diagonal). The matrix comes in an array, not as nine numbers: a call with
+ * double arguments that V8 does not inline boxes every one of them (an allocation per call).
+ *
+ * @example
+ * const m = new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]), q = new Float64Array(4);
+ * qFromRotationRows(q, 0, m, 0); // q = [0, 0, 0, 1]
  */
-export function qFromRotationRows(
-  out: Float64Array, o: number,
-  m00: number, m01: number, m02: number,
-  m10: number, m11: number, m12: number,
-  m20: number, m21: number, m22: number,
-): void {
+export function qFromRotationRows(out: Float64Array, o: number, m: Float64Array, mo: number): void {
+  const m00 = m[mo]!, m01 = m[mo + 1]!, m02 = m[mo + 2]!;
+  const m10 = m[mo + 3]!, m11 = m[mo + 4]!, m12 = m[mo + 5]!;
+  const m20 = m[mo + 6]!, m21 = m[mo + 7]!, m22 = m[mo + 8]!;
   let x: number, y: number, z: number, w: number;
   const tr = m00 + m11 + m22;
   if (tr > 0) {

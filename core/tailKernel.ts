@@ -41,6 +41,7 @@ export const K = {
  */
 export const LK = new Float64Array(40);
 const _s = new Float64Array(8);
+const _rows = new Float64Array(9); // anchorFromMatrix: the rotation, row by row
 
 /**
  * Fill the chain constants of {@link LK} (forward axis, backward horizontal, floor, damping,
@@ -162,11 +163,13 @@ export function anchorFromMatrix(m: Float64Array, mo: number, out: Float64Array,
   if (!Number.isFinite(det) || !Number.isFinite(m[mo + 12]! + m[mo + 13]! + m[mo + 14]!)) return 0;
   if (!(sx > 1e-12 && sy > 1e-12 && sz > 1e-12)) return 0;
   if (det < 0) sx = -sx; // mirrored: put the sign on x
-  const r00 = m00 / sx, r01 = m01 / sx, r02 = m02 / sx;
-  const r10 = m10 / sy, r11 = m11 / sy, r12 = m12 / sy;
-  const r20 = m20 / sz, r21 = m21 / sz, r22 = m22 / sz;
-  // Rotation matrix (columns r0, r1, r2; rCR = column C, row R) → quaternion.
-  qFromRotationRows(out, oo + 3, r00, r10, r20, r01, r11, r21, r02, r12, r22);
+  // Rotation matrix (columns m0/sx, m1/sy, m2/sz; mCR = column C, row R), row by row →
+  // quaternion (through a scratch array: nine double arguments would be boxed).
+  const R = _rows;
+  R[0] = m00 / sx; R[1] = m10 / sy; R[2] = m20 / sz;
+  R[3] = m01 / sx; R[4] = m11 / sy; R[5] = m21 / sz;
+  R[6] = m02 / sx; R[7] = m12 / sy; R[8] = m22 / sz;
+  qFromRotationRows(out, oo + 3, R, 0);
   out[oo] = m[mo + 12]!; out[oo + 1] = m[mo + 13]!; out[oo + 2] = m[mo + 14]!;
   out[oo + 7] = Math.cbrt(Math.abs(det));
   return det < 0 ? -1 : 1;

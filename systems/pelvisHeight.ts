@@ -34,19 +34,7 @@ const _R = new Float64Array(MAX_LEGS);
 const _hip = new Float64Array(MAX_LEGS * 3);
 const _lo = new Float64Array(MAX_LEGS); // each planted leg's interval of pelvis heights (NaN: none)
 const _hi = new Float64Array(MAX_LEGS);
-
-/** How far leg k's interval of pelvis heights is from the animated height 0 (0 when it holds it; NaN: none). */
-function gapOf(k: number): number {
-  const lo = _lo[k]!, hi = _hi[k]!;
-  return lo > 0 ? lo : hi < 0 ? -hi : lo <= hi ? 0 : NaN;
-}
-
-/** Leg a goes before leg b in the band: heavier stance, then the interval nearer the animated height (legs without one last). */
-function before(a: number, b: number): boolean {
-  if (_w[a]! !== _w[b]!) return _w[a]! > _w[b]!;
-  const ga = gapOf(a), gb = gapOf(b);
-  return ga < gb || (ga === ga && gb !== gb); // (NaN: no interval)
-}
+const _gap = new Float64Array(MAX_LEGS); // each leg's gap from the animated height (NaN: no interval)
 
 /**
  * Run the pelvis step for every scene character.
@@ -146,10 +134,25 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
       const sq = Math.sqrt(disc);
       _lo[k] = -dy - sq; _hi[k] = -dy + sq;
     }
+    // Each leg's gap: how far its interval is from the animated height 0 (0 when it holds
+    // it; NaN: none). Insertion sort, written out here: a comparison helper called once a
+    // frame stays unoptimised and boxes the numbers it reads (an allocation per frame).
+    for (let k = 0; k < nLegs; k++) {
+      const lo = _lo[k]!, hi = _hi[k]!;
+      _gap[k] = lo > 0 ? lo : hi < 0 ? -hi : lo <= hi ? 0 : NaN;
+    }
     for (let p = 1; p < nLegs; p++) {
       const k = _order[p]!;
+      const wk = _w[k]!, gk = _gap[k]!;
       let q = p - 1;
-      while (q >= 0 && before(k, _order[q]!)) { _order[q + 1] = _order[q]!; q--; }
+      while (q >= 0) {
+        const j = _order[q]!;
+        const wj = _w[j]!, gj = _gap[j]!;
+        // k before j: heavier stance, then the nearer interval (legs without one last)
+        if (!(wk !== wj ? wk > wj : gk < gj || (gk === gk && gj !== gj))) break;
+        _order[q + 1] = j;
+        q--;
+      }
       _order[q + 1] = k;
     }
     let lo = -Infinity, hi = Infinity, nIn = 0;

@@ -53,13 +53,12 @@ import { tailJob, type TailAccel } from '../core/wasm/tailAccel';
  * for (let s = 0; s < steps; s++) { tailClockStep(world, s); tailStep(world); }
  */
 export function tailStep(world: BitrigWorld, step?: number): void {
-  // h through the register: mixing the optional argument with the clock's number would box
-  // it (one allocation per call).
-  LK[K.STEP] = world.clock[CLOCK.FIXED_STEP]!;
-  if (step !== undefined) LK[K.STEP] = step;
+  // No number is read here: this dispatcher runs once a frame, so V8 may keep it unoptimised
+  // for thousands of frames, and unoptimised code boxes every double it reads from a typed
+  // array (16 bytes a frame). The step functions below loop over the chains and get optimised.
   const accel = world.tailAccel;
-  if (accel !== null) tailStepWasm(world, accel);
-  else tailStepJs(world);
+  if (accel !== null) tailStepWasm(world, accel, step);
+  else tailStepJs(world, step);
 }
 
 /**
@@ -68,7 +67,12 @@ export function tailStep(world: BitrigWorld, step?: number): void {
  * function, V8 kept it interpreted (only its first lines ran) and boxed the step length read
  * from the clock, one allocation per frame.
  */
-function tailStepJs(world: BitrigWorld): void {
+function tailStepJs(world: BitrigWorld, step: number | undefined): void {
+  // h into the link register: the world's fixed step, or `step` when given (two statements:
+  // mixing the optional argument with the clock's number would box it). Read here, in a
+  // function that loops over the chains and gets optimised, not in a helper run once a frame.
+  LK[K.STEP] = world.clock[CLOCK.FIXED_STEP]!;
+  if (step !== undefined) LK[K.STEP] = step;
   const h = LK[K.STEP]!;
   const C = world.components.TailChain;
   const P = world.components.TailParticle;
@@ -281,10 +285,14 @@ function tailStepJs(world: BitrigWorld): void {
 /**
  * The same step in WebAssembly SIMD (wasm/tailStep.ts; bit-identical results): the cached
  * exponentials are refreshed here where stale (JavaScript's Math.exp, so both paths agree),
- * then one call fills every chain's constants and steps every chain. The step length is in
- * LK[K.STEP].
+ * then one call fills every chain's constants and steps every chain.
  */
-function tailStepWasm(world: BitrigWorld, accel: TailAccel): void {
+function tailStepWasm(world: BitrigWorld, accel: TailAccel, step: number | undefined): void {
+  // h into the link register: the world's fixed step, or `step` when given (two statements:
+  // mixing the optional argument with the clock's number would box it). Read here, in a
+  // function that loops over the chains and gets optimised, not in a helper run once a frame.
+  LK[K.STEP] = world.clock[CLOCK.FIXED_STEP]!;
+  if (step !== undefined) LK[K.STEP] = step;
   const C = world.components.TailChain;
   const ents = world.queries.tails.dense;
   const ids = accel.ents, cache = C.stepCache;

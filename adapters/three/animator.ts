@@ -45,6 +45,22 @@ interface ThreeSkeleton extends AdapterSkeleton {
   rootParent: Object3D | null;
   /** What the wrapped mixer animates (null without a mixer). */
   animated: (() => Uint8Array | null) | null;
+  /** Every bone's quaternion keeps its numbers in `_x…_w` with an `_onChangeCallback` (three's layout): copied field by field. */
+  quatFields: boolean;
+}
+
+/**
+ * three.js's Quaternion keeps its numbers in `_x`, `_y`, `_z`, `_w` behind accessors and
+ * keeps its owner's Euler in step through `_onChangeCallback`. The per-frame copies use the
+ * fields when every bone has them: through `q.x` or `q.set(…)`, each number crosses a call,
+ * and a call V8 leaves un-inlined (its inlining budget depends on what else it compiled)
+ * boxes every number it passes or returns, a few allocations a frame.
+ */
+interface QuaternionFields { _x: number; _y: number; _z: number; _w: number; _onChangeCallback(): void }
+
+function hasQuaternionFields(q: unknown): boolean {
+  const f = q as Partial<QuaternionFields>;
+  return typeof f._x === 'number' && typeof f._y === 'number' && typeof f._z === 'number' && typeof f._w === 'number' && typeof f._onChangeCallback === 'function';
 }
 
 function collectSkeletons(object: Object3D): Skeleton[] {
@@ -78,20 +94,30 @@ function prepareSkeleton(object: Object3D, skeleton: Skeleton, mixer: AnimationM
     object.updateWorldMatrix(true, true);
     return skeleton.bones.map((b) => b.getWorldPosition(b.position.clone()).y);
   };
-  return { skeleton, object, source, boneWorldYs, rootParent: root?.parent ?? null, animated: mixer ? mixerAnimatedBones(mixer, skeleton) : null };
+  return {
+    skeleton, object, source, boneWorldYs, rootParent: root?.parent ?? null, animated: mixer ? mixerAnimatedBones(mixer, skeleton) : null,
+    quatFields: skeleton.bones.every((b) => hasQuaternionFields(b.quaternion)),
+  };
 }
 
 function copyIn(s: ThreeSkeleton, binding: CharacterBinding, world: BitrigWorld): void {
   const pose = world.pose;
   const bones = s.skeleton.bones;
   const slotOf = binding.slotOf;
+  const fields = s.quatFields;
   for (let i = 0; i < bones.length; i++) {
     const bone = bones[i]!;
     const k = slotOf[i]!;
-    pose.localT[k * 3] = bone.position.x; pose.localT[k * 3 + 1] = bone.position.y; pose.localT[k * 3 + 2] = bone.position.z;
-    pose.localR[k * 4] = bone.quaternion.x; pose.localR[k * 4 + 1] = bone.quaternion.y;
-    pose.localR[k * 4 + 2] = bone.quaternion.z; pose.localR[k * 4 + 3] = bone.quaternion.w;
-    pose.localS[k * 3] = bone.scale.x; pose.localS[k * 3 + 1] = bone.scale.y; pose.localS[k * 3 + 2] = bone.scale.z;
+    const p = bone.position, sc = bone.scale;
+    pose.localT[k * 3] = p.x; pose.localT[k * 3 + 1] = p.y; pose.localT[k * 3 + 2] = p.z;
+    if (fields) {
+      const q = bone.quaternion as unknown as QuaternionFields;
+      pose.localR[k * 4] = q._x; pose.localR[k * 4 + 1] = q._y; pose.localR[k * 4 + 2] = q._z; pose.localR[k * 4 + 3] = q._w;
+    } else {
+      const q = bone.quaternion;
+      pose.localR[k * 4] = q.x; pose.localR[k * 4 + 1] = q.y; pose.localR[k * 4 + 2] = q.z; pose.localR[k * 4 + 3] = q.w;
+    }
+    pose.localS[k * 3] = sc.x; pose.localS[k * 3 + 1] = sc.y; pose.localS[k * 3 + 2] = sc.z;
   }
   const r = binding.charId * 16;
   if (s.rootParent) {
@@ -108,10 +134,18 @@ function copyOut(s: ThreeSkeleton, binding: CharacterBinding, world: BitrigWorld
   const bones: Bone[] = s.skeleton.bones;
   const slotOf = binding.slotOf;
   const dr = binding.drivenRotation, dt = binding.drivenTranslation;
+  const R = pose.localR, T = pose.localT;
+  const fields = s.quatFields;
   for (let i = 0; i < bones.length; i++) {
     const k = slotOf[i]!;
-    if (dr[i] === 1) bones[i]!.quaternion.set(pose.localR[k * 4]!, pose.localR[k * 4 + 1]!, pose.localR[k * 4 + 2]!, pose.localR[k * 4 + 3]!);
-    if (dt[i] === 1) bones[i]!.position.set(pose.localT[k * 3]!, pose.localT[k * 3 + 1]!, pose.localT[k * 3 + 2]!);
+    if (dr[i] === 1) {
+      if (fields) {
+        const q = bones[i]!.quaternion as unknown as QuaternionFields;
+        q._x = R[k * 4]!; q._y = R[k * 4 + 1]!; q._z = R[k * 4 + 2]!; q._w = R[k * 4 + 3]!;
+        q._onChangeCallback(); // (the bone's Euler follows, as with q.set)
+      } else bones[i]!.quaternion.set(R[k * 4]!, R[k * 4 + 1]!, R[k * 4 + 2]!, R[k * 4 + 3]!);
+    }
+    if (dt[i] === 1) { const p = bones[i]!.position; p.x = T[k * 3]!; p.y = T[k * 3 + 1]!; p.z = T[k * 3 + 2]!; }
   }
 }
 

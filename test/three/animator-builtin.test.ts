@@ -2,7 +2,7 @@
  * The three.js adapter on the built-in character (no external files needed).
  */
 import { describe, expect, test } from 'vitest';
-import { AnimationMixer, Quaternion, QuaternionKeyframeTrack, Vector3, type Bone } from 'three';
+import { AnimationMixer, Euler, Quaternion, QuaternionKeyframeTrack, Vector3, type Bone } from 'three';
 import { tailLinkIndex } from '../../core/tailSetup';
 import { createAnimator, characterToThree, updateAnimators } from '../../adapters/three';
 import { createBuiltinCharacter } from '../../core/character';
@@ -387,5 +387,26 @@ describe('createAnimator on the built-in character', () => {
     const d = ax.diagnostics();
     expect(d.tails).toEqual([]);
     expect(d.scene).toBeUndefined();
+  });
+
+  test('bones bitrig writes keep their Euler rotation in step with the quaternion (the write sets three\'s quaternion fields, then its change callback): 1e-12 rad, tail and scene IK bones', () => {
+    const a = rig();
+    a.mixer.clipAction(a.clips.find((c) => c.name === 'walk')!).play();
+    const animator = createAnimator(a.root, { mixer: a.mixer, sceneIK: true });
+    const names = ['Tail_1', 'Tail_6', 'LeftUpLeg', 'LeftLeg', 'LeftFoot', 'RightLeg'];
+    const e = new Euler();
+    let checked = 0;
+    for (let f = 0; f < 30; f++) {
+      animator.update(1 / 60, { feet: [1, 0.5], grounded: true });
+      for (const n of names) {
+        const b = a.bones.find((x) => x.name === n)!;
+        expect(Math.abs(b.quaternion.length() - 1)).toBeLessThan(1e-9);
+        e.setFromQuaternion(b.quaternion, b.rotation.order);
+        expect(Math.abs(e.x - b.rotation.x) + Math.abs(e.y - b.rotation.y) + Math.abs(e.z - b.rotation.z)).toBeLessThan(1e-12);
+        checked++;
+      }
+    }
+    expect(checked).toBe(180);
+    animator.dispose();
   });
 });
