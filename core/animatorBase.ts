@@ -12,8 +12,8 @@
 import { tailBackend, tailThreads } from './wasm/tailAccel';
 import type { BitrigWorld } from './world';
 import { createBitrigWorld } from './world';
-import { bindSkeleton, unbindSkeleton, writeTailRest, type BindOptions, type CharacterBinding, type SkeletonSource } from './binding';
-import { describeValue, TAIL_OPTION_KEYS, withDefaults, withDefaultsStrict, type TailOptions } from './defaults';
+import { bindSkeleton, mergeChainOptions, unbindSkeleton, writeTailRest, type BindOptions, type CharacterBinding, type SkeletonSource } from './binding';
+import { describeValue, TAIL_DEFAULTS, TAIL_OPTION_KEYS, withDefaults, withDefaultsStrict, type TailOptions } from './defaults';
 import { autoUnitScale } from './units';
 import {
   prepareCharacterFrame, reseatTails, reseatTailsAtPose, resolveAutoRestSources, setBindingTailOptions, tailDiagnostics,
@@ -222,6 +222,14 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
     throw new Error(`${module}: options.sceneIK must be true, false or an object of scene IK options, got ${describeValue(o.sceneIK)}`);
   }
   if (o.tails !== undefined && (typeof o.tails !== 'object' || o.tails === null)) throw new Error(`${module}: options.tails must be an object keyed by each chain's first bone name`);
+  for (const [chain, per] of Object.entries(o.tails ?? {})) {
+    if (per === undefined || per === null) continue; // (no override for that chain)
+    try {
+      mergeChainOptions(chain, per, TAIL_DEFAULTS);
+    } catch (e) {
+      throw new Error(`${module}: options.${(e as Error).message.replace(/^bitrig\/tail: /, '')}`);
+    }
+  }
   const ownWorld = !o.world;
   const world = o.world ?? createBitrigWorld();
   const unitScale = resolveUnitScale(o.unitScale, () => {

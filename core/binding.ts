@@ -10,7 +10,7 @@ import { removeBitrigEntity } from './world';
 import { bindLocalsFromInverseBind, poseAddCharacter, poseRemoveCharacter, poseUpdateWorld, type BoneDef } from './pose';
 import { findPelvis, findTailChains, type TailChainBones } from './boneMap';
 import { addTailChain, removeTailChain, setTailRestSource } from './tailSetup';
-import { mergeTailOptions, type TailOptions } from './defaults';
+import { describeValue, mergeTailOptions, type TailOptions } from './defaults';
 import { LINK_STRIDE, MAX_LINKS, REST_ANIMATION, SEAT_FROM_LOCAL } from './components/tail';
 
 /** A skeleton as an adapter reads it from an engine or a file. */
@@ -77,6 +77,22 @@ export interface CharacterBinding {
 }
 
 /**
+ * One chain's tail options over the character's: a problem names the chain
+ * (`bitrig/tail: tails["Tail_1"]: option frequency must be …`).
+ *
+ * @example
+ * const opts = mergeChainOptions('Tail_1', { frequency: 1.2 }, base);
+ */
+export function mergeChainOptions(chain: string, per: unknown, base: Readonly<TailOptions>): TailOptions {
+  if (typeof per !== 'object' || per === null || Array.isArray(per)) throw new Error(`bitrig/tail: tails["${chain}"] must be an object of tail options, got ${describeValue(per)}`);
+  try {
+    return mergeTailOptions(per as Partial<TailOptions>, base);
+  } catch (e) {
+    throw new Error(`bitrig/tail: tails["${chain}"]: ${(e as Error).message.replace(/^bitrig\/tail: /, '')}`);
+  }
+}
+
+/**
  * Bind a skeleton: bind locals from inverse bind matrices (the bind pose, not the loaded
  * pose), a pose-store character, and one tail entity per chain found.
  *
@@ -140,8 +156,9 @@ export function bindSkeleton(world: BitrigWorld, src: SkeletonSource, options: B
         end = bonesUsed[MAX_LINKS]!;
         bonesUsed = bonesUsed.slice(0, MAX_LINKS);
       }
-      const per = options.tails?.[src.names[ch.bones[0]!]!] ?? {};
-      const opts = mergeTailOptions(per, base);
+      const first = src.names[ch.bones[0]!]!;
+      const per = options.tails?.[first] ?? {};
+      const opts = mergeChainOptions(first, per, base);
       const eid = addTailChain(world, {
         char: id,
         linkSlots: bonesUsed.map((b) => slotOf[b]!),

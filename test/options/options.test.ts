@@ -15,6 +15,8 @@ import { setTailOptions, getTailOptions } from '../../core/tailSetup';
 import { bakeTails, captureBakeCalibration, detectClipMode, mergeBakeOptions, simulateTailCycle, type BakeOptions } from '../../rig/bake';
 import { makeCritter } from '../bake/fixtures';
 import { makeTailRig } from '../tail/rig';
+import { createAnimator as createThreeAnimator, characterToThree } from '../../adapters/three';
+import { createBuiltinCharacter } from '../../core/character';
 import { makeBiped } from '../scene/rig';
 
 /** `f` throws an Error whose message is exactly `msg`. */
@@ -156,6 +158,21 @@ describe('bitrig/tail options', () => {
     throwsExactly(() => mergeTailOptions({ restSource: 'physics' as never }), 'bitrig/tail: option restSource must be \'bind\', \'animation\' or \'auto\', got "physics" (a string)');
     throwsExactly(() => mergeTailOptions(['carry'] as never), 'bitrig/tail: options must be an object, got ["carry"] (an array)');
     expect(mergeTailOptions({ carry: undefined, bendLimit: undefined })).toEqual({ ...TAIL_DEFAULTS });
+  });
+
+  test('a per-chain problem names the chain (it said only "options must be an object, got 5"), through bindSkeleton and both adapters; null or undefined for a chain is no override', () => {
+    throwsExactly(() => makeTailRig({ bind: { tails: { Tail_1: 5 as never } } }), 'bitrig/tail: tails["Tail_1"] must be an object of tail options, got 5');
+    throwsExactly(() => makeTailRig({ bind: { tails: { Tail_1: { frequency: 'x' as never } } } }), 'bitrig/tail: tails["Tail_1"]: option frequency must be a positive finite number, got "x" (a string)');
+    const c = characterToThree(createBuiltinCharacter());
+    throwsExactly(() => createThreeAnimator(c.root, { tails: { Tail_1: { frequncy: 2 } as never } }),
+      'bitrig/three: options.tails["Tail_1"]: unknown option "frequncy" (did you mean "frequency"?); options: frequency, tipRatio, damping, gravity, carry, restCurve, bendLimit, couplingRate, floorHeight, floorEnabled, floorClearance, contactDamping, restSource, unitScale, teleportDistance');
+    throwsExactly(() => createThreeAnimator(c.root, { tails: { Tail_1: [] as never } }), 'bitrig/three: options.tails["Tail_1"] must be an object of tail options, got [] (an array)');
+    for (const none of [null, undefined]) {
+      const a = createThreeAnimator(c.root, { tails: { Tail_1: none as never }, tail: { frequency: 1.3 } });
+      expect(getTailOptions(a.world, a.bindings[0]!.tails[0]!.eid).frequency).toBe(1.3); // the animator's, not overridden
+      a.dispose();
+    }
+    expect(makeTailRig({ bind: { tails: { Tail_1: null as never } } }).binding.tails.length).toBe(1);
   });
 });
 
