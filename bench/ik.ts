@@ -322,7 +322,7 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
   // Allocation by bitrig's own systems once V8 has optimised them (no adapter read, no
   // comparison solvers): the exact bytes the young generation gains over windows of 100
   // frames, until three in a row allocate nothing (bench/alloc.ts).
-  const alloc = steadyAllocation(() => { footLock(c.world, DT); pelvisHeight(c.world, DT); twoBoneIK(c.world, DT); }, { framesPerWindow: 100, maxWindows: 12 });
+  const alloc = steadyAllocation(() => { footLock(c.world, DT); pelvisHeight(c.world, DT); twoBoneIK(c.world, DT); }, { framesPerWindow: 100, maxWindows: 40 });
 
   // ---- the same limbs with one worker thread (createBitrigWorld({ threads: 1 }): the scene
   // systems run on both threads; opt-in, so not the headline)

@@ -66,7 +66,7 @@ export async function benchTail(): Promise<BenchResult[]> {
   // Allocation per frame once V8 has optimised the step: the exact bytes the young generation
   // gains over windows of 100 frames, until three in a row allocate nothing (bench/alloc.ts).
   const framesOnly = (n: number): void => ours.framesOnly(n);
-  const alloc = steadyAllocation(() => framesOnly(1), { framesPerWindow: 100, maxWindows: 12 });
+  const alloc = steadyAllocation(() => framesOnly(1), { framesPerWindow: 100, maxWindows: 40 });
   // then the window: 1,000 frames
   const alloc1000 = steadyAllocation(() => framesOnly(1), { framesPerWindow: 1000, maxWindows: 1, quiet: 1 }).windows[0]!;
 

@@ -5,7 +5,8 @@
  * `'animation'` rest source, the clip's local rotations/translations of the tail bones.
  * Writes: the accumulator and step count; per chain `anchorCur` (world position, rotation,
  * uniform scale; reflected across x = 0 for a mirrored anchor, see `mirrored`), `mirrored`, `stepsLastFrame`, `resetLastFrame`, the rest rotations in animation mode,
- * and — on the first frame, a teleport or a non-finite state — the particles placed at rest.
+ * and — on the first frame, a teleport or a non-finite state — the particles placed at rest;
+ * with worker threads, the chain list of their preparation job (`tailAccel.jobChars`).
  * Per step ({@link tailClockStep}): `anchorStep` interpolated between last frame's anchor and
  * this frame's at the new step's time.
  *
@@ -48,12 +49,19 @@ export function tailClockBegin(world: BitrigWorld, dt: number): number {
   c[CLOCK.ALPHA] = c[CLOCK.ACC]! / h;
   if (c[CLOCK.ALPHA]! > 1) c[CLOCK.ALPHA] = 1;
 
-  // Per chain (independent of each other): on the world's worker threads when it has them.
+  // Per chain (independent of each other): on the world's worker threads when it has them,
+  // listed for their job here. Either way this function loops over the chains, which is what
+  // gets it optimised within a few frames: run once a frame without a loop (the threaded
+  // case, before), V8 left it unoptimised for about 1,000 frames, and unoptimised code boxes
+  // every number of the clock arithmetic above (about 270 bytes a frame).
   const accel = world.tailAccel;
-  if (accel === null || accel.prepareThreaded === null || !accel.prepareThreaded(world, steps)) {
-    const ents = world.queries.tails.dense;
-    for (let e = 0; e < ents.length; e++) tailPrepareChain(world, ents[e]!, steps);
+  const ents = world.queries.tails.dense;
+  if (accel !== null && accel.prepareThreaded !== null) {
+    const list = accel.jobChars;
+    for (let e = 0; e < ents.length; e++) list[e] = ents[e]!;
+    if (accel.prepareThreaded(world, steps)) return steps;
   }
+  for (let e = 0; e < ents.length; e++) tailPrepareChain(world, ents[e]!, steps);
   return steps;
 }
 

@@ -47,7 +47,8 @@ import { tailJob, type TailAccel } from '../core/wasm/tailAccel';
 
 /**
  * Step every chain that has a step pending this frame by `step` seconds (default: the world's
- * fixed step — read here rather than passed, so the frame allocates no boxed number).
+ * fixed step, read from `world.clock` by the step itself rather than passed, so the frame
+ * allocates no boxed number).
  *
  * @example
  * for (let s = 0; s < steps; s++) { tailClockStep(world, s); tailStep(world); }

@@ -240,29 +240,49 @@ function updateSubtree(pose: PoseStore, slot: number): void {
 export function twoBoneIK(world: BitrigWorld, dt: number): void {
   void dt;
   _state[0] = 0;
+  // (the parent cache starts empty each call)
+  _pcI[PC.VALID] = 0; _pcI[PC.OK] = 0; _pcI[PC.MIR] = 0; _pcI[PC.CONF] = 0; _pcI[PC.PAR] = -2; _pcI[PC.CHAR] = -1;
+  _pc.fill(0); _pc[0] = 1; _pc[4] = 1; _pc[8] = 1; _pc[15] = 1;
+  const ents = world.queries.limbs.dense;
+  for (let i = 0; i < ents.length; i++) solveOne(world, ents[i]!);
+}
+
+/**
+ * Cache of the limb root's parent matrix P across the limbs of one {@link twoBoneIK} call: its
+ * inverse (`_pc[0..11]`: i00 i01 i02 i10 i11 i12 i20 i21 i22 i30 i31 i32), rotation
+ * (`_pc[12..15]`) and flags (`_pcI`, {@link PC}), reused by the next limb with the same parent
+ * (both legs hang from the pelvis). Dropped when a solved limb could contain the cached parent
+ * (a solve only changes its own subtree). Module scope, not locals of one loop: each limb is
+ * solved by a function of its own, called once per limb, which V8 optimises (and after a
+ * deoptimisation re-optimises) within a few frames; a loop over every limb inside a function
+ * called once a frame stayed unoptimised for tens of thousands of frames after a late
+ * deoptimisation, boxing its numbers (about 900 bytes a frame).
+ */
+const _pc = new Float64Array(16);
+const _pcI = new Int32Array(6);
+const PC = { VALID: 0, OK: 1, MIR: 2, CONF: 3, PAR: 4, CHAR: 5 } as const;
+
+/** Solve limb `e` (the fused straight-line path, or the step-by-step one). */
+function solveOne(world: BitrigWorld, e: number): void {
   const L = world.components.Limb;
   const pose = world.pose;
   const wm = pose.worldM, R = pose.localR, T = pose.localT, Sc = pose.localS, parent = pose.parent, owner = pose.owner;
   const rootWs = pose.charRootWs;
-  const dirty = pose.dirty;
   const io = _io;
-  const ents = world.queries.limbs.dense;
-  // Cache of the limb root's parent matrix P: its inverse, rotation and mirror flag, reused by
-  // the next limb with the same parent (both legs hang from the pelvis). Dropped when a solved
-  // limb could contain the cached parent (a solve only changes its own subtree).
-  let cValid = false, cOk = false, cMir = false, cConf = false, cPar = -2, cChar = -1;
-  let i00 = 1, i01 = 0, i02 = 0, i10 = 0, i11 = 1, i12 = 0, i20 = 0, i21 = 0, i22 = 1, i30 = 0, i31 = 0, i32 = 0;
-  let qpx = 0, qpy = 0, qpz = 0, qpw = 1;
-  for (let i = 0; i < ents.length; i++) {
-    const e = ents[i]!;
+  let cValid = _pcI[PC.VALID] === 1, cOk = _pcI[PC.OK] === 1, cMir = _pcI[PC.MIR] === 1, cConf = _pcI[PC.CONF] === 1;
+  let cPar = _pcI[PC.PAR]!, cChar = _pcI[PC.CHAR]!;
+  let i00 = _pc[0]!, i01 = _pc[1]!, i02 = _pc[2]!, i10 = _pc[3]!, i11 = _pc[4]!, i12 = _pc[5]!, i20 = _pc[6]!, i21 = _pc[7]!, i22 = _pc[8]!;
+  let i30 = _pc[9]!, i31 = _pc[10]!, i32 = _pc[11]!;
+  let qpx = _pc[12]!, qpy = _pc[13]!, qpz = _pc[14]!, qpw = _pc[15]!;
+  {
     const rs = L.rootSlot[e]!, ms = L.midSlot[e]!, es = L.endSlot[e]!;
     if (L.endIsChild[e] !== 1 || parent[ms] !== rs || parent[es] !== ms || !pathUniformScale(pose, rs, rs)) {
       // General chains (bones between the joints, IK-controller ends, a non-uniformly scaled
       // root bone, whose solve is refined): the step-by-step path.
       _state[0] = 0;
       solveLimb(world, e);
-      if (cPar >= rs && owner[cPar] === owner[rs]) cValid = false; // the cached parent moved with this limb
-      continue;
+      if (cPar >= rs && owner[cPar] === owner[rs]) _pcI[PC.VALID] = 0; // the cached parent moved with this limb
+      return;
     }
     // ---- Direct chain root → mid → end: fused straight-line path (same maths as solveLimb).
     const isArm = L.kind[e] === LIMB_ARM;
@@ -276,7 +296,7 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
       // Nothing asked: the animation stays exactly as it was.
       L.reached[e] = 1; L.missWs[e] = 0; L.missFullWs[e] = 0;
       if (isArm) { world.components.HandTarget.reposition[e] = 0; heldObject(world, e); }
-      continue;
+      return;
     }
     const ch = L.char[e]!;
     const par = parent[rs]!;
@@ -307,6 +327,10 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
       cMir = det < 0;
       cConf = isConformal(P, po);
       cValid = cOk; cPar = par; cChar = ch;
+      _pcI[PC.VALID] = cValid ? 1 : 0; _pcI[PC.OK] = cOk ? 1 : 0; _pcI[PC.MIR] = cMir ? 1 : 0; _pcI[PC.CONF] = cConf ? 1 : 0;
+      _pcI[PC.PAR] = cPar; _pcI[PC.CHAR] = cChar;
+      _pc[0] = i00; _pc[1] = i01; _pc[2] = i02; _pc[3] = i10; _pc[4] = i11; _pc[5] = i12; _pc[6] = i20; _pc[7] = i21; _pc[8] = i22;
+      _pc[9] = i30; _pc[10] = i31; _pc[11] = i32; _pc[12] = qpx; _pc[13] = qpy; _pc[14] = qpz; _pc[15] = qpw;
     }
     // Solve-space inputs (the root's parent frame): root A (its local translation), mid B,
     // end C, target, pole.
@@ -326,7 +350,7 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
     if (!Number.isFinite(sum) || !(l1 > 1e-12) || !(l2 > 1e-12) || !Number.isFinite(l1 + l2) || !cOk) {
       L.invalid[e] = 1; L.reached[e] = 0; L.missWs[e] = 0; L.missFullWs[e] = 0;
       if (isArm) { world.components.HandTarget.reposition[e] = 0; heldObject(world, e); }
-      continue;
+      return;
     }
     const lmax = l1 + l2;
     const acx = cx - ax, acy = cy - ay, acz = cz - az;
@@ -528,55 +552,13 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
     // within ~1e-6 rad, and float32-rounded rotations (an engine's bones) still count.
     const composes = cConf && uniformPositive(Sc, rs * 3) && uniformPositive(Sc, ms * 3) &&
       Sc[es * 3]! > 0 && Sc[es * 3 + 1]! > 0 && Sc[es * 3 + 2]! > 0;
-    // World matrices of the chain, then of any other bone of the root's subtree (toes, twists).
-    {
-      // Root, mid and end in turn: W = W_parent · T·R·S (as worldOfSlot), the parent's matrix
-      // carried in locals from one bone to the next.
-      let p00 = P[po]!, p01 = P[po + 1]!, p02 = P[po + 2]!;
-      let p10 = P[po + 4]!, p11 = P[po + 5]!, p12 = P[po + 6]!;
-      let p20 = P[po + 8]!, p21 = P[po + 9]!, p22 = P[po + 10]!;
-      let p30 = P[po + 12]!, p31 = P[po + 13]!, p32 = P[po + 14]!;
-      for (let j = 0; j < 3; j++) {
-        const k = j === 0 ? rs : j === 1 ? ms : es;
-        if (j === 2 && !composes) {
-          // World and local rotations do not compose here (a sheared or non-uniformly scaled
-          // frame, or a negative scale on the chain): solve the end's local rotation from the
-          // mid's new world matrix instead (as the step path always does).
-          _Pm[0] = p00; _Pm[1] = p01; _Pm[2] = p02; _Pm[4] = p10; _Pm[5] = p11; _Pm[6] = p12; _Pm[8] = p20; _Pm[9] = p21; _Pm[10] = p22;
-          _wr[0] = wr; endWantedWs(world, e);
-          endRotationSheared(pose, es, _Pm, 0);
-        }
-        const qx = R[k * 4]!, qy = R[k * 4 + 1]!, qz = R[k * 4 + 2]!, qw = R[k * 4 + 3]!;
-        const sx = Sc[k * 3]!, sy = Sc[k * 3 + 1]!, sz = Sc[k * 3 + 2]!;
-        const x2 = qx + qx, y2 = qy + qy, z2 = qz + qz;
-        const xx = qx * x2, xy = qx * y2, xz = qx * z2, yy = qy * y2, yz = qy * z2, zz = qz * z2, wx = qw * x2, wy = qw * y2, wz = qw * z2;
-        const l00 = (1 - (yy + zz)) * sx, l01 = (xy + wz) * sx, l02 = (xz - wy) * sx;
-        const l10 = (xy - wz) * sy, l11 = (1 - (xx + zz)) * sy, l12 = (yz + wx) * sy;
-        const l20 = (xz + wy) * sz, l21 = (yz - wx) * sz, l22 = (1 - (xx + yy)) * sz;
-        const tx = T[k * 3]!, ty = T[k * 3 + 1]!, tz = T[k * 3 + 2]!;
-        const n00 = p00 * l00 + p10 * l01 + p20 * l02, n01 = p01 * l00 + p11 * l01 + p21 * l02, n02 = p02 * l00 + p12 * l01 + p22 * l02;
-        const n10 = p00 * l10 + p10 * l11 + p20 * l12, n11 = p01 * l10 + p11 * l11 + p21 * l12, n12 = p02 * l10 + p12 * l11 + p22 * l12;
-        const n20 = p00 * l20 + p10 * l21 + p20 * l22, n21 = p01 * l20 + p11 * l21 + p21 * l22, n22 = p02 * l20 + p12 * l21 + p22 * l22;
-        const n30 = p00 * tx + p10 * ty + p20 * tz + p30, n31 = p01 * tx + p11 * ty + p21 * tz + p31, n32 = p02 * tx + p12 * ty + p22 * tz + p32;
-        const o = k * 16;
-        wm[o] = n00; wm[o + 1] = n01; wm[o + 2] = n02; wm[o + 3] = 0;
-        wm[o + 4] = n10; wm[o + 5] = n11; wm[o + 6] = n12; wm[o + 7] = 0;
-        wm[o + 8] = n20; wm[o + 9] = n21; wm[o + 10] = n22; wm[o + 11] = 0;
-        wm[o + 12] = n30; wm[o + 13] = n31; wm[o + 14] = n32; wm[o + 15] = 1;
-        p00 = n00; p01 = n01; p02 = n02; p10 = n10; p11 = n11; p12 = n12; p20 = n20; p21 = n21; p22 = n22; p30 = n30; p31 = n31; p32 = n32;
-      }
-    }
+    // World matrices of the chain, then of any other bone of the root's subtree (toes, twists),
+    // in helpers of their own: this function keeps no loop (see _pc).
+    _wr[0] = wr;
+    chainWorlds(world, e, P, po, composes);
     const sEnd = L.subtreeEnd[e]!;
-    if (sEnd > es + 1 || ms > rs + 1 || es > ms + 1) {
-      dirty[rs] = 1; dirty[ms] = 1; dirty[es] = 1;
-      for (let k = rs + 1; k < sEnd; k++) {
-        if (k === ms || k === es) continue;
-        const p = parent[k]!;
-        if (p >= 0 && dirty[p] === 1) { worldOfSlot(pose, k); dirty[k] = 1; }
-      }
-      for (let k = rs; k < sEnd; k++) dirty[k] = 0;
-    }
-    if (cPar >= rs && owner[cPar] === owner[rs]) cValid = false; // the cached parent moved with this limb
+    if (sEnd > es + 1 || ms > rs + 1 || es > ms + 1) subtreeWorlds(pose, rs, ms, es, sEnd);
+    if (cPar >= rs && owner[cPar] === owner[rs]) _pcI[PC.VALID] = 0; // the cached parent moved with this limb
     // Outcome, in world units.
     const ex = wm[es * 16 + 12]!, ey = wm[es * 16 + 13]!, ez = wm[es * 16 + 14]!;
     const ox = cwx + w * (twx - cwx) - ex, oy = cwy + w * (twy - cwy) - ey, oz = cwz + w * (twz - cwz) - ez;
@@ -588,6 +570,65 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
     L.solved[e] = 1;
     if (isArm) { _f[0] = w; armOutcome(world, e); }
   }
+}
+
+/**
+ * World matrices of a solved direct chain: root, mid and end in turn, W = W_parent · T·R·S (as
+ * worldOfSlot), the parent's matrix (`P` at `po`) carried in locals from one bone to the next.
+ * When world and local rotations do not compose (`composes` false: a sheared or non-uniformly
+ * scaled frame, or a negative scale on the chain), the end's local rotation is solved from the
+ * mid's new world matrix first (as the step path always does; rotation weight in `_wr[0]`).
+ */
+function chainWorlds(world: BitrigWorld, e: number, P: Float64Array, po: number, composes: boolean): void {
+  const L = world.components.Limb;
+  const pose = world.pose;
+  const wm = pose.worldM, R = pose.localR, T = pose.localT, Sc = pose.localS;
+  const rs = L.rootSlot[e]!, ms = L.midSlot[e]!, es = L.endSlot[e]!;
+  let p00 = P[po]!, p01 = P[po + 1]!, p02 = P[po + 2]!;
+  let p10 = P[po + 4]!, p11 = P[po + 5]!, p12 = P[po + 6]!;
+  let p20 = P[po + 8]!, p21 = P[po + 9]!, p22 = P[po + 10]!;
+  let p30 = P[po + 12]!, p31 = P[po + 13]!, p32 = P[po + 14]!;
+  for (let j = 0; j < 3; j++) {
+    const k = j === 0 ? rs : j === 1 ? ms : es;
+    if (j === 2 && !composes) {
+      // World and local rotations do not compose here (a sheared or non-uniformly scaled
+      // frame, or a negative scale on the chain): solve the end's local rotation from the
+      // mid's new world matrix instead (as the step path always does).
+      _Pm[0] = p00; _Pm[1] = p01; _Pm[2] = p02; _Pm[4] = p10; _Pm[5] = p11; _Pm[6] = p12; _Pm[8] = p20; _Pm[9] = p21; _Pm[10] = p22;
+      endWantedWs(world, e); // (the rotation weight is in _wr[0])
+      endRotationSheared(pose, es, _Pm, 0);
+    }
+    const qx = R[k * 4]!, qy = R[k * 4 + 1]!, qz = R[k * 4 + 2]!, qw = R[k * 4 + 3]!;
+    const sx = Sc[k * 3]!, sy = Sc[k * 3 + 1]!, sz = Sc[k * 3 + 2]!;
+    const x2 = qx + qx, y2 = qy + qy, z2 = qz + qz;
+    const xx = qx * x2, xy = qx * y2, xz = qx * z2, yy = qy * y2, yz = qy * z2, zz = qz * z2, wx = qw * x2, wy = qw * y2, wz = qw * z2;
+    const l00 = (1 - (yy + zz)) * sx, l01 = (xy + wz) * sx, l02 = (xz - wy) * sx;
+    const l10 = (xy - wz) * sy, l11 = (1 - (xx + zz)) * sy, l12 = (yz + wx) * sy;
+    const l20 = (xz + wy) * sz, l21 = (yz - wx) * sz, l22 = (1 - (xx + yy)) * sz;
+    const tx = T[k * 3]!, ty = T[k * 3 + 1]!, tz = T[k * 3 + 2]!;
+    const n00 = p00 * l00 + p10 * l01 + p20 * l02, n01 = p01 * l00 + p11 * l01 + p21 * l02, n02 = p02 * l00 + p12 * l01 + p22 * l02;
+    const n10 = p00 * l10 + p10 * l11 + p20 * l12, n11 = p01 * l10 + p11 * l11 + p21 * l12, n12 = p02 * l10 + p12 * l11 + p22 * l12;
+    const n20 = p00 * l20 + p10 * l21 + p20 * l22, n21 = p01 * l20 + p11 * l21 + p21 * l22, n22 = p02 * l20 + p12 * l21 + p22 * l22;
+    const n30 = p00 * tx + p10 * ty + p20 * tz + p30, n31 = p01 * tx + p11 * ty + p21 * tz + p31, n32 = p02 * tx + p12 * ty + p22 * tz + p32;
+    const o = k * 16;
+    wm[o] = n00; wm[o + 1] = n01; wm[o + 2] = n02; wm[o + 3] = 0;
+    wm[o + 4] = n10; wm[o + 5] = n11; wm[o + 6] = n12; wm[o + 7] = 0;
+    wm[o + 8] = n20; wm[o + 9] = n21; wm[o + 10] = n22; wm[o + 11] = 0;
+    wm[o + 12] = n30; wm[o + 13] = n31; wm[o + 14] = n32; wm[o + 15] = 1;
+    p00 = n00; p01 = n01; p02 = n02; p10 = n10; p11 = n11; p12 = n12; p20 = n20; p21 = n21; p22 = n22; p30 = n30; p31 = n31; p32 = n32;
+  }
+}
+
+/** World matrices of the other bones of a solved chain's subtree [rs, sEnd) (toes, twists, bones between the joints). */
+function subtreeWorlds(pose: PoseStore, rs: number, ms: number, es: number, sEnd: number): void {
+  const dirty = pose.dirty, parent = pose.parent;
+  dirty[rs] = 1; dirty[ms] = 1; dirty[es] = 1;
+  for (let k = rs + 1; k < sEnd; k++) {
+    if (k === ms || k === es) continue;
+    const p = parent[k]!;
+    if (p >= 0 && dirty[p] === 1) { worldOfSlot(pose, k); dirty[k] = 1; }
+  }
+  for (let k = rs; k < sEnd; k++) dirty[k] = 0;
 }
 
 /** Arm outcome after a solve: the reposition flag and the held object on the solved hand. */

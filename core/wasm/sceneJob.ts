@@ -157,13 +157,15 @@ export function runSceneSystems(view: SceneView, dt: number): void {
  * clock's preparation of chains, or the tail write's finish of chains) and run them until none
  * is left. Returns the chunks this call
  * ran. Any number of threads may call it at once; each chunk runs exactly once. `worker`: the
- * caller is a worker thread (which honours the tests' {@link CTL.STALL_MS}).
+ * caller is a worker thread (which honours the tests' {@link CTL.STALL_MS} and reads a scene
+ * job's dt from the block); `dt`: the scene job's dt (seconds) on the thread that published
+ * it (the value it wrote into the block).
  *
  * @example
  * const chunks = publishJsJob(ctl, JOB.SCENE, n, 64);
- * const ran = runSceneChunks(view, ctl, ctlF64, list); // then wait for SCENE_DONE = chunks
+ * const ran = runSceneChunks(view, ctl, ctlF64, list, false, dt); // then wait for SCENE_DONE = chunks
  */
-export function runSceneChunks(view: SceneView, ctl: Int32Array, ctlF64: Float64Array, list: Int32Array, worker = false): number {
+export function runSceneChunks(view: SceneView, ctl: Int32Array, ctlF64: Float64Array, list: Int32Array, worker = false, dt = NaN): number {
   let w = Atomics.load(ctl, CTL.SCENE_WORD);
   let ran = 0;
   for (;;) {
@@ -186,7 +188,8 @@ export function runSceneChunks(view: SceneView, ctl: Int32Array, ctlF64: Float64
       // one entry per character: its first chain, then the rest in order
       const world = view as unknown as BitrigWorld, next = view.chainNext;
       for (let i = from; i < to; i++) for (let e = list[i]!; e >= 0; e = next[e]!) tailFinishChain(world, e);
-    } else runSceneList(view, list, from, to, ctlF64[CTL.SCENE_DT_F64]!);
+    } else if (worker) runSceneList(view, list, from, to, ctlF64[CTL.SCENE_DT_F64]!);
+    else runSceneList(view, list, from, to, dt); // (the publisher's own dt, passed on as it came: a number read from the block and passed to a call is boxed, 16 bytes a chunk)
     Atomics.add(ctl, CTL.SCENE_DONE, 1);
     ran++;
     w = next;

@@ -17,7 +17,7 @@
  * the arrays are replaced outside setup: read them afresh each frame, never cache a view.
  */
 import type { BitrigWorld } from '../world';
-import { LINK_STRIDE } from '../components/tail';
+import { CLOCK, LINK_STRIDE } from '../components/tail';
 import { TAIL_STEP_WASM_BASE64 } from './tailStepWasm';
 import { CTL, WAIT_LIMIT_MS, runTailJob, startTailWorkers, stopTailWorkers, threadsAvailable, waitCounter, type TailWorker, type WorkerInit } from './tailThreads';
 import { JOB, makeSceneView, publishJsJob, runSceneChunks, runSceneList, SCENE_MAX_CHUNKS, type SceneView } from './sceneJob';
@@ -76,7 +76,7 @@ export interface TailAccel {
   ownChars: Int32Array;
   /** … and the control block as f64 (the job's dt). */
   controlF64: Float64Array;
-  /** The tail clock's per-chain preparation on the worker threads (`null` without threads); `false` when it did nothing. */
+  /** The tail clock's per-chain preparation on the worker threads, of the chains the caller listed in {@link TailAccel.jobChars} (`null` without threads); `false` when it did nothing. */
   prepareThreaded: ((world: BitrigWorld, steps: number) => boolean) | null;
   /** The tail write's per-chain finish on the worker threads (`null` without threads); `false` when it did nothing. */
   finishThreaded: ((world: BitrigWorld) => boolean) | null;
@@ -368,10 +368,20 @@ function ensureWorkers(accel: TailAccel): boolean {
   if (accel.threads === 0) return false;
   if (accel.failed) { dropWorkers(accel); return false; }
   if (accel.workers === null) {
-    accel.workers = startTailWorkers(accel.threads, accel.workerInit!, () => { accel.failed = true; });
-    if (accel.workers.length === 0) { accel.threads = 0; return false; }
+    startWorkers(accel);
+    if (accel.workers!.length === 0) { accel.threads = 0; return false; }
   }
   return true;
+}
+
+/**
+ * Start a layout's workers (setup of the first job; allocates). A function of its own: the
+ * failure callback captures `accel`, and a function whose parameter a closure captures
+ * allocates a context for it on every call, taken or not (40 bytes a frame in
+ * {@link ensureWorkers}, which runs every frame).
+ */
+function startWorkers(accel: TailAccel): void {
+  accel.workers = startTailWorkers(accel.threads, accel.workerInit!, () => { accel.failed = true; });
 }
 
 /**
@@ -412,7 +422,7 @@ export function sceneContactsThreaded(world: BitrigWorld, dt: number): boolean {
   a.controlF64[CTL.SCENE_DT_F64] = dt;
   const count = publishJsJob(ctl, JOB.SCENE, n, Math.max(64, Math.ceil(n / SCENE_MAX_CHUNKS)));
   const view = a.sceneView;
-  const ran = runSceneChunks(view, ctl, a.controlF64, list);
+  const ran = runSceneChunks(view, ctl, a.controlF64, list, false, dt);
   if (m > 0) runSceneList(view, own, 0, m, dt);
   if (!waitCounter(ctl, CTL.SCENE_DONE, count, a.waitLimitMs)) timedOut(a); else a.sceneChunksByWorkers += count - ran;
   return true;
@@ -420,19 +430,21 @@ export function sceneContactsThreaded(world: BitrigWorld, dt: number): boolean {
 
 /**
  * The tail clock's per-chain preparation (`tailPrepareChain`) on the world's worker threads
- * (chunks of 128 chains); `false`, having done nothing, when it would not pay (no workers,
- * fewer than 256 chains). Same results as the loop on one thread. Per-frame; never throws.
+ * (chunks of 128 chains) of the chains the caller listed in `jobChars` (every tail entity, in
+ * `world.queries.tails.dense` order: systems/tailClock.ts lists them); `false`, having done
+ * nothing, when it would not pay (no workers, fewer than 256 chains). Same results as the
+ * loop on one thread. Per-frame; never throws.
  */
 function tailPrepareThreaded(world: BitrigWorld, steps: number): boolean {
   const a = world.tailAccel;
   if (a === null || a.threads === 0 || a.sceneView === null) return false;
-  const ents = world.queries.tails.dense;
-  const n = ents.length;
+  const n = world.queries.tails.dense.length;
   if (n < 256 || !ensureWorkers(a)) return false;
-  const list = a.jobChars, ctl = a.control;
-  for (let i = 0; i < n; i++) list[i] = ents[i]!;
+  const list = a.jobChars, ctl = a.control; // (the chains, listed by the caller)
   ctl[CTL.JOB_ARG] = steps;
-  a.controlF64[CTL.SCENE_DT_F64] = world.tailClock.fixedStep;
+  // (from the clock array, not through the world.tailClock getter: a number a getter returns
+  // from a call V8 does not inline is boxed, 16 bytes a frame)
+  a.controlF64[CTL.SCENE_DT_F64] = world.clock[CLOCK.FIXED_STEP]!;
   const count = publishJsJob(ctl, JOB.TAIL_PREPARE, n, Math.max(128, Math.ceil(n / SCENE_MAX_CHUNKS)));
   const ran = runSceneChunks(a.sceneView, ctl, a.controlF64, list);
   if (!waitCounter(ctl, CTL.SCENE_DONE, count, a.waitLimitMs)) timedOut(a); else a.prepareChunksByWorkers += count - ran;

@@ -117,7 +117,8 @@ export function runTailJob(ctl: Int32Array, np: number, kernel: { run(): number 
 
 /**
  * Wait until `ctl[index]` reaches `target` (spin: the browser's main thread may not block);
- * false after `limitMs` (default {@link WAIT_LIMIT_MS}; 0: do not wait at all).
+ * false after `limitMs` (default {@link WAIT_LIMIT_MS}; 0: do not wait at all), counted from
+ * the first 2^20 spins. Per-frame; no allocation unless the wait lasts that long.
  *
  * @example
  * if (!waitCounter(ctl, CTL.SCENE_DONE, chunks)) dropWorkers(accel);
@@ -125,12 +126,17 @@ export function runTailJob(ctl: Int32Array, np: number, kernel: { run(): number 
 export function waitCounter(ctl: Int32Array, index: number, target: number, limitMs = WAIT_LIMIT_MS): boolean {
   if (Atomics.load(ctl, index) >= target) return true;
   if (!(limitMs > 0)) return false;
-  const t0 = performance.now();
+  // The clock is first read after 2^20 spins (about a millisecond), and the limit counts from
+  // there: performance.now() allocates (Node's returns a fresh number; 16–32 bytes a call),
+  // and nearly every wait ends sooner (a worker finishing its chunk).
+  let t0 = -1;
   let spins = 0;
   while (Atomics.load(ctl, index) < target) {
     if (++spins === 1 << 20) {
       spins = 0;
-      if (performance.now() - t0 > limitMs) return false;
+      const now = performance.now();
+      if (t0 < 0) t0 = now;
+      else if (now - t0 > limitMs) return false;
     }
   }
   return true;
