@@ -56,7 +56,9 @@ export function tailClockBegin(world: BitrigWorld, dt: number): number {
   // every number of the clock arithmetic above (about 270 bytes a frame).
   const accel = world.tailAccel;
   const ents = world.queries.tails.dense;
-  if (accel !== null && accel.prepareThreaded !== null) {
+  // (listed only when workers may take the job: after a time-out dropped them, a worker that
+  // stalled in the scene job may still read this shared list)
+  if (accel !== null && accel.prepareThreaded !== null && accel.threads > 0 && ents.length >= 256) {
     const list = accel.jobChars;
     for (let e = 0; e < ents.length; e++) list[e] = ents[e]!;
     if (accel.prepareThreaded(world, steps)) return steps;

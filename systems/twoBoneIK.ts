@@ -256,7 +256,7 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
  * solved by a function of its own, called once per limb, which V8 optimises (and after a
  * deoptimisation re-optimises) within a few frames; a loop over every limb inside a function
  * called once a frame stayed unoptimised for tens of thousands of frames after a late
- * deoptimisation, boxing its numbers (about 900 bytes a frame).
+ * deoptimisation, boxing its numbers (2–8 KB a frame).
  */
 const _pc = new Float64Array(16);
 const _pcI = new Int32Array(6);

@@ -581,7 +581,7 @@ async function main(): Promise<void> {
     let check = true;
     if (s.check) { check = false; for (let k = 0; k < (s.checkFrames ?? 120) && !check; k++) { s.frame(); check = s.check(); } }
     s.dispose();
-    process.stdout.write(JSON.stringify({ name, warmFrames: r.warmFrames, windows: r.windows, check }) + '\n');
+    process.stdout.write(JSON.stringify({ name, warmFrames: r.warmFrames, windows: r.windows, framesPerWindow: r.framesPerWindow, check }) + '\n');
   }
 }
 
