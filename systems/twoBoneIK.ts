@@ -555,7 +555,7 @@ function solveOne(world: BitrigWorld, e: number): void {
     // World matrices of the chain, then of any other bone of the root's subtree (toes, twists),
     // in helpers of their own: this function keeps no loop (see _pc).
     _wr[0] = wr;
-    chainWorlds(world, e, P, po, composes);
+    chainWorlds(world, e, composes);
     const sEnd = L.subtreeEnd[e]!;
     if (sEnd > es + 1 || ms > rs + 1 || es > ms + 1) subtreeWorlds(pose, rs, ms, es, sEnd);
     if (cPar >= rs && owner[cPar] === owner[rs]) _pcI[PC.VALID] = 0; // the cached parent moved with this limb
@@ -573,50 +573,25 @@ function solveOne(world: BitrigWorld, e: number): void {
 }
 
 /**
- * World matrices of a solved direct chain: root, mid and end in turn, W = W_parent · T·R·S (as
- * worldOfSlot), the parent's matrix (`P` at `po`) carried in locals from one bone to the next.
- * When world and local rotations do not compose (`composes` false: a sheared or non-uniformly
- * scaled frame, or a negative scale on the chain), the end's local rotation is solved from the
- * mid's new world matrix first (as the step path always does; rotation weight in `_wr[0]`).
+ * World matrices of a solved direct chain: root, mid and end in turn (worldOfSlot: the root's
+ * from its parent `P` at `po`, each next from the one just written). When world and local
+ * rotations do not compose (`composes` false: a sheared or non-uniformly scaled frame, or a
+ * negative scale on the chain), the end's local rotation is first solved from the mid's new
+ * world matrix (as the step path always does; rotation weight in `_wr[0]`).
  */
-function chainWorlds(world: BitrigWorld, e: number, P: Float64Array, po: number, composes: boolean): void {
+function chainWorlds(world: BitrigWorld, e: number, composes: boolean): void {
   const L = world.components.Limb;
   const pose = world.pose;
-  const wm = pose.worldM, R = pose.localR, T = pose.localT, Sc = pose.localS;
   const rs = L.rootSlot[e]!, ms = L.midSlot[e]!, es = L.endSlot[e]!;
-  let p00 = P[po]!, p01 = P[po + 1]!, p02 = P[po + 2]!;
-  let p10 = P[po + 4]!, p11 = P[po + 5]!, p12 = P[po + 6]!;
-  let p20 = P[po + 8]!, p21 = P[po + 9]!, p22 = P[po + 10]!;
-  let p30 = P[po + 12]!, p31 = P[po + 13]!, p32 = P[po + 14]!;
-  for (let j = 0; j < 3; j++) {
-    const k = j === 0 ? rs : j === 1 ? ms : es;
-    if (j === 2 && !composes) {
-      // World and local rotations do not compose here (a sheared or non-uniformly scaled
-      // frame, or a negative scale on the chain): solve the end's local rotation from the
-      // mid's new world matrix instead (as the step path always does).
-      _Pm[0] = p00; _Pm[1] = p01; _Pm[2] = p02; _Pm[4] = p10; _Pm[5] = p11; _Pm[6] = p12; _Pm[8] = p20; _Pm[9] = p21; _Pm[10] = p22;
-      endWantedWs(world, e); // (the rotation weight is in _wr[0])
-      endRotationSheared(pose, es, _Pm, 0);
-    }
-    const qx = R[k * 4]!, qy = R[k * 4 + 1]!, qz = R[k * 4 + 2]!, qw = R[k * 4 + 3]!;
-    const sx = Sc[k * 3]!, sy = Sc[k * 3 + 1]!, sz = Sc[k * 3 + 2]!;
-    const x2 = qx + qx, y2 = qy + qy, z2 = qz + qz;
-    const xx = qx * x2, xy = qx * y2, xz = qx * z2, yy = qy * y2, yz = qy * z2, zz = qz * z2, wx = qw * x2, wy = qw * y2, wz = qw * z2;
-    const l00 = (1 - (yy + zz)) * sx, l01 = (xy + wz) * sx, l02 = (xz - wy) * sx;
-    const l10 = (xy - wz) * sy, l11 = (1 - (xx + zz)) * sy, l12 = (yz + wx) * sy;
-    const l20 = (xz + wy) * sz, l21 = (yz - wx) * sz, l22 = (1 - (xx + yy)) * sz;
-    const tx = T[k * 3]!, ty = T[k * 3 + 1]!, tz = T[k * 3 + 2]!;
-    const n00 = p00 * l00 + p10 * l01 + p20 * l02, n01 = p01 * l00 + p11 * l01 + p21 * l02, n02 = p02 * l00 + p12 * l01 + p22 * l02;
-    const n10 = p00 * l10 + p10 * l11 + p20 * l12, n11 = p01 * l10 + p11 * l11 + p21 * l12, n12 = p02 * l10 + p12 * l11 + p22 * l12;
-    const n20 = p00 * l20 + p10 * l21 + p20 * l22, n21 = p01 * l20 + p11 * l21 + p21 * l22, n22 = p02 * l20 + p12 * l21 + p22 * l22;
-    const n30 = p00 * tx + p10 * ty + p20 * tz + p30, n31 = p01 * tx + p11 * ty + p21 * tz + p31, n32 = p02 * tx + p12 * ty + p22 * tz + p32;
-    const o = k * 16;
-    wm[o] = n00; wm[o + 1] = n01; wm[o + 2] = n02; wm[o + 3] = 0;
-    wm[o + 4] = n10; wm[o + 5] = n11; wm[o + 6] = n12; wm[o + 7] = 0;
-    wm[o + 8] = n20; wm[o + 9] = n21; wm[o + 10] = n22; wm[o + 11] = 0;
-    wm[o + 12] = n30; wm[o + 13] = n31; wm[o + 14] = n32; wm[o + 15] = 1;
-    p00 = n00; p01 = n01; p02 = n02; p10 = n10; p11 = n11; p12 = n12; p20 = n20; p21 = n21; p22 = n22; p30 = n30; p31 = n31; p32 = n32;
+  worldOfSlot(pose, rs);
+  worldOfSlot(pose, ms);
+  if (!composes) {
+    const wm = pose.worldM, o = ms * 16;
+    for (let j = 0; j < 11; j++) _Pm[j] = wm[o + j]!;
+    endWantedWs(world, e);
+    endRotationSheared(pose, es, _Pm, 0);
   }
+  worldOfSlot(pose, es);
 }
 
 /** World matrices of the other bones of a solved chain's subtree [rs, sEnd) (toes, twists, bones between the joints). */
