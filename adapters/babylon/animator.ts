@@ -113,6 +113,27 @@ interface BabylonSkeleton extends AdapterSkeleton {
   mirrorX: boolean;
 }
 
+/** Skeletons a live animator drives (released by its `dispose`, however it is reached). */
+const boundSkeletons = new WeakSet<Skeleton>();
+
+/**
+ * Refuse a `createAnimator` target that is neither a Skeleton nor a Node, with what it looks
+ * like: the loader's result (pass `result.meshes[0]`), a three.js object, anything else.
+ */
+function checkTarget(target: unknown): void {
+  if (isSkeleton(target)) return;
+  const t = target as Record<string, unknown> | null;
+  if (t && typeof t === 'object' && typeof t.getChildMeshes === 'function') return;
+  const need = `${MODULE}: createAnimator needs a Skeleton or a Node (e.g. result.meshes[0]), got`;
+  if (t && typeof t === 'object' && Array.isArray(t.meshes) && (Array.isArray(t.skeletons) || Array.isArray(t.animationGroups))) {
+    throw new Error(`${need} the loader's result (ImportMeshAsync / LoadAssetContainerAsync): pass result.meshes[0] (the file's root node), a mesh of result.meshes, or one of result.skeletons`);
+  }
+  if (t && typeof t === 'object' && (t.isObject3D === true || typeof t.traverse === 'function')) {
+    throw new Error(`${need} a three.js object: use createAnimator from 'bitrig/three' for three.js`);
+  }
+  throw new Error(`${need} ${describeValue(target)}`);
+}
+
 function isSkeleton(x: unknown): x is Skeleton {
   return !!x && typeof x === 'object' && Array.isArray((x as Skeleton).bones) && typeof (x as Skeleton).prepare === 'function';
 }
@@ -393,7 +414,7 @@ function copyOut(s: BabylonSkeleton, binding: CharacterBinding, world: BitrigWor
  * container.animationGroups[0].play(true); // Babylon plays the clip; bitrig adds the tail
  */
 export function createAnimator(target: Skeleton | Node, options: AnimatorOptions = {}): Animator {
-  if (!target || typeof target !== 'object') throw new Error(`${MODULE}: createAnimator needs a Skeleton or a Node, got ${String(target)}`);
+  checkTarget(target);
   if (typeof options !== 'object' || options === null) throw new Error(`${MODULE}: options must be an object, got ${describeValue(options)}`);
   if (options.autoUpdate !== undefined && typeof options.autoUpdate !== 'boolean') throw new Error(`${MODULE}: options.autoUpdate must be true or false, got ${describeValue(options.autoUpdate)}`);
   const o = { ...ANIMATOR_DEFAULTS, ...options };
@@ -401,6 +422,10 @@ export function createAnimator(target: Skeleton | Node, options: AnimatorOptions
   if (skeletons.length === 0) {
     const name = (target as Node).name ?? '';
     throw new Error(`${MODULE}: no mesh with a skeleton under "${name}" (createAnimator needs a skinned mesh, a node above one, or a Skeleton)`);
+  }
+  for (const s of skeletons) {
+    // Two live animators on one skeleton would both simulate its tails and write its bones.
+    if (boundSkeletons.has(s)) throw new Error(`${MODULE}: this skeleton is already driven by a live animator; dispose() that one first`);
   }
   if (o.autoUpdate && o.world) throw new Error(`${MODULE}: autoUpdate needs a private world; with a shared world call updateAnimators(animators, dt) from scene.onAfterAnimationsObservable`);
   const scene = skeletons[0]!.getScene();
@@ -443,8 +468,11 @@ export function createAnimator(target: Skeleton | Node, options: AnimatorOptions
     onDispose() {
       for (const w of observers) w.remove(inNotification);
       observers.length = 0;
+      for (const s of skeletons) boundSkeletons.delete(s);
     },
   }, o);
+  // (a skeleton paused out of the scene by its container stays bound: its animator is alive)
+  for (const s of skeletons) boundSkeletons.add(s);
 
   const disposeFromEvent = (): void => {
     inNotification = true;
