@@ -5,6 +5,8 @@
  * `'animation'` rest source, the clip's local rotations/translations of the tail bones.
  * Writes: the accumulator and step count; per chain `anchorCur` (world position, rotation,
  * uniform scale; reflected across x = 0 for a mirrored anchor, see `mirrored`), `mirrored`, `stepsLastFrame`, `resetLastFrame`, the rest rotations in animation mode,
+ * and while a seat along a shown pose eases out (`seatEase`), the rest rotations turned about
+ * each link's own direction by the share left of the shown twist (`restBase`, `seatTwist`);
  * and — on the first frame, a teleport or a non-finite state — the particles placed at rest;
  * with worker threads, the chain list of their preparation job (`tailAccel.jobChars`).
  * Per step ({@link tailClockStep}): `anchorStep` interpolated between last frame's anchor and
@@ -16,7 +18,7 @@
 import type { BitrigWorld } from '../core/world';
 import { CLOCK, LINK_STRIDE, REST_ANIMATION, SEAT_EASE_TIME, SEAT_FROM_LOCAL } from '../core/components/tail';
 import { anchorFromMatrix, computeToHips, K, LF, LK, linkAim, linkFrame, refreshStepCache } from '../core/tailKernel';
-import { qMul, qNormalize, qRotate, qSlerp, qSwingUnit } from '../core/qmath';
+import { qConjMul, qMul, qNormalize, qRotate, qSlerp, qSwingUnit } from '../core/qmath';
 
 /**
  * Advance the clock by a frame of `dt` seconds and prepare every chain. Returns the number
@@ -140,13 +142,67 @@ export function tailPrepareChain(world: BitrigWorld, eid: number, steps: number)
     return;
   }
   if (C.seatEase[eid]! > 0) {
-    // after a seat along a shown pose: the limit and the coupling return to theirs
+    // after a seat along a shown pose: the limit, the coupling and the rest's twist return to theirs
+    seatRestBase(world, eid);
     let r = C.seatEase[eid]! * Math.exp(-(steps * world.clock[CLOCK.FIXED_STEP]!) / SEAT_EASE_TIME);
     if (r < 1e-4) { r = 0; C.seatExcess[eid] = 0; }
     C.seatEase[eid] = r;
+    seatTwistRest(world, eid);
     LK[K.STEP] = world.clock[CLOCK.FIXED_STEP]!;
     refreshStepCache(world, eid);
   }
+}
+
+/**
+ * `BendState.restR` of link `k` with the share `e` of its seat twist: restBase · (sin(φe/2)·t,
+ * cos(φe/2)), t the link's unit tip direction in its own frame, into `out[o..o+3]`. The same
+ * operations every call, so a value written from it is recognised bit for bit. (Numbers come
+ * through arrays: a double argument to a call V8 does not inline is boxed.)
+ */
+function twistedRest(B: BitrigWorld['components']['BendState'], k: number, e: Float64Array, ei: number, out: Float64Array, o: number): void {
+  const h = 0.5 * B.seatTwist[k]! * e[ei]!;
+  const s = Math.sin(h);
+  _tw[0] = s * B.tipDirLs[k * 3]!; _tw[1] = s * B.tipDirLs[k * 3 + 1]!; _tw[2] = s * B.tipDirLs[k * 3 + 2]!; _tw[3] = Math.cos(h);
+  qMul(out, o, B.restBase, k * 4, _tw, 0);
+}
+
+/**
+ * `BendState.restBase` ← chain `eid`'s rest as its source gives it: kept when `restR` is still
+ * exactly what {@link seatTwistRest} made of it with the current `seatEase`, else `restR` (no
+ * ease running, the animation rest source read this frame's clip into it, or options or the
+ * rest source changed it since).
+ */
+function seatRestBase(world: BitrigWorld, eid: number): void {
+  const C = world.components.TailChain;
+  const B = world.components.BendState;
+  const n = C.links[eid]!;
+  const o = C.row[eid]! * LINK_STRIDE;
+  let same = C.seatEase[eid]! > 0;
+  for (let i = 0; i < n && same; i++) {
+    twistedRest(B, o + i, C.seatEase, eid, _tw, 4);
+    const q = (o + i) * 4;
+    same = _tw[4] === B.restR[q] && _tw[5] === B.restR[q + 1] && _tw[6] === B.restR[q + 2] && _tw[7] === B.restR[q + 3];
+  }
+  if (same) return;
+  for (let j = o * 4; j < (o + n) * 4; j++) B.restBase[j] = B.restR[j]!;
+}
+
+/**
+ * `restR` ← `restBase` turned by `seatEase` × each link's seat twist (exactly `restBase` at 0),
+ * and the rest frames (`toHips`, rest directions) that follow from it. Needs
+ * {@link seatRestBase} first.
+ */
+function seatTwistRest(world: BitrigWorld, eid: number): void {
+  const C = world.components.TailChain;
+  const B = world.components.BendState;
+  const n = C.links[eid]!;
+  const o = C.row[eid]! * LINK_STRIDE;
+  if (C.seatEase[eid]! > 0) {
+    for (let i = 0; i < n; i++) twistedRest(B, o + i, C.seatEase, eid, B.restR, (o + i) * 4);
+  } else {
+    for (let j = o * 4; j < (o + n) * 4; j++) B.restR[j] = B.restBase[j]!;
+  }
+  computeToHips(world, eid);
 }
 
 /** Start a chain's anchor interpolation at this frame's anchor (no motion carried in from before). */
@@ -159,7 +215,8 @@ function holdAnchor(C: BitrigWorld['components']['TailChain'], a: number): void 
 
 /**
  * Place a chain at its rest pose from this frame's anchor: particles on the rest targets,
- * zero velocity, bend snapshots at identity, no contact. Per-frame safe.
+ * zero velocity, bend snapshots at identity, no contact; a seat's twist still easing out is
+ * dropped (the rest rotations are the source's own again). Per-frame safe.
  */
 export function resetChainToRest(world: BitrigWorld, eid: number): void {
   const C = world.components.TailChain;
@@ -167,7 +224,12 @@ export function resetChainToRest(world: BitrigWorld, eid: number): void {
   const B = world.components.BendState;
   const n = C.links[eid]!;
   const a = eid * 8;
-  if (C.seatEase[eid]! > 0) { C.seatEase[eid] = 0; C.seatExcess[eid] = 0; C.stepCache[eid * 5] = NaN; } // (the chain's own limit and coupling again, next step)
+  if (C.seatEase[eid]! > 0) {
+    // (the chain's own rest, limit and coupling again: the rest at once, the others next step)
+    seatRestBase(world, eid);
+    C.seatEase[eid] = 0; C.seatExcess[eid] = 0; C.stepCache[eid * 5] = NaN;
+    seatTwistRest(world, eid);
+  }
   holdAnchor(C, a);
   for (let i = 0; i < n; i++) {
     const k = C.row[eid]! * LINK_STRIDE + i;
@@ -186,14 +248,18 @@ export function resetChainToRest(world: BitrigWorld, eid: number): void {
   }
 }
 
-const _d = new Float64Array(16); // seatChainAtLocal: directions (parent frame 0–2, world 3–5, hips frame 6–8), a swing (12–15)
+const _d = new Float64Array(16); // seatChainAtLocal: directions (parent frame 0–2, world 3–5, hips frame 6–8), a swing (12–15); first a rotation (0–3), directions (4–6, 8–10), the twist (12–15)
+const _tw = new Float64Array(8); // a twist (0–3); a twisted rest to compare (4–7)
 
 /**
  * Place a chain along the local rotations in `BendState.localCur` (parent frames; the pose
  * shown last frame, see {@link SEAT_FROM_LOCAL}) from this frame's anchor: each particle on
  * the direction that rotation gives the link, zero velocity, bend snapshots and displayed
- * rotations as a step would leave them for that direction (twist from rest, as every step's
- * readback). A non-finite or zero rotation takes the rest direction. Per-frame safe.
+ * rotations as a step would leave them for that direction. The twist about each link's own
+ * direction stays the shown one — the rest rotations carry it (`seatTwist`, eased out with
+ * `seatEase`; every step's readback takes its twist from the rest) — so the parent frames, and
+ * with them the chain's shape, are the shown ones. A non-finite or zero rotation takes the rest
+ * direction and twist. Per-frame safe.
  */
 export function seatChainAtLocal(world: BitrigWorld, eid: number): void {
   const C = world.components.TailChain;
@@ -202,6 +268,32 @@ export function seatChainAtLocal(world: BitrigWorld, eid: number): void {
   const n = C.links[eid]!;
   const a = eid * 8;
   holdAnchor(C, a);
+  // The rest keeps, for now, each link's twist about its own direction as shown: the readback
+  // rule (swing from the rest direction · rest) would put the new rest's twist on every link,
+  // which keeps each bone's direction in its parent's frame but turns the parent frames, so the
+  // chain would change shape at once (a tail lying on the floor, pushed under it and re-aimed).
+  seatRestBase(world, eid);
+  for (let i = 0; i < n; i++) {
+    const k = C.row[eid]! * LINK_STRIDE + i;
+    B.seatTwist[k] = 0;
+    if (!(B.lenRel[k]! > 0)) continue; // (a zero-length link seats on its rest rotation)
+    for (let c = 0; c < 4; c++) _d[c] = B.localCur[k * 4 + c]!;
+    const ql = _d[0]! * _d[0]! + _d[1]! * _d[1]! + _d[2]! * _d[2]! + _d[3]! * _d[3]!;
+    if (!(ql > 1e-12 && Number.isFinite(ql))) continue; // (the rest direction: the rest rotation)
+    qNormalize(_d, 0);
+    // qr = swing(rest direction, shown direction) · rest; twist = qr⁻¹ · shown, about the tip direction
+    qRotate(_d, 4, _d, 0, B.tipDirLs, k * 3);
+    qRotate(_d, 8, B.restBase, k * 4, B.tipDirLs, k * 3);
+    qSwingUnit(_d, 12, _d, 8, _d, 4);
+    qMul(_d, 12, _d, 12, B.restBase, k * 4);
+    qConjMul(_d, 12, _d, 12, _d, 0);
+    const t = _d[12]! * B.tipDirLs[k * 3]! + _d[13]! * B.tipDirLs[k * 3 + 1]! + _d[14]! * B.tipDirLs[k * 3 + 2]!;
+    const w = _d[15]!;
+    const phi = w < 0 ? 2 * Math.atan2(-t, -w) : 2 * Math.atan2(t, w);
+    if (Number.isFinite(phi)) B.seatTwist[k] = phi;
+  }
+  C.seatEase[eid] = 1;
+  seatTwistRest(world, eid);
   let maxBend = 0;
   for (let i = 0; i < n; i++) {
     const k = C.row[eid]! * LINK_STRIDE + i;

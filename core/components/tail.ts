@@ -154,7 +154,9 @@ export interface TailChainComponent {
    * Ease-in after a seat along a shown pose: 1 at the seat, shrinking to 0 with time constant
    * {@link SEAT_EASE_TIME}. Meanwhile the bend limit is widened by `seatEase · seatExcess` and
    * the coupling rate scaled by `1 − seatEase`, so the first steps ease a pose far from the new
-   * rest in instead of clamping and pulling it at once. 0 otherwise.
+   * rest in instead of clamping and pulling it at once; and `BendState.restR` carries
+   * `seatEase` × each link's `BendState.seatTwist`, so the shown twist eases out instead of
+   * jumping to the new rest's. 0 otherwise.
    */
   seatEase: Float64Array;
 }
@@ -205,6 +207,19 @@ export interface BendStateComponent {
   restDirHs: Float64Array;
   /** Local rotation last written to each link's bone (to tell whether a clip overwrites it); 4 × stride. */
   writtenR: Float64Array;
+  /**
+   * While a re-seat along a shown pose eases out (`TailChain.seatEase` > 0): each link's rest
+   * rotation as its rest source gives it, without the twist `restR` then carries
+   * (`restR` = restBase · twist(tipDirLs, seatEase · seatTwist)); 4 × stride.
+   */
+  restBase: Float64Array;
+  /**
+   * Twist (radians, about the link's tip direction in its own frame) between the rotation a
+   * re-seat found shown and the rotation the readback rule gives the same direction on the
+   * rest (swing from the rest direction · rest): kept so the seated pose keeps its shape, then
+   * eased out with `TailChain.seatEase`; 1 × stride.
+   */
+  seatTwist: Float64Array;
 }
 
 function f64(n: number): Float64Array {
@@ -221,7 +236,7 @@ export const TAIL_LINK_FIELDS: Readonly<Record<'TailChain' | 'TailParticle' | 'B
   TailParticle: ['pos', 'vel', 'contact'],
   BendState: [
     'restR', 'headLs', 'tipLs', 'toHips', 'toHipsM', 'bendOld', 'bendNew', 'rotWs', 'headWs', 'scaleRel', 'tipDirLs', 'lenRel',
-    'writtenR', 'localCur', 'localPrev', 'restDirLs', 'restDirHs',
+    'writtenR', 'localCur', 'localPrev', 'restDirLs', 'restDirHs', 'restBase', 'seatTwist',
   ],
 };
 
@@ -256,6 +271,7 @@ export function createTailComponents(cap: number, rows: number = cap): {
       bendOld: f64(rows * L * 4), bendNew: f64(rows * L * 4), rotWs: f64(rows * L * 4), headWs: f64(rows * L * 3),
       scaleRel: f64(rows * L), tipDirLs: f64(rows * L * 3), lenRel: f64(rows * L),
       writtenR: f64(rows * L * 4), localCur: f64(rows * L * 4), localPrev: f64(rows * L * 4), restDirLs: f64(rows * L * 3), restDirHs: f64(rows * L * 3),
+      restBase: f64(rows * L * 4), seatTwist: f64(rows * L),
     },
   };
 }
