@@ -13,7 +13,7 @@ import { tailBackend, tailThreads } from './wasm/tailAccel';
 import type { BitrigWorld } from './world';
 import { createBitrigWorld } from './world';
 import { bindSkeleton, mergeChainOptions, unbindSkeleton, writeTailRest, type BindOptions, type CharacterBinding, type SkeletonSource } from './binding';
-import { describeValue, TAIL_DEFAULTS, TAIL_OPTION_KEYS, withDefaults, withDefaultsStrict, type TailOptions } from './defaults';
+import { describeValue, TAIL_DEFAULTS, TAIL_OPTION_KEYS, withDefaults, withDefaultsStrict, type PartialOptions, type TailOptions } from './defaults';
 import { autoUnitScale } from './units';
 import {
   prepareCharacterFrame, reseatTails, reseatTailsAtPose, resolveAutoRestSources, setBindingTailOptions, tailDiagnostics,
@@ -34,24 +34,27 @@ function chainFirstBones(bindings: readonly CharacterBinding[], names: readonly 
 /** Live animators per world (a world with one animator may be stepped by its `update`). */
 const animatorsOn = new WeakMap<BitrigWorld, number>();
 
-/** Options every adapter's `createAnimator` shares (same names and defaults in each). */
+/**
+ * Options every adapter's `createAnimator` shares (same names and defaults in each). A field
+ * given as undefined keeps its default, as a field left out does.
+ */
 export interface AnimatorBaseOptions {
   /** World to bind into (share one between many characters); default: a private world. */
-  world?: BitrigWorld;
+  world?: BitrigWorld | undefined;
   /** Tail options for every chain (SPEC §2 defaults; restSource 'auto'). */
-  tail?: Partial<TailOptions>;
-  /** Per-chain tail options keyed by the chain's first bone name. */
-  tails?: Record<string, Partial<TailOptions>>;
+  tail?: PartialOptions<TailOptions> | undefined;
+  /** Per-chain tail options keyed by the chain's first bone name (null or undefined: no override for that chain). */
+  tails?: Record<string, PartialOptions<TailOptions> | null | undefined> | undefined;
   /** Explicit tail chains (bone names, root first); default: found by name. */
-  tailChains?: string[][];
+  tailChains?: readonly (readonly string[])[] | undefined;
   /** Pelvis bone name; default: found by name or structure. */
-  pelvis?: string;
+  pelvis?: string | undefined;
   /** World units per metre, or 'auto' (100 when the rig is taller than 20 units, else 1). */
-  unitScale?: number | 'auto';
+  unitScale?: number | 'auto' | undefined;
   /** Tail physics on (default) or off (the carried rest pose is shown). */
-  tailPhysics?: boolean;
+  tailPhysics?: boolean | undefined;
   /** Scene contacts (feet, pelvis, hands) on the largest skeleton: `true` or options; soles calibrate from its meshes' skin. Off by default. */
-  sceneIK?: boolean | Partial<SceneIKOptions>;
+  sceneIK?: boolean | PartialOptions<SceneIKOptions> | undefined;
 }
 
 /** The keys of {@link AnimatorBaseOptions} (an adapter adds its own with {@link AnimatorBaseSpec.optionKeys}). */
@@ -179,10 +182,10 @@ export interface AnimatorBase {
   read(): void;
   /** Copy bitrig's results onto the bones it drives. */
   write(): void;
-  /** Turn tail physics on or off (off shows the carried rest pose). */
+  /** Turn tail physics on or off (off shows the carried rest pose). Throws `<module>: …` when `on` is not a boolean. */
   setTailPhysics(on: boolean): void;
   /** Change tail options of every chain (or one, by first bone name). */
-  setTailOptions(options: Partial<TailOptions>, chain?: string): void;
+  setTailOptions(options: PartialOptions<TailOptions>, chain?: string): void;
   /**
    * Forget the motion history, for an exact replay or a cut: tails re-seat at rest on the next
    * frame, foot locks are released, the pelvis smoothing and grounded fade restart, and a
@@ -238,7 +241,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
     return ys;
   }, module);
   // (a field given as undefined keeps the animator's value, as everywhere: not spread over it)
-  const bindOpts: BindOptions = { tail: withDefaults({ unitScale } as Partial<TailOptions>, o.tail ?? {}), tails: o.tails, tailChains: o.tailChains, pelvis: o.pelvis };
+  const bindOpts: BindOptions = { tail: withDefaults({ unitScale } as Partial<TailOptions>, o.tail ?? {}), tails: o.tails as BindOptions['tails'], tailChains: o.tailChains, pelvis: o.pelvis };
   const bindings: CharacterBinding[] = [];
   let sceneIK: SceneIKHandle | null = null;
   try {
@@ -389,10 +392,12 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
       base.write();
     },
     setTailPhysics(on: boolean) {
+      // ('no', 0 or 'false' would have turned physics on: a truthy value is not a yes)
+      if (typeof on !== 'boolean') throw new Error(`${module}: setTailPhysics(on) needs true or false, got ${describeValue(on)}`);
       physics = on;
       for (const b of bindings) reseatTails(b); // re-seat at rest when turned back on
     },
-    setTailOptions(opts: Partial<TailOptions>, chain?: string) {
+    setTailOptions(opts: PartialOptions<TailOptions>, chain?: string) {
       if (chain !== undefined) {
         const chainNames = chainFirstBones(bindings, names);
         if (!chainNames.includes(chain)) throw new Error(`${module}: setTailOptions: no tail chain starts at "${chain}" (chains: ${chainNames.length ? chainNames.join(', ') : 'none'})`);

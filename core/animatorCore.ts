@@ -9,7 +9,7 @@ import {
 } from './binding';
 import { LINK_STRIDE, REST_ANIMATION, SEAT_FROM_LOCAL } from './components/tail';
 import { setTailOptions } from './tailSetup';
-import type { TailOptions } from './defaults';
+import { describeValue, type PartialOptions, type TailOptions } from './defaults';
 import { bendAngleOf } from './tailKernel';
 import { update as runPipeline } from '../systems/pipeline';
 
@@ -119,7 +119,7 @@ export function reseatTailsAtPose(binding: CharacterBinding, shownR: ArrayLike<n
  * @example
  * setBindingTailOptions(binding, names, { carry: 0.6 });
  */
-export function setBindingTailOptions(binding: CharacterBinding, boneNames: readonly string[], options: Partial<TailOptions>, chain?: string): void {
+export function setBindingTailOptions(binding: CharacterBinding, boneNames: readonly string[], options: PartialOptions<TailOptions>, chain?: string): void {
   for (const t of binding.tails) {
     if (chain !== undefined && boneNames[t.bones[0]!] !== chain) continue;
     setTailOptions(binding.world, t.eid, options);
@@ -160,23 +160,44 @@ export interface AnimatorLike {
   write(): void;
 }
 
+function isAnimatorLike(a: unknown): a is AnimatorLike {
+  return typeof a === 'object' && a !== null && typeof (a as AnimatorLike).read === 'function' && typeof (a as AnimatorLike).write === 'function'
+    && typeof (a as AnimatorLike).advanceMixer === 'function';
+}
+
 /**
  * Advance animators that share worlds: animations, reads, one pipeline run per distinct
- * world, writes. Works for any adapter (and mixes them). Per-frame; no allocation.
+ * world, writes. Works for any adapter (and mixes them). A single animator (not in an array)
+ * is advanced as a list of one. Per-frame; no allocation. Throws `<module>: …` (`module`:
+ * the adapter's, e.g. `'bitrig/three'`) when `animators` is neither an array of animators nor
+ * one animator — a usage error, not a frame's data.
  *
  * @example
  * updateAnimatorGroup(crowd, dt);
  */
-export function updateAnimatorGroup(animators: readonly AnimatorLike[], dt: number): void {
-  for (let i = 0; i < animators.length; i++) {
-    animators[i]!.advanceMixer(dt);
-    animators[i]!.read();
+export function updateAnimatorGroup(animators: readonly AnimatorLike[] | AnimatorLike, dt: number, module = 'bitrig'): void {
+  if (!Array.isArray(animators)) {
+    if (isAnimatorLike(animators)) {
+      animators.advanceMixer(dt);
+      animators.read();
+      runPipeline(animators.world, dt);
+      animators.write();
+      return;
+    }
+    throw new Error(`${module}: updateAnimators(animators, dt) needs an array of animators (or one animator), got ${describeValue(animators)}`);
   }
-  for (let i = 0; i < animators.length; i++) {
-    const w = animators[i]!.world;
+  const list = animators as readonly AnimatorLike[];
+  for (let i = 0; i < list.length; i++) {
+    const a = list[i];
+    if (!isAnimatorLike(a)) throw new Error(`${module}: updateAnimators(animators, dt): animators[${i}] is not an animator, got ${describeValue(a)}`);
+    a.advanceMixer(dt);
+    a.read();
+  }
+  for (let i = 0; i < list.length; i++) {
+    const w = list[i]!.world;
     let seen = false;
-    for (let j = 0; j < i; j++) if (animators[j]!.world === w) { seen = true; break; }
+    for (let j = 0; j < i; j++) if (list[j]!.world === w) { seen = true; break; }
     if (!seen) runPipeline(w, dt);
   }
-  for (let i = 0; i < animators.length; i++) animators[i]!.write();
+  for (let i = 0; i < list.length; i++) list[i]!.write();
 }

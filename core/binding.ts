@@ -100,6 +100,25 @@ export function mergeChainOptions(chain: string, per: unknown, base: Readonly<Ta
  * const binding = bindSkeleton(world, { names, parents, inverseBind, rest }, { tail: { carry: 0.7 } });
  */
 export function bindSkeleton(world: BitrigWorld, src: SkeletonSource, options: BindOptions = {}): CharacterBinding {
+  if (typeof world !== 'object' || world === null || !('pose' in world) || !('components' in world)) {
+    throw new Error(`bitrig/bind: bindSkeleton(world, source) needs a world from createBitrigWorld() first, got ${describeValue(world)}`);
+  }
+  if (typeof src !== 'object' || src === null) {
+    throw new Error(`bitrig/bind: bindSkeleton(world, source) needs a skeleton source { names, parents, rest, inverseBind? } (e.g. skeletonSourceFromThree(skeleton)), got ${describeValue(src)}`);
+  }
+  const listLike = (v: unknown): boolean => typeof v === 'object' && v !== null && typeof (v as ArrayLike<unknown>).length === 'number';
+  for (const k of ['names', 'parents', 'rest'] as const) {
+    if (!listLike(src[k])) throw new Error(`bitrig/bind: source.${k} must be an array with one entry per bone, got ${describeValue(src[k])}`);
+  }
+  if (!Array.from(src.names).every((nm) => typeof nm === 'string')) throw new Error('bitrig/bind: source.names must be bone names (strings)');
+  for (let i = 0; i < src.rest.length; i++) {
+    const r = src.rest[i] as { t?: unknown; r?: unknown; s?: unknown } | null | undefined;
+    if (typeof r !== 'object' || r === null || !listLike(r.t) || !listLike(r.r) || !listLike(r.s)) {
+      throw new Error(`bitrig/bind: source.rest[${i}] must be { t, r, s } (the bone's local translation, rotation quaternion and scale), got ${describeValue(r)}`);
+    }
+  }
+  if (src.inverseBind != null && !listLike(src.inverseBind)) throw new Error(`bitrig/bind: source.inverseBind must be an array (one matrix or null per bone) or left out, got ${describeValue(src.inverseBind)}`);
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new Error(`bitrig/bind: options must be an object, got ${describeValue(options)}`);
   const n = src.names.length;
   if (n === 0) throw new Error('bitrig/bind: the skeleton has no bones');
   if (src.parents.length !== n || src.rest.length !== n) throw new Error('bitrig/bind: names, parents and rest must have one entry per bone');

@@ -4,6 +4,17 @@
  * metres (scaled by `unitScale` into world units), times in seconds.
  */
 
+/**
+ * An options object as callers pass it: every field of `T` optional, and `undefined` accepted
+ * explicitly (`field?: T[K] | undefined`), because a field given as undefined keeps its
+ * default, as a field left out does — also under `exactOptionalPropertyTypes`, where a plain
+ * `Partial<T>` would refuse `{ field: undefined }`.
+ *
+ * @example
+ * const tail: PartialOptions<TailOptions> = { frequency: flags.freq }; // flags.freq: number | undefined
+ */
+export type PartialOptions<T> = { [K in keyof T]?: T[K] | undefined };
+
 /** Where a chain's rest pose comes from. */
 export type TailRestSource = 'bind' | 'animation' | 'auto';
 
@@ -21,7 +32,7 @@ export interface TailOptions {
   carry: number;
   /** Centred rest arc β ∈ [0,1]: 0 removes the modelled sideways curl, 1 keeps it. */
   restCurve: number;
-  /** Elastic bend limit θmax (radians, in (0, π]; default 30° = π/6) of each link's bend beyond rest. */
+  /** Elastic bend limit θmax (radians, in (0, 2π]; π or more means no limit; default 30° = π/6) of each link's bend beyond rest. */
   bendLimit: number;
   /** Bend coupling rate k (1/s); α = 1 − exp(−k·Δt). 0 disables coupling. */
   couplingRate: number;
@@ -226,7 +237,7 @@ export const TAIL_OPTION_KEYS: readonly string[] = Object.freeze(Object.keys(TAI
  * @example
  * const o = mergeTailOptions({ frequency: 1.2, carry: 0 });
  */
-export function mergeTailOptions(user: Partial<TailOptions> = {}, base: Readonly<TailOptions> = TAIL_DEFAULTS): TailOptions {
+export function mergeTailOptions(user: PartialOptions<TailOptions> = {}, base: Readonly<TailOptions> = TAIL_DEFAULTS): TailOptions {
   checkOptionKeys(user, TAIL_OPTION_KEYS, 'bitrig/tail');
   const o: TailOptions = { ...base };
   for (const k of Object.keys(user) as (keyof TailOptions)[]) {

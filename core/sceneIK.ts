@@ -26,7 +26,7 @@ import {
 import { invertAffine, isInvertible3, isMirroredMatrix, rotationOfMatrix, transformDir, transformPoint } from './ik/frames';
 import { qRotateInv } from './qmath';
 import { computeCenterOfMass } from './ik/com';
-import { checkAngle, checkOptionKeys, describeValue } from './defaults';
+import { checkAngle, checkOptionKeys, describeValue, type PartialOptions } from './defaults';
 
 export { computeCenterOfMass };
 
@@ -42,7 +42,7 @@ export interface SkinInput {
   /** Four weights per vertex. */
   weights: ArrayLike<number>;
   /** Inverse bind matrices (16 per joint, column-major) in the same space as `positions`; default: derived from the binding's bind pose. */
-  inverseBind?: ArrayLike<number>;
+  inverseBind?: ArrayLike<number> | undefined;
 }
 
 /** An explicitly named limb (overrides the bone-name map). */
@@ -56,9 +56,9 @@ export interface LimbSpec {
   /** End bone name (ankle, wrist, or an IK controller carrying the foot). */
   end: string;
   /** Side; default from the name. */
-  side?: 'left' | 'right';
+  side?: 'left' | 'right' | undefined;
   /** A quadruped's front leg. */
-  front?: boolean;
+  front?: boolean | undefined;
 }
 
 /** Options of {@link addSceneIK}. Lengths in metres (× unitScale), angles in radians, rates in 1/s. */
@@ -128,7 +128,7 @@ const LIMB_SPEC_KEYS: readonly string[] = ['kind', 'root', 'mid', 'end', 'side',
  * @example
  * const o = mergeSceneIKOptions({ unitScale: 100, maxTilt: 0.4 });
  */
-export function mergeSceneIKOptions(user: Partial<SceneIKOptions> = {}): SceneIKOptions {
+export function mergeSceneIKOptions(user: PartialOptions<SceneIKOptions> = {}): SceneIKOptions {
   checkOptionKeys(user, SCENE_IK_OPTION_KEYS, 'bitrig/sceneIK');
   const o = { ...SCENE_IK_DEFAULTS } as SceneIKOptions;
   for (const k of Object.keys(user) as (keyof SceneIKOptions)[]) {
@@ -231,31 +231,31 @@ export interface HandTargetInput {
   /** Target position (world): the wrist, or the held object's desired position when `grip` is set. */
   position: ArrayLike<number>;
   /** Target orientation (world x, y, z, w): the wrist's, or the held object's when `grip` is set. */
-  rotation?: ArrayLike<number> | null;
+  rotation?: ArrayLike<number> | null | undefined;
   /** Position weight in [0, 1] (default 1). */
-  weight?: number;
+  weight?: number | undefined;
   /** Rotation weight in [0, 1] (default 1 when a rotation or grip is given). */
-  rotationWeight?: number;
+  rotationWeight?: number | undefined;
   /** Elbow pole point (world); default: the animated elbow. */
-  pole?: ArrayLike<number> | null;
+  pole?: ArrayLike<number> | null | undefined;
   /** Held object's pose in the wrist frame (position in world units, rotation x y z w): wrist target = object × grip⁻¹. */
-  grip?: { position: ArrayLike<number>; rotation: ArrayLike<number> } | null;
+  grip?: { position: ArrayLike<number>; rotation: ArrayLike<number> } | null | undefined;
   /** Load of the held object (kg) added to the centre of mass. */
-  mass?: number;
+  mass?: number | undefined;
 }
 
 /** Per-frame inputs of one character. Fields left undefined keep their last value. */
 export interface SceneInputs {
   /** Stance weight per leg in [0, 1], in `handle.legs` order (how planted each foot is now). */
-  feet?: ArrayLike<number>;
+  feet?: ArrayLike<number> | undefined;
   /** Hand target per arm in `handle.arms` order; null releases that hand. */
-  hands?: readonly (HandTargetInput | null)[];
+  hands?: readonly (HandTargetInput | null)[] | undefined;
   /** The game's ground query; null = a flat floor at the character root frame's height. */
-  ground?: GroundQuery | null;
+  ground?: GroundQuery | null | undefined;
   /** The character stands on something (default true); false fades scene IK out (jumps, falls). */
-  grounded?: boolean;
+  grounded?: boolean | undefined;
   /** Balance weight in [0, 1] this frame; null = automatic (option × least stance weight). */
-  balance?: number | null;
+  balance?: number | null | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -509,7 +509,7 @@ function releaseComSegments(world: BitrigWorld, eid: number): void {
  * setSceneInputs(world, ik, { feet: [1, 0], ground });
  * update(world, dt);
  */
-export function addSceneIK(world: BitrigWorld, binding: CharacterBinding, options: Partial<SceneIKOptions> = {}): SceneIKHandle {
+export function addSceneIK(world: BitrigWorld, binding: CharacterBinding, options: PartialOptions<SceneIKOptions> = {}): SceneIKHandle {
   if (!binding.alive || binding.world !== world) throw new Error('bitrig/sceneIK: the binding is not alive in this world');
   {
     // Two scene characters on one skeleton would both write its legs (and race on threads).

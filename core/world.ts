@@ -15,30 +15,30 @@ import { layoutTailArena, type TailAccel } from './wasm/tailAccel';
 import { rotationToWorld, transformPoint } from './ik/frames';
 import { qRotate } from './qmath';
 
-/** Options of {@link createBitrigWorld}. */
+/** Options of {@link createBitrigWorld} (a field given as undefined keeps its default). */
 export interface BitrigWorldOptions {
   /** Initial entity capacity (grows at setup). */
-  entities?: number;
+  entities?: number | undefined;
   /** Initial bone slots in the pose store (grows at setup). */
-  bones?: number;
+  bones?: number | undefined;
   /**
    * Initial tail chain capacity: the rows of per-link data (about 4.9 KB per chain; grows at
    * setup, doubling — each growth lays the WebAssembly arrays out again). Per-link arrays are
    * sized by chains, not by entities, so a crowd of scene characters with few tails stays
    * small; a crowd with a tail each should pass its size here.
    */
-  chains?: number;
+  chains?: number | undefined;
   /** Initial character capacity of the pose store and of the centre-of-mass segment pool (grow at setup; with worker threads every growth copies the world's arrays, so size crowds up front). */
-  characters?: number;
+  characters?: number | undefined;
   /** Tail fixed internal step (seconds). */
-  fixedStep?: number;
+  fixedStep?: number | undefined;
   /** Most tail steps per frame (a 10 s tab switch runs at most this many). */
-  maxStepsPerFrame?: number;
+  maxStepsPerFrame?: number | undefined;
   /**
    * Run the tail step in WebAssembly SIMD where the runtime supports it (two chains per
    * instruction; bit-identical to the JavaScript step). `false` keeps the JavaScript step.
    */
-  wasm?: boolean;
+  wasm?: boolean | undefined;
   /**
    * Worker threads that share each frame's work with the calling thread (0: none): the
    * scene-contact systems in chunks of characters (those with a `ground` callback stay on the
@@ -46,18 +46,22 @@ export interface BitrigWorldOptions {
    * step and write in chunks of chain pairs. Results are bit-identical to one thread. Needs
    * SharedArrayBuffer — Node ≥ 20.16, or a cross-origin-isolated page (COOP `same-origin` +
    * COEP `require-corp`) that may start `blob:` workers — and is ignored elsewhere
-   * ({@link tailThreads} says how many joined). Workers start on the first frame, poll briefly
-   * for the next job after each one, then sleep; a capacity growth at setup (entities, tails, bones,
-   * characters or the centre-of-mass pool: a new shared memory) restarts them. Integer in [0, 15].
+   * ({@link tailThreads} says how many joined). Workers are started by the first frame that
+   * has work for them and take part once they are up (about 0.15 s in Node on a 2-core
+   * machine; a browser may also wait for the page's script to return to the event loop): until
+   * then, and so in a short synchronous loop of updates, the calling thread does all the work.
+   * They poll briefly for the next job after each one, then sleep; a capacity growth at setup
+   * (entities, tails, bones, characters or the centre-of-mass pool: a new shared memory)
+   * restarts them. Integer in [0, 15].
    */
-  threads?: number;
+  threads?: number | undefined;
 }
 
 /** Largest initial capacity {@link createBitrigWorld} accepts (entities, chains, bones, characters). */
 export const MAX_CAPACITY = 1 << 24;
 
 /** Defaults of {@link BitrigWorldOptions}. */
-export const BITRIG_WORLD_DEFAULTS: Required<BitrigWorldOptions> = { entities: 256, chains: 64, bones: 1024, characters: 16, fixedStep: 1 / 60, maxStepsPerFrame: 8, wasm: true, threads: 0 };
+export const BITRIG_WORLD_DEFAULTS: { [K in keyof BitrigWorldOptions]-?: Exclude<BitrigWorldOptions[K], undefined> } = { entities: 256, chains: 64, bones: 1024, characters: 16, fixedStep: 1 / 60, maxStepsPerFrame: 8, wasm: true, threads: 0 };
 
 function makeComponents(cap: number, rows: number) {
   return { ...createTailComponents(cap, rows), ...createSceneComponents(cap, SUPPORT_ROWS_INITIAL) };

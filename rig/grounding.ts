@@ -20,6 +20,7 @@ import { assertDocument } from './pass';
 import { findPelvis, findTailChains, isTailName } from '../core/boneMap';
 import { computeWorldMatrices, createClipSampler, createLocalPose, findClip, readSceneGraph, sampleClip, type SceneGraph } from './sample';
 import { dominantJoints, jointMatrices, readSkins, skinVertices, type SkinData } from './skinning';
+import { checkOptionKeys, describeValue, withDefaultsStrict, type PartialOptions } from '../core/defaults';
 
 /** Options of the grounding functions. */
 export interface GroundingOptions {
@@ -47,7 +48,8 @@ export const GROUNDING_DEFAULTS: Readonly<GroundingOptions> = Object.freeze({
  * @example
  * const o = mergeGroundingOptions({ excludeTail: false });
  */
-export function mergeGroundingOptions(options: Partial<GroundingOptions> = {}): GroundingOptions {
+export function mergeGroundingOptions(options: PartialOptions<GroundingOptions> = {}): GroundingOptions {
+  checkOptionKeys(options, Object.keys(GROUNDING_DEFAULTS), 'bitrig/grounding');
   const o: GroundingOptions = { ...GROUNDING_DEFAULTS };
   for (const k of Object.keys(options) as (keyof GroundingOptions)[]) {
     if (options[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = options[k];
@@ -329,7 +331,8 @@ export const HIPS_LIFT_DEFAULTS: Readonly<HipsLiftOptions> = Object.freeze({
  * @example
  * const o = mergeHipsLiftOptions({ samples: 48, calibration: 'clipStart' });
  */
-export function mergeHipsLiftOptions(options: Partial<HipsLiftOptions> = {}): HipsLiftOptions {
+export function mergeHipsLiftOptions(options: PartialOptions<HipsLiftOptions> = {}): HipsLiftOptions {
+  checkOptionKeys(options, Object.keys(HIPS_LIFT_DEFAULTS), 'bitrig/grounding');
   const o: HipsLiftOptions = { ...HIPS_LIFT_DEFAULTS };
   for (const k of Object.keys(options) as (keyof HipsLiftOptions)[]) {
     if (options[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = options[k];
@@ -350,12 +353,12 @@ export function mergeHipsLiftOptions(options: Partial<HipsLiftOptions> = {}): Hi
  * const r = compareHipsLift(doc, 'crouch');
  * console.log(r.maxDy); // 0 when the tail never dips below the body's floor
  */
-export function compareHipsLift(doc: Document, clip: string, options: Partial<HipsLiftOptions> = {}): HipsLiftComparison {
+export function compareHipsLift(doc: Document, clip: string, options: PartialOptions<HipsLiftOptions> = {}): HipsLiftComparison {
   assertDocument(doc, 'bitrig/grounding');
   const o = mergeHipsLiftOptions(options);
   const graph = readSceneGraph(doc);
   const skins = readSkins(doc, graph);
-  const sampler = createClipSampler(graph, findClip(doc, clip));
+  const sampler = createClipSampler(graph, findClip(doc, clip, 'bitrig/grounding'));
   return compareHipsLiftOn(graph, skins, sampler, o);
 }
 
@@ -457,15 +460,18 @@ export const PLACE_ON_GROUND_DEFAULTS: Readonly<PlaceOnGroundOptions> = Object.f
  * the soles never lifts the model. Unskinned meshes are not considered. With `apply`, the
  * scene's root nodes are translated by `offsetY`. Takes a glTF-Transform Document (a model
  * loaded with three.js has its own `placeOnGround` in 'bitrig/three'); anything else throws
- * `bitrig/grounding: expected a glTF-Transform Document …`.
+ * `bitrig/grounding: expected a glTF-Transform Document …`, as does an unknown option key
+ * (`bitrig/grounding: unknown option "aply" (did you mean "apply"?)…`).
  *
  * @example
  * const { offsetY } = placeOnGround(doc, { apply: true });
  */
-export function placeOnGround(doc: Document, options: Partial<PlaceOnGroundOptions> = {}): GroundPlacement {
+export function placeOnGround(doc: Document, options: PartialOptions<PlaceOnGroundOptions> = {}): GroundPlacement {
   assertDocument(doc, 'bitrig/grounding');
-  const o = { ...PLACE_ON_GROUND_DEFAULTS, ...options };
-  if (!Number.isFinite(o.floorY)) throw new Error('bitrig/grounding: floorY must be finite');
+  const o = withDefaultsStrict(PLACE_ON_GROUND_DEFAULTS, options, 'bitrig/grounding');
+  if (typeof o.floorY !== 'number' || !Number.isFinite(o.floorY)) throw new Error(`bitrig/grounding: floorY must be a finite number, got ${describeValue(o.floorY)}`);
+  if (typeof o.apply !== 'boolean') throw new Error(`bitrig/grounding: apply must be true or false, got ${describeValue(o.apply)}`);
+  if (o.tailVertex !== null && !Array.isArray(o.tailVertex)) throw new Error(`bitrig/grounding: tailVertex must be a list (one vertex mask or null per skin) or null, got ${describeValue(o.tailVertex)}`);
   const graph = readSceneGraph(doc);
   const skins = readSkins(doc, graph);
   const world = new Float64Array(16 * graph.nodes.length);

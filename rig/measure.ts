@@ -305,7 +305,7 @@ export function measureEdgeStretch(doc: Document, clip: string, options: Partial
   const o = mergeMeasureOptions(options);
   const graph = readSceneGraph(doc);
   const skins = readSkins(doc, graph);
-  const sampler = createClipSampler(graph, findClip(doc, clip));
+  const sampler = createClipSampler(graph, findClip(doc, clip, 'bitrig/measure'));
   const mask = skins.map((sk, si) => o.tailVertex?.[si] ?? tailDominatedVertices(sk));
   const sets = edgeSets(skins, mask);
   const [t, b] = collectRatios(graph, skins, sampler, o.samples,
@@ -321,7 +321,7 @@ const defaultRig: RigFunction = (doc, mode) => { rigAppendages(doc, { mode }); }
 /**
  * Measure a clip the way the seeds do: the four rows in one run (see the module header).
  * Never modifies `doc` (the rig pass runs on clones). Throws `bitrig/measure: …` (no tail
- * found), `bitrig/skinning: …` (no skin) or `bitrig/sample: …` (no animations, unknown clip).
+ * found, no animations, unknown clip) or `bitrig/skinning: …` (no skin).
  *
  * @example
  * const r = measureTail(doc, 'Walk');
@@ -332,7 +332,7 @@ export function measureTail(doc: Document, clip: string, options: Partial<Measur
   const o = mergeMeasureOptions(options);
   const graph = readSceneGraph(doc);
   const skins = readSkins(doc, graph);
-  const sampler = createClipSampler(graph, findClip(doc, clip));
+  const sampler = createClipSampler(graph, findClip(doc, clip, 'bitrig/measure'));
   const calib = { doc, graph, skins };
   const hadTailBones = hasTailBones(calib);
   const progress = (stage: string, f: number): void => { o.onProgress?.(stage, f); };

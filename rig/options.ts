@@ -4,6 +4,8 @@
  * extent along the up axis) unless a field says otherwise.
  */
 
+import { checkOptionKeys, describeValue, type PartialOptions } from '../core/defaults';
+
 /** What a long piece hanging from the pelvis becomes. */
 export type RigMode = 'chain' | 'rigid';
 
@@ -120,15 +122,36 @@ export const RIG_DEFAULTS: Readonly<RigOptions> = Object.freeze({
   onProgress: null,
 });
 
+/** The keys of {@link RigOptions}. */
+export const RIG_OPTION_KEYS: readonly string[] = Object.freeze(Object.keys(RIG_DEFAULTS));
+
+/**
+ * {@link RigOptions} as callers pass them: every field optional (undefined keeps the default),
+ * and `include` also as one name (`include: 'torso'` is `include: ['torso']`).
+ */
+export type RigOptionsInput = PartialOptions<Omit<RigOptions, 'include'>> & {
+  /** Opt-ins (see {@link RigOptions.include}): a list, or one name. */
+  include?: RigInclude | readonly RigInclude[] | undefined;
+};
+
 /**
  * Merge caller options over {@link RIG_DEFAULTS} and check them. Throws `bitrig/rig: …`
- * naming the bad field.
+ * naming the bad field; an unknown key is refused with the nearest known one
+ * (`mdoe` → did you mean "mode"?). A field given as undefined keeps its default; `include`
+ * may be one name instead of a list.
  *
  * @example
  * const o = mergeRigOptions({ mode: 'rigid' }); // o.farFraction === 0.07
  */
-export function mergeRigOptions(options: Partial<RigOptions> = {}): RigOptions {
-  const o: RigOptions = { ...RIG_DEFAULTS, ...stripUndefined(options) };
+export function mergeRigOptions(options: RigOptionsInput = {}): RigOptions {
+  checkOptionKeys(options, RIG_OPTION_KEYS, 'bitrig/rig');
+  const user = stripUndefined(options) as Partial<RigOptions> & { include?: unknown };
+  // (one name is one entry: iterating the string 'torso' would give 't', 'o', …)
+  if (typeof user.include === 'string') user.include = [user.include as RigInclude];
+  else if (user.include !== undefined && !Array.isArray(user.include)) {
+    throw new Error(`bitrig/rig: include must be a list of "spine" and "torso" (or one of them), got ${describeValue(user.include)}`);
+  }
+  const o: RigOptions = { ...RIG_DEFAULTS, ...(user as Partial<RigOptions>) };
   if (o.mode !== 'chain' && o.mode !== 'rigid') throw new Error(`bitrig/rig: mode must be "chain" or "rigid", got ${JSON.stringify(o.mode)}`);
   for (const inc of o.include) {
     if (inc !== 'spine' && inc !== 'torso') throw new Error(`bitrig/rig: include accepts "spine" and "torso", got ${JSON.stringify(inc)}`);

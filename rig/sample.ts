@@ -167,18 +167,19 @@ export function listClipNames(doc: Document): string[] {
 }
 
 /**
- * Find an animation by name. Throws `bitrig/sample: …` naming the clips that exist when it
- * is missing, or saying the file has none.
+ * Find an animation by name. Throws `<module>: …` (default `bitrig/sample`; a public function
+ * passes its own, e.g. `bitrig/measure`) naming the clips that exist when it is missing, or
+ * saying the file has none.
  *
  * @example
  * const walk = findClip(doc, 'Walk');
  */
-export function findClip(doc: Document, name: string): Animation {
+export function findClip(doc: Document, name: string, module = 'bitrig/sample'): Animation {
   const anims = doc.getRoot().listAnimations();
-  if (anims.length === 0) throw new Error('bitrig/sample: the file has no animations');
+  if (anims.length === 0) throw new Error(`${module}: the file has no animations`);
   const names = listClipNames(doc);
   const i = names.indexOf(name);
-  if (i < 0) throw new Error(`bitrig/sample: unknown clip "${name}"; clips: ${names.join(', ')}`);
+  if (i < 0) throw new Error(`${module}: unknown clip "${name}"; clips: ${names.join(', ')}`);
   return anims[i]!;
 }
 

@@ -63,7 +63,7 @@ export interface AnimatorOptions extends AnimatorBaseOptions {
    * Babylon evaluated the animations (once per frame, or once per lock step). Needs a private
    * world (for a shared world, call {@link updateAnimators} from that observer). Default false.
    */
-  autoUpdate?: boolean;
+  autoUpdate?: boolean | undefined;
 }
 
 /** Defaults of {@link AnimatorOptions}. */
@@ -529,13 +529,14 @@ export function createAnimator(target: Skeleton | Node, options: AnimatorOptions
 /**
  * Advance many animators that share worlds: reads, one pipeline run per world, writes.
  * Babylon's scene has already advanced the animation groups; call it from
- * `scene.onAfterAnimationsObservable`. Babylon and three.js animators may be mixed.
+ * `scene.onAfterAnimationsObservable`. Babylon and three.js animators may be mixed; one
+ * animator may be passed alone. Throws `bitrig/babylon: …` when given anything else.
  *
  * @example
  * const world = createBitrigWorld();
  * const crowd = foxes.map((f) => createAnimator(f, { world }));
  * scene.onAfterAnimationsObservable.add(() => updateAnimators(crowd, scene.deltaTime / 1000));
  */
-export function updateAnimators(animators: readonly AnimatorBase[], dt: number): void {
-  updateAnimatorGroup(animators, dt);
+export function updateAnimators(animators: readonly AnimatorBase[] | AnimatorBase, dt: number): void {
+  updateAnimatorGroup(animators, dt, MODULE);
 }

@@ -22,10 +22,10 @@ export type { AnimatorDiagnostics, TailDiagnostics };
 
 /** Options of {@link createAnimator}: the options every adapter shares, plus the mixer to wrap. */
 export interface AnimatorOptions extends AnimatorBaseOptions {
-  /** An existing mixer to wrap: `update(dt)` calls `mixer.update(dt)` first. */
-  mixer?: AnimationMixer;
+  /** An existing mixer to wrap: `update(dt)` calls `mixer.update(dt)` first (null or undefined: none). */
+  mixer?: AnimationMixer | null | undefined;
   /** Call `mixer.update(dt)` inside `update` (default true when a mixer is given). */
-  updateMixer?: boolean;
+  updateMixer?: boolean | undefined;
 }
 
 /** Defaults of {@link AnimatorOptions}. */
@@ -226,7 +226,17 @@ function mixerAnimatedBones(mixer: AnimationMixer, skeleton: Skeleton): () => Ui
  * animator.update(clock.getDelta());
  */
 export function createAnimator(object: Object3D, options: AnimatorOptions = {}): Animator {
-  if (!object || typeof (object as { traverse?: unknown }).traverse !== 'function') throw new Error(`bitrig/three: createAnimator needs a three.js Object3D (e.g. gltf.scene), got ${String(object)}`);
+  if (!object || typeof (object as { traverse?: unknown }).traverse !== 'function') {
+    const o = object as unknown as Record<string, unknown> | null;
+    const need = 'bitrig/three: createAnimator needs a three.js Object3D (e.g. gltf.scene), got';
+    if (o && typeof o === 'object' && o.scene && typeof (o.scene as { traverse?: unknown }).traverse === 'function') {
+      throw new Error(`${need} the loader's result (an object with .scene): pass gltf.scene`);
+    }
+    if (o && typeof o === 'object' && (typeof o.getChildMeshes === 'function' || (Array.isArray(o.bones) && typeof o.prepare === 'function'))) {
+      throw new Error(`${need} a Babylon.js object: use createAnimator from 'bitrig/babylon' for Babylon.js`);
+    }
+    throw new Error(`${need} ${describeValue(object)}`);
+  }
   if (typeof options !== 'object' || options === null) throw new Error(`bitrig/three: options must be an object, got ${describeValue(options)}`);
   if (options.mixer != null && typeof (options.mixer as { update?: unknown }).update !== 'function') throw new Error(`bitrig/three: options.mixer must be a THREE.AnimationMixer, got ${describeValue(options.mixer)}`);
   if (options.updateMixer !== undefined && typeof options.updateMixer !== 'boolean') throw new Error(`bitrig/three: options.updateMixer must be true or false, got ${describeValue(options.updateMixer)}`);
@@ -260,7 +270,8 @@ export function createAnimator(object: Object3D, options: AnimatorOptions = {}):
 
 /**
  * Advance many animators that share worlds: mixers, reads, one pipeline run per world,
- * writes. The way to run a crowd.
+ * writes. The way to run a crowd. One animator may be passed alone; anything else throws
+ * `bitrig/three: …`.
  *
  * @example
  * const world = createBitrigWorld();
@@ -268,6 +279,6 @@ export function createAnimator(object: Object3D, options: AnimatorOptions = {}):
  * // every frame:
  * updateAnimators(crowd, dt);
  */
-export function updateAnimators(animators: readonly Animator[], dt: number): void {
-  updateAnimatorGroup(animators, dt);
+export function updateAnimators(animators: readonly Animator[] | Animator, dt: number): void {
+  updateAnimatorGroup(animators, dt, 'bitrig/three');
 }

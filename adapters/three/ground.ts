@@ -11,6 +11,7 @@
 import { Vector3, type Bone, type Mesh, type Object3D, type SkinnedMesh } from 'three';
 import { findTailChains, isTailName } from '../../core/boneMap';
 import { lowestPoint } from '../../rig/grounding';
+import { describeValue, withDefaultsStrict, type PartialOptions } from '../../core/defaults';
 
 /** Options of {@link placeOnGround}. */
 export interface PlaceOnGroundOptions {
@@ -20,6 +21,15 @@ export interface PlaceOnGroundOptions {
   includeTail: boolean;
   /** Decide which bones are tail bones; default: bones of a tail chain found by name (`Tail_1…`, `b_Tail01_012`, `Tail1`). */
   isTailBone: ((bone: Bone) => boolean) | null;
+}
+
+/**
+ * Component `k` (0…3) of vertex `i` through `getX`…`getW`, which every supported three.js has
+ * (`getComponent` arrived in r153; both undo normalisation).
+ */
+interface VertexAttribute { itemSize: number; getX(i: number): number; getY(i: number): number; getZ(i: number): number; getW(i: number): number }
+function componentOf(a: VertexAttribute, i: number, k: number): number {
+  return k === 0 ? a.getX(i) : k === 1 ? a.getY(i) : k === 2 ? a.getZ(i) : a.getW(i);
 }
 
 /** Defaults of {@link PlaceOnGroundOptions}. */
@@ -64,9 +74,15 @@ function tailBoneMask(mesh: SkinnedMesh, isTailBone: PlaceOnGroundOptions['isTai
  * placeOnGround(gltf.scene);            // the soles touch y = 0, the tail may hang below
  * scene.add(gltf.scene);
  */
-export function placeOnGround(model: Object3D, options: Partial<PlaceOnGroundOptions> = {}): GroundPlacementThree {
-  const o = { ...PLACE_ON_GROUND_DEFAULTS, ...options };
-  if (!Number.isFinite(o.floorY)) throw new Error('bitrig/three: placeOnGround: floorY must be finite');
+export function placeOnGround(model: Object3D, options: PartialOptions<PlaceOnGroundOptions> = {}): GroundPlacementThree {
+  if (!model || typeof (model as { traverse?: unknown }).traverse !== 'function') {
+    throw new Error(`bitrig/three: placeOnGround needs a three.js Object3D (e.g. gltf.scene), got ${describeValue(model)}`
+      + ' (a glTF-Transform Document: use placeOnGround from \'bitrig/rig\')');
+  }
+  const o = withDefaultsStrict(PLACE_ON_GROUND_DEFAULTS, options, 'bitrig/three: placeOnGround');
+  if (typeof o.floorY !== 'number' || !Number.isFinite(o.floorY)) throw new Error(`bitrig/three: placeOnGround: floorY must be a finite number, got ${describeValue(o.floorY)}`);
+  if (typeof o.includeTail !== 'boolean') throw new Error(`bitrig/three: placeOnGround: includeTail must be true or false, got ${describeValue(o.includeTail)}`);
+  if (o.isTailBone !== null && typeof o.isTailBone !== 'function') throw new Error(`bitrig/three: placeOnGround: isTailBone must be a function (bone) => boolean or null, got ${describeValue(o.isTailBone)}`);
   model.updateMatrixWorld(true);
   const ys: number[] = [];
   const tail: number[] = [];
@@ -92,9 +108,9 @@ export function placeOnGround(model: Object3D, options: Partial<PlaceOnGroundOpt
       let isTail = 0;
       if (skinned && mask && si && sw) {
         let best = 0, bj = -1;
-        for (let k = 0; k < si.itemSize; k++) {
-          const w = sw.getComponent(i, k);
-          if (w > best) { best = w; bj = si.getComponent(i, k); }
+        for (let k = 0; k < Math.min(si.itemSize, 4); k++) {
+          const w = componentOf(sw, i, k);
+          if (w > best) { best = w; bj = componentOf(si, i, k); }
         }
         isTail = bj >= 0 && mask[bj] === 1 ? 1 : 0;
       }
