@@ -220,7 +220,7 @@ export interface GroundHit {
  *
  * @example
  * const ground: GroundQuery = (p, out) => {
- *   out.height = terrainHeight(p[0], p[2]); terrainNormal(p[0], p[2], out.normal); out.support = -1;
+ *   out.height = terrainHeight(p[0]!, p[2]!); terrainNormal(p[0]!, p[2]!, out.normal); out.support = -1;
  *   return true;
  * };
  */

@@ -25,7 +25,8 @@ export interface PlaceOnGroundOptions {
 
 /**
  * Component `k` (0…3) of vertex `i` through `getX`…`getW`, which every supported three.js has
- * (`getComponent` arrived in r153; both undo normalisation).
+ * (`getComponent` arrived in r155 on BufferAttribute and r161 on InterleavedBufferAttribute;
+ * both undo normalisation).
  */
 interface VertexAttribute { itemSize: number; getX(i: number): number; getY(i: number): number; getZ(i: number): number; getW(i: number): number }
 function componentOf(a: VertexAttribute, i: number, k: number): number {

@@ -4,7 +4,7 @@
  *
  * - `createAnimator(gltf)` (the loader's result, not `gltf.scene`) says to pass `gltf.scene`.
  * - `placeOnGround` from 'bitrig/three' works on three.js releases whose BufferAttribute has no
- *   `getComponent` (r150…r152, the bottom of the peer range), and refuses unknown option keys.
+ *   `getComponent` (r150…r154, the bottom of the peer range; interleaved attributes until r160), and refuses unknown option keys.
  * - `updateAnimators(animator, dt)` with one animator (no array) advances it; garbage throws.
  * - `setTailPhysics` takes a boolean only (`'no'` turned physics on).
  * - `bindSkeleton(garbage)` / `bindSkeleton({}, source)` throw `bitrig/bind: …`, not TypeErrors.
@@ -46,7 +46,7 @@ describe('createAnimator (three.js): the loader result instead of gltf.scene', (
 });
 
 describe('placeOnGround (three.js) on older three.js and with option typos', () => {
-  test('a BufferAttribute without getComponent (three r150–r152) gives the same floor through getX…getW; the tail is still ignored', async () => {
+  test('a BufferAttribute without getComponent (three r150–r154; interleaved ones until r160) gives the same floor through getX…getW; the tail is still ignored', async () => {
     const crit = makeCritter({ variant: 'chain', tailTipY: -0.25 });
     const bytes = await writeGlbBytes(crit.doc);
     const modern = placeOnGround((await loadGlbThree(bytes)).scene);
@@ -58,7 +58,7 @@ describe('placeOnGround (three.js) on older three.js and with option typos', () 
       for (const name of ['skinIndex', 'skinWeight']) {
         const a = g.getAttribute(name) as BufferAttribute | undefined;
         if (!a) continue;
-        // (as on three r150: the method does not exist)
+        // (as on three r150–r154: the method does not exist)
         Object.defineProperty(a, 'getComponent', { value: undefined, configurable: true });
         stripped++;
       }
