@@ -128,6 +128,9 @@ function checkTarget(target: unknown): void {
   if (t && typeof t === 'object' && Array.isArray(t.meshes) && (Array.isArray(t.skeletons) || Array.isArray(t.animationGroups))) {
     throw new Error(`${need} the loader's result (ImportMeshAsync / LoadAssetContainerAsync): pass result.meshes[0] (the file's root node), a mesh of result.meshes, or one of result.skeletons`);
   }
+  if (Array.isArray(target)) {
+    throw new Error(`${need} an array of ${target.length}: pass one of them (e.g. result.meshes[0], the file's root node), once per character`);
+  }
   if (t && typeof t === 'object' && (t.isObject3D === true || typeof t.traverse === 'function')) {
     throw new Error(`${need} a three.js object: use createAnimator from 'bitrig/three' for three.js`);
   }

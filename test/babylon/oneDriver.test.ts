@@ -104,6 +104,7 @@ describe('Babylon createAnimator: a target that is not a Skeleton or a Node', ()
     }
     expect(() => createAnimator({} as never)).toThrow(/^bitrig\/babylon: createAnimator needs a Skeleton or a Node \(e\.g\. result\.meshes\[0\]\), got an object$/);
     expect(() => createAnimator({ isObject3D: true, traverse() {} } as never)).toThrow(/got a three\.js object: use createAnimator from 'bitrig\/three'/);
+    expect(() => createAnimator(c.meshes as never)).toThrow(/got an array of \d+: pass one of them \(e\.g\. result\.meshes\[0\]/);
     expect(() => createAnimator(3 as never)).toThrow(/got 3$/);
     expect(() => createAnimator(null as never)).toThrow(/got null$/);
     expect(() => createAnimator('fox' as never)).toThrow(/got "fox" \(a string\)$/);
