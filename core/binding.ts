@@ -10,7 +10,7 @@ import { removeBitrigEntity } from './world';
 import { bindLocalsFromInverseBind, poseAddCharacter, poseRemoveCharacter, poseUpdateWorld, type BoneDef } from './pose';
 import { findPelvis, findTailChains, type TailChainBones } from './boneMap';
 import { addTailChain, removeTailChain, setTailRestSource } from './tailSetup';
-import { describeValue, mergeTailOptions, type TailOptions } from './defaults';
+import { describeValue, mergeTailOptions, type TailOptions, type PartialOptions } from './defaults';
 import { LINK_STRIDE, MAX_LINKS, REST_ANIMATION, SEAT_FROM_LOCAL } from './components/tail';
 
 /** A skeleton as an adapter reads it from an engine or a file. */
@@ -28,9 +28,9 @@ export interface SkeletonSource {
 /** Options of {@link bindSkeleton}. */
 export interface BindOptions {
   /** Tail options for every chain (merged over TAIL_DEFAULTS). */
-  tail?: Partial<TailOptions>;
+  tail?: PartialOptions<TailOptions> | undefined;
   /** Per-chain overrides keyed by the chain's first bone name. */
-  tails?: Record<string, Partial<TailOptions>>;
+  tails?: Record<string, PartialOptions<TailOptions> | null | undefined> | undefined;
   /** Explicit tail chains as bone-name lists (root first); default: found by name. */
   tailChains?: readonly (readonly string[])[];
   /** Pelvis bone name; default: found by name or structure. */
@@ -86,7 +86,7 @@ export interface CharacterBinding {
 export function mergeChainOptions(chain: string, per: unknown, base: Readonly<TailOptions>): TailOptions {
   if (typeof per !== 'object' || per === null || Array.isArray(per)) throw new Error(`bitrig/tail: tails["${chain}"] must be an object of tail options, got ${describeValue(per)}`);
   try {
-    return mergeTailOptions(per as Partial<TailOptions>, base);
+    return mergeTailOptions(per as PartialOptions<TailOptions>, base);
   } catch (e) {
     throw new Error(`bitrig/tail: tails["${chain}"]: ${(e as Error).message.replace(/^bitrig\/tail: /, '')}`);
   }

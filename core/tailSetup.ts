@@ -12,7 +12,7 @@ import type { BitrigWorld } from './world';
 import { addBitrigEntity, growTailRows, removeBitrigEntity } from './world';
 import { layoutTailArena } from './wasm/tailAccel';
 import { LINK_STRIDE, MAX_LINKS, REST_ANIMATION, REST_BIND, type TailChainComponent } from './components/tail';
-import { mergeTailOptions, type TailOptions } from './defaults';
+import { mergeTailOptions, type TailOptions, type PartialOptions } from './defaults';
 import { composeTRS, mulAffine } from './pose';
 import { qAxisAngle, qMul, qNormalize, qRotate, qRotateInv, qSlerp, qSwing } from './qmath';
 import { computeRestDirs, computeToHips } from './tailKernel';
@@ -92,7 +92,7 @@ function writeTailParams(C: TailChainComponent, eid: number, o: TailOptions): vo
  * @example
  * const eid = addTailChain(world, { char, linkSlots: [s1, s2, s3], endSlot: -1, anchorSlot: hips }, { carry: 0.6 });
  */
-export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: Partial<TailOptions> = {}): number {
+export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: PartialOptions<TailOptions> = {}): number {
   const pose = world.pose;
   const o = mergeTailOptions(options);
   const n = spec.linkSlots.length;
@@ -357,7 +357,7 @@ export function setTailRestSource(world: BitrigWorld, eid: number, source: 'bind
  * @example
  * setTailOptions(world, eid, { frequency: 1.4, floorEnabled: false });
  */
-export function setTailOptions(world: BitrigWorld, eid: number, options: Partial<TailOptions>): void {
+export function setTailOptions(world: BitrigWorld, eid: number, options: PartialOptions<TailOptions>): void {
   const C = world.components.TailChain;
   const cur = getTailOptions(world, eid);
   const o = mergeTailOptions(options, cur);

@@ -31,7 +31,7 @@ import { mat4 } from 'gl-matrix';
 import { createBitrigWorld, type BitrigWorld } from '../core/world';
 import { beginCharacterFrame, bindSkeleton, resolveTailRestSource, type CharacterBinding } from '../core/binding';
 import { update } from '../systems/pipeline';
-import { checkOptionKeys, describeValue, mergeTailOptions, TAIL_OPTION_KEYS, type TailOptions } from '../core/defaults';
+import { checkOptionKeys, describeValue, mergeTailOptions, TAIL_OPTION_KEYS, type TailOptions, type PartialOptions } from '../core/defaults';
 import { autoUnitScale } from '../core/units';
 import { findTailChains } from '../core/boneMap';
 import { tailLinkIndex } from '../core/tailSetup';
@@ -74,7 +74,7 @@ export type BakeProgress = (stage: string, fraction: number) => void;
 /** Options of the tail simulation used by the bake and the measure. */
 export interface TailSimOptions {
   /** Tail options over TAIL_DEFAULTS. `unitScale` and `floorHeight` default to automatic values (see {@link resolveSimUnits}). */
-  tail: Partial<TailOptions>;
+  tail: PartialOptions<TailOptions>;
   /** Loop closure: largest per-joint rotation difference (degrees) between two consecutive cycles (one-shots: between two consecutive settle windows). */
   loopTolerance: number;
   /** Give up warming up after this much simulated time (seconds), then warn (one-shots: at least one settle window runs). */
@@ -170,7 +170,7 @@ export const BAKE_OPTION_KEYS: readonly string[] = Object.freeze(Object.keys(BAK
  * @example
  * const o = mergeBakeOptions({ fps: 60 });
  */
-export function mergeBakeOptions(options: Partial<BakeOptions> = {}): BakeOptions {
+export function mergeBakeOptions(options: PartialOptions<BakeOptions> = {}): BakeOptions {
   checkOptionKeys(options, BAKE_OPTION_KEYS, 'bitrig/bake', { tail: TAIL_OPTION_KEYS });
   const o: BakeOptions = { ...BAKE_DEFAULTS };
   for (const k of Object.keys(options) as (keyof BakeOptions)[]) {
@@ -259,7 +259,7 @@ export interface SimUnits {
  * @example
  * const { unitScale, floorY } = resolveSimUnits(calib, {});
  */
-export function resolveSimUnits(calib: BakeCalibration, tail: Partial<TailOptions>, tailVertex?: readonly (Uint8Array | null)[] | null): SimUnits {
+export function resolveSimUnits(calib: BakeCalibration, tail: PartialOptions<TailOptions>, tailVertex?: readonly (Uint8Array | null)[] | null): SimUnits {
   const world = new Float64Array(16 * calib.graph.nodes.length);
   computeWorldMatrices(calib.graph, { t: calib.graph.restT, r: calib.graph.restR, s: calib.graph.restS }, world);
   let lo = Infinity, hi = -Infinity, body = Infinity;
@@ -473,7 +473,7 @@ function quatAngleDeg(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo
  * const cyc = simulateTailCycle(calib, 'Walk', 24, {});
  * console.log(cyc.warmupCycles, Math.max(...cyc.seamJumpDeg));
  */
-export function simulateTailCycle(calib: BakeCalibration, clip: string, frames: number, options: Partial<TailSimOptions> = {}, mode: ClipMode = 'loop'): TailCycle {
+export function simulateTailCycle(calib: BakeCalibration, clip: string, frames: number, options: PartialOptions<TailSimOptions> = {}, mode: ClipMode = 'loop'): TailCycle {
   checkOptionKeys(options, Object.keys(TAIL_SIM_DEFAULTS), 'bitrig/bake', { tail: TAIL_OPTION_KEYS });
   const o: TailSimOptions = { ...TAIL_SIM_DEFAULTS };
   for (const k of Object.keys(options) as (keyof TailSimOptions)[]) {
@@ -483,7 +483,7 @@ export function simulateTailCycle(calib: BakeCalibration, clip: string, frames: 
   if (!(Number.isInteger(frames) && frames >= 1)) throw new Error(`bitrig/bake: frames must be an integer ≥ 1, got ${describeValue(frames)}`);
   if (mode !== 'loop' && mode !== 'once') throw new Error(`bitrig/bake: mode must be 'loop' or 'once', got ${describeValue(mode)}`);
   const graph = calib.graph;
-  const sampler = createClipSampler(graph, findClip(calib.doc, clip));
+  const sampler = createClipSampler(graph, findClip(calib.doc, clip, 'bitrig/bake'));
   const units = resolveSimUnits(calib, o.tail);
   const tail = mergeTailOptions({ ...o.tail, unitScale: units.unitScale, floorHeight: units.floorY });
   const end = endPoseOf(calib, sampler, simulatedNodes(calib), units.height, CLIP_MODE_DETECT_DEFAULTS);
@@ -692,14 +692,14 @@ export interface ClipEndPose {
  * const end = detectClipMode(captureBakeCalibration(doc), 'Death');
  * console.log(end.mode, end.rotationDeg, end.rotationJoint); // 'once' 107.5 'IKFrontLeg.L'
  */
-export function detectClipMode(calib: BakeCalibration, clip: string, options: Partial<ClipModeDetectOptions> = {}): ClipEndPose {
+export function detectClipMode(calib: BakeCalibration, clip: string, options: PartialOptions<ClipModeDetectOptions> = {}): ClipEndPose {
   checkOptionKeys(options, Object.keys(CLIP_MODE_DETECT_DEFAULTS), 'bitrig/bake');
   const o: ClipModeDetectOptions = { ...CLIP_MODE_DETECT_DEFAULTS };
   for (const k of Object.keys(options) as (keyof ClipModeDetectOptions)[]) {
     if (options[k] !== undefined) o[k] = options[k]!;
   }
   checkDetect(o);
-  const sampler = createClipSampler(calib.graph, findClip(calib.doc, clip));
+  const sampler = createClipSampler(calib.graph, findClip(calib.doc, clip, 'bitrig/bake'));
   return endPoseOf(calib, sampler, simulatedNodes(calib), resolveSimUnits(calib, {}).height, o);
 }
 
@@ -862,7 +862,7 @@ export const BAKED_EXTRA = 'bitrigBaked';
  * const report = bakeTails(doc, { clips: ['walk'], fps: 30, clipModes: { Death: 'once' } });
  * console.log(report.clips[0].mode, report.clips[0].warmupCycles, report.clips[0].seamJumpDeg);
  */
-export function bakeTails(doc: Document, options: Partial<BakeOptions> = {}): BakeReport {
+export function bakeTails(doc: Document, options: PartialOptions<BakeOptions> = {}): BakeReport {
   assertDocument(doc, 'bitrig/bake');
   const o = mergeBakeOptions(options);
   const calib = o.calibration ?? captureBakeCalibration(doc);
@@ -870,7 +870,7 @@ export function bakeTails(doc: Document, options: Partial<BakeOptions> = {}): Ba
   const names = listClipNames(doc);
   if (names.length === 0) throw new Error('bitrig/bake: the file has no animations');
   const chosen = o.clips ?? names;
-  for (const c of chosen) findClip(doc, c);
+  for (const c of chosen) findClip(doc, c, 'bitrig/bake');
   const twice = chosen.find((c) => names.indexOf(c) !== names.lastIndexOf(c));
   if (twice !== undefined) throw new Error(`bitrig/bake: two animations are named "${twice}"; rename one (clips are chosen by name)`);
   if (!hasTailBones(calib)) throw new Error('bitrig/bake: the skeleton has no Tail_* chain to simulate; run the rig pass first (bitrig rig)');
@@ -887,7 +887,7 @@ export function bakeTails(doc: Document, options: Partial<BakeOptions> = {}): Ba
   const modes: { source: 'auto' | 'option'; endPose: ClipEndPose }[] = [];
   const rootMotions = new Map<string, [number, number, number] | null>();
   chosen.forEach((name, ci) => {
-    const anim = findClip(doc, name);
+    const anim = findClip(doc, name, 'bitrig/bake');
     if ((anim.getExtras() as Record<string, unknown>)[BAKED_EXTRA] === true) {
       // Its tail keys are a bake's: simulating on them would add follow-through to follow-through.
       warn(`clip "${name}": already baked by bitrig (its tail keys hold the motion); left as it is`);
@@ -922,7 +922,7 @@ export function bakeTails(doc: Document, options: Partial<BakeOptions> = {}): Ba
   });
   const reports: BakedClipReport[] = [];
   cycles.forEach((cyc, ci) => {
-    const anim = findClip(doc, cyc.clip);
+    const anim = findClip(doc, cyc.clip, 'bitrig/bake');
     const written = writeTailTracks(doc, calib, anim, cyc, warn);
     let rootSwing = 0;
     const L = cyc.bones.length;

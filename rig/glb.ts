@@ -6,7 +6,7 @@
 import type { Document } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { WebIO } from '@gltf-transform/core';
-import type { RigOptions } from './options';
+import type { RigOptions, RigOptionsInput } from './options';
 import type { RigReport } from './pass';
 import { describeInput } from './pass';
 
@@ -170,7 +170,7 @@ const ENCODE_AT = 0.9;
  * @example
  * const { glb, report } = await rigGlb(await file.arrayBuffer(), { mode: 'chain' });
  */
-export async function rigGlb(bytes: GlbBytes, options: Partial<RigOptions> = {}): Promise<{ glb: Uint8Array; report: RigReport }> {
+export async function rigGlb(bytes: GlbBytes, options: RigOptionsInput = {}): Promise<{ glb: Uint8Array; report: RigReport }> {
   const input = glbBytesOf(bytes);
   const onProgress = options.onProgress ?? null;
   onProgress?.('read', 0);

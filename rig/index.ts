@@ -9,8 +9,8 @@
  */
 export { rigAppendages } from './pass';
 export type { AppendageKind, AppendageReport, AppendageVerdict, ExistingChainReport, RigReport } from './pass';
-export { RIG_DEFAULTS, mergeRigOptions } from './options';
-export type { RigInclude, RigMode, RigOptions, RigProgress } from './options';
+export { RIG_DEFAULTS, RIG_OPTION_KEYS, mergeRigOptions } from './options';
+export type { RigInclude, RigMode, RigOptions, RigOptionsInput, RigProgress } from './options';
 export { checkGlbBytes, readGlbBytes, rigGlb, writeGlbBytes } from './glb';
 export type { GlbBytes } from './glb';
 export { chainWeights } from './chain';

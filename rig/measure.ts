@@ -17,7 +17,7 @@
  *
  * Setup-time code (allocates, throws `bitrig/measure: …`).
  */
-import { checkOptionKeys, describeValue, TAIL_OPTION_KEYS } from '../core/defaults';
+import { checkOptionKeys, describeValue, TAIL_OPTION_KEYS, type PartialOptions } from '../core/defaults';
 import type { Document } from '@gltf-transform/core';
 import { copyDocument } from './copyDocument';
 import { mat4 } from 'gl-matrix';
@@ -111,7 +111,7 @@ export interface MeasureReport {
  * @example
  * const o = mergeMeasureOptions({ samples: 48 });
  */
-export function mergeMeasureOptions(options: Partial<MeasureOptions> = {}): MeasureOptions {
+export function mergeMeasureOptions(options: PartialOptions<MeasureOptions> = {}): MeasureOptions {
   checkOptionKeys(options, Object.keys(MEASURE_DEFAULTS), 'bitrig/measure', { tail: TAIL_OPTION_KEYS });
   const o: MeasureOptions = { ...MEASURE_DEFAULTS };
   for (const k of Object.keys(options) as (keyof MeasureOptions)[]) {
@@ -327,7 +327,7 @@ const defaultRig: RigFunction = (doc, mode) => { rigAppendages(doc, { mode }); }
  * const r = measureTail(doc, 'Walk');
  * console.log(r.rows.original?.torn, r.rows.chain?.p99, r.rows.body?.p99); // rows are null where the input cannot give one
  */
-export function measureTail(doc: Document, clip: string, options: Partial<MeasureOptions> = {}): MeasureReport {
+export function measureTail(doc: Document, clip: string, options: PartialOptions<MeasureOptions> = {}): MeasureReport {
   assertDocument(doc, 'bitrig/measure');
   const o = mergeMeasureOptions(options);
   const graph = readSceneGraph(doc);

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { RigOptions } from './options';
+import type { RigOptions, RigOptionsInput } from './options';
 import type { RigReport } from './pass';
 import { rigGlb } from './glb';
 
@@ -211,7 +211,7 @@ const SAVE_AT = 0.95;
  * @example
  * const report = await rigFile('fox.glb', 'fox-rigged.glb', { mode: 'chain' });
  */
-export async function rigFile(input: string, output: string, options: Partial<RigOptions> = {}): Promise<RigReport> {
+export async function rigFile(input: string, output: string, options: RigOptionsInput = {}): Promise<RigReport> {
   if (await samePath(input, output)) throw new Error(`bitrig/rig: refusing to write over the input ${input} (choose another output path)`);
   await checkOutputPath(output, 'bitrig/rig', { glb: true });
   let bytes: Uint8Array;

@@ -50,7 +50,7 @@ import { findPieces, symEigen3 } from './detect';
 import { boneSegments, jointBones, skeletonDistance, vertexBoneDistance, weightedBoneDistance } from './distance';
 import type { VertexInfluence } from './meshData';
 import { readSkinMesh, writeInfluences } from './meshData';
-import type { RigOptions } from './options';
+import type { RigOptions, RigOptionsInput } from './options';
 import { mergeRigOptions, RIG_DEFAULTS } from './options';
 import type { SkinSkeleton } from './skeleton';
 import { REGION_HEAD, REGION_LIMB, REGION_PELVIS, REGION_SPINE, jointRegions, readSkinSkeleton, regionName } from './skeleton';
@@ -230,7 +230,7 @@ const now = (): number => (typeof performance !== 'undefined' ? performance.now(
  * const report = rigAppendages(doc, { mode: 'chain' });
  * for (const a of report.appendages) console.log(a.verdict, a.attachment, a.reason);
  */
-export function rigAppendages(doc: Document, options: Partial<RigOptions> = {}): RigReport {
+export function rigAppendages(doc: Document, options: RigOptionsInput = {}): RigReport {
   assertDocument(doc, 'bitrig/rig');
   const t0 = now();
   const o = mergeRigOptions(options);

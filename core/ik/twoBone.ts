@@ -20,6 +20,7 @@
  * toward the caller's bend hint; a pole on the root→target line keeps the current hinge. No
  * trigonometric calls: cosines, half-angle square roots and one matrix-to-quaternion.
  */
+import type { PartialOptions } from '../defaults';
 import { qMul } from '../qmath';
 import { qSlerpAt } from './frames';
 
@@ -50,7 +51,7 @@ export const TWO_BONE_DEFAULTS: Readonly<TwoBoneOptions> = Object.freeze({
  * @example
  * const opts = twoBoneOptions({ soften: 0.02 });
  */
-export function twoBoneOptions(user: Partial<TwoBoneOptions> = {}): TwoBoneOptions {
+export function twoBoneOptions(user: PartialOptions<TwoBoneOptions> = {}): TwoBoneOptions {
   const o: TwoBoneOptions = { ...TWO_BONE_DEFAULTS };
   for (const k of Object.keys(user) as (keyof TwoBoneOptions)[]) if (user[k] !== undefined) o[k] = user[k]!;
   const in01 = (k: keyof TwoBoneOptions, hi = 1): void => {

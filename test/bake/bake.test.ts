@@ -112,7 +112,7 @@ describe('bake: loop closure and tracks (built-in fixture creature)', () => {
 
   it('no Tail_* chain: refused, naming the rig pass', () => {
     expect(() => bakeTails(makeCritter({ variant: 'shin' }).doc)).toThrow(/bitrig\/bake: the skeleton has no Tail_\* chain.*rig pass/);
-    expect(() => bakeTails(makeCritter({ variant: 'chain' }).doc, { clips: ['Run'] })).toThrow('bitrig/sample: unknown clip "Run"; clips: walk, crouch');
+    expect(() => bakeTails(makeCritter({ variant: 'chain' }).doc, { clips: ['Run'] })).toThrow('bitrig/bake: unknown clip "Run"; clips: walk, crouch');
   });
 });
 

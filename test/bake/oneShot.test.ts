@@ -91,7 +91,7 @@ describe('clip mode detection (detectClipMode): last pose against first, tail bo
     expect(detectClipMode(calib, 'fall', { endPoseTranslationTolerance: 0.5 }).mode).toBe('once'); // rotation 80° > 10°
     expect(CLIP_MODE_DETECT_DEFAULTS).toEqual({ endPoseRotationTolerance: 10, endPoseTranslationTolerance: 0.02, endPoseScaleTolerance: 0.02 });
     expect(() => detectClipMode(calib, 'fall', { endPoseRotationTolerance: -1 })).toThrow(/^bitrig\/bake: endPoseRotationTolerance must be a number of degrees ≥ 0, got -1$/);
-    expect(() => detectClipMode(calib, 'Fall')).toThrow(/^bitrig\/sample: unknown clip "Fall"/);
+    expect(() => detectClipMode(calib, 'Fall')).toThrow(/^bitrig\/bake: unknown clip "Fall"/);
   });
 
   it('a clip that ends with only the tail elsewhere is a one-shot (keyed tail rotations are the tail\'s rest: replayed, it jumps)', () => {
