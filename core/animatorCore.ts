@@ -55,7 +55,14 @@ export interface AnimatorDiagnostics {
 export function prepareCharacterFrame(binding: CharacterBinding, tailPhysics: boolean, animatedBones: Uint8Array | null = null, autoResolved = false): void {
   if (!autoResolved) resolveAutoRestSources(binding, animatedBones);
   // (an 'animation' chain keeps the clip's pose just read: the systems take their rest from it)
-  if (!tailPhysics) writeTailRest(binding, true);
+  if (!tailPhysics) {
+    // Physics off shows the rest: a pending seat along the shown pose becomes a plain reset
+    // (its twist would ride on the rest rotations the bones show while it eased out).
+    const C = binding.world.components.TailChain;
+    const tails = binding.tails;
+    for (let c = 0; c < tails.length; c++) if (C.initialised[tails[c]!.eid] === SEAT_FROM_LOCAL) C.initialised[tails[c]!.eid] = 0;
+    writeTailRest(binding, true);
+  }
   beginCharacterFrame(binding);
 }
 

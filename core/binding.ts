@@ -32,9 +32,9 @@ export interface BindOptions {
   /** Per-chain overrides keyed by the chain's first bone name. */
   tails?: Record<string, PartialOptions<TailOptions> | null | undefined> | undefined;
   /** Explicit tail chains as bone-name lists (root first); default: found by name. */
-  tailChains?: readonly (readonly string[])[];
+  tailChains?: readonly (readonly string[])[] | undefined;
   /** Pelvis bone name; default: found by name or structure. */
-  pelvis?: string;
+  pelvis?: string | undefined;
 }
 
 /** Defaults of {@link BindOptions}. */
@@ -307,12 +307,14 @@ export function writeTailRest(binding: CharacterBinding, bindOnly = false): void
   for (const t of binding.tails) {
     if (bindOnly && C.restSource[t.eid] === REST_ANIMATION) continue;
     const n = C.links[t.eid]!;
+    // (while a seat's twist eases out, restR carries it: the rest itself is restBase)
+    const R = C.seatEase[t.eid]! > 0 ? B.restBase : B.restR;
     for (let i = 0; i < n; i++) {
       const k = C.row[t.eid]! * LINK_STRIDE + i;
       const s = C.slot[k]!;
       for (let j = 0; j < 4; j++) {
-        pose.localR[s * 4 + j] = B.restR[k * 4 + j]!;
-        B.writtenR[k * 4 + j] = B.restR[k * 4 + j]!;
+        pose.localR[s * 4 + j] = R[k * 4 + j]!;
+        B.writtenR[k * 4 + j] = R[k * 4 + j]!;
       }
     }
   }

@@ -301,7 +301,7 @@ export interface EdgeStretch {
  * @example
  * const { tail, body } = measureEdgeStretch(doc, 'walk', { tailVertex: [mask] });
  */
-export function measureEdgeStretch(doc: Document, clip: string, options: Partial<Pick<MeasureOptions, 'samples' | 'tornAbove' | 'tornBelow' | 'tailVertex'>> = {}): EdgeStretch {
+export function measureEdgeStretch(doc: Document, clip: string, options: PartialOptions<Pick<MeasureOptions, 'samples' | 'tornAbove' | 'tornBelow' | 'tailVertex'>> = {}): EdgeStretch {
   const o = mergeMeasureOptions(options);
   const graph = readSceneGraph(doc);
   const skins = readSkins(doc, graph);
