@@ -14,7 +14,7 @@
  * `maxStepsPerFrame` steps and drops the rest. Units: seconds; world units.
  */
 import type { BitrigWorld } from '../core/world';
-import { CLOCK, LINK_STRIDE, REST_ANIMATION, SEAT_EASE_TIME, SEAT_FROM_LOCAL } from '../core/components/tail';
+import { CLOCK, LINK_STRIDE, MIRROR_STATE, REST_ANIMATION, SEAT_EASE_TIME, SEAT_FROM_LOCAL } from '../core/components/tail';
 import { anchorFromMatrix, computeToHips, K, LF, LK, linkAim, linkFrame, refreshStepCache } from '../core/tailKernel';
 import { qMul, qNormalize, qRotate, qSlerp, qSwingUnit } from '../core/qmath';
 
@@ -167,6 +167,7 @@ export function resetChainToRest(world: BitrigWorld, eid: number): void {
   const B = world.components.BendState;
   const n = C.links[eid]!;
   const a = eid * 8;
+  C.mirrorStale[eid] = C.mirrorStale[eid]! | MIRROR_STATE; // (the WebAssembly step reads the particles in again)
   if (C.seatEase[eid]! > 0) { C.seatEase[eid] = 0; C.seatExcess[eid] = 0; C.stepCache[eid * 5] = NaN; } // (the chain's own limit and coupling again, next step)
   holdAnchor(C, a);
   for (let i = 0; i < n; i++) {
@@ -201,6 +202,7 @@ export function seatChainAtLocal(world: BitrigWorld, eid: number): void {
   const B = world.components.BendState;
   const n = C.links[eid]!;
   const a = eid * 8;
+  C.mirrorStale[eid] = C.mirrorStale[eid]! | MIRROR_STATE; // (the WebAssembly step reads the particles in again)
   holdAnchor(C, a);
   let maxBend = 0;
   for (let i = 0; i < n; i++) {
