@@ -218,15 +218,18 @@ let gGroups: i32 = 0, gGrouped: i32 = 0, gRecs: i32 = 0;
 }
 
 /**
- * Read chain eid into lane j of the records at rb (n links): bit 0 of `what` the rest data,
- * bit 1 the particle state (positions relative to the chain's anchor at this step, which
- * becomes its `ref`).
+ * Read chain eid into lane j of the records at rb (n links): bit 0 of `what` the rest data;
+ * bit 1 the particle state JavaScript wrote (positions relative to the chain's anchor at this
+ * step, which becomes its `ref`); bit 2 the particle state as the kernel wrote it back
+ * (relative to the chain's `ref`, kept: f32(ref + rel − ref) is rel again, so a mirror read in
+ * again — a new grouping or memory — continues bit for bit).
  */
 function importLane(rb: usize, n: i32, j: i32, eid: i32, what: i32): void {
   const k0 = load<i32>(pRow + (<usize>eid << 2)) * LINK_STRIDE;
   const lj = <usize>(j << 2);
   const e3 = eid * 3, a = eid * 8;
   if (what & 2) { S(pRef, e3, L(pAS, a)); S(pRef, e3 + 1, L(pAS, a + 1)); S(pRef, e3 + 2, L(pAS, a + 2)); }
+  const dyn = (what & 6) != 0;
   for (let i = 0; i < n; i++) {
     const r = rb + <usize>(i * RECB);
     const k = k0 + i;
@@ -235,7 +238,7 @@ function importLane(rb: usize, n: i32, j: i32, eid: i32, what: i32): void {
       SF(r, LN, lj, L(pLenRel, k)); SF(r, SR, lj, L(pScaleRel, k));
       imp(r, RR, lj, pRestR, k * 4, 4); imp(r, TH, lj, pToHipsM, k * 9, 9); imp(r, RH, lj, pRestDirHs, k * 3, 3);
     }
-    if (what & 2) {
+    if (dyn) {
       for (let c = 0; c < 3; c++) SF(r, PO + c, lj, L(pPos, k * 3 + c) - L(pRef, e3 + c));
       imp(r, VE, lj, pVel, k * 3, 3); imp(r, BO, lj, pBendOld, k * 4, 4);
     }
@@ -255,8 +258,8 @@ function padLane(rb: usize, n: i32, j: i32): void {
 
 /**
  * Group the `count` chains listed in `ents` by link count, four to a group (setup of the
- * mirror: on the first step and whenever the listed chains changed); every chain is marked to
- * be read in. Chains are independent, so the grouping changes no result.
+ * mirror: on the first step, in a new memory, and whenever the listed chains changed); every
+ * chain is marked to be read in. Lanes are independent, so the grouping changes no result.
  */
 function regroup(count: i32): void {
   for (let g = 0; g < gGroups; g++) {
@@ -284,7 +287,7 @@ function regroup(count: i32): void {
     store<i32>(pGroups + (<usize>(g * 8 + 2 + j) << 2), eid);
     if (j == 3) store<i32>(pPending + (<usize>n << 2), -1);
     store<i32>(pLaneOf + (<usize>eid << 2), g * 4 + j + 1);
-    store<u8>(pStale + <usize>eid, 3);
+    store<u8>(pStale + <usize>eid, load<u8>(pStale + <usize>eid) | 5); // (read in again: rest data, and the particles as written back)
     grouped++;
   }
   for (let g = 0; g < ng; g++) {
@@ -440,7 +443,7 @@ function stepGroupJob(g: i32, h: f64): void {
     const live = j == 0 ? l0 : j == 1 ? l1 : j == 2 ? l2 : l3;
     if (!live) {
       padConsts(gk, j);
-      if (e >= 0) store<u8>(pStale + <usize>e, 3); // (its lane computes garbage this step)
+      if (e >= 0) store<u8>(pStale + <usize>e, load<u8>(pStale + <usize>e) | 5); // (its lane computes garbage this step: read it in again, as written back)
       continue;
     }
     const st = <i32>load<u8>(pStale + <usize>e);

@@ -168,7 +168,8 @@ export interface TailChainComponent {
    * (headLs, restDirLs, lenRel, scaleRel, restR, toHipsM, restDirHs), bit 1
    * ({@link MIRROR_STATE}) the particle state (pos, vel, bendOld). Set by every function that
    * writes them (computeRestDirs, resetChainToRest, seatChainAtLocal, addTailChain); code that
-   * writes them directly must set it too (`markTailChainChanged`). Unused by the JavaScript step.
+   * writes them directly must set it too (`markTailChainChanged`). Bit 2 is the kernel's own
+   * (read in again what it wrote back). Unused by the JavaScript step.
    */
   mirrorStale: Uint8Array;
 }

@@ -58,6 +58,8 @@ export interface TailAccel {
   kernel: TailStepExports;
   /** Per-chain constants of the step, filled by the kernel (16 f64 per entity id; layout in wasm/tailStep.ts). */
   chainK: Float64Array;
+  /** The step mirror's anchor reference of each chain (3 f64 per entity id; copied into a new layout so the mirror continues exactly). */
+  mirrorRef: Float64Array;
   /** Entity ids to step this call (i32). */
   ents: Int32Array;
   /** [0]: the step length h (seconds); [1]: the write's display fraction α. */
@@ -312,6 +314,8 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   }
   const kernel = instance.exports as unknown as TailStepExports;
   const buffer = memory.buffer as ArrayBuffer;
+  // (the chains' anchor references: read in again from the write-back, the mirror continues bit for bit)
+  if (prev !== null) new Float64Array(buffer, refOff, cap * 3).set(prev.mirrorRef.subarray(0, Math.min(prev.mirrorRef.length, cap * 3)));
   for (let i = 0; i < entries.length; i++) {
     const { owner, key, src } = entries[i]!;
     const Ctor = src.constructor as { new (b: ArrayBuffer, o: number, n: number): Typed };
@@ -334,6 +338,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     memory, kernel,
     chainK: new Float64Array(buffer, chainKOff, cap * 16),
     ents: new Int32Array(buffer, entsOff, cap),
+    mirrorRef: new Float64Array(buffer, refOff, cap * 3),
     params: new Float64Array(buffer, paramsOff, 2),
     capacity: cap,
     control: null as unknown as Int32Array, // set below
