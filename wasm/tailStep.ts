@@ -157,8 +157,9 @@ function chainConstants(eid: i32): void {
 // constant offset. Particle positions are stored relative to the chain's anchor (its position
 // at the chain's last step, `ref`, f64): float32 world positions would lose 100× more.
 // The public f64 components stay the truth for everything else: a chain marked in
-// `mirrorStale` (bit 0: rest data, bit 1: particle state; JavaScript sets them wherever it
-// writes them) is read in again before its next step, and after every step the kernel writes
+// `mirrorStale` (bit 0: rest data, bit 1: particle state — JavaScript sets them wherever it
+// writes them —, bit 2: the particle state as written back, after a regrouping or a new
+// memory) is read in again before its next step, and after every step the kernel writes
 // the particle state back (pos, vel, bendOld = bendNew, localPrev ← localCur, localCur,
 // contact). A lane without a chain, or whose chain has no step pending, writes nothing there.
 //

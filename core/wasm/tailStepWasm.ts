@@ -2,7 +2,7 @@
 // AssemblyScript flags: -O3 --runtime stub --noAssert --importMemory --sharedMemory --maximumMemory 65536 --enable simd --enable threads. 21807 bytes.
 
 /** SHA-256 of the wasm/tailStep.ts this module was compiled from. */
-export const TAIL_STEP_WASM_SOURCE_SHA256 = '1362f3581e3434dbde876e58bd9da1e42e17cbe548ef3e54e33fad8f0d8ece1a';
+export const TAIL_STEP_WASM_SOURCE_SHA256 = 'a07d127ffebde4ca46a3fa94520880327dbabc5c3b7796671d40ec3cc5b19466';
 
 /** The compiled tail kernel (WebAssembly with SIMD), base64. */
 export const TAIL_STEP_WASM_BASE64 =
