@@ -10,7 +10,7 @@
  * to the floor-contact resolution through {@link LK}.
  */
 import type { BitrigWorld } from './world';
-import { LINK_STRIDE } from './components/tail';
+import { LINK_STRIDE, MIRROR_REST } from './components/tail';
 import { qFromRotationRows, qMul, qRotate, qSwingUnit } from './qmath';
 
 /**
@@ -227,6 +227,7 @@ export function computeToHips(world: BitrigWorld, eid: number): void {
 export function computeRestDirs(world: BitrigWorld, eid: number): void {
   const { TailChain: C, BendState: B } = world.components;
   const n = C.links[eid]!;
+  C.mirrorStale[eid] = C.mirrorStale[eid]! | MIRROR_REST; // (the WebAssembly step reads the rest data in again)
   for (let i = 0; i < n; i++) {
     const k = C.row[eid]! * LINK_STRIDE + i;
     qRotate(B.restDirLs, k * 3, B.restR, k * 4, B.tipDirLs, k * 3);

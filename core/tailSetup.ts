@@ -11,7 +11,7 @@ import { addComponent } from 'bitecs';
 import type { BitrigWorld } from './world';
 import { addBitrigEntity, growTailRows, removeBitrigEntity } from './world';
 import { layoutTailArena } from './wasm/tailAccel';
-import { LINK_STRIDE, MAX_LINKS, REST_ANIMATION, REST_BIND, type TailChainComponent } from './components/tail';
+import { LINK_STRIDE, MAX_LINKS, MIRROR_REST, MIRROR_STATE, REST_ANIMATION, REST_BIND, type TailChainComponent } from './components/tail';
 import { mergeTailOptions, type TailOptions, type PartialOptions } from './defaults';
 import { composeTRS, mulAffine } from './pose';
 import { qAxisAngle, qMul, qNormalize, qRotate, qRotateInv, qSlerp, qSwing } from './qmath';
@@ -135,6 +135,7 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   writeTailParams(C, eid, o);
   C.restSource[eid] = o.restSource === 'animation' ? REST_ANIMATION : REST_BIND;
   C.initialised[eid] = 0;
+  C.mirrorStale[eid] = MIRROR_REST | MIRROR_STATE; // (a new chain, maybe on a recycled id: the WebAssembly step reads it in)
   C.stepsLastFrame[eid] = 0;
   C.resetLastFrame[eid] = 0;
   C.exactWorldSetup[eid] = 0;
@@ -399,4 +400,19 @@ export function removeTailChain(world: BitrigWorld, eid: number): void {
  */
 export function tailLinkIndex(world: BitrigWorld, eid: number, i: number): number {
   return world.components.TailChain.row[eid]! * LINK_STRIDE + i;
+}
+
+/**
+ * Tell the WebAssembly step that code outside bitrig wrote chain `eid`'s per-link data (the
+ * particles `pos`/`vel`, `bendOld`, or the rest data `headLs`, `restDirLs`, `lenRel`,
+ * `scaleRel`, `restR`, `toHipsM`, `restDirHs`) directly into the components: its float32 copy
+ * is read in again before the next step. bitrig's own functions do this themselves; a no-op
+ * for the JavaScript step. Per-frame safe.
+ *
+ * @example
+ * world.components.TailParticle.vel[tailLinkIndex(world, eid, 0) * 3 + 1] += 2; // a kick
+ * markTailChainChanged(world, eid);
+ */
+export function markTailChainChanged(world: BitrigWorld, eid: number): void {
+  world.components.TailChain.mirrorStale[eid] = MIRROR_REST | MIRROR_STATE;
 }

@@ -35,15 +35,17 @@ export interface BitrigWorldOptions {
   /** Most tail steps per frame (a 10 s tab switch runs at most this many). */
   maxStepsPerFrame?: number | undefined;
   /**
-   * Run the tail step in WebAssembly SIMD where the runtime supports it (two chains per
-   * instruction; bit-identical to the JavaScript step). `false` keeps the JavaScript step.
+   * Run the tail step in WebAssembly SIMD where the runtime supports it (float32, four chains
+   * per instruction: within float32 rounding of the f64 JavaScript step; the write two chains
+   * per instruction, f64). `false` keeps the JavaScript step.
    */
   wasm?: boolean | undefined;
   /**
    * Worker threads that share each frame's work with the calling thread (0: none): the
    * scene-contact systems in chunks of characters (those with a `ground` callback stay on the
    * calling thread), the tail clock's and the write's per-chain work, and the WebAssembly tail
-   * step and write in chunks of chain pairs. Results are bit-identical to one thread. Needs
+   * step (chunks of four-chain groups) and write (chunks of chain pairs). Results are
+   * bit-identical to one thread. Needs
    * SharedArrayBuffer — Node ≥ 20.16, or a cross-origin-isolated page (COOP `same-origin` +
    * COEP `require-corp`) that may start `blob:` workers — and is ignored elsewhere
    * ({@link tailThreads} says how many joined). Workers are started by the first frame that

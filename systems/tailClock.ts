@@ -16,7 +16,7 @@
  * `maxStepsPerFrame` steps and drops the rest. Units: seconds; world units.
  */
 import type { BitrigWorld } from '../core/world';
-import { CLOCK, LINK_STRIDE, REST_ANIMATION, SEAT_EASE_TIME, SEAT_FROM_LOCAL } from '../core/components/tail';
+import { CLOCK, LINK_STRIDE, MIRROR_STATE, REST_ANIMATION, SEAT_EASE_TIME, SEAT_FROM_LOCAL } from '../core/components/tail';
 import { anchorFromMatrix, computeToHips, K, LF, LK, linkAim, linkFrame, refreshStepCache } from '../core/tailKernel';
 import { qConjMul, qMul, qNormalize, qRotate, qSlerp, qSwingUnit } from '../core/qmath';
 
@@ -224,6 +224,7 @@ export function resetChainToRest(world: BitrigWorld, eid: number): void {
   const B = world.components.BendState;
   const n = C.links[eid]!;
   const a = eid * 8;
+  C.mirrorStale[eid] = C.mirrorStale[eid]! | MIRROR_STATE; // (the WebAssembly step reads the particles in again)
   if (C.seatEase[eid]! > 0) {
     // (the chain's own rest, limit and coupling again: the rest at once, the others next step)
     seatRestBase(world, eid);
@@ -267,6 +268,7 @@ export function seatChainAtLocal(world: BitrigWorld, eid: number): void {
   const B = world.components.BendState;
   const n = C.links[eid]!;
   const a = eid * 8;
+  C.mirrorStale[eid] = C.mirrorStale[eid]! | MIRROR_STATE; // (the WebAssembly step reads the particles in again)
   holdAnchor(C, a);
   // The rest keeps, for now, each link's twist about its own direction as shown: the readback
   // rule (swing from the rest direction · rest) would put the new rest's twist on every link,

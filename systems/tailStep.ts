@@ -284,9 +284,11 @@ function tailStepJs(world: BitrigWorld, step: number | undefined): void {
 }
 
 /**
- * The same step in WebAssembly SIMD (wasm/tailStep.ts; bit-identical results): the cached
- * exponentials are refreshed here where stale (JavaScript's Math.exp, so both paths agree),
- * then one call fills every chain's constants and steps every chain.
+ * The same step in WebAssembly SIMD (wasm/tailStep.ts: float32, four chains per group, within
+ * float32 rounding of this step — test/tail/wasm.test.ts): the cached exponentials are
+ * refreshed here where stale (JavaScript's Math.exp, as this step), then one call groups the
+ * chains when they changed, reads in those marked in `mirrorStale`, fills every chain's
+ * constants, steps every chain and writes the particle state back to the components.
  */
 function tailStepWasm(world: BitrigWorld, accel: TailAccel, step: number | undefined): void {
   // h into the link register: the world's fixed step, or `step` when given (two statements:

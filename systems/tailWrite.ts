@@ -174,8 +174,8 @@ function tailWriteJs(world: BitrigWorld): void {
 }
 
 /**
- * The same write with the link loop in WebAssembly SIMD (wasm/tailStep.ts `tailWrite`,
- * bit-identical), which also does the common per-chain finish (the anchor copy, and the world
+ * The same write with the link loop in WebAssembly SIMD (wasm/tailStep.ts `tailWrite`, f64,
+ * bit-identical for the same state), which also does the common per-chain finish (the anchor copy, and the world
  * matrix of a `Tail_End` helper without children); then the rest of the finish for the
  * chains that need it (failed, exact world matrices, an end helper with children).
  */

@@ -1,18 +1,22 @@
-// AssemblyScript source of the WebAssembly tail step (`npm run build:wasm` compiles it into
-// core/wasm/tailStepWasm.ts; test/tail/wasm.test.ts checks that the two agree).
+// AssemblyScript source of the WebAssembly tail step and write (`npm run build:wasm` compiles
+// it into core/wasm/tailStepWasm.ts; test/tail/wasm.test.ts checks the compile is current).
 //
-// The same maths as systems/tailStep.ts (the reference, and the fallback where WebAssembly
-// SIMD is missing), written for two chains at a time: every number is an f64x2 pair, lane 0
-// one chain, lane 1 another with the same link count. Branches of the scalar code become
-// lane selects of the very same IEEE operations, so both paths give bit-identical results
-// (test/tail/wasm.test.ts compares them exactly). The rare floor contact runs per lane.
+// The step: the same maths as systems/tailStep.ts (the f64 reference, and the fallback where
+// WebAssembly SIMD is missing), in float32 for four chains at a time (f32x4: the chains of a
+// group have the same link count). Branches of the scalar code become lane selects; the rare
+// floor contact runs per lane in f64. The kernel steps its own float32 copy of the chains'
+// data (the mirror, below) and writes the particle state back to the f64 components after
+// every step, so results agree with the JavaScript step within float32 rounding
+// (test/tail/wasm.test.ts states the tolerances), and exactly with themselves (any thread).
+// The write: two chains per f64x2 lane pair, from the f64 components, bit-identical to
+// systems/tailWrite.ts for the same state.
 //
 // Memory: the world's tail components (TailChain, TailParticle, BendState) are views into
 // this instance's memory (core/wasm/tailAccel.ts lays them out); `setPointers` gives their
 // byte offsets. The caller keeps each chain's `stepCache` current (the exponentials, computed
-// with JavaScript's Math.exp so both paths agree) and lists the entity ids to step (`ents`, i32)
-// and the step length h (`params[0]`, seconds); per chain and step the kernel first fills a
-// 16-f64 record (`chainK`, by entity id; core/tailKernel.ts chainStepConstants):
+// with JavaScript's Math.exp) and lists the entity ids to step (`ents`, i32) and the step
+// length h (`params[0]`, seconds); per chain and step the kernel first fills a 16-f64 record
+// (`chainK`, by entity id; core/tailKernel.ts chainStepConstants):
 //   0 f0 (Hz), 1 df (Hz per link), 2 2ζ, 3..5 forward axis F (world), 6 gravity (units/s²),
 //   7 coupling α, 8 cos(θmax/2), 9 sin(θmax/2), 10 floor on (0/1), 11 floor height F + ρ,
 //   12..13 backward horizontal (x, z), 14 contact damping e^(−γΔt)
@@ -35,7 +39,9 @@ export function setPointers(
   axesLs: usize, frequency: usize, tipRatio: usize, damping: usize, gravity: usize, unitScale: usize,
   floorY: usize, floorClearance: usize, floorEnabled: usize, stepCache: usize,
   chainK: usize, ents: usize, pending: usize, params: usize, pairs: usize,
+  mirror: usize, groups: usize, groupK: usize, ref: usize, laneOf: usize, stale: usize,
 ): void {
+  pRec = mirror; pGroups = groups; pGK = groupK; pRef = ref; pLaneOf = laneOf; pStale = stale;
   pAS = anchorStep; pLinks = links; pRow = row; pSteps = steps; pHeadLs = headLs; pRestDirLs = restDirLs; pLenRel = lenRel;
   pScaleRel = scaleRel; pRestR = restR; pLocalCur = localCur; pLocalPrev = localPrev; pToHipsM = toHipsM; pRestDirHs = restDirHs;
   pBendOld = bendOld; pBendNew = bendNew; pPos = pos; pVel = vel; pContact = contact; pChainK = chainK; pEnts = ents; pPending = pending;
@@ -143,235 +149,555 @@ function chainConstants(eid: i32): void {
 @inline function L(p: usize, i: i32): f64 { return load<f64>(p + (<usize>i << 3)); }
 @inline function S(p: usize, i: i32, v: f64): void { store<f64>(p + (<usize>i << 3), v); }
 
-// ---- floor contact (one lane; systems/floorContact.ts + floorDirection + qSwingUnit)
-let gDpx: f64 = 0, gDpy: f64 = 0, gDpz: f64 = 0;
+// ---- the f32x4 step: four chains with the same link count per group, float32, interleaved
+//
+// The kernel keeps its own float32 copy (the mirror) of what the step reads and writes, four
+// chains per group with the lanes interleaved (every field component of a link is one v128,
+// lane j = the group's chain j), so every load and store of the link loop is one v128 at a
+// constant offset. Particle positions are stored relative to the chain's anchor (its position
+// at the chain's last step, `ref`, f64): float32 world positions would lose 100× more.
+// The public f64 components stay the truth for everything else: a chain marked in
+// `mirrorStale` (bit 0: rest data, bit 1: particle state — JavaScript sets them wherever it
+// writes them —, bit 2: the particle state as written back, after a regrouping or a new
+// memory) is read in again before its next step, and after every step the kernel writes
+// the particle state back (pos, vel, bendOld = bendNew, localPrev ← localCur, localCur,
+// contact). A lane without a chain, or whose chain has no step pending, writes nothing there.
+//
+// Group-link record (v128 each, lane j = chain j of the group):
+const HL: i32 = 0, RD: i32 = 3, LN: i32 = 6, SR: i32 = 7, RR: i32 = 8, TH: i32 = 12, RH: i32 = 21;
+const PO: i32 = 24, VE: i32 = 27, BO: i32 = 30, BN: i32 = 34, LC: i32 = 38;
+//   headLs 3, restDirLs 3, lenRel, scaleRel, restR 4, toHipsM 9, restDirHs 3 (rest data);
+//   pos − ref 3, vel 3, bendOld 4, bendNew 4, localCur 4 (this step's, for the write-back)
+const REC: i32 = 42;
+const RECB: i32 = REC * 16;
+// Group block (v128 each): the chain constants of this step per lane, then the floor scratch.
+const K_F0: i32 = 0, K_DF: i32 = 1, K_Z2: i32 = 2, K_FX: i32 = 3, K_GRAV: i32 = 6, K_ALPHA: i32 = 7, K_COSH: i32 = 8, K_SINH: i32 = 9;
+const K_FLOORON: i32 = 10, K_FLOOR: i32 = 11, K_DX: i32 = 12, K_QX: i32 = 15, K_S: i32 = 19;
+const K_M: i32 = 20, K_H: i32 = 29, K_R: i32 = 32, K_D: i32 = 34, K_LEN: i32 = 36, K_DP: i32 = 37;
+/** v128 per group block. */
+const GKV: i32 = 40;
+const GKB: i32 = GKV * 16;
+// Group table (i32 × 8 per group): links, first record, the four entity ids (−1: none).
+let pRec: usize = 0, pGroups: usize = 0, pGK: usize = 0, pRef: usize = 0, pLaneOf: usize = 0, pStale: usize = 0;
+let gGroups: i32 = 0, gGrouped: i32 = 0, gRecs: i32 = 0;
 
-function floorResolve(
-  k: i32, m00: f64, m01: f64, m02: f64, m10: f64, m11: f64, m12: f64, m20: f64, m21: f64, m22: f64,
-  hx: f64, hy: f64, hz: f64, rx: f64, rz: f64, dx0: f64, dz0: f64, len: f64, F: f64, bkx: f64, bkz: f64, damp: f64,
-): void {
+@inline function f4(a: f32): v128 { return f32x4.splat(a); }
+@inline function ad4(a: v128, b: v128): v128 { return f32x4.add(a, b); }
+@inline function sb4(a: v128, b: v128): v128 { return f32x4.sub(a, b); }
+@inline function mu4(a: v128, b: v128): v128 { return f32x4.mul(a, b); }
+@inline function dv4(a: v128, b: v128): v128 { return f32x4.div(a, b); }
+@inline function sq4(a: v128): v128 { return f32x4.sqrt(a); }
+@inline function ng4(a: v128): v128 { return f32x4.neg(a); }
+@inline function lt4(a: v128, b: v128): v128 { return f32x4.lt(a, b); }
+@inline function gt4(a: v128, b: v128): v128 { return f32x4.gt(a, b); }
+/** Every lane of mask m set (the common case of the masks below: their selects are skipped). */
+@inline function all4(m: v128): bool { return i32x4.all_true(m); }
+@inline function dot34(ax: v128, ay: v128, az: v128, bx: v128, by: v128, bz: v128): v128 {
+  return ad4(ad4(mu4(ax, bx), mu4(ay, by)), mu4(az, bz));
+}
+/** Components of the quaternion product a·b (x, y, z, w), in the JavaScript step's operation order. */
+@inline function qmx4(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128): v128 {
+  return sb4(ad4(ad4(mu4(ax, bw), mu4(aw, bx)), mu4(ay, bz)), mu4(az, by));
+}
+@inline function qmy4(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128): v128 {
+  return sb4(ad4(ad4(mu4(ay, bw), mu4(aw, by)), mu4(az, bx)), mu4(ax, bz));
+}
+@inline function qmz4(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128): v128 {
+  return sb4(ad4(ad4(mu4(az, bw), mu4(aw, bz)), mu4(ax, by)), mu4(ay, bx));
+}
+@inline function qmw4(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128): v128 {
+  return sb4(sb4(sb4(mu4(aw, bw), mu4(ax, bx)), mu4(ay, by)), mu4(az, bz));
+}
+/** Lane `lj` (byte offset j·4) of v128 `f` at record or block address `r`, as f64. */
+@inline function LF(r: usize, f: i32, lj: usize): f64 { return <f64>load<f32>(r + (<usize>f << 4) + lj); }
+@inline function SF(r: usize, f: i32, lj: usize, v: f64): void { store<f32>(r + (<usize>f << 4) + lj, <f32>v); }
+@inline function gEnt(g: i32, j: i32): i32 { return load<i32>(pGroups + (<usize>(g * 8 + 2 + j) << 2)); }
+
+/** Read `cnt` f64 components from p[idx…] into lane lj of fields f… of record r. */
+@inline function imp(r: usize, f: i32, lj: usize, p: usize, idx: i32, cnt: i32): void {
+  for (let c = 0; c < cnt; c++) SF(r, f + c, lj, L(p, idx + c));
+}
+
+/**
+ * Read chain eid into lane j of the records at rb (n links): bit 0 of `what` the rest data;
+ * bit 1 the particle state JavaScript wrote (positions relative to the chain's anchor at this
+ * step, which becomes its `ref`); bit 2 the particle state as the kernel wrote it back
+ * (relative to the chain's `ref`, kept: f32(ref + rel − ref) is rel again, so a mirror read in
+ * again — a new grouping or memory — continues bit for bit).
+ */
+function importLane(rb: usize, n: i32, j: i32, eid: i32, what: i32): void {
+  const k0 = load<i32>(pRow + (<usize>eid << 2)) * LINK_STRIDE;
+  const lj = <usize>(j << 2);
+  const e3 = eid * 3, a = eid * 8;
+  if (what & 2) { S(pRef, e3, L(pAS, a)); S(pRef, e3 + 1, L(pAS, a + 1)); S(pRef, e3 + 2, L(pAS, a + 2)); }
+  const dyn = (what & 6) != 0;
+  for (let i = 0; i < n; i++) {
+    const r = rb + <usize>(i * RECB);
+    const k = k0 + i;
+    if (what & 1) {
+      imp(r, HL, lj, pHeadLs, k * 3, 3); imp(r, RD, lj, pRestDirLs, k * 3, 3);
+      SF(r, LN, lj, L(pLenRel, k)); SF(r, SR, lj, L(pScaleRel, k));
+      imp(r, RR, lj, pRestR, k * 4, 4); imp(r, TH, lj, pToHipsM, k * 9, 9); imp(r, RH, lj, pRestDirHs, k * 3, 3);
+    }
+    if (dyn) {
+      for (let c = 0; c < 3; c++) SF(r, PO + c, lj, L(pPos, k * 3 + c) - L(pRef, e3 + c));
+      imp(r, VE, lj, pVel, k * 3, 3); imp(r, BO, lj, pBendOld, k * 4, 4);
+    }
+  }
+}
+
+/** Lane j of the records at rb without a chain: a zero-length link at rest (no NaN, no slow branch). */
+function padLane(rb: usize, n: i32, j: i32): void {
+  const lj = <usize>(j << 2);
+  for (let i = 0; i < n; i++) {
+    const r = rb + <usize>(i * RECB);
+    for (let f = 0; f < REC; f++) SF(r, f, lj, 0);
+    SF(r, SR, lj, 1); SF(r, RR + 3, lj, 1); SF(r, TH, lj, 1); SF(r, TH + 4, lj, 1); SF(r, TH + 8, lj, 1);
+    SF(r, BO + 3, lj, 1); SF(r, BN + 3, lj, 1); SF(r, LC + 3, lj, 1);
+  }
+}
+
+/**
+ * Group the `count` chains listed in `ents` by link count, four to a group (setup of the
+ * mirror: on the first step, in a new memory, and whenever the listed chains changed); every
+ * chain is marked to be read in. Lanes are independent, so the grouping changes no result.
+ */
+function regroup(count: i32): void {
+  for (let g = 0; g < gGroups; g++) {
+    for (let j = 0; j < 4; j++) { const e = gEnt(g, j); if (e >= 0) store<i32>(pLaneOf + (<usize>e << 2), 0); }
+  }
+  // pending[n] = the group of n links still being filled, or -1
+  for (let n = 0; n <= LINK_STRIDE; n++) store<i32>(pPending + (<usize>n << 2), -1);
+  let ng = 0, recs = 0, grouped = 0;
+  for (let e = 0; e < count; e++) {
+    const eid = load<i32>(pEnts + (<usize>e << 2));
+    const n = <i32>load<u8>(pLinks + <usize>eid);
+    if (n == 0) continue;
+    let g = load<i32>(pPending + (<usize>n << 2));
+    let j = 0;
+    if (g >= 0) {
+      while (gEnt(g, j) >= 0) j++;
+    } else {
+      g = ng++;
+      const t = pGroups + (<usize>(g * 8) << 2);
+      store<i32>(t, n); store<i32>(t, recs, 4);
+      store<i32>(t, -1, 8); store<i32>(t, -1, 12); store<i32>(t, -1, 16); store<i32>(t, -1, 20);
+      recs += n;
+      store<i32>(pPending + (<usize>n << 2), g);
+    }
+    store<i32>(pGroups + (<usize>(g * 8 + 2 + j) << 2), eid);
+    if (j == 3) store<i32>(pPending + (<usize>n << 2), -1);
+    store<i32>(pLaneOf + (<usize>eid << 2), g * 4 + j + 1);
+    store<u8>(pStale + <usize>eid, load<u8>(pStale + <usize>eid) | 5); // (read in again: rest data, and the particles as written back)
+    grouped++;
+  }
+  for (let g = 0; g < ng; g++) {
+    const n = load<i32>(pGroups + (<usize>(g * 8) << 2));
+    const rb = pRec + <usize>(load<i32>(pGroups + (<usize>(g * 8 + 1) << 2)) * RECB);
+    for (let j = 0; j < 4; j++) if (gEnt(g, j) < 0) padLane(rb, n, j);
+  }
+  gGroups = ng; gGrouped = grouped; gRecs = recs;
+}
+
+/** Are the listed chains exactly the grouped ones (each in its lane, with its link count)? */
+function groupsCurrent(count: i32): bool {
+  let listed = 0;
+  for (let e = 0; e < count; e++) {
+    const eid = load<i32>(pEnts + (<usize>e << 2));
+    const n = <i32>load<u8>(pLinks + <usize>eid);
+    if (n == 0) continue;
+    listed++;
+    const v = load<i32>(pLaneOf + (<usize>eid << 2)) - 1;
+    if (v < 0) return false;
+    const g = v >> 2;
+    if (g >= gGroups || gEnt(g, v & 3) != eid || load<i32>(pGroups + (<usize>(g * 8) << 2)) != n) return false;
+  }
+  return listed == gGrouped;
+}
+
+/**
+ * Lane j's constants of this step into the group block gk: chainConstants (f64) demoted, the
+ * floor height and the anchor's move since the chain's last step relative to its `ref` (then
+ * moved to this step's anchor), the anchor rotation and scale.
+ */
+function laneConsts(gk: usize, j: i32, eid: i32): void {
+  chainConstants(eid);
+  const lj = <usize>(j << 2);
+  const o = eid * 16, a = eid * 8, e3 = eid * 3;
+  for (let c = 0; c < 11; c++) SF(gk, c, lj, L(pChainK, o + c));
+  const ax = L(pAS, a), ay = L(pAS, a + 1), az = L(pAS, a + 2);
+  SF(gk, K_FLOOR, lj, L(pChainK, o + 11) - ay);
+  SF(gk, K_DX, lj, ax - L(pRef, e3)); SF(gk, K_DX + 1, lj, ay - L(pRef, e3 + 1)); SF(gk, K_DX + 2, lj, az - L(pRef, e3 + 2));
+  S(pRef, e3, ax); S(pRef, e3 + 1, ay); S(pRef, e3 + 2, az);
+  for (let c = 0; c < 4; c++) SF(gk, K_QX + c, lj, L(pAS, a + 3 + c));
+  SF(gk, K_S, lj, L(pAS, a + 7));
+}
+
+/** Lane j of a lane that steps nothing: benign constants (no coupling, floor off, identity anchor). */
+function padConsts(gk: usize, j: i32): void {
+  const lj = <usize>(j << 2);
+  for (let c = 0; c < 20; c++) SF(gk, c, lj, 0);
+  SF(gk, K_QX + 3, lj, 1); SF(gk, K_S, lj, 1); SF(gk, K_COSH, lj, -1);
+}
+
+// ---- floor contact (one lane, in f64; systems/floorContact.ts + floorDirection + qSwingUnit)
+/**
+ * Lane lj of link k (record r; the step's frame, head, rest and tip directions and length in
+ * the group block's scratch, relative to the anchor) back onto the floor circle: position,
+ * velocity and bend snapshot into the record, contact into the component, the new direction in
+ * the parent frame into the block's DP scratch.
+ */
+function floorLane(gk: usize, r: usize, lj: usize, k: i32, eid: i32): void {
+  const m00 = LF(gk, K_M, lj), m01 = LF(gk, K_M + 1, lj), m02 = LF(gk, K_M + 2, lj);
+  const m10 = LF(gk, K_M + 3, lj), m11 = LF(gk, K_M + 4, lj), m12 = LF(gk, K_M + 5, lj);
+  const m20 = LF(gk, K_M + 6, lj), m21 = LF(gk, K_M + 7, lj), m22 = LF(gk, K_M + 8, lj);
+  const hx = LF(gk, K_H, lj), hy = LF(gk, K_H + 1, lj), hz = LF(gk, K_H + 2, lj);
+  const rx = LF(gk, K_R, lj), rz = LF(gk, K_R + 1, lj), dx0 = LF(gk, K_D, lj), dz0 = LF(gk, K_D + 1, lj);
+  const len = LF(gk, K_LEN, lj), F = LF(gk, K_FLOOR, lj);
+  const o = eid * 16;
+  const bkx = L(pChainK, o + 12), bkz = L(pChainK, o + 13), damp = L(pChainK, o + 14);
   // floorDirection
   let u = (F - hy) / len;
   if (u > 1) u = 1; else if (u < -1) u = -1;
   let tx = dx0, tz = dz0;
+  // (thresholds for float32 inputs: floorDirection's 1e-9 and qSwingUnit's −0.999999999 sit
+  // below their round-off, where a vertical tip or an exactly opposite floor direction would
+  // pick a direction or axis from round-off; as the step's own anti-parallel threshold)
   let tl = Math.sqrt(tx * tx + tz * tz);
-  if (tl < 1e-9) { tx = rx; tz = rz; tl = Math.sqrt(tx * tx + tz * tz); }
-  if (tl < 1e-9) {
+  if (tl < 1e-6) { tx = rx; tz = rz; tl = Math.sqrt(tx * tx + tz * tz); }
+  if (tl < 1e-6) {
     tx = bkx; tz = bkz; tl = Math.sqrt(tx * tx + tz * tz);
     if (!(tl > 0)) tl = 1; // (JS `|| 1`: 0 or NaN; a square root is never negative)
   }
   const c = Math.sqrt(1 - u * u);
   const dx = (c * tx) / tl, dy = u, dz = (c * tz) / tl;
-  const k3 = k * 3;
-  S(pPos, k3, hx + len * dx); S(pPos, k3 + 1, hy + len * dy); S(pPos, k3 + 2, hz + len * dz);
-  let vx = L(pVel, k3), vy = L(pVel, k3 + 1), vz = L(pVel, k3 + 2);
+  SF(r, PO, lj, hx + len * dx); SF(r, PO + 1, lj, hy + len * dy); SF(r, PO + 2, lj, hz + len * dz);
+  let vx = LF(r, VE, lj), vy = LF(r, VE + 1, lj), vz = LF(r, VE + 2, lj);
   const vr = vx * dx + vy * dy + vz * dz;
   vx -= vr * dx; vy -= vr * dy; vz -= vr * dz;
   if (vy < 0) vy = 0;
-  S(pVel, k3, vx * damp); S(pVel, k3 + 1, vy * damp); S(pVel, k3 + 2, vz * damp);
+  SF(r, VE, lj, vx * damp); SF(r, VE + 1, lj, vy * damp); SF(r, VE + 2, lj, vz * damp);
   store<u8>(pContact + <usize>k, 1);
   const ux = m00 * dx + m10 * dy + m20 * dz;
   const uy = m01 * dx + m11 * dy + m21 * dz;
   const uz = m02 * dx + m12 * dy + m22 * dz;
-  gDpx = ux; gDpy = uy; gDpz = uz;
+  SF(gk, K_DP, lj, ux); SF(gk, K_DP + 1, lj, uy); SF(gk, K_DP + 2, lj, uz);
   const m = k * 9;
   const bx = L(pToHipsM, m) * ux + L(pToHipsM, m + 1) * uy + L(pToHipsM, m + 2) * uz;
   const by = L(pToHipsM, m + 3) * ux + L(pToHipsM, m + 4) * uy + L(pToHipsM, m + 5) * uz;
   const bz = L(pToHipsM, m + 6) * ux + L(pToHipsM, m + 7) * uy + L(pToHipsM, m + 8) * uz;
   // qSwingUnit(bendNew[k], restDirHs[k], b)
+  const k3 = k * 3;
   const ax = L(pRestDirHs, k3), ay = L(pRestDirHs, k3 + 1), az = L(pRestDirHs, k3 + 2);
   const d = ax * bx + ay * by + az * bz;
-  const k4 = k * 4;
-  if (d < -0.999999999) {
+  if (d < -0.999999) {
     let px: f64 = 0, py = -az, pz = ay;
     if (py * py + pz * pz < 1e-12) { px = az; py = 0; pz = -ax; }
     const lp = Math.sqrt(px * px + py * py + pz * pz);
-    S(pBendNew, k4, px / lp); S(pBendNew, k4 + 1, py / lp); S(pBendNew, k4 + 2, pz / lp); S(pBendNew, k4 + 3, 0);
+    SF(r, BN, lj, px / lp); SF(r, BN + 1, lj, py / lp); SF(r, BN + 2, lj, pz / lp); SF(r, BN + 3, lj, 0);
     return;
   }
   const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
   const w = 1 + d;
   const l = Math.sqrt(cx * cx + cy * cy + cz * cz + w * w);
-  S(pBendNew, k4, cx / l); S(pBendNew, k4 + 1, cy / l); S(pBendNew, k4 + 2, cz / l); S(pBendNew, k4 + 3, w / l);
+  SF(r, BN, lj, cx / l); SF(r, BN + 1, lj, cy / l); SF(r, BN + 2, lj, cz / l); SF(r, BN + 3, lj, w / l);
+}
+
+/** Write lane lj of the records at rb (n links) back to chain eid's f64 components. */
+function exportLane(rb: usize, n: i32, lj: usize, eid: i32): void {
+  const k0 = load<i32>(pRow + (<usize>eid << 2)) * LINK_STRIDE;
+  const e3 = eid * 3;
+  const rx = L(pRef, e3), ry = L(pRef, e3 + 1), rz = L(pRef, e3 + 2);
+  for (let i = 0; i < n; i++) {
+    const r = rb + <usize>(i * RECB);
+    const k = k0 + i, k3 = k * 3, k4 = k * 4;
+    S(pPos, k3, rx + LF(r, PO, lj)); S(pPos, k3 + 1, ry + LF(r, PO + 1, lj)); S(pPos, k3 + 2, rz + LF(r, PO + 2, lj));
+    S(pVel, k3, LF(r, VE, lj)); S(pVel, k3 + 1, LF(r, VE + 1, lj)); S(pVel, k3 + 2, LF(r, VE + 2, lj));
+    for (let c = 0; c < 4; c++) {
+      const b = LF(r, BN + c, lj);
+      S(pBendOld, k4 + c, b); S(pBendNew, k4 + c, b);
+      S(pLocalPrev, k4 + c, L(pLocalCur, k4 + c));
+    }
+    // localCur normalised in f64 (a float32 quaternion is unit to 1e-7 only: bone lengths and
+    // composed world matrices would carry that)
+    const x = LF(r, LC, lj), y = LF(r, LC + 1, lj), z = LF(r, LC + 2, lj), w = LF(r, LC + 3, lj);
+    const il = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+    S(pLocalCur, k4, x * il); S(pLocalCur, k4 + 1, y * il); S(pLocalCur, k4 + 2, z * il); S(pLocalCur, k4 + 3, w * il);
+  }
 }
 
 /**
- * One step of chains eA and eB (same link count). With eA == eB (`dup`) both lanes compute the
- * same chain; the floor contact then runs once.
+ * One step of group g by h seconds: read in its stale chains, fill the lane constants, run
+ * the link loop, write the stepped chains back. Lanes without a chain or a pending step write
+ * nothing to the components (their mirror lanes are read in again before their next step).
  */
-function stepPair(eA: i32, eB: i32, h: f64): void {
-  const lAS = pAS, lBendNew = pBendNew, lBendOld = pBendOld, lChainK = pChainK, lHeadLs = pHeadLs, lLenRel = pLenRel, lLocalCur = pLocalCur, lLocalPrev = pLocalPrev, lPos = pPos, lRestDirHs = pRestDirHs, lRestDirLs = pRestDirLs, lRestR = pRestR, lScaleRel = pScaleRel, lToHipsM = pToHipsM, lVel = pVel; // (the pointers as locals: one load each)
-  const dup = eA == eB;
-  const H = sp(h), ONE = sp(1), ZERO = sp(0), TWO = sp(2), EPS12 = sp(1e-12), ANTI = sp(-0.999999999);
-  const n = <i32>load<u8>(pLinks + <usize>eA);
-  const baseA = load<i32>(pRow + (<usize>eA << 2)) * LINK_STRIDE, baseB = load<i32>(pRow + (<usize>eB << 2)) * LINK_STRIDE;
-  const aA = eA * 8, aB = eB * 8;
-  let qx = G3(lAS, aA, aB), qy = G4(lAS, aA, aB), qz = G5(lAS, aA, aB), qw = G6(lAS, aA, aB);
-  let px = G0(lAS, aA, aB), py = G1(lAS, aA, aB), pz = G2(lAS, aA, aB);
-  const s = G7(lAS, aA, aB);
+function stepGroupJob(g: i32, h: f64): void {
+  const t = pGroups + (<usize>(g * 8) << 2);
+  const n = load<i32>(t);
+  const rb = pRec + <usize>(load<i32>(t, 4) * RECB);
+  const gk = pGK + <usize>(g * GKB);
+  const e0 = load<i32>(t, 8), e1 = load<i32>(t, 12), e2 = load<i32>(t, 16), e3 = load<i32>(t, 20);
+  const l0 = e0 >= 0 && load<u8>(pSteps + <usize>e0) != 0, l1 = e1 >= 0 && load<u8>(pSteps + <usize>e1) != 0;
+  const l2 = e2 >= 0 && load<u8>(pSteps + <usize>e2) != 0, l3 = e3 >= 0 && load<u8>(pSteps + <usize>e3) != 0;
+  for (let j = 0; j < 4; j++) {
+    const e = j == 0 ? e0 : j == 1 ? e1 : j == 2 ? e2 : e3;
+    const live = j == 0 ? l0 : j == 1 ? l1 : j == 2 ? l2 : l3;
+    if (!live) {
+      padConsts(gk, j);
+      if (e >= 0) store<u8>(pStale + <usize>e, load<u8>(pStale + <usize>e) | 5); // (its lane computes garbage this step: read it in again, as written back)
+      continue;
+    }
+    const st = <i32>load<u8>(pStale + <usize>e);
+    if (st != 0) { importLane(rb, n, j, e, st); store<u8>(pStale + <usize>e, 0); }
+    laneConsts(gk, j, e);
+  }
+  if (!(l0 || l1 || l2 || l3)) return;
+  const laneM = i32x4.replace_lane(i32x4.replace_lane(i32x4.replace_lane(i32x4.splat(l0 ? -1 : 0), 1, l1 ? -1 : 0), 2, l2 ? -1 : 0), 3, l3 ? -1 : 0);
+  const r0 = l0 ? load<i32>(pRow + (<usize>e0 << 2)) * LINK_STRIDE : 0, r1 = l1 ? load<i32>(pRow + (<usize>e1 << 2)) * LINK_STRIDE : 0;
+  const r2 = l2 ? load<i32>(pRow + (<usize>e2 << 2)) * LINK_STRIDE : 0, r3 = l3 ? load<i32>(pRow + (<usize>e3 << 2)) * LINK_STRIDE : 0;
+  stepGroup(gk, rb, n, <f32>h, laneM, r0, r1, r2, r3, l0, l1, l2, l3, e0, e1, e2, e3);
+  if (l0 && l1 && l2 && l3) { exportGroup(rb, n, r0, r1, r2, r3, e0, e1, e2, e3); return; }
+  if (l0) exportLane(rb, n, 0, e0);
+  if (l1) exportLane(rb, n, 4, e1);
+  if (l2) exportLane(rb, n, 8, e2);
+  if (l3) exportLane(rb, n, 12, e3);
+}
+
+/** Lanes 2, 3 of a v128 of f32 as f64x2. */
+@inline function hi2(v: v128): v128 { return f64x2.promote_low_f32x4(i32x4.shuffle(v, v, 2, 3, 0, 1)); }
+/** Store the four lanes of field f (record r) as f64 to p[ia], p[ib], p[ic], p[id] (byte offsets). */
+@inline function put4(r: usize, f: i32, p: usize, ia: usize, ib: usize, ic: usize, id: usize): void {
+  const v = v128.load(r + (<usize>f << 4));
+  const lo = f64x2.promote_low_f32x4(v), hi = hi2(v);
+  v128.store64_lane(p + ia, lo, 0); v128.store64_lane(p + ib, lo, 1);
+  v128.store64_lane(p + ic, hi, 0); v128.store64_lane(p + id, hi, 1);
+}
+
+/** {@link exportLane} for a group whose four lanes all stepped (the common case), two lanes per f64x2. */
+function exportGroup(rb: usize, n: i32, r0: i32, r1: i32, r2: i32, r3: i32, e0: i32, e1: i32, e2: i32, e3: i32): void {
+  // the chains' refs, lanes (0, 1) and (2, 3) per component
+  const f0 = pRef + (<usize>(e0 * 3) << 3), f1 = pRef + (<usize>(e1 * 3) << 3), f2 = pRef + (<usize>(e2 * 3) << 3), f3 = pRef + (<usize>(e3 * 3) << 3);
+  const rxl = v128.load64_lane(f1, v128.load64_zero(f0), 1), rxh = v128.load64_lane(f3, v128.load64_zero(f2), 1);
+  const ryl = v128.load64_lane(f1 + 8, v128.load64_zero(f0 + 8), 1), ryh = v128.load64_lane(f3 + 8, v128.load64_zero(f2 + 8), 1);
+  const rzl = v128.load64_lane(f1 + 16, v128.load64_zero(f0 + 16), 1), rzh = v128.load64_lane(f3 + 16, v128.load64_zero(f2 + 16), 1);
+  for (let i = 0; i < n; i++) {
+    const r = rb + <usize>(i * RECB);
+    const k0 = r0 + i, k1 = r1 + i, k2 = r2 + i, k3 = r3 + i;
+    // pos = ref + relative, vel (3 per link)
+    const a0 = <usize>(k0 * 24), a1 = <usize>(k1 * 24), a2 = <usize>(k2 * 24), a3 = <usize>(k3 * 24);
+    for (let c = 0; c < 3; c++) {
+      const v = v128.load(r + (<usize>(PO + c) << 4));
+      const lo = f64x2.add(c == 0 ? rxl : c == 1 ? ryl : rzl, f64x2.promote_low_f32x4(v));
+      const hi = f64x2.add(c == 0 ? rxh : c == 1 ? ryh : rzh, hi2(v));
+      const o = <usize>(c << 3);
+      v128.store64_lane(pPos + a0 + o, lo, 0); v128.store64_lane(pPos + a1 + o, lo, 1);
+      v128.store64_lane(pPos + a2 + o, hi, 0); v128.store64_lane(pPos + a3 + o, hi, 1);
+      put4(r, VE + c, pVel, a0 + o, a1 + o, a2 + o, a3 + o);
+    }
+    // bendOld = bendNew; localPrev ← localCur; localCur (4 per link)
+    const b0 = <usize>(k0 * 32), b1 = <usize>(k1 * 32), b2 = <usize>(k2 * 32), b3 = <usize>(k3 * 32);
+    v128.store(pLocalPrev + b0, v128.load(pLocalCur + b0)); v128.store(pLocalPrev + b0 + 16, v128.load(pLocalCur + b0 + 16));
+    v128.store(pLocalPrev + b1, v128.load(pLocalCur + b1)); v128.store(pLocalPrev + b1 + 16, v128.load(pLocalCur + b1 + 16));
+    v128.store(pLocalPrev + b2, v128.load(pLocalCur + b2)); v128.store(pLocalPrev + b2 + 16, v128.load(pLocalCur + b2 + 16));
+    v128.store(pLocalPrev + b3, v128.load(pLocalCur + b3)); v128.store(pLocalPrev + b3 + 16, v128.load(pLocalCur + b3 + 16));
+    for (let c = 0; c < 4; c++) {
+      const o = <usize>(c << 3);
+      put4(r, BN + c, pBendOld, b0 + o, b1 + o, b2 + o, b3 + o);
+      put4(r, BN + c, pBendNew, b0 + o, b1 + o, b2 + o, b3 + o);
+    }
+    // localCur normalised in f64 (as exportLane)
+    const qx = v128.load(r, LC * 16), qy = v128.load(r, LC * 16 + 16), qz = v128.load(r, LC * 16 + 32), qw = v128.load(r, LC * 16 + 48);
+    const xl = f64x2.promote_low_f32x4(qx), yl = f64x2.promote_low_f32x4(qy), zl = f64x2.promote_low_f32x4(qz), wl = f64x2.promote_low_f32x4(qw);
+    const xh = hi2(qx), yh = hi2(qy), zh = hi2(qz), wh = hi2(qw);
+    const one = f64x2.splat(1);
+    const il = f64x2.div(one, f64x2.sqrt(f64x2.add(f64x2.add(f64x2.add(f64x2.mul(xl, xl), f64x2.mul(yl, yl)), f64x2.mul(zl, zl)), f64x2.mul(wl, wl))));
+    const ih = f64x2.div(one, f64x2.sqrt(f64x2.add(f64x2.add(f64x2.add(f64x2.mul(xh, xh), f64x2.mul(yh, yh)), f64x2.mul(zh, zh)), f64x2.mul(wh, wh))));
+    const pc = pLocalCur;
+    const a = f64x2.mul(xl, il), b = f64x2.mul(yl, il), c2 = f64x2.mul(zl, il), d = f64x2.mul(wl, il);
+    v128.store(pc + b0, i64x2.shuffle(a, b, 0, 2)); v128.store(pc + b0 + 16, i64x2.shuffle(c2, d, 0, 2));
+    v128.store(pc + b1, i64x2.shuffle(a, b, 1, 3)); v128.store(pc + b1 + 16, i64x2.shuffle(c2, d, 1, 3));
+    const e = f64x2.mul(xh, ih), f = f64x2.mul(yh, ih), g = f64x2.mul(zh, ih), hh = f64x2.mul(wh, ih);
+    v128.store(pc + b2, i64x2.shuffle(e, f, 0, 2)); v128.store(pc + b2 + 16, i64x2.shuffle(g, hh, 0, 2));
+    v128.store(pc + b3, i64x2.shuffle(e, f, 1, 3)); v128.store(pc + b3 + 16, i64x2.shuffle(g, hh, 1, 3));
+  }
+}
+
+/** The link loop of one group (systems/tailStep.ts's maths in f32x4; positions relative to the anchor at this step). */
+function stepGroup(
+  gk: usize, rb: usize, n: i32, h: f32, laneM: v128, r0: i32, r1: i32, r2: i32, r3: i32,
+  l0: bool, l1: bool, l2: bool, l3: bool, e0: i32, e1: i32, e2: i32, e3: i32,
+): void {
+  const H = f4(h), ONE = f4(1), ZERO = f4(0), TWO = f4(2), EPS12 = f4(1e-12), ANTI = f4(-0.999999);
+  // (the anti-parallel fallback from 1 + d < 1e-6, within 0.08° of 180°: d carries float32
+  // round-off of ~2e-7, and from the f64 threshold −0.999999999 an exactly opposite direction
+  // would take the swing formula with a cross product of round-off: an arbitrary twist)
+  let qx = v128.load(gk, K_QX * 16), qy = v128.load(gk, K_QX * 16 + 16), qz = v128.load(gk, K_QX * 16 + 32), qw = v128.load(gk, K_QX * 16 + 48);
+  const ax0 = v128.load(gk, K_DX * 16), ay0 = v128.load(gk, K_DX * 16 + 16), az0 = v128.load(gk, K_DX * 16 + 32);
+  let px = ZERO, py = ZERO, pz = ZERO;
+  const s = v128.load(gk, K_S * 16);
   let ps = s;
-  const cA = eA * 16, cB = eB * 16;
-  const f0 = G0(lChainK, cA, cB), df = G1(lChainK, cA, cB), zeta2 = G2(lChainK, cA, cB);
-  const fx = G3(lChainK, cA, cB), fy = G4(lChainK, cA, cB), fz = G5(lChainK, cA, cB);
-  const grav = G6(lChainK, cA, cB), alpha = G7(lChainK, cA, cB);
-  const cosH = G8(lChainK, cA, cB), sinH = G9(lChainK, cA, cB);
-  const floorOn = f64x2.eq(G10(lChainK, cA, cB), ONE), floorF = G11(lChainK, cA, cB);
-  const alphaPos = gt(alpha, ZERO);
-  const allAlpha = all(alphaPos);
+  const f0 = v128.load(gk, K_F0 * 16), df = v128.load(gk, K_DF * 16), zeta2 = v128.load(gk, K_Z2 * 16);
+  const fx = v128.load(gk, K_FX * 16), fy = v128.load(gk, K_FX * 16 + 16), fz = v128.load(gk, K_FX * 16 + 32);
+  const grav = v128.load(gk, K_GRAV * 16), alpha = v128.load(gk, K_ALPHA * 16);
+  const cosH = v128.load(gk, K_COSH * 16), sinH = v128.load(gk, K_SINH * 16);
+  const floorOn = v128.and(f32x4.eq(v128.load(gk, K_FLOORON * 16), ONE), laneM), floorF = v128.load(gk, K_FLOOR * 16);
+  const anyFloor = v128.any_true(floorOn);
+  const alphaPos = gt4(alpha, ZERO);
+  const allAlpha = all4(alphaPos);
   let ox = ZERO, oy = ZERO, oz = ZERO;
   for (let i = 0; i < n; i++) {
-    const kA = baseA + i, kB = baseB + i;
-    const a3 = kA * 3, b3 = kB * 3, a4 = kA * 4, b4 = kB * 4, a9 = kA * 9, b9 = kB * 9;
-    const x2 = ad(qx, qx), y2 = ad(qy, qy), z2 = ad(qz, qz);
-    const xx = mu(qx, x2), xy = mu(qx, y2), xz = mu(qx, z2), yy = mu(qy, y2), yz = mu(qy, z2), zz = mu(qz, z2);
-    const wx = mu(qw, x2), wy = mu(qw, y2), wz = mu(qw, z2);
-    const m00 = sb(ONE, ad(yy, zz)), m01 = sb(xy, wz), m02 = ad(xz, wy);
-    const m10 = ad(xy, wz), m11 = sb(ONE, ad(xx, zz)), m12 = sb(yz, wx);
-    const m20 = sb(xz, wy), m21 = ad(yz, wx), m22 = sb(ONE, ad(xx, yy));
-    const lx = G0(lHeadLs, a3, b3), ly = G1(lHeadLs, a3, b3), lz = G2(lHeadLs, a3, b3);
-    const hx = ad(px, mu(ps, dot3(m00, m01, m02, lx, ly, lz)));
-    const hy = ad(py, mu(ps, dot3(m10, m11, m12, lx, ly, lz)));
-    const hz = ad(pz, mu(ps, dot3(m20, m21, m22, lx, ly, lz)));
-    const ux = G0(lRestDirLs, a3, b3), uy = G1(lRestDirLs, a3, b3), uz = G2(lRestDirLs, a3, b3);
-    const rx = dot3(m00, m01, m02, ux, uy, uz);
-    const ry = dot3(m10, m11, m12, ux, uy, uz);
-    const rz = dot3(m20, m21, m22, ux, uy, uz);
-    const len = mu(s, G0(lLenRel, kA, kB));
+    const r = rb + <usize>(i * RECB);
+    const x2 = ad4(qx, qx), y2 = ad4(qy, qy), z2 = ad4(qz, qz);
+    const xx = mu4(qx, x2), xy = mu4(qx, y2), xz = mu4(qx, z2), yy = mu4(qy, y2), yz = mu4(qy, z2), zz = mu4(qz, z2);
+    const wx = mu4(qw, x2), wy = mu4(qw, y2), wz = mu4(qw, z2);
+    const m00 = sb4(ONE, ad4(yy, zz)), m01 = sb4(xy, wz), m02 = ad4(xz, wy);
+    const m10 = ad4(xy, wz), m11 = sb4(ONE, ad4(xx, zz)), m12 = sb4(yz, wx);
+    const m20 = sb4(xz, wy), m21 = ad4(yz, wx), m22 = sb4(ONE, ad4(xx, yy));
+    const lx = v128.load(r, HL * 16), ly = v128.load(r, HL * 16 + 16), lz = v128.load(r, HL * 16 + 32);
+    const hx = ad4(px, mu4(ps, dot34(m00, m01, m02, lx, ly, lz)));
+    const hy = ad4(py, mu4(ps, dot34(m10, m11, m12, lx, ly, lz)));
+    const hz = ad4(pz, mu4(ps, dot34(m20, m21, m22, lx, ly, lz)));
+    const ux = v128.load(r, RD * 16), uy = v128.load(r, RD * 16 + 16), uz = v128.load(r, RD * 16 + 32);
+    const rx = dot34(m00, m01, m02, ux, uy, uz);
+    const ry = dot34(m10, m11, m12, ux, uy, uz);
+    const rz = dot34(m20, m21, m22, ux, uy, uz);
+    const len = mu4(s, v128.load(r, LN * 16));
     if (i == 0) { ox = hx; oy = hy; oz = hz; }
-    const live = gt(len, ZERO);
+    const live = gt4(len, ZERO);
     // ---- 5. TailSpring
-    const w = mu(sp(6.283185307179586), ad(f0, mu(df, sp(<f64>i))));
-    const w2 = mu(w, w), c = mu(zeta2, w);
-    const tx = ad(hx, mu(len, rx)), ty = ad(hy, mu(len, ry)), tz = ad(hz, mu(len, rz));
-    let vx = G0(lVel, a3, b3), vy = G1(lVel, a3, b3), vz = G2(lVel, a3, b3);
-    let cx = G0(lPos, a3, b3), cy = G1(lPos, a3, b3), cz = G2(lPos, a3, b3);
-    vx = ad(vx, mu(sb(mu(w2, sb(tx, cx)), mu(c, vx)), H));
-    vy = ad(vy, mu(sb(sb(mu(w2, sb(ty, cy)), mu(c, vy)), grav), H));
-    vz = ad(vz, mu(sb(mu(w2, sb(tz, cz)), mu(c, vz)), H));
-    cx = ad(cx, mu(vx, H)); cy = ad(cy, mu(vy, H)); cz = ad(cz, mu(vz, H));
-    let dx = sb(cx, hx), dy = sb(cy, hy), dz = sb(cz, hz);
-    const dl = sq(dot3(dx, dy, dz, dx, dy, dz));
-    const okd = v128.and(gt(dl, mu(EPS12, len)), lt(dl, sp(Infinity)));
-    const idl = dv(ONE, dl);
-    if (all(okd)) { dx = mu(dx, idl); dy = mu(dy, idl); dz = mu(dz, idl); } else {
-      dx = sel(okd, mu(dx, idl), rx); dy = sel(okd, mu(dy, idl), ry); dz = sel(okd, mu(dz, idl), rz);
+    const w = mu4(f4(6.283185307179586), ad4(f0, mu4(df, f4(<f32>i))));
+    const w2 = mu4(w, w), c = mu4(zeta2, w);
+    const tx = ad4(hx, mu4(len, rx)), ty = ad4(hy, mu4(len, ry)), tz = ad4(hz, mu4(len, rz));
+    let vx = v128.load(r, VE * 16), vy = v128.load(r, VE * 16 + 16), vz = v128.load(r, VE * 16 + 32);
+    // (relative to the anchor at this step: the stored positions are relative to the last)
+    let cx = sb4(v128.load(r, PO * 16), ax0), cy = sb4(v128.load(r, PO * 16 + 16), ay0), cz = sb4(v128.load(r, PO * 16 + 32), az0);
+    vx = ad4(vx, mu4(sb4(mu4(w2, sb4(tx, cx)), mu4(c, vx)), H));
+    vy = ad4(vy, mu4(sb4(sb4(mu4(w2, sb4(ty, cy)), mu4(c, vy)), grav), H));
+    vz = ad4(vz, mu4(sb4(mu4(w2, sb4(tz, cz)), mu4(c, vz)), H));
+    cx = ad4(cx, mu4(vx, H)); cy = ad4(cy, mu4(vy, H)); cz = ad4(cz, mu4(vz, H));
+    let dx = sb4(cx, hx), dy = sb4(cy, hy), dz = sb4(cz, hz);
+    const dl = sq4(dot34(dx, dy, dz, dx, dy, dz));
+    const okd = v128.and(gt4(dl, mu4(EPS12, len)), lt4(dl, f4(Infinity)));
+    const idl = dv4(ONE, dl);
+    if (all4(okd)) { dx = mu4(dx, idl); dy = mu4(dy, idl); dz = mu4(dz, idl); } else {
+      dx = sel(okd, mu4(dx, idl), rx); dy = sel(okd, mu4(dy, idl), ry); dz = sel(okd, mu4(dz, idl), rz);
     }
-    const tf = ad(ad(mu(sb(tx, ox), fx), mu(sb(ty, oy), fy)), mu(sb(tz, oz), fz));
-    const ex = sb(
-      ad(ad(mu(sb(ad(hx, mu(len, dx)), ox), fx), mu(sb(ad(hy, mu(len, dy)), oy), fy)), mu(sb(ad(hz, mu(len, dz)), oz), fz)),
-      f64x2.pmax(ZERO, tf), // (tf > 0 ? tf : 0, lane by lane: the same select in one instruction)
+    const tf = ad4(ad4(mu4(sb4(tx, ox), fx), mu4(sb4(ty, oy), fy)), mu4(sb4(tz, oz), fz));
+    const ex = sb4(
+      ad4(ad4(mu4(sb4(ad4(hx, mu4(len, dx)), ox), fx), mu4(sb4(ad4(hy, mu4(len, dy)), oy), fy)), mu4(sb4(ad4(hz, mu4(len, dz)), oz), fz)),
+      f32x4.pmax(ZERO, tf), // (tf > 0 ? tf : 0, lane by lane)
     );
-    const exm = gt(ex, ZERO);
+    const exm = gt4(ex, ZERO);
     if (v128.any_true(exm)) {
-      const cx2 = sb(ad(hx, mu(len, dx)), mu(ex, fx)), cy2 = sb(ad(hy, mu(len, dy)), mu(ex, fy)), cz2 = sb(ad(hz, mu(len, dz)), mu(ex, fz));
-      let ddx = sb(cx2, hx), ddy = sb(cy2, hy), ddz = sb(cz2, hz);
-      const dl2 = sq(dot3(ddx, ddy, ddz, ddx, ddy, ddz));
-      const ok2 = gt(dl2, mu(EPS12, len));
-      ddx = sel(ok2, dv(ddx, dl2), rx); ddy = sel(ok2, dv(ddy, dl2), ry); ddz = sel(ok2, dv(ddz, dl2), rz);
-      const vf = dot3(vx, vy, vz, fx, fy, fz);
-      const vfm = v128.and(exm, gt(vf, ZERO));
-      vx = sel(vfm, sb(vx, mu(vf, fx)), vx); vy = sel(vfm, sb(vy, mu(vf, fy)), vy); vz = sel(vfm, sb(vz, mu(vf, fz)), vz);
+      const cx2 = sb4(ad4(hx, mu4(len, dx)), mu4(ex, fx)), cy2 = sb4(ad4(hy, mu4(len, dy)), mu4(ex, fy)), cz2 = sb4(ad4(hz, mu4(len, dz)), mu4(ex, fz));
+      let ddx = sb4(cx2, hx), ddy = sb4(cy2, hy), ddz = sb4(cz2, hz);
+      const dl2 = sq4(dot34(ddx, ddy, ddz, ddx, ddy, ddz));
+      const ok2 = gt4(dl2, mu4(EPS12, len));
+      ddx = sel(ok2, dv4(ddx, dl2), rx); ddy = sel(ok2, dv4(ddy, dl2), ry); ddz = sel(ok2, dv4(ddz, dl2), rz);
+      const vf = dot34(vx, vy, vz, fx, fy, fz);
+      const vfm = v128.and(exm, gt4(vf, ZERO));
+      vx = sel(vfm, sb4(vx, mu4(vf, fx)), vx); vy = sel(vfm, sb4(vy, mu4(vf, fy)), vy); vz = sel(vfm, sb4(vz, mu4(vf, fz)), vz);
       dx = sel(exm, ddx, dx); dy = sel(exm, ddy, dy); dz = sel(exm, ddz, dz);
     }
-    const vr = dot3(vx, vy, vz, dx, dy, dz);
-    vx = sb(vx, mu(vr, dx)); vy = sb(vy, mu(vr, dy)); vz = sb(vz, mu(vr, dz));
+    const vr = dot34(vx, vy, vz, dx, dy, dz);
+    vx = sb4(vx, mu4(vr, dx)); vy = sb4(vy, mu4(vr, dy)); vz = sb4(vz, mu4(vr, dz));
     // ---- 6. BendCouple
-    let dpx = dot3(m00, m10, m20, dx, dy, dz);
-    let dpy = dot3(m01, m11, m21, dx, dy, dz);
-    let dpz = dot3(m02, m12, m22, dx, dy, dz);
-    const a00 = G0(lToHipsM, a9, b9), a01 = G1(lToHipsM, a9, b9), a02 = G2(lToHipsM, a9, b9);
-    const a10 = G3(lToHipsM, a9, b9), a11 = G4(lToHipsM, a9, b9), a12 = G5(lToHipsM, a9, b9);
-    const a20 = G6(lToHipsM, a9, b9), a21 = G7(lToHipsM, a9, b9), a22 = G8(lToHipsM, a9, b9);
-    const gx = dot3(a00, a01, a02, dpx, dpy, dpz);
-    const gy = dot3(a10, a11, a12, dpx, dpy, dpz);
-    const gz = dot3(a20, a21, a22, dpx, dpy, dpz);
-    const bx0 = G0(lRestDirHs, a3, b3), by0 = G1(lRestDirHs, a3, b3), bz0 = G2(lRestDirHs, a3, b3);
-    const dd = dot3(bx0, by0, bz0, gx, gy, gz);
-    let sw = ad(ONE, dd);
-    const ql = dv(ONE, sq(ad(sw, sw)));
-    let sx = mu(sb(mu(by0, gz), mu(bz0, gy)), ql), sy = mu(sb(mu(bz0, gx), mu(bx0, gz)), ql), sz = mu(sb(mu(bx0, gy), mu(by0, gx)), ql);
-    sw = mu(sw, ql);
-    const anti = lt(dd, ANTI);
+    let dpx = dot34(m00, m10, m20, dx, dy, dz);
+    let dpy = dot34(m01, m11, m21, dx, dy, dz);
+    let dpz = dot34(m02, m12, m22, dx, dy, dz);
+    const a00 = v128.load(r, TH * 16), a01 = v128.load(r, TH * 16 + 16), a02 = v128.load(r, TH * 16 + 32);
+    const a10 = v128.load(r, TH * 16 + 48), a11 = v128.load(r, TH * 16 + 64), a12 = v128.load(r, TH * 16 + 80);
+    const a20 = v128.load(r, TH * 16 + 96), a21 = v128.load(r, TH * 16 + 112), a22 = v128.load(r, TH * 16 + 128);
+    const gx = dot34(a00, a01, a02, dpx, dpy, dpz);
+    const gy = dot34(a10, a11, a12, dpx, dpy, dpz);
+    const gz = dot34(a20, a21, a22, dpx, dpy, dpz);
+    const bx0 = v128.load(r, RH * 16), by0 = v128.load(r, RH * 16 + 16), bz0 = v128.load(r, RH * 16 + 32);
+    const dd = dot34(bx0, by0, bz0, gx, gy, gz);
+    let sw = ad4(ONE, dd);
+    const ql = dv4(ONE, sq4(ad4(sw, sw)));
+    let sx = mu4(sb4(mu4(by0, gz), mu4(bz0, gy)), ql), sy = mu4(sb4(mu4(bz0, gx), mu4(bx0, gz)), ql), sz = mu4(sb4(mu4(bx0, gy), mu4(by0, gx)), ql);
+    sw = mu4(sw, ql);
+    const anti = lt4(dd, ANTI);
     if (v128.any_true(anti)) {
-      let qa = ZERO, qb = ng(bz0), qc = by0;
-      const deg = lt(ad(mu(qb, qb), mu(qc, qc)), EPS12);
-      qa = sel(deg, bz0, qa); qb = sel(deg, ZERO, qb); qc = sel(deg, ng(bx0), qc);
-      const pl = sq(dot3(qa, qb, qc, qa, qb, qc));
-      sx = sel(anti, dv(qa, pl), sx); sy = sel(anti, dv(qb, pl), sy); sz = sel(anti, dv(qc, pl), sz); sw = sel(anti, ZERO, sw);
+      let qa = ZERO, qb = ng4(bz0), qc = by0;
+      const deg = lt4(ad4(mu4(qb, qb), mu4(qc, qc)), EPS12);
+      qa = sel(deg, bz0, qa); qb = sel(deg, ZERO, qb); qc = sel(deg, ng4(bx0), qc);
+      const pl = sq4(dot34(qa, qb, qc, qa, qb, qc));
+      sx = sel(anti, dv4(qa, pl), sx); sy = sel(anti, dv4(qb, pl), sy); sz = sel(anti, dv4(qc, pl), sz); sw = sel(anti, ZERO, sw);
     }
     if (v128.any_true(alphaPos)) {
       let bx: v128, by: v128, bz: v128, bw: v128;
       if (i == 0) {
-        const jA = a4 + 4, jB = b4 + 4;
-        const o0 = G0(lBendOld, jA, jB), o1 = G1(lBendOld, jA, jB), o2 = G2(lBendOld, jA, jB), o3 = G3(lBendOld, jA, jB);
-        const sg = sel(lt(o3, ZERO), sp(-1), ONE);
-        bx = mu(sg, o0); by = mu(sg, o1); bz = mu(sg, o2); bw = ad(mu(sg, o3), ONE);
+        const rn = r + <usize>RECB;
+        const o0 = v128.load(rn, BO * 16), o1 = v128.load(rn, BO * 16 + 16), o2 = v128.load(rn, BO * 16 + 32), o3 = v128.load(rn, BO * 16 + 48);
+        const sg = sel(lt4(o3, ZERO), f4(-1), ONE);
+        bx = mu4(sg, o0); by = mu4(sg, o1); bz = mu4(sg, o2); bw = ad4(mu4(sg, o3), ONE);
       } else if (i == n - 1) {
-        const jA = a4 - 4, jB = b4 - 4;
-        bx = G0(lBendOld, jA, jB); by = G1(lBendOld, jA, jB); bz = G2(lBendOld, jA, jB); bw = G3(lBendOld, jA, jB);
+        const rp = r - <usize>RECB;
+        bx = v128.load(rp, BO * 16); by = v128.load(rp, BO * 16 + 16); bz = v128.load(rp, BO * 16 + 32); bw = v128.load(rp, BO * 16 + 48);
       } else {
-        const jA = a4 - 4, jB = b4 - 4, lA = a4 + 4, lB = b4 + 4;
-        const e0 = G0(lBendOld, jA, jB), e1 = G1(lBendOld, jA, jB), e2 = G2(lBendOld, jA, jB), e3 = G3(lBendOld, jA, jB);
-        const o0 = G0(lBendOld, lA, lB), o1 = G1(lBendOld, lA, lB), o2 = G2(lBendOld, lA, lB), o3 = G3(lBendOld, lA, lB);
-        const sg = sel(lt(ad(ad(ad(mu(e0, o0), mu(e1, o1)), mu(e2, o2)), mu(e3, o3)), ZERO), sp(-1), ONE);
-        bx = ad(e0, mu(sg, o0)); by = ad(e1, mu(sg, o1)); bz = ad(e2, mu(sg, o2)); bw = ad(e3, mu(sg, o3));
+        const rp = r - <usize>RECB, rn = r + <usize>RECB;
+        const e0 = v128.load(rp, BO * 16), e1 = v128.load(rp, BO * 16 + 16), e2 = v128.load(rp, BO * 16 + 32), e3 = v128.load(rp, BO * 16 + 48);
+        const o0 = v128.load(rn, BO * 16), o1 = v128.load(rn, BO * 16 + 16), o2 = v128.load(rn, BO * 16 + 32), o3 = v128.load(rn, BO * 16 + 48);
+        const sg = sel(lt4(ad4(ad4(ad4(mu4(e0, o0), mu4(e1, o1)), mu4(e2, o2)), mu4(e3, o3)), ZERO), f4(-1), ONE);
+        bx = ad4(e0, mu4(sg, o0)); by = ad4(e1, mu4(sg, o1)); bz = ad4(e2, mu4(sg, o2)); bw = ad4(e3, mu4(sg, o3));
       }
-      const bl = sq(ad(ad(ad(mu(bx, bx), mu(by, by)), mu(bz, bz)), mu(bw, bw)));
-      const blm = gt(bl, EPS12);
-      const ib = dv(ONE, bl);
-      if (all(blm)) { bx = mu(bx, ib); by = mu(by, ib); bz = mu(bz, ib); bw = mu(bw, ib); } else {
-        bx = sel(blm, mu(bx, ib), ZERO); by = sel(blm, mu(by, ib), ZERO); bz = sel(blm, mu(bz, ib), ZERO); bw = sel(blm, mu(bw, ib), ONE);
+      const bl = sq4(ad4(ad4(ad4(mu4(bx, bx), mu4(by, by)), mu4(bz, bz)), mu4(bw, bw)));
+      const blm = gt4(bl, EPS12);
+      const ib = dv4(ONE, bl);
+      if (all4(blm)) { bx = mu4(bx, ib); by = mu4(by, ib); bz = mu4(bz, ib); bw = mu4(bw, ib); } else {
+        bx = sel(blm, mu4(bx, ib), ZERO); by = sel(blm, mu4(by, ib), ZERO); bz = sel(blm, mu4(bz, ib), ZERO); bw = sel(blm, mu4(bw, ib), ONE);
       }
-      const d = sel(lt(ad(ad(ad(mu(sx, bx), mu(sy, by)), mu(sz, bz)), mu(sw, bw)), ZERO), ng(alpha), alpha);
-      const u = sb(ONE, alpha);
-      const x = ad(mu(sx, u), mu(bx, d)), y = ad(mu(sy, u), mu(by, d)), z = ad(mu(sz, u), mu(bz, d)), ww = ad(mu(sw, u), mu(bw, d));
-      const l = dv(ONE, sq(ad(ad(ad(mu(x, x), mu(y, y)), mu(z, z)), mu(ww, ww))));
-      if (allAlpha) { sx = mu(x, l); sy = mu(y, l); sz = mu(z, l); sw = mu(ww, l); } else {
-        sx = sel(alphaPos, mu(x, l), sx); sy = sel(alphaPos, mu(y, l), sy); sz = sel(alphaPos, mu(z, l), sz); sw = sel(alphaPos, mu(ww, l), sw);
+      const d = sel(lt4(ad4(ad4(ad4(mu4(sx, bx), mu4(sy, by)), mu4(sz, bz)), mu4(sw, bw)), ZERO), ng4(alpha), alpha);
+      const u = sb4(ONE, alpha);
+      const x = ad4(mu4(sx, u), mu4(bx, d)), y = ad4(mu4(sy, u), mu4(by, d)), z = ad4(mu4(sz, u), mu4(bz, d)), ww = ad4(mu4(sw, u), mu4(bw, d));
+      const l = dv4(ONE, sq4(ad4(ad4(ad4(mu4(x, x), mu4(y, y)), mu4(z, z)), mu4(ww, ww))));
+      if (allAlpha) { sx = mu4(x, l); sy = mu4(y, l); sz = mu4(z, l); sw = mu4(ww, l); } else {
+        sx = sel(alphaPos, mu4(x, l), sx); sy = sel(alphaPos, mu4(y, l), sy); sz = sel(alphaPos, mu4(z, l), sz); sw = sel(alphaPos, mu4(ww, l), sw);
       }
     }
-    const neg = lt(sw, ZERO);
-    if (v128.any_true(neg)) { sx = sel(neg, ng(sx), sx); sy = sel(neg, ng(sy), sy); sz = sel(neg, ng(sz), sz); sw = sel(neg, ng(sw), sw); }
-    const al = sq(dot3(sx, sy, sz, sx, sy, sz));
-    const limited = v128.and(lt(sw, cosH), gt(al, EPS12));
+    const neg = lt4(sw, ZERO);
+    if (v128.any_true(neg)) { sx = sel(neg, ng4(sx), sx); sy = sel(neg, ng4(sy), sy); sz = sel(neg, ng4(sz), sz); sw = sel(neg, ng4(sw), sw); }
+    const al = sq4(dot34(sx, sy, sz, sx, sy, sz));
+    const limited = v128.and(lt4(sw, cosH), gt4(al, EPS12));
     if (v128.any_true(limited)) {
-      const fl = dv(sinH, al);
-      sx = sel(limited, mu(sx, fl), sx); sy = sel(limited, mu(sy, fl), sy); sz = sel(limited, mu(sz, fl), sz); sw = sel(limited, cosH, sw);
+      const fl = dv4(sinH, al);
+      sx = sel(limited, mu4(sx, fl), sx); sy = sel(limited, mu4(sy, fl), sy); sz = sel(limited, mu4(sz, fl), sz); sw = sel(limited, cosH, sw);
     }
     const bm = v128.or(limited, alphaPos);
-    const allLive = all(live);
+    const allLive = all4(live);
     if (allLive) {
-      P0(lBendNew, a4, b4, sx); P1(lBendNew, a4, b4, sy); P2(lBendNew, a4, b4, sz); P3(lBendNew, a4, b4, sw);
+      v128.store(r, sx, BN * 16); v128.store(r, sy, BN * 16 + 16); v128.store(r, sz, BN * 16 + 32); v128.store(r, sw, BN * 16 + 48);
     } else {
-      P0(lBendNew, a4, b4, sel(live, sx, ZERO)); P1(lBendNew, a4, b4, sel(live, sy, ZERO));
-      P2(lBendNew, a4, b4, sel(live, sz, ZERO)); P3(lBendNew, a4, b4, sel(live, sw, ONE));
+      v128.store(r, sel(live, sx, ZERO), BN * 16); v128.store(r, sel(live, sy, ZERO), BN * 16 + 16);
+      v128.store(r, sel(live, sz, ZERO), BN * 16 + 32); v128.store(r, sel(live, sw, ONE), BN * 16 + 48);
     }
     if (v128.any_true(bm)) {
-      const t0 = mu(TWO, sb(mu(sy, bz0), mu(sz, by0))), t1 = mu(TWO, sb(mu(sz, bx0), mu(sx, bz0))), t2 = mu(TWO, sb(mu(sx, by0), mu(sy, bx0)));
-      const ex_ = ad(ad(bx0, mu(sw, t0)), sb(mu(sy, t2), mu(sz, t1)));
-      const ey_ = ad(ad(by0, mu(sw, t1)), sb(mu(sz, t0), mu(sx, t2)));
-      const ez_ = ad(ad(bz0, mu(sw, t2)), sb(mu(sx, t1), mu(sy, t0)));
-      const qpx = dot3(a00, a10, a20, ex_, ey_, ez_);
-      const qpy = dot3(a01, a11, a21, ex_, ey_, ez_);
-      const qpz = dot3(a02, a12, a22, ex_, ey_, ez_);
-      const nx = dot3(m00, m01, m02, qpx, qpy, qpz);
-      const ny = dot3(m10, m11, m12, qpx, qpy, qpz);
-      const nz = dot3(m20, m21, m22, qpx, qpy, qpz);
-      const vr2 = dot3(vx, vy, vz, nx, ny, nz);
-      let wx2 = sb(vx, mu(vr2, nx)), wy2 = sb(vy, mu(vr2, ny)), wz2 = sb(vz, mu(vr2, nz));
-      const cc = dot3(dx, dy, dz, nx, ny, nz);
-      let qx2 = sb(nx, mu(cc, dx)), qy2 = sb(ny, mu(cc, dy)), qz2 = sb(nz, mu(cc, dz));
-      const ve0 = dot3(wx2, wy2, wz2, qx2, qy2, qz2);
-      const el = sq(dot3(qx2, qy2, qz2, qx2, qy2, qz2));
-      const cm = v128.and(lt(ve0, ZERO), gt(el, EPS12));
-      const il2 = dv(ONE, el);
-      qx2 = mu(qx2, il2); qy2 = mu(qy2, il2); qz2 = mu(qz2, il2);
-      const ve = mu(ve0, il2);
-      const lim = dv(ng(mu(el, len)), H);
-      let cut = f64x2.pmax(lim, ve); // (ve > lim ? ve : lim)
+      const t0 = mu4(TWO, sb4(mu4(sy, bz0), mu4(sz, by0))), t1 = mu4(TWO, sb4(mu4(sz, bx0), mu4(sx, bz0))), t2 = mu4(TWO, sb4(mu4(sx, by0), mu4(sy, bx0)));
+      const ex_ = ad4(ad4(bx0, mu4(sw, t0)), sb4(mu4(sy, t2), mu4(sz, t1)));
+      const ey_ = ad4(ad4(by0, mu4(sw, t1)), sb4(mu4(sz, t0), mu4(sx, t2)));
+      const ez_ = ad4(ad4(bz0, mu4(sw, t2)), sb4(mu4(sx, t1), mu4(sy, t0)));
+      const qpx = dot34(a00, a10, a20, ex_, ey_, ez_);
+      const qpy = dot34(a01, a11, a21, ex_, ey_, ez_);
+      const qpz = dot34(a02, a12, a22, ex_, ey_, ez_);
+      const nx = dot34(m00, m01, m02, qpx, qpy, qpz);
+      const ny = dot34(m10, m11, m12, qpx, qpy, qpz);
+      const nz = dot34(m20, m21, m22, qpx, qpy, qpz);
+      const vr2 = dot34(vx, vy, vz, nx, ny, nz);
+      let wx2 = sb4(vx, mu4(vr2, nx)), wy2 = sb4(vy, mu4(vr2, ny)), wz2 = sb4(vz, mu4(vr2, nz));
+      const cc = dot34(dx, dy, dz, nx, ny, nz);
+      let qx2 = sb4(nx, mu4(cc, dx)), qy2 = sb4(ny, mu4(cc, dy)), qz2 = sb4(nz, mu4(cc, dz));
+      const ve0 = dot34(wx2, wy2, wz2, qx2, qy2, qz2);
+      const el = sq4(dot34(qx2, qy2, qz2, qx2, qy2, qz2));
+      const cm = v128.and(lt4(ve0, ZERO), gt4(el, EPS12));
+      const il2 = dv4(ONE, el);
+      qx2 = mu4(qx2, il2); qy2 = mu4(qy2, il2); qz2 = mu4(qz2, il2);
+      const ve = mu4(ve0, il2);
+      const lim = dv4(ng4(mu4(el, len)), H);
+      let cut = f32x4.pmax(lim, ve); // (ve > lim ? ve : lim)
       if (v128.any_true(limited)) cut = sel(limited, ve, cut);
-      if (v128.any_true(cm)) { wx2 = sel(cm, sb(wx2, mu(cut, qx2)), wx2); wy2 = sel(cm, sb(wy2, mu(cut, qy2)), wy2); wz2 = sel(cm, sb(wz2, mu(cut, qz2)), wz2); }
-      if (all(bm)) {
+      if (v128.any_true(cm)) { wx2 = sel(cm, sb4(wx2, mu4(cut, qx2)), wx2); wy2 = sel(cm, sb4(wy2, mu4(cut, qy2)), wy2); wz2 = sel(cm, sb4(wz2, mu4(cut, qz2)), wz2); }
+      if (all4(bm)) {
         vx = wx2; vy = wy2; vz = wz2; dx = nx; dy = ny; dz = nz; dpx = qpx; dpy = qpy; dpz = qpz;
       } else {
         vx = sel(bm, wx2, vx); vy = sel(bm, wy2, vy); vz = sel(bm, wz2, vz);
@@ -380,87 +706,78 @@ function stepPair(eA: i32, eB: i32, h: f64): void {
       }
     }
     // Particles (a zero-length link: at its head, at rest, no bend).
-    const tipY = ad(hy, mu(len, dy));
+    const tipY = ad4(hy, mu4(len, dy));
     if (allLive) {
-      P0(lPos, a3, b3, ad(hx, mu(len, dx))); P1(lPos, a3, b3, tipY); P2(lPos, a3, b3, ad(hz, mu(len, dz)));
-      P0(lVel, a3, b3, vx); P1(lVel, a3, b3, vy); P2(lVel, a3, b3, vz);
+      v128.store(r, ad4(hx, mu4(len, dx)), PO * 16); v128.store(r, tipY, PO * 16 + 16); v128.store(r, ad4(hz, mu4(len, dz)), PO * 16 + 32);
+      v128.store(r, vx, VE * 16); v128.store(r, vy, VE * 16 + 16); v128.store(r, vz, VE * 16 + 32);
     } else {
-      P0(lPos, a3, b3, sel(live, ad(hx, mu(len, dx)), hx)); P1(lPos, a3, b3, sel(live, tipY, hy));
-      P2(lPos, a3, b3, sel(live, ad(hz, mu(len, dz)), hz));
-      P0(lVel, a3, b3, sel(live, vx, ZERO)); P1(lVel, a3, b3, sel(live, vy, ZERO)); P2(lVel, a3, b3, sel(live, vz, ZERO));
+      v128.store(r, sel(live, ad4(hx, mu4(len, dx)), hx), PO * 16); v128.store(r, sel(live, tipY, hy), PO * 16 + 16);
+      v128.store(r, sel(live, ad4(hz, mu4(len, dz)), hz), PO * 16 + 32);
+      v128.store(r, sel(live, vx, ZERO), VE * 16); v128.store(r, sel(live, vy, ZERO), VE * 16 + 16); v128.store(r, sel(live, vz, ZERO), VE * 16 + 32);
       dpx = sel(live, dpx, ux); dpy = sel(live, dpy, uy); dpz = sel(live, dpz, uz);
     }
-    store<u8>(pContact + <usize>kA, 0); store<u8>(pContact + <usize>kB, 0);
-    // ---- 7. FloorContact (rare: per lane)
-    const fm = v128.and(v128.and(live, floorOn), lt(tipY, floorF));
-    if (v128.any_true(fm)) {
-      if (f64x2.extract_lane(fm, 0) != 0) {
-        floorResolve(kA,
-          f64x2.extract_lane(m00, 0), f64x2.extract_lane(m01, 0), f64x2.extract_lane(m02, 0),
-          f64x2.extract_lane(m10, 0), f64x2.extract_lane(m11, 0), f64x2.extract_lane(m12, 0),
-          f64x2.extract_lane(m20, 0), f64x2.extract_lane(m21, 0), f64x2.extract_lane(m22, 0),
-          f64x2.extract_lane(hx, 0), f64x2.extract_lane(hy, 0), f64x2.extract_lane(hz, 0),
-          f64x2.extract_lane(rx, 0), f64x2.extract_lane(rz, 0), f64x2.extract_lane(dx, 0), f64x2.extract_lane(dz, 0),
-          f64x2.extract_lane(len, 0), f64x2.extract_lane(floorF, 0),
-          L(pChainK, cA + 12), L(pChainK, cA + 13), L(pChainK, cA + 14));
-        dpx = f64x2.replace_lane(dpx, 0, gDpx); dpy = f64x2.replace_lane(dpy, 0, gDpy); dpz = f64x2.replace_lane(dpz, 0, gDpz);
-      }
-      if (dup) {
-        dpx = f64x2.splat(f64x2.extract_lane(dpx, 0)); dpy = f64x2.splat(f64x2.extract_lane(dpy, 0)); dpz = f64x2.splat(f64x2.extract_lane(dpz, 0));
-      } else if (f64x2.extract_lane(fm, 1) != 0) {
-        floorResolve(kB,
-          f64x2.extract_lane(m00, 1), f64x2.extract_lane(m01, 1), f64x2.extract_lane(m02, 1),
-          f64x2.extract_lane(m10, 1), f64x2.extract_lane(m11, 1), f64x2.extract_lane(m12, 1),
-          f64x2.extract_lane(m20, 1), f64x2.extract_lane(m21, 1), f64x2.extract_lane(m22, 1),
-          f64x2.extract_lane(hx, 1), f64x2.extract_lane(hy, 1), f64x2.extract_lane(hz, 1),
-          f64x2.extract_lane(rx, 1), f64x2.extract_lane(rz, 1), f64x2.extract_lane(dx, 1), f64x2.extract_lane(dz, 1),
-          f64x2.extract_lane(len, 1), f64x2.extract_lane(floorF, 1),
-          L(pChainK, cB + 12), L(pChainK, cB + 13), L(pChainK, cB + 14));
-        dpx = f64x2.replace_lane(dpx, 1, gDpx); dpy = f64x2.replace_lane(dpy, 1, gDpy); dpz = f64x2.replace_lane(dpz, 1, gDpz);
+    if (l0) store<u8>(pContact + <usize>(r0 + i), 0);
+    if (l1) store<u8>(pContact + <usize>(r1 + i), 0);
+    if (l2) store<u8>(pContact + <usize>(r2 + i), 0);
+    if (l3) store<u8>(pContact + <usize>(r3 + i), 0);
+    // ---- 7. FloorContact (rare: per lane, in f64)
+    if (anyFloor) {
+      const fm = v128.and(v128.and(live, floorOn), lt4(tipY, floorF));
+      if (v128.any_true(fm)) {
+        v128.store(gk, m00, K_M * 16); v128.store(gk, m01, K_M * 16 + 16); v128.store(gk, m02, K_M * 16 + 32);
+        v128.store(gk, m10, K_M * 16 + 48); v128.store(gk, m11, K_M * 16 + 64); v128.store(gk, m12, K_M * 16 + 80);
+        v128.store(gk, m20, K_M * 16 + 96); v128.store(gk, m21, K_M * 16 + 112); v128.store(gk, m22, K_M * 16 + 128);
+        v128.store(gk, hx, K_H * 16); v128.store(gk, hy, K_H * 16 + 16); v128.store(gk, hz, K_H * 16 + 32);
+        v128.store(gk, rx, K_R * 16); v128.store(gk, rz, K_R * 16 + 16); v128.store(gk, dx, K_D * 16); v128.store(gk, dz, K_D * 16 + 16);
+        v128.store(gk, len, K_LEN * 16);
+        v128.store(gk, dpx, K_DP * 16); v128.store(gk, dpy, K_DP * 16 + 16); v128.store(gk, dpz, K_DP * 16 + 32);
+        if (i32x4.extract_lane(fm, 0) != 0) floorLane(gk, r, 0, r0 + i, e0);
+        if (i32x4.extract_lane(fm, 1) != 0) floorLane(gk, r, 4, r1 + i, e1);
+        if (i32x4.extract_lane(fm, 2) != 0) floorLane(gk, r, 8, r2 + i, e2);
+        if (i32x4.extract_lane(fm, 3) != 0) floorLane(gk, r, 12, r3 + i, e3);
+        dpx = v128.load(gk, K_DP * 16); dpy = v128.load(gk, K_DP * 16 + 16); dpz = v128.load(gk, K_DP * 16 + 32);
       }
     }
     // ---- aim: local = swing(restDirLs, d_parent) · restR; the next link's parent frame
-    const dd2 = dot3(ux, uy, uz, dpx, dpy, dpz);
-    let ax = sb(mu(uy, dpz), mu(uz, dpy)), ay = sb(mu(uz, dpx), mu(ux, dpz)), az = sb(mu(ux, dpy), mu(uy, dpx)), aw = ad(ONE, dd2);
-    const sl = dv(ONE, sq(ad(aw, aw)));
-    ax = mu(ax, sl); ay = mu(ay, sl); az = mu(az, sl); aw = mu(aw, sl);
-    const anti2 = lt(dd2, ANTI);
+    const dd2 = dot34(ux, uy, uz, dpx, dpy, dpz);
+    let ax = sb4(mu4(uy, dpz), mu4(uz, dpy)), ay = sb4(mu4(uz, dpx), mu4(ux, dpz)), az = sb4(mu4(ux, dpy), mu4(uy, dpx)), aw = ad4(ONE, dd2);
+    const sl = dv4(ONE, sq4(ad4(aw, aw)));
+    ax = mu4(ax, sl); ay = mu4(ay, sl); az = mu4(az, sl); aw = mu4(aw, sl);
+    const anti2 = lt4(dd2, ANTI);
     if (v128.any_true(anti2)) {
-      let qa = ZERO, qb = ng(uz), qc = uy;
-      const deg = lt(ad(mu(qb, qb), mu(qc, qc)), EPS12);
-      qa = sel(deg, uz, qa); qb = sel(deg, ZERO, qb); qc = sel(deg, ng(ux), qc);
-      const pl = sq(dot3(qa, qb, qc, qa, qb, qc));
-      ax = sel(anti2, dv(qa, pl), ax); ay = sel(anti2, dv(qb, pl), ay); az = sel(anti2, dv(qc, pl), az); aw = sel(anti2, ZERO, aw);
+      let qa = ZERO, qb = ng4(uz), qc = uy;
+      const deg = lt4(ad4(mu4(qb, qb), mu4(qc, qc)), EPS12);
+      qa = sel(deg, uz, qa); qb = sel(deg, ZERO, qb); qc = sel(deg, ng4(ux), qc);
+      const pl = sq4(dot34(qa, qb, qc, qa, qb, qc));
+      ax = sel(anti2, dv4(qa, pl), ax); ay = sel(anti2, dv4(qb, pl), ay); az = sel(anti2, dv4(qc, pl), az); aw = sel(anti2, ZERO, aw);
     }
-    const r0 = G0(lRestR, a4, b4), r1 = G1(lRestR, a4, b4), r2 = G2(lRestR, a4, b4), r3 = G3(lRestR, a4, b4);
-    const kx = qmx(ax, ay, az, aw, r0, r1, r2, r3), ky = qmy(ax, ay, az, aw, r0, r1, r2, r3);
-    const kz = qmz(ax, ay, az, aw, r0, r1, r2, r3), kw = qmw(ax, ay, az, aw, r0, r1, r2, r3);
-    P0(lLocalPrev, a4, b4, G0(lLocalCur, a4, b4)); P1(lLocalPrev, a4, b4, G1(lLocalCur, a4, b4));
-    P2(lLocalPrev, a4, b4, G2(lLocalCur, a4, b4)); P3(lLocalPrev, a4, b4, G3(lLocalCur, a4, b4));
-    P0(lLocalCur, a4, b4, kx); P1(lLocalCur, a4, b4, ky); P2(lLocalCur, a4, b4, kz); P3(lLocalCur, a4, b4, kw);
-    const nqx = qmx(qx, qy, qz, qw, kx, ky, kz, kw), nqy = qmy(qx, qy, qz, qw, kx, ky, kz, kw);
-    const nqz = qmz(qx, qy, qz, qw, kx, ky, kz, kw), nqw = qmw(qx, qy, qz, qw, kx, ky, kz, kw);
+    const q0 = v128.load(r, RR * 16), q1 = v128.load(r, RR * 16 + 16), q2 = v128.load(r, RR * 16 + 32), q3 = v128.load(r, RR * 16 + 48);
+    const kx = qmx4(ax, ay, az, aw, q0, q1, q2, q3), ky = qmy4(ax, ay, az, aw, q0, q1, q2, q3);
+    const kz = qmz4(ax, ay, az, aw, q0, q1, q2, q3), kw = qmw4(ax, ay, az, aw, q0, q1, q2, q3);
+    v128.store(r, kx, LC * 16); v128.store(r, ky, LC * 16 + 16); v128.store(r, kz, LC * 16 + 32); v128.store(r, kw, LC * 16 + 48);
+    const nqx = qmx4(qx, qy, qz, qw, kx, ky, kz, kw), nqy = qmy4(qx, qy, qz, qw, kx, ky, kz, kw);
+    const nqz = qmz4(qx, qy, qz, qw, kx, ky, kz, kw), nqw = qmw4(qx, qy, qz, qw, kx, ky, kz, kw);
     qx = nqx; qy = nqy; qz = nqz; qw = nqw;
     px = hx; py = hy; pz = hz;
-    ps = mu(s, G0(lScaleRel, kA, kB));
+    ps = mu4(s, v128.load(r, SR * 16));
   }
-  // Snapshots for the next step's coupling, once the whole chain is done.
-  const oA = baseA * 4, oB = baseB * 4;
-  const bo = pBendOld, bn = pBendNew, byA = <usize>oA << 3, byB = <usize>oB << 3, bytes = <usize>(n * 32);
-  for (let j: usize = 0; j < bytes; j += 16) { // (n · 4 doubles: a whole number of v128)
-    v128.store(bo + byA + j, v128.load(bn + byA + j));
-    v128.store(bo + byB + j, v128.load(bn + byB + j));
+  // Snapshots for the next step's coupling, once the whole group is done.
+  for (let i = 0; i < n; i++) {
+    const r = rb + <usize>(i * RECB);
+    v128.store(r, v128.load(r, BN * 16), BO * 16); v128.store(r, v128.load(r, BN * 16 + 16), BO * 16 + 16);
+    v128.store(r, v128.load(r, BN * 16 + 32), BO * 16 + 32); v128.store(r, v128.load(r, BN * 16 + 48), BO * 16 + 48);
   }
 }
 
-// ---- jobs: the pairs of one step or write, claimed in chunks by the calling thread and by
-// any worker threads sharing this memory (core/wasm/tailThreads.ts). One 64-bit word holds the
-// whole job so that a claim can never mix two jobs: bits 0–23 next pair, 24–47 pair count,
-// 48–62 job number, 63 kind (0 step, 1 write). DONE (i32) counts the pairs finished.
+// ---- jobs: the groups of one step or the pairs of one write, claimed in chunks by the
+// calling thread and by any worker threads sharing this memory (core/wasm/tailThreads.ts). One
+// 64-bit word holds the whole job so that a claim can never mix two jobs: bits 0–23 next unit
+// (group or pair), 24–47 unit count, 48–62 job number, 63 kind (0 step, 1 write). DONE (i32)
+// counts the units finished.
 
 let pCtl: usize = 0;
 const CTL_DONE: usize = 8, CTL_CLAIM: usize = 16;
-const CHUNK: i64 = 16; // pairs per claim
+const CHUNK: i64 = 16; // groups or pairs per claim
 const IDX_MASK: i64 = 0xffffff;
 
 /** Byte offset of the job control block (32 bytes, 8-aligned; setup, after every re-layout). */
@@ -474,20 +791,20 @@ function publish(kind: i64, np: i32): void {
 }
 
 /**
- * Pair the `count` chains listed in `ents` that have a step pending (by link count; order does
- * not matter: chains are independent; a chain left without a partner runs in both lanes) and
- * publish them as the current step job of params[0] seconds. Returns the number of pairs;
+ * Publish the step of the `count` chains listed in `ents` (those with a step pending run; the
+ * others' lanes write nothing) as the current job of params[0] seconds, grouping the chains
+ * again first when the list changed since the last step. Returns the number of groups;
  * {@link run} does the work.
  */
 export function prepareStep(count: i32): i32 {
-  const np = pairChains(count, pSteps);
-  publish(0, np);
-  return np;
+  if (!groupsCurrent(count)) regroup(count);
+  publish(0, gGroups);
+  return gGroups;
 }
 
 /**
  * Claim chunks of the current job and run them until none is left (any number of threads may
- * call it at once; each pair runs exactly once). Returns the pairs this call ran.
+ * call it at once; each group or pair runs exactly once). Returns the units this call ran.
  */
 export function run(): i32 {
   let w = atomic.load<i64>(pCtl + CTL_CLAIM);
@@ -510,12 +827,7 @@ export function run(): i32 {
       for (let p = <i32>idx; p < <i32>end; p++) writePair(load<i32>(pPairs + (<usize>p << 3)), load<i32>(pPairs + (<usize>p << 3) + 4), al);
     } else {
       const h = load<f64>(pParams);
-      for (let p = <i32>idx; p < <i32>end; p++) {
-        const eA = load<i32>(pPairs + (<usize>p << 3)), eB = load<i32>(pPairs + (<usize>p << 3) + 4);
-        chainConstants(eA);
-        if (eB != eA) chainConstants(eB);
-        stepPair(eA, eB, h);
-      }
+      for (let g = <i32>idx; g < <i32>end; g++) stepGroupJob(g, h);
     }
     atomic.add<i32>(pCtl + CTL_DONE, <i32>(end - idx));
     ran += <i32>(end - idx);

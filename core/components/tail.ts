@@ -50,6 +50,11 @@ export const CLOCK = {
   SIZE: 9,
 } as const;
 
+/** {@link TailChainComponent.mirrorStale} bit: the per-link rest data changed. */
+export const MIRROR_REST = 1;
+/** {@link TailChainComponent.mirrorStale} bit: the particle state changed. */
+export const MIRROR_STATE = 2;
+
 /** Time constant (seconds) of {@link TailChainComponent.seatEase}. */
 export const SEAT_EASE_TIME = 0.15;
 
@@ -159,6 +164,16 @@ export interface TailChainComponent {
    * jumping to the new rest's. 0 otherwise.
    */
   seatEase: Float64Array;
+  /**
+   * What the WebAssembly step's float32 copy of this chain (core/wasm/tailAccel.ts) must read
+   * in again before the chain's next step: bit 0 ({@link MIRROR_REST}) the per-link rest data
+   * (headLs, restDirLs, lenRel, scaleRel, restR, toHipsM, restDirHs), bit 1
+   * ({@link MIRROR_STATE}) the particle state (pos, vel, bendOld). Set by every function that
+   * writes them (computeRestDirs, resetChainToRest, seatChainAtLocal, addTailChain); code that
+   * writes them directly must set it too (`markTailChainChanged`). Bit 2 is the kernel's own
+   * (read in again what it wrote back). Unused by the JavaScript step.
+   */
+  mirrorStale: Uint8Array;
 }
 
 /** Particle per link tip: position, velocity, previous-step position (world). */
@@ -263,7 +278,7 @@ export function createTailComponents(cap: number, rows: number = cap): {
       restSource: new Uint8Array(cap), unitScale: f64(cap), teleportDistance: f64(cap), initialised: new Uint8Array(cap),
       anchorPrev: f64(cap * 8), anchorCur: f64(cap * 8), anchorStep: f64(cap * 8), axesLs: f64(cap * 9),
       stepsLastFrame: new Uint8Array(cap), resetLastFrame: new Uint8Array(cap), writeFailed: new Uint8Array(cap), mirrored: new Uint8Array(cap), exactWorld: new Uint8Array(cap), exactWorldSetup: new Uint8Array(cap),
-      stepCache: f64(cap * 5), seatExcess: f64(cap), seatEase: f64(cap),
+      stepCache: f64(cap * 5), seatExcess: f64(cap), seatEase: f64(cap), mirrorStale: new Uint8Array(cap),
     },
     TailParticle: { pos: f64(rows * L * 3), vel: f64(rows * L * 3), contact: new Uint8Array(rows * L) },
     BendState: {

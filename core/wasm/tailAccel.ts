@@ -2,13 +2,21 @@
  * The WebAssembly SIMD tail step and write: the world's tail components (and the pose store's
  * `localT`, `localR`, `localS`, `worldM` and `owner`) live in a WebAssembly memory and `systems/tailStep` and
  * `systems/tailWrite` hand their link loops to `wasm/tailStep.ts` (compiled into
- * {@link TAIL_STEP_WASM_BASE64}), which runs two chains per f64x2 lane pair.
+ * {@link TAIL_STEP_WASM_BASE64}).
  *
- * The results are bit-identical to the JavaScript step (same IEEE operations in the same
- * order, the same per-chain work after the link loops; test/tail/wasm.test.ts compares them
- * exactly), so the backend is a speed choice only. Where WebAssembly or its SIMD extension is
- * missing (or a content-security policy forbids compiling it), the world keeps ordinary typed
- * arrays and the JavaScript step.
+ * The step runs in float32, four chains of the same link count per f32x4 group, on the
+ * kernel's own interleaved float32 copy of the chains' data (the mirror, laid out here: group
+ * records, group blocks, the group table, each chain's anchor reference and lane); after every
+ * step it writes the particle state back into the f64 components, which stay the truth for
+ * everything else. JavaScript that writes a chain's per-link data marks it in
+ * `TailChain.mirrorStale` (bitrig's own writers do; others call `markTailChainChanged`), and
+ * the kernel reads it in again before its next step. Results agree with the f64 JavaScript step
+ * (the reference) within float32 rounding — tip positions within 1e-5 × the chain's length,
+ * local rotations within 0.01° on the test fixtures (test/tail/wasm.test.ts states them) — and
+ * exactly with themselves, on any number of threads. The write runs two chains per f64x2 lane
+ * pair and is bit-identical to the JavaScript write for the same state. Where WebAssembly or
+ * its SIMD extension is missing (or a content-security policy forbids compiling it), the world
+ * keeps ordinary typed arrays and the JavaScript step.
  *
  * The components stay plain objects of typed arrays: only their storage moves. Every re-layout
  * (world creation, capacity growth at setup) makes a new memory and new views, like the
@@ -50,6 +58,8 @@ export interface TailAccel {
   kernel: TailStepExports;
   /** Per-chain constants of the step, filled by the kernel (16 f64 per entity id; layout in wasm/tailStep.ts). */
   chainK: Float64Array;
+  /** The step mirror's anchor reference of each chain (3 f64 per entity id; copied into a new layout so the mirror continues exactly). */
+  mirrorRef: Float64Array;
   /** Entity ids to step this call (i32). */
   ents: Int32Array;
   /** [0]: the step length h (seconds); [1]: the write's display fraction α. */
@@ -88,7 +98,7 @@ export interface TailAccel {
   waitLimitMs: number;
   /** A worker missed {@link TailAccel.waitLimitMs}: it may still write late, so at the end of the frame the world leaves this memory ({@link settleTimedOutWorkers}). */
   timedOut: boolean;
-  /** Chain pairs the workers ran since this layout (diagnostics and tests). */
+  /** Units the workers ran since this layout: step groups (four chains) and write pairs (diagnostics and tests). */
   pairsByWorkers: number;
   /** Scene chunks the workers ran since this layout (diagnostics and tests). */
   sceneChunksByWorkers: number;
@@ -105,6 +115,9 @@ const ARENA_BASE = 65536;
 // have to be still alive for a reused block to matter.
 const CONTROL_BLOCKS = 32;
 const PAGE = 65536;
+// Bytes of one group-link record and of one group block of the step's mirror (wasm/tailStep.ts REC, GKV).
+const MIRROR_RECORD_BYTES = 42 * 16;
+const MIRROR_GROUP_BYTES = 40 * 16;
 
 let _shared: WebAssembly.Module | null | undefined;
 let _unshared: WebAssembly.Module | null | undefined;
@@ -235,6 +248,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     entries.push({ owner: comps[c]!, key, id, src });
   };
   for (const [c, key] of POINTER_ORDER) push(c, key);
+  push('TailChain', 'mirrorStale');
   for (const [c, key] of WRITE_ORDER) push(c, key);
   // With worker threads every component and pose array moves in (the scene systems run there
   // too); otherwise the tail's.
@@ -266,6 +280,16 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const pairsOff = top; top += (cap + LINK_STRIDE + 1) * 8;
   top = (top + 15) & ~15;
   const controlOff = top; top += CTL.BYTES * CONTROL_BLOCKS;
+  // The step's float32 mirror (wasm/tailStep.ts): groups of four chains with the same link
+  // count, at most ⌈c/4⌉ + 8 groups and Σ n·⌈c_n/4⌉ ≤ 2c + 27 link records for c chains.
+  const chains = Math.min(cap, Math.floor(world.components.TailChain.slot.length / LINK_STRIDE));
+  const groups = Math.ceil(chains / 4) + 9;
+  top = (top + 15) & ~15;
+  const mirrorOff = top; top += (2 * chains + 28) * MIRROR_RECORD_BYTES;
+  const groupKOff = top; top += groups * MIRROR_GROUP_BYTES;
+  const groupsOff = top; top += groups * 32;
+  const refOff = top; top += cap * 3 * 8;
+  const laneOfOff = top; top += cap * 4;
   const jobCharsOff = top; top += cap * 4;
   const nextChainOff = top; top += cap * 4;
   let memory: WebAssembly.Memory, instance: WebAssembly.Instance;
@@ -290,6 +314,8 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   }
   const kernel = instance.exports as unknown as TailStepExports;
   const buffer = memory.buffer as ArrayBuffer;
+  // (the chains' anchor references: read in again from the write-back, the mirror continues bit for bit)
+  if (prev !== null) new Float64Array(buffer, refOff, cap * 3).set(prev.mirrorRef.subarray(0, Math.min(prev.mirrorRef.length, cap * 3)));
   for (let i = 0; i < entries.length; i++) {
     const { owner, key, src } = entries[i]!;
     const Ctor = src.constructor as { new (b: ArrayBuffer, o: number, n: number): Typed };
@@ -297,7 +323,10 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     view.set(src);
     owner[key] = view;
   }
-  const pointers = [...POINTER_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), chainKOff, entsOff, pendingOff, paramsOff, pairsOff];
+  const pointers = [
+    ...POINTER_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), chainKOff, entsOff, pendingOff, paramsOff, pairsOff,
+    mirrorOff, groupsOff, groupKOff, refOff, laneOfOff, offsetOf.get('TailChain.mirrorStale')!,
+  ];
   const writePointers = WRITE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!);
   kernel.setPointers(...pointers);
   kernel.setWritePointers(...writePointers);
@@ -309,6 +338,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     memory, kernel,
     chainK: new Float64Array(buffer, chainKOff, cap * 16),
     ents: new Int32Array(buffer, entsOff, cap),
+    mirrorRef: new Float64Array(buffer, refOff, cap * 3),
     params: new Float64Array(buffer, paramsOff, 2),
     capacity: cap,
     control: null as unknown as Int32Array, // set below
@@ -560,7 +590,7 @@ export function tailThreads(world: BitrigWorld): number {
 }
 
 /**
- * Which tail step a world runs: `'wasm-simd'` (WebAssembly, two chains per SIMD lane pair)
+ * Which tail step a world runs: `'wasm-simd'` (WebAssembly: the step four chains per float32 SIMD group, the write two per f64 pair)
  * or `'js'`.
  *
  * @example

@@ -1,7 +1,7 @@
 /**
  * Parity: the same GLB, the same clip and the same inputs through the three.js adapter and
  * the Babylon.js adapter for 300 frames give the same tail — every tail bone's world
- * rotation within 1e-5 rad — after mapping Babylon's handedness: the glTF loader's
+ * rotation within {@link TAIL_TOL} rad — after mapping Babylon's handedness: the glTF loader's
  * `__root__` (180° about Y, scale z −1) makes Babylon world = diag(−1, 1, 1) × three world.
  *
  * Clocks are aligned exactly: Babylon's first `scene.render()` evaluates the clip at t = 0 and
@@ -27,6 +27,14 @@ import { createBuiltinCharacter } from '../../core/character';
 import { characterToGlb } from '../../rig/characterDocument';
 import { loadGlbThree, sharedAssets } from '../helpers/loadThree';
 import { createTestScene, FRAME, loadGlbBabylon, rotationAngle, toThreeHanded, worldOf } from './helpers';
+
+/**
+ * Tail world rotations (rad). The engines hand bitrig inputs that differ at float32 round-off
+ * (1e-7); the WebAssembly tail step computes in float32, so each run carries its own float32
+ * rounding of the spring: measured 5.7e-6 (walk) and 1.02e-5 rad (walk + scene IK) — 1.7e-6
+ * and 1.8e-6 with the former f64 step. The IK bones keep 1e-5 (f64 throughout).
+ */
+const TAIL_TOL = 3e-5;
 
 const hasAssets = existsSync(sharedAssets);
 if (!hasAssets) console.warn(`skipping: ../shared/assets absent (${sharedAssets}); Babylon parity on real files not run`);
@@ -167,16 +175,16 @@ async function runParity(bytes: Uint8Array, clip: string, frames: number, option
 }
 
 describe('three.js ↔ Babylon.js parity (300 frames)', () => {
-  test('built-in character, walk: tail world rotations agree within 1e-5 rad', async () => {
+  test('built-in character, walk: tail world rotations agree within 3e-5 rad', async () => {
     const bytes = await characterToGlb(createBuiltinCharacter());
     const r = await runParity(bytes, 'walk', 300);
     console.log(`built-in walk: tail max ${r.tailMaxRad.toExponential(2)} rad, other bones max ${r.otherMaxPos.toExponential(2)} m, tail root swing ${(r.tailSwing * 180 / Math.PI).toFixed(1)}°`);
     expect(r.tailSwing).toBeGreaterThan(2 * Math.PI / 180); // the tail moves: the comparison means something
     expect(r.otherMaxPos).toBeLessThan(1e-5); // same clip at the same time in both engines (m; float32 keys)
-    expect(r.tailMaxRad).toBeLessThan(1e-5);
+    expect(r.tailMaxRad).toBeLessThan(TAIL_TOL);
   });
 
-  test('built-in character, walk, scene IK (alternating stance on a slope, a left-hand target, the root sliding): IK-driven bones agree within 1e-5 rad and 1e-5 m, tail within 1e-5 rad', async () => {
+  test('built-in character, walk, scene IK (alternating stance on a slope, a left-hand target, the root sliding): IK-driven bones agree within 1e-5 rad and 1e-5 m, tail within 3e-5 rad', async () => {
     const bytes = await characterToGlb(createBuiltinCharacter());
     const r = await runParity(bytes, 'walk', 300, { sceneIK: true });
     console.log(`built-in walk + scene IK: ${r.ikBones.length} IK bones max ${r.ikMaxRad.toExponential(2)} rad / ${r.ikMaxPos.toExponential(2)} m, tail max ${r.tailMaxRad.toExponential(2)} rad, COM max ${r.comMax.toExponential(2)} m, locked frames ${r.lockedFrames}, reached frames ${r.reachedFrames}`);
@@ -184,19 +192,19 @@ describe('three.js ↔ Babylon.js parity (300 frames)', () => {
     expect(r.reachedFrames).toBeGreaterThan(100); // the hand really was solved to its target
     expect(r.ikMaxRad).toBeLessThan(1e-5);
     expect(r.ikMaxPos).toBeLessThan(1e-5);
-    expect(r.tailMaxRad).toBeLessThan(1e-5);
+    expect(r.tailMaxRad).toBeLessThan(TAIL_TOL);
     expect(r.comMax).toBeLessThan(1e-5); // diagnostics come back in Babylon's world (x mirrored)
   });
 
   describe.skipIf(!hasAssets)('real files', () => {
     for (const [file, clip, units] of [['quaternius-fox.glb', 'Walk', 1], ['khronos-fox.glb', 'Walk', 100]] as const) {
-      test(`${file} ${clip}: tail world rotations agree within 1e-5 rad`, async () => {
+      test(`${file} ${clip}: tail world rotations agree within 3e-5 rad`, async () => {
         const bytes = new Uint8Array(readFileSync(path.join(sharedAssets, file)));
         const r = await runParity(bytes, clip, 300);
         console.log(`${file} ${clip}: tail (${r.tailBones.length} bones) max ${r.tailMaxRad.toExponential(2)} rad, other bones max ${r.otherMaxPos.toExponential(2)} units, tail root swing ${(r.tailSwing * 180 / Math.PI).toFixed(1)}°`);
         expect(r.tailSwing).toBeGreaterThan(2 * Math.PI / 180);
         expect(r.otherMaxPos).toBeLessThan(1e-5 * units); // 1e-5 m in the file's units
-        expect(r.tailMaxRad).toBeLessThan(1e-5);
+        expect(r.tailMaxRad).toBeLessThan(TAIL_TOL);
       });
     }
     test('khronos-fox.glb Walk, scene IK on four legs: IK-driven bones agree within 1e-5 rad and 1e-5 m (× 100 units)', async () => {
@@ -206,7 +214,7 @@ describe('three.js ↔ Babylon.js parity (300 frames)', () => {
       expect(r.lockedFrames).toBeGreaterThan(100);
       expect(r.ikMaxRad).toBeLessThan(1e-5);
       expect(r.ikMaxPos).toBeLessThan(1e-5 * 100);
-      expect(r.tailMaxRad).toBeLessThan(1e-5);
+      expect(r.tailMaxRad).toBeLessThan(TAIL_TOL);
     });
   });
 });

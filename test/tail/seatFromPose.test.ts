@@ -52,7 +52,11 @@ describe.each([['wasm', true], ['js', false]] as const)('re-seat along the shown
     b.frame(0, last, hipsRot); // no step: shows the seated pose
     const len = 0.8 * us;
     const ja = a.joints(), jb = b.joints();
-    for (let i = 0; i < ja.length; i++) for (let c = 0; c < 3; c++) expect(Math.abs(ja[i]![c]! - jb[i]![c]!)).toBeLessThan(1e-9 * len);
+    // (the float32 WebAssembly step shows rotations with a float32 twist about the bone, ≤ 1e-7
+    // rad, which the seat — twist-free, in f64 — does not reproduce: joints agree to 1.6e-9 × len
+    // measured there, 1e-8 × len allowed; the f64 JavaScript step to 1e-9 × len)
+    const jointTol = (wasm ? 1e-8 : 1e-9) * len;
+    for (let i = 0; i < ja.length; i++) for (let c = 0; c < 3; c++) expect(Math.abs(ja[i]![c]! - jb[i]![c]!)).toBeLessThan(jointTol);
     const C = b.world.components.TailChain, B = b.world.components.BendState;
     const dir = vec3.create(), dirA = vec3.create(), qa = quat.create(), qb = quat.create();
     for (let i = 0; i < LINKS; i++) {
