@@ -36,7 +36,8 @@ export interface BitrigWorldOptions {
   maxStepsPerFrame?: number | undefined;
   /**
    * Run the tail step in WebAssembly SIMD where the runtime supports it (float32, four chains
-   * per instruction: within float32 rounding of the f64 JavaScript step; the write two chains
+   * per instruction: on ordinary motion within 1e-5 × the tail's length and 0.01° of the f64
+   * JavaScript step, see the README for the limits; the write two chains
    * per instruction, f64). `false` keeps the JavaScript step.
    */
   wasm?: boolean | undefined;

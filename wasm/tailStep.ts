@@ -527,7 +527,7 @@ function stepGroup(
   gk: usize, rb: usize, n: i32, h: f32, laneM: v128, r0: i32, r1: i32, r2: i32, r3: i32,
   l0: bool, l1: bool, l2: bool, l3: bool, e0: i32, e1: i32, e2: i32, e3: i32,
 ): void {
-  const H = f4(h), ONE = f4(1), ZERO = f4(0), TWO = f4(2), EPS12 = f4(1e-12), ANTI = f4(-0.999999);
+  const H = f4(h), ONE = f4(1), ZERO = f4(0), TWO = f4(2), EPS12 = f4(1e-12);
   // (the anti-parallel fallback from 1 + d < 1e-6, within 0.08° of 180°: d carries float32
   // round-off of ~2e-7, and from the f64 threshold −0.999999999 an exactly opposite direction
   // would take the swing formula with a cross product of round-off: an arbitrary twist)
@@ -613,11 +613,13 @@ function stepGroup(
     const gz = dot34(a20, a21, a22, dpx, dpy, dpz);
     const bx0 = v128.load(r, RH * 16), by0 = v128.load(r, RH * 16 + 16), bz0 = v128.load(r, RH * 16 + 32);
     const dd = dot34(bx0, by0, bz0, gx, gy, gz);
-    let sw = ad4(ONE, dd);
+    // (1 + r·d as |r + d|²/2: accurate near anti-parallel, where 1 + r·d cancels in float32)
+    const spx = ad4(bx0, gx), spy = ad4(by0, gy), spz = ad4(bz0, gz);
+    let sw = sel(gt4(dd, f4(-0.5)), ad4(ONE, dd), mu4(f4(0.5), dot34(spx, spy, spz, spx, spy, spz)));
+    const anti = lt4(sw, f4(1e-9)); // (as the f64 step's 1 + r·d < 1e-9)
     const ql = dv4(ONE, sq4(ad4(sw, sw)));
     let sx = mu4(sb4(mu4(by0, gz), mu4(bz0, gy)), ql), sy = mu4(sb4(mu4(bz0, gx), mu4(bx0, gz)), ql), sz = mu4(sb4(mu4(bx0, gy), mu4(by0, gx)), ql);
     sw = mu4(sw, ql);
-    const anti = lt4(dd, ANTI);
     if (v128.any_true(anti)) {
       let qa = ZERO, qb = ng4(bz0), qc = by0;
       const deg = lt4(ad4(mu4(qb, qb), mu4(qc, qc)), EPS12);
@@ -659,7 +661,7 @@ function stepGroup(
     const neg = lt4(sw, ZERO);
     if (v128.any_true(neg)) { sx = sel(neg, ng4(sx), sx); sy = sel(neg, ng4(sy), sy); sz = sel(neg, ng4(sz), sz); sw = sel(neg, ng4(sw), sw); }
     const al = sq4(dot34(sx, sy, sz, sx, sy, sz));
-    const limited = v128.and(lt4(sw, cosH), gt4(al, EPS12));
+    const limited = v128.and(v128.or(lt4(sw, cosH), v128.and(gt4(al, sinH), gt4(cosH, ZERO))), gt4(al, EPS12)); // (sin test: cos(θ/2) rounds to 1 in float32 for θ < 5e-4)
     if (v128.any_true(limited)) {
       const fl = dv4(sinH, al);
       sx = sel(limited, mu4(sx, fl), sx); sy = sel(limited, mu4(sy, fl), sy); sz = sel(limited, mu4(sz, fl), sz); sw = sel(limited, cosH, sw);
@@ -740,10 +742,11 @@ function stepGroup(
     }
     // ---- aim: local = swing(restDirLs, d_parent) · restR; the next link's parent frame
     const dd2 = dot34(ux, uy, uz, dpx, dpy, dpz);
-    let ax = sb4(mu4(uy, dpz), mu4(uz, dpy)), ay = sb4(mu4(uz, dpx), mu4(ux, dpz)), az = sb4(mu4(ux, dpy), mu4(uy, dpx)), aw = ad4(ONE, dd2);
+    const upx = ad4(ux, dpx), upy = ad4(uy, dpy), upz = ad4(uz, dpz);
+    let ax = sb4(mu4(uy, dpz), mu4(uz, dpy)), ay = sb4(mu4(uz, dpx), mu4(ux, dpz)), az = sb4(mu4(ux, dpy), mu4(uy, dpx)), aw = sel(gt4(dd2, f4(-0.5)), ad4(ONE, dd2), mu4(f4(0.5), dot34(upx, upy, upz, upx, upy, upz)));
+    const anti2 = lt4(aw, f4(1e-9));
     const sl = dv4(ONE, sq4(ad4(aw, aw)));
     ax = mu4(ax, sl); ay = mu4(ay, sl); az = mu4(az, sl); aw = mu4(aw, sl);
-    const anti2 = lt4(dd2, ANTI);
     if (v128.any_true(anti2)) {
       let qa = ZERO, qb = ng4(uz), qc = uy;
       const deg = lt4(ad4(mu4(qb, qb), mu4(qc, qc)), EPS12);

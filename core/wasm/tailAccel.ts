@@ -12,7 +12,8 @@
  * `TailChain.mirrorStale` (bitrig's own writers do; others call `markTailChainChanged`), and
  * the kernel reads it in again before its next step. Results agree with the f64 JavaScript step
  * (the reference) within float32 rounding — tip positions within 1e-5 × the chain's length,
- * local rotations within 0.01° on the test fixtures (test/tail/wasm.test.ts states them) — and
+ * local rotations within 0.01° on the test fixtures and ordinary motion (test/tail/wasm.test.ts
+ * and wasmPrecision.test.ts; seeded extreme worlds: 1e-4 × length, 0.12°, wasmFuzz.test.ts) — and
  * exactly with themselves, on any number of threads. The write runs two chains per f64x2 lane
  * pair and is bit-identical to the JavaScript write for the same state. Where WebAssembly or
  * its SIMD extension is missing (or a content-security policy forbids compiling it), the world
@@ -172,7 +173,7 @@ export function unsharedTailModuleBytes(bytes: Uint8Array<ArrayBuffer>): Uint8Ar
 
 /**
  * The compiled tail kernel, or `null` where WebAssembly SIMD is unavailable. Compiled once
- * per variant (synchronously: the module is about 17 KB) on first use: `shared` for a shared
+ * per variant (synchronously: the module is about 22 KB) on first use: `shared` for a shared
  * memory (worker threads), otherwise for an ordinary memory.
  *
  * @example
