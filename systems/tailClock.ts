@@ -5,8 +5,9 @@
  * `'animation'` rest source, the clip's local rotations/translations of the tail bones.
  * Writes: the accumulator and step count; per chain `anchorCur` (world position, rotation,
  * uniform scale; reflected across x = 0 for a mirrored anchor, see `mirrored`), `mirrored`, `stepsLastFrame`, `resetLastFrame`, the rest rotations in animation mode,
- * and while a seat along a shown pose eases out (`seatEase`), the rest rotations turned about
- * each link's own direction by the share left of the shown twist (`restBase`, `seatTwist`);
+ * and while a seat along a shown pose eases out (`seatEase`), the rest rotations turned by the
+ * share left of the shown twist about each link's own direction (a zero-length link: of its
+ * whole shown offset) (`restBase`, `seatTwist`, `seatAxis`);
  * and — on the first frame, a teleport or a non-finite state — the particles placed at rest;
  * with worker threads, the chain list of their preparation job (`tailAccel.jobChars`).
  * Per step ({@link tailClockStep}): `anchorStep` interpolated between last frame's anchor and
@@ -154,15 +155,17 @@ export function tailPrepareChain(world: BitrigWorld, eid: number, steps: number)
 }
 
 /**
- * `BendState.restR` of link `k` with the share `e` of its seat twist: restBase · (sin(φe/2)·t,
- * cos(φe/2)), t the link's unit tip direction in its own frame, into `out[o..o+3]`. The same
+ * `BendState.restR` of link `k` with the share `e` of its seat turn: restBase · (sin(φe/2)·a,
+ * cos(φe/2)), φ = `seatTwist`, a = `seatAxis` (the link's unit tip direction in its own frame
+ * for a link with a length: the twist; for a zero-length link the axis of its whole shown
+ * offset, so this is restBase · slerp(I, restBase⁻¹ · shown, e)), into `out[o..o+3]`. The same
  * operations every call, so a value written from it is recognised bit for bit. (Numbers come
  * through arrays: a double argument to a call V8 does not inline is boxed.)
  */
 function twistedRest(B: BitrigWorld['components']['BendState'], k: number, e: Float64Array, ei: number, out: Float64Array, o: number): void {
   const h = 0.5 * B.seatTwist[k]! * e[ei]!;
   const s = Math.sin(h);
-  _tw[0] = s * B.tipDirLs[k * 3]!; _tw[1] = s * B.tipDirLs[k * 3 + 1]!; _tw[2] = s * B.tipDirLs[k * 3 + 2]!; _tw[3] = Math.cos(h);
+  _tw[0] = s * B.seatAxis[k * 3]!; _tw[1] = s * B.seatAxis[k * 3 + 1]!; _tw[2] = s * B.seatAxis[k * 3 + 2]!; _tw[3] = Math.cos(h);
   qMul(out, o, B.restBase, k * 4, _tw, 0);
 }
 
@@ -257,10 +260,12 @@ const _tw = new Float64Array(8); // a twist (0–3); a twisted rest to compare (
  * shown last frame, see {@link SEAT_FROM_LOCAL}) from this frame's anchor: each particle on
  * the direction that rotation gives the link, zero velocity, bend snapshots and displayed
  * rotations as a step would leave them for that direction. The twist about each link's own
- * direction stays the shown one — the rest rotations carry it (`seatTwist`, eased out with
- * `seatEase`; every step's readback takes its twist from the rest) — so the parent frames, and
- * with them the chain's shape, are the shown ones. A non-finite or zero rotation takes the rest
- * direction and twist. Per-frame safe.
+ * direction stays the shown one — the rest rotations carry it (`seatTwist` about `seatAxis`,
+ * eased out with `seatEase`; every step's readback takes its twist from the rest) — so the
+ * parent frames, and with them the chain's shape, are the shown ones. A zero-length link (no
+ * direction: the step shows it at its rest rotation) keeps its whole shown rotation the same
+ * way: its rest carries the offset restBase⁻¹ · shown, eased out alike. A non-finite or zero
+ * rotation takes the rest direction and twist. Per-frame safe.
  */
 export function seatChainAtLocal(world: BitrigWorld, eid: number): void {
   const C = world.components.TailChain;
@@ -278,11 +283,24 @@ export function seatChainAtLocal(world: BitrigWorld, eid: number): void {
   for (let i = 0; i < n; i++) {
     const k = C.row[eid]! * LINK_STRIDE + i;
     B.seatTwist[k] = 0;
-    if (!(B.lenRel[k]! > 0)) continue; // (a zero-length link seats on its rest rotation)
+    B.seatAxis[k * 3] = B.tipDirLs[k * 3]!; B.seatAxis[k * 3 + 1] = B.tipDirLs[k * 3 + 1]!; B.seatAxis[k * 3 + 2] = B.tipDirLs[k * 3 + 2]!;
     for (let c = 0; c < 4; c++) _d[c] = B.localCur[k * 4 + c]!;
     const ql = _d[0]! * _d[0]! + _d[1]! * _d[1]! + _d[2]! * _d[2]! + _d[3]! * _d[3]!;
     if (!(ql > 1e-12 && Number.isFinite(ql))) continue; // (the rest direction: the rest rotation)
     qNormalize(_d, 0);
+    if (!(B.lenRel[k]! > 0)) {
+      // a zero-length link: the whole offset o = restBase⁻¹ · shown, the short way, as axis and angle
+      qConjMul(_d, 12, B.restBase, k * 4, _d, 0);
+      const sg = _d[15]! < 0 ? -1 : 1;
+      const x = sg * _d[12]!, y = sg * _d[13]!, z = sg * _d[14]!;
+      const v = Math.sqrt(x * x + y * y + z * z);
+      const phi = 2 * Math.atan2(v, sg * _d[15]!);
+      if (v > 0 && Number.isFinite(v) && Number.isFinite(phi)) {
+        B.seatAxis[k * 3] = x / v; B.seatAxis[k * 3 + 1] = y / v; B.seatAxis[k * 3 + 2] = z / v;
+        B.seatTwist[k] = phi;
+      }
+      continue;
+    }
     // qr = swing(rest direction, shown direction) · rest; twist = qr⁻¹ · shown, about the tip direction
     qRotate(_d, 4, _d, 0, B.tipDirLs, k * 3);
     qRotate(_d, 8, B.restBase, k * 4, B.tipDirLs, k * 3);
@@ -302,7 +320,8 @@ export function seatChainAtLocal(world: BitrigWorld, eid: number): void {
     linkFrame(world, eid, i, C.anchorCur, a);
     const q = B.localCur, o = k * 4;
     if (!(LF[14]! > 0)) {
-      // a zero-length link: as the step leaves it (particle on its head, rest rotation, no bend)
+      // a zero-length link: as the step leaves it (particle on its head, rest rotation — now
+      // carrying the shown offset —, no bend)
       P.pos[k * 3] = LF[0]!; P.pos[k * 3 + 1] = LF[1]!; P.pos[k * 3 + 2] = LF[2]!;
       P.vel[k * 3] = 0; P.vel[k * 3 + 1] = 0; P.vel[k * 3 + 2] = 0;
       P.contact[k] = 0;

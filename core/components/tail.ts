@@ -160,8 +160,9 @@ export interface TailChainComponent {
    * {@link SEAT_EASE_TIME}. Meanwhile the bend limit is widened by `seatEase · seatExcess` and
    * the coupling rate scaled by `1 − seatEase`, so the first steps ease a pose far from the new
    * rest in instead of clamping and pulling it at once; and `BendState.restR` carries
-   * `seatEase` × each link's `BendState.seatTwist`, so the shown twist eases out instead of
-   * jumping to the new rest's. 0 otherwise.
+   * `seatEase` × each link's `BendState.seatTwist` (about `seatAxis`), so the shown twist (a
+   * zero-length link's whole shown offset) eases out instead of jumping to the new rest's. 0
+   * otherwise.
    */
   seatEase: Float64Array;
   /**
@@ -224,17 +225,25 @@ export interface BendStateComponent {
   writtenR: Float64Array;
   /**
    * While a re-seat along a shown pose eases out (`TailChain.seatEase` > 0): each link's rest
-   * rotation as its rest source gives it, without the twist `restR` then carries
-   * (`restR` = restBase · twist(tipDirLs, seatEase · seatTwist)); 4 × stride.
+   * rotation as its rest source gives it, without the turn `restR` then carries
+   * (`restR` = restBase · rotation(seatAxis, seatEase · seatTwist)); 4 × stride.
    */
   restBase: Float64Array;
   /**
-   * Twist (radians, about the link's tip direction in its own frame) between the rotation a
-   * re-seat found shown and the rotation the readback rule gives the same direction on the
-   * rest (swing from the rest direction · rest): kept so the seated pose keeps its shape, then
-   * eased out with `TailChain.seatEase`; 1 × stride.
+   * Angle (radians, about `seatAxis`) of the turn from the rest to the rotation a re-seat
+   * found shown, kept so the seated pose keeps its shape, then eased out with
+   * `TailChain.seatEase`. For a link with a length: the twist about its tip direction between
+   * the shown rotation and the one the readback rule gives the same direction on the rest
+   * (swing from the rest direction · rest). For a zero-length link (no direction to keep): the
+   * whole offset restBase⁻¹ · shown, the short way; 1 × stride.
    */
   seatTwist: Float64Array;
+  /**
+   * Unit axis (the link's own frame) of `seatTwist`: the link's tip direction (`tipDirLs`)
+   * for a link with a length, the axis of restBase⁻¹ · shown for a zero-length link. Written
+   * by every re-seat along a shown pose; read only while `TailChain.seatEase` > 0; 3 × stride.
+   */
+  seatAxis: Float64Array;
 }
 
 function f64(n: number): Float64Array {
@@ -251,7 +260,7 @@ export const TAIL_LINK_FIELDS: Readonly<Record<'TailChain' | 'TailParticle' | 'B
   TailParticle: ['pos', 'vel', 'contact'],
   BendState: [
     'restR', 'headLs', 'tipLs', 'toHips', 'toHipsM', 'bendOld', 'bendNew', 'rotWs', 'headWs', 'scaleRel', 'tipDirLs', 'lenRel',
-    'writtenR', 'localCur', 'localPrev', 'restDirLs', 'restDirHs', 'restBase', 'seatTwist',
+    'writtenR', 'localCur', 'localPrev', 'restDirLs', 'restDirHs', 'restBase', 'seatTwist', 'seatAxis',
   ],
 };
 
@@ -286,7 +295,7 @@ export function createTailComponents(cap: number, rows: number = cap): {
       bendOld: f64(rows * L * 4), bendNew: f64(rows * L * 4), rotWs: f64(rows * L * 4), headWs: f64(rows * L * 3),
       scaleRel: f64(rows * L), tipDirLs: f64(rows * L * 3), lenRel: f64(rows * L),
       writtenR: f64(rows * L * 4), localCur: f64(rows * L * 4), localPrev: f64(rows * L * 4), restDirLs: f64(rows * L * 3), restDirHs: f64(rows * L * 3),
-      restBase: f64(rows * L * 4), seatTwist: f64(rows * L),
+      restBase: f64(rows * L * 4), seatTwist: f64(rows * L), seatAxis: f64(rows * L * 3),
     },
   };
 }

@@ -14,11 +14,18 @@
  * - once the ease is over, `restR` is bit for bit the rest a twin that never switched has,
  *   also when the options change or the chain resets (teleport) while the ease runs, and when
  *   the chain is re-seated again mid-ease.
+ * A zero-length link (its child joint on its head: no direction of its own) keeps its whole
+ * shown rotation the same way (`seatAxis`): the clip turns it 40° from its bind rotation on the
+ * 'animation' rest, the rest switches to 'bind'; the switch frame keeps the joints (1e-9 of the
+ * tail length; before: 0, 0, 0, 0, 10.96, 21.51 cm per 80 cm of tail, the seat put the link on
+ * its rest rotation and turned everything after it), and the ease ends on the never-switched
+ * rest bit for bit.
  */
 import { describe, expect, test } from 'vitest';
 import { makeTailRig, sweepX, type TailRig, type TailRigOptions } from './rig';
 import { reseatTailsAtPose } from '../../core/animatorCore';
-import { resolveTailRestSource } from '../../core/binding';
+import { beginCharacterFrame, resolveTailRestSource } from '../../core/binding';
+import { update } from '../../systems/pipeline';
 import { setTailOptions, tailLinkIndex } from '../../core/tailSetup';
 
 const LINKS = 5;
@@ -109,5 +116,51 @@ describe.each([['wasm', true], ['js', false]] as const)('the shown twist survive
     expect(maxMove(before, r.joints())).toBeLessThan(1e-9 * 0.8);
     for (let f = 0; f < 120; f++) r.frame(1 / 60, last);
     expect(restOf(r)).toEqual(restOf(makeTailRig({ links: LINKS, world: { wasm } })));
+  });
+
+  test.each(cases)('$name: a zero-length link the clip turns 40° keeps its shown rotation through the switch (joints 1e-9 of the length); the ease ends on the never-switched rest bit for bit', ({ o, hipsRot }) => {
+    const us = o.unitScale ?? 1;
+    const r = makeTailRig({ ...o, links: LINKS, zeroLinkAt: 2, world: { wasm }, tail: { restSource: 'auto', ...o.tail } });
+    const pose = r.world.pose;
+    const k2 = tailLinkIndex(r.world, r.eid, 2);
+    const C = r.world.components.TailChain, B = r.world.components.BendState;
+    expect(B.lenRel[k2]).toBe(0); // (the link the test is about has no length)
+    const s2 = C.slot[k2]!;
+    const hipsSlot = r.binding.slotOf[0]!;
+    // the clip: every bone at its bind local, link 2 turned 40° about its parent's x axis, hips at x
+    const h = 20 * Math.PI / 180, qx = Math.sin(h), qw = Math.cos(h);
+    const frame = (x: number): void => {
+      for (let i = 0; i < r.names.length; i++) {
+        const s = r.binding.slotOf[i]!;
+        for (let j = 0; j < 3; j++) { pose.localT[s * 3 + j] = pose.bindT[s * 3 + j]!; pose.localS[s * 3 + j] = 1; }
+        for (let j = 0; j < 4; j++) pose.localR[s * 4 + j] = pose.bindR[s * 4 + j]!;
+      }
+      const b = [pose.bindR[s2 * 4]!, pose.bindR[s2 * 4 + 1]!, pose.bindR[s2 * 4 + 2]!, pose.bindR[s2 * 4 + 3]!];
+      pose.localR[s2 * 4] = qw * b[0]! + qx * b[3]!;
+      pose.localR[s2 * 4 + 1] = qw * b[1]! - qx * b[2]!;
+      pose.localR[s2 * 4 + 2] = qw * b[2]! + qx * b[1]!;
+      pose.localR[s2 * 4 + 3] = qw * b[3]! - qx * b[0]!;
+      pose.localT[hipsSlot * 3] = x * us; pose.localT[hipsSlot * 3 + 1] = 0.9 * us; pose.localT[hipsSlot * 3 + 2] = 0;
+      for (let j = 0; j < 4; j++) pose.localR[hipsSlot * 4 + j] = hipsRot[j]!;
+      beginCharacterFrame(r.binding);
+      update(r.world, 1 / 60);
+    };
+    resolveTailRestSource(r.binding, 0, true); // the clip keys the tail: 'animation'
+    for (let f = 0; f <= 24; f++) frame(sweepX(f / 60));
+    // link 2 is shown 40° from its bind rotation (the test means something)
+    let d = 0;
+    for (let j = 0; j < 4; j++) d += pose.localR[s2 * 4 + j]! * pose.bindR[s2 * 4 + j]!;
+    expect(2 * Math.acos(Math.min(1, Math.abs(d))) * 180 / Math.PI).toBeCloseTo(40, 4); // (0.5e-4°: acos of a dot product)
+    const before = r.joints();
+    resolveTailRestSource(r.binding, 0, false); // that clip stops: 'bind', re-seated along the shown pose
+    frame(sweepX(24 / 60));
+    expect(C.seatEase[r.eid]).toBe(1);
+    expect(maxMove(before, r.joints())).toBeLessThan(1e-9 * 0.8 * us);
+    expect(B.seatTwist[k2]! * 180 / Math.PI).toBeCloseTo(40, 4); // link 2's whole offset, carried by its rest (0.5e-4°: the float32 step shows it to ~1e-6°)
+    for (let f = 0; f < 120; f++) frame(sweepX(24 / 60));
+    expect(C.seatEase[r.eid]).toBe(0);
+    expect(restOf(r)).toEqual(restOf(makeTailRig({ ...o, links: LINKS, zeroLinkAt: 2, world: { wasm } })));
+    expect(r.linkAngles()[2]!).toBeLessThan(1e-7); // link 2 shown on its rest again (1e-7 rad: acos of a dot product resolves 3e-8)
+    for (const v of r.joints().flat()) expect(Number.isFinite(v)).toBe(true);
   });
 });
