@@ -39,7 +39,7 @@ const STEP_OUTPUTS = new Set([
   'TailChain.mirrorStale', 'pose.localR', 'pose.worldM',
   // a seat along the shown pose measures the shown twist, which the rest carries while it
   // eases out (systems/tailClock.ts): the rest and what follows from it, compared in `rot`
-  'BendState.restR', 'BendState.restBase', 'BendState.seatTwist', 'BendState.toHips', 'BendState.toHipsM',
+  'BendState.restR', 'BendState.restBase', 'BendState.seatTwist', 'BendState.seatAxis', 'BendState.toHips', 'BendState.toHipsM',
   'BendState.restDirLs', 'BendState.restDirHs',
 ]);
 
@@ -99,6 +99,7 @@ export function compareTail(js: BitrigWorld, wa: BitrigWorld, only?: (eid: numbe
       out.rot = Math.max(out.rot, qAngleDeg(Bj.restR, k * 4, Bw.restR, k * 4), qAngleDeg(Bj.toHips, k * 4, Bw.toHips, k * 4));
       if (C.seatEase[e]! > 0 || wa.components.TailChain.seatEase[e]! > 0) { // (restBase and seatTwist mean something only then)
         out.rot = Math.max(out.rot, qAngleDeg(Bj.restBase, k * 4, Bw.restBase, k * 4), absDiff(Bj.seatTwist[k]!, Bw.seatTwist[k]!) * DEG);
+        for (let c = 0; c < 3; c++) out.rot = Math.max(out.rot, absDiff(Bj.seatAxis[k * 3 + c]!, Bw.seatAxis[k * 3 + c]!) * DEG);
       }
       for (let c = 0; c < 3; c++) {
         out.rot = Math.max(out.rot, absDiff(Bj.restDirLs[k * 3 + c]!, Bw.restDirLs[k * 3 + c]!) * DEG, absDiff(Bj.restDirHs[k * 3 + c]!, Bw.restDirHs[k * 3 + c]!) * DEG);

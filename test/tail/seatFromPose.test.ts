@@ -15,6 +15,7 @@ import { quat, vec3 } from 'gl-matrix';
 import { makeTailRig, sweepX, type TailRigOptions } from './rig';
 import { reseatTailsAtPose } from '../../core/animatorCore';
 import { tailLinkIndex } from '../../core/tailSetup';
+import { SEAT_EASE_TIME } from '../../core/components/tail';
 
 const LINKS = 5;
 const cases: { name: string; o: TailRigOptions; hipsRot: [number, number, number, number] }[] = [
@@ -77,7 +78,7 @@ describe.each([['wasm', true], ['js', false]] as const)('re-seat along the shown
     for (const v of b.joints().flat()) expect(Number.isFinite(v)).toBe(true);
   });
 
-  test('a zero-length link shown turned 0.6 rad seats as the step leaves it (rest rotation, no bend): the first step does not move it (1e-6 per component)', () => {
+  test('a zero-length link shown turned 0.6 rad keeps its shown rotation at the seat (1e-9 rad), then eases to its rest with seatEase (1e-6 rad), the ease ends on the rest', () => {
     const r = makeTailRig({ links: LINKS, zeroLinkAt: 2, world: { wasm } });
     r.frame(1 / 60);
     const shown = shownByBone(r);
@@ -88,10 +89,18 @@ describe.each([['wasm', true], ['js', false]] as const)('re-seat along the shown
     reseatTailsAtPose(r.binding, shown);
     r.frame(0);
     const seated = shownByBone(r);
-    r.frame(1 / 60);
-    const stepped = shownByBone(r);
-    for (let c = 0; c < 4; c++) expect(Math.abs(seated[j * 4 + c]! - stepped[j * 4 + c]!)).toBeLessThan(1e-6); // (measured 3e-8: the step re-normalises; the old seat moved it 34°)
-    expect(r.linkAngles()[2]!).toBeLessThan(1e-6); // on its rest rotation (radians; 3e-8 measured, the acos of a dot near 1)
+    for (let c = 0; c < 4; c++) expect(Math.abs(seated[j * 4 + c]! - shown[j * 4 + c]!)).toBeLessThan(1e-9); // (the old seat put it on its rest: 0.6 rad off)
+    // the rest carries the shown offset, eased out with seatEase (e^(−t/τ), τ = SEAT_EASE_TIME); the
+    // display runs a step behind (interpolation at alpha 0 shows the step before): frame k after
+    // the seat shows the link turned back by 0.6 · (1 − e^(−(k−1)·h/τ)), h = 1/60 s
+    for (let f = 1; f <= 3; f++) {
+      r.frame(1 / 60);
+      const want = 0.6 * (1 - Math.exp(-((f - 1) / 60) / SEAT_EASE_TIME));
+      expect(Math.abs(angleDeg(seated, j * 4, shownByBone(r), j * 4) * Math.PI / 180 - want)).toBeLessThan(1e-6); // (measured 3e-8: float32 step, acos of a dot)
+    }
+    for (let f = 0; f < 120; f++) r.frame(1 / 60);
+    expect(r.world.components.TailChain.seatEase[r.eid]).toBe(0);
+    expect(r.linkAngles()[2]!).toBeLessThan(1e-6); // on its rest rotation (radians; the acos of a dot near 1)
   });
 
   test('a non-finite or zero shown rotation takes the rest direction: no NaN, lengths kept (1e-9)', () => {
