@@ -99,7 +99,11 @@ export function compareTail(js: BitrigWorld, wa: BitrigWorld, only?: (eid: numbe
       out.rot = Math.max(out.rot, qAngleDeg(Bj.restR, k * 4, Bw.restR, k * 4), qAngleDeg(Bj.toHips, k * 4, Bw.toHips, k * 4));
       if (C.seatEase[e]! > 0 || wa.components.TailChain.seatEase[e]! > 0) { // (restBase and seatTwist mean something only then)
         out.rot = Math.max(out.rot, qAngleDeg(Bj.restBase, k * 4, Bw.restBase, k * 4), absDiff(Bj.seatTwist[k]!, Bw.seatTwist[k]!) * DEG);
-        for (let c = 0; c < 3; c++) out.rot = Math.max(out.rot, absDiff(Bj.seatAxis[k * 3 + c]!, Bw.seatAxis[k * 3 + c]!) * DEG);
+        // the seat's offset as a rotation vector (axis × angle: the axis of a near-zero offset is
+        // round-off, review 50)
+        for (let c = 0; c < 3; c++) {
+          out.rot = Math.max(out.rot, absDiff(Bj.seatAxis[k * 3 + c]! * Bj.seatTwist[k]!, Bw.seatAxis[k * 3 + c]! * Bw.seatTwist[k]!) * DEG);
+        }
       }
       for (let c = 0; c < 3; c++) {
         out.rot = Math.max(out.rot, absDiff(Bj.restDirLs[k * 3 + c]!, Bw.restDirLs[k * 3 + c]!) * DEG, absDiff(Bj.restDirHs[k * 3 + c]!, Bw.restDirHs[k * 3 + c]!) * DEG);

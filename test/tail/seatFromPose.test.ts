@@ -86,6 +86,9 @@ describe.each([['wasm', true], ['js', false]] as const)('re-seat along the shown
     const turn = quat.setAxisAngle(quat.create(), [1, 0, 0], 0.6);
     const q = quat.multiply(quat.create(), quat.fromValues(shown[j * 4]!, shown[j * 4 + 1]!, shown[j * 4 + 2]!, shown[j * 4 + 3]!), turn);
     for (let c = 0; c < 4; c++) shown[j * 4 + c] = q[c]!;
+    // the link's rest before the seat: where the ease must end (a fixed reference, not the live restR)
+    const k2 = tailLinkIndex(r.world, r.eid, 2) * 4;
+    const restBefore = Array.from(r.world.components.BendState.restR.subarray(k2, k2 + 4));
     reseatTailsAtPose(r.binding, shown);
     r.frame(0);
     const seated = shownByBone(r);
@@ -101,6 +104,7 @@ describe.each([['wasm', true], ['js', false]] as const)('re-seat along the shown
     for (let f = 0; f < 120; f++) r.frame(1 / 60);
     expect(r.world.components.TailChain.seatEase[r.eid]).toBe(0);
     expect(r.linkAngles()[2]!).toBeLessThan(1e-6); // on its rest rotation (radians; the acos of a dot near 1)
+    expect(angleDeg(restBefore, 0, shownByBone(r), j * 4)).toBeLessThan(1e-4); // … and that is the rest from before the seat (degrees; float32 step)
   });
 
   test('a non-finite or zero shown rotation takes the rest direction: no NaN, lengths kept (1e-9)', () => {
