@@ -216,8 +216,8 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
   world.queries.sceneChars = registerQuery(world, [components.SceneCharacter]);
   world.queries.limbs = registerQuery(world, [components.Limb]);
   if (o.wasm && layoutTailArena(world)) {
-    // (the character arrays live in the shared memory only with worker threads)
-    world.pose.onGrow = (what) => { if (world.tailAccel !== null && (what === 'slots' || world.tailAccel.sceneView !== null)) layoutTailArena(world); };
+    // (the character arrays live in the memory with worker threads, and charRootWs with the two-bone IK kernel)
+    world.pose.onGrow = (what) => { if (world.tailAccel !== null && (what === 'slots' || world.tailAccel.sceneView !== null || world.tailAccel.ik !== null)) layoutTailArena(world); };
   }
   return world;
 }

@@ -24,8 +24,17 @@
  * (test/scene/fastPath.test.ts). A weight of 0 (and no rotation request) leaves the bones
  * untouched; invalid input (non-finite target, zero-length bone at runtime) keeps the
  * animation and sets `invalid`. Units: world units. Never allocates or throws.
+ *
+ * With WebAssembly (`world.tailAccel.ik`, the Limb component and pose store in its memory) the
+ * fused path of most legs runs in `wasm/twoBone.ts`, the same operations in the same order, so
+ * every f64 is bit-identical (test/scene/ikWasm.test.ts): the kernel solves the limb list in
+ * order and stops at the first limb it leaves to JavaScript (arms, step-by-step chains, a
+ * mirroring or non-uniform scale on the chain, a non-conformal root parent), which
+ * {@link solveOne} solves before the kernel goes on from the next. Worker threads' chunks (a
+ * scene view, no `tailAccel`) solve in JavaScript.
  */
 import type { BitrigWorld } from '../core/world';
+import type { TailAccel } from '../core/wasm/tailAccel';
 import { LIMB_ARM } from '../core/components/scene';
 import type { PoseStore } from '../core/pose';
 import { TB, twoBoneKernel, unitOfHuge } from '../core/ik/twoBone';
@@ -244,7 +253,29 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
   _pcI[PC.VALID] = 0; _pcI[PC.OK] = 0; _pcI[PC.MIR] = 0; _pcI[PC.CONF] = 0; _pcI[PC.PAR] = -2; _pcI[PC.CHAR] = -1;
   _pc.fill(0); _pc[0] = 1; _pc[4] = 1; _pc[8] = 1; _pc[15] = 1;
   const ents = world.queries.limbs.dense;
+  const accel = (world as { tailAccel?: TailAccel | null }).tailAccel; // (a worker's scene view has none)
+  if (accel != null && accel.ik !== null && ents.length > 0) { solveWithKernel(world, accel, ents); return; }
   for (let i = 0; i < ents.length; i++) solveOne(world, ents[i]!);
+}
+
+/**
+ * The limbs `ents` in order: runs of them in the WebAssembly kernel, each limb it leaves in
+ * {@link solveOne}. The kernel and JavaScript keep their own parent caches; each starts afresh
+ * after the other solved limbs (either may have moved a cached parent).
+ */
+function solveWithKernel(world: BitrigWorld, accel: TailAccel, ents: ArrayLike<number>): void {
+  const list = accel.ikList, ik = accel.ik!;
+  const n = ents.length < list.length ? ents.length : list.length;
+  for (let i = 0; i < n; i++) list[i] = ents[i]!;
+  let i = 0;
+  while (i < n) {
+    const j = ik.twoBoneRun(i, n);
+    if (j >= n) break;
+    if (j > i) _pcI[PC.VALID] = 0; // (the kernel's limbs may have moved the cached parent)
+    solveOne(world, list[j]!);
+    i = j + 1;
+  }
+  for (let k = n; k < ents.length; k++) solveOne(world, ents[k]!); // (never: limbs are entities below the capacity)
 }
 
 /**

@@ -19,6 +19,11 @@
  * its SIMD extension is missing (or a content-security policy forbids compiling it), the world
  * keeps ordinary typed arrays and the JavaScript step.
  *
+ * The scene two-bone IK (systems/twoBoneIK.ts) solves the limbs it can with `wasm/twoBone.ts`
+ * (compiled into {@link TWO_BONE_WASM_BASE64}), a second instance on the same memory: the Limb
+ * component and the pose store's `parent`, `charRootWs` and `dirty` move in too
+ * (`TailAccel.ik`; `null`, the JavaScript solve, where that module is unavailable).
+ *
  * The components stay plain objects of typed arrays: only their storage moves. Every re-layout
  * (world creation, capacity growth at setup) makes a new memory and new views, like the
  * JavaScript growth does, so code must read `world.components.X.field` afresh after setup —
@@ -28,6 +33,7 @@
 import type { BitrigWorld } from '../world';
 import { CLOCK, LINK_STRIDE } from '../components/tail';
 import { TAIL_STEP_WASM_BASE64 } from './tailStepWasm';
+import { TWO_BONE_WASM_BASE64 } from './twoBoneWasm';
 import { CTL, WAIT_LIMIT_MS, runTailJob, startTailWorkers, stopTailWorkers, threadsAvailable, waitCounter, type TailWorker, type WorkerInit } from './tailThreads';
 import { JOB, makeSceneView, publishJsJob, runSceneChunks, runSceneList, SCENE_MAX_CHUNKS, type SceneView } from './sceneJob';
 import type { WorkerArray } from './worker';
@@ -43,6 +49,13 @@ interface TailStepExports {
   run(): number;
   tailStep(count: number): void;
   tailWrite(count: number): void;
+}
+
+/** The two-bone IK kernel's exports (see wasm/twoBone.ts). */
+export interface TwoBoneExports {
+  setIkPointers(...offsets: number[]): void;
+  /** Solve the limbs `ikList[from..count)` in order; returns the index of the first one left to JavaScript (`count`: none). */
+  twoBoneRun(from: number, count: number): number;
 }
 
 /**
@@ -63,6 +76,10 @@ export interface TailAccel {
   mirrorRef: Float64Array;
   /** Entity ids to step this call (i32). */
   ents: Int32Array;
+  /** The scene two-bone IK kernel on this memory (`null`: systems/twoBoneIK.ts solves every limb in JavaScript). */
+  ik: TwoBoneExports | null;
+  /** The limb entity ids {@link TailAccel.ik} solves this call (i32, `capacity` long; calling thread only). */
+  ikList: Int32Array;
   /** [0]: the step length h (seconds); [1]: the write's display fraction α. */
   params: Float64Array;
   /** Entity capacity this layout was made for. */
@@ -122,6 +139,8 @@ const MIRROR_GROUP_BYTES = 40 * 16;
 
 let _shared: WebAssembly.Module | null | undefined;
 let _unshared: WebAssembly.Module | null | undefined;
+let _ikShared: WebAssembly.Module | null | undefined;
+let _ikUnshared: WebAssembly.Module | null | undefined;
 
 function decodeBase64(s: string): Uint8Array<ArrayBuffer> {
   const bin = atob(s);
@@ -195,6 +214,40 @@ export function tailWasmModule(shared = false): WebAssembly.Module | null {
   return m;
 }
 
+/**
+ * The compiled two-bone IK kernel (wasm/twoBone.ts), or `null` where it is unavailable;
+ * compiled once per variant (`shared`: for a shared memory) on first use.
+ *
+ * @example
+ * if (twoBoneWasmModule() === null) console.info('bitrig: JavaScript two-bone IK');
+ */
+export function twoBoneWasmModule(shared = false): WebAssembly.Module | null {
+  if (shared ? _ikShared !== undefined : _ikUnshared !== undefined) return shared ? _ikShared! : _ikUnshared!;
+  let m: WebAssembly.Module | null = null;
+  try {
+    if (typeof WebAssembly === 'object' && typeof atob === 'function') {
+      const raw = decodeBase64(TWO_BONE_WASM_BASE64);
+      const bytes = shared ? raw : unsharedTailModuleBytes(raw);
+      if (bytes !== null && WebAssembly.validate(bytes)) m = new WebAssembly.Module(bytes);
+    }
+  } catch {
+    m = null;
+  }
+  if (shared) _ikShared = m; else _ikUnshared = m;
+  return m;
+}
+
+/** The two-bone IK kernel's arrays (setIkPointers order; then the limb list). */
+const IK_ORDER: ReadonlyArray<readonly ['Limb' | 'pose', string]> = [
+  ['pose', 'parent'], ['pose', 'owner'], ['pose', 'localT'], ['pose', 'localR'], ['pose', 'localS'], ['pose', 'worldM'],
+  ['pose', 'charRootWs'], ['pose', 'dirty'],
+  ['Limb', 'char'], ['Limb', 'kind'], ['Limb', 'rootSlot'], ['Limb', 'midSlot'], ['Limb', 'endSlot'], ['Limb', 'endIsChild'],
+  ['Limb', 'subtreeEnd'], ['Limb', 'bendHintLs'], ['Limb', 'soften'], ['Limb', 'reachTolerance'], ['Limb', 'weight'],
+  ['Limb', 'rotWeight'], ['Limb', 'targetWs'], ['Limb', 'targetRotWs'], ['Limb', 'hasTargetRot'], ['Limb', 'poleWs'],
+  ['Limb', 'hasPole'], ['Limb', 'reached'], ['Limb', 'missWs'], ['Limb', 'missFullWs'], ['Limb', 'extension'],
+  ['Limb', 'solved'], ['Limb', 'invalid'],
+];
+
 /** The tail components' typed arrays, in the kernel's pointer order first. */
 const POINTER_ORDER: ReadonlyArray<readonly ['TailChain' | 'TailParticle' | 'BendState', string]> = [
   ['TailChain', 'anchorStep'], ['TailChain', 'links'], ['TailChain', 'row'], ['TailChain', 'stepsLastFrame'],
@@ -251,6 +304,8 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   for (const [c, key] of POINTER_ORDER) push(c, key);
   push('TailChain', 'mirrorStale');
   for (const [c, key] of WRITE_ORDER) push(c, key);
+  const ikModule = twoBoneWasmModule(wantThreads);
+  if (ikModule !== null) for (const [c, key] of IK_ORDER) push(c, key);
   // With worker threads every component and pose array moves in (the scene systems run there
   // too); otherwise the tail's.
   const owners = wantThreads ? Object.keys(comps) : ['TailChain', 'TailParticle', 'BendState'];
@@ -293,6 +348,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const laneOfOff = top; top += cap * 4;
   const jobCharsOff = top; top += cap * 4;
   const nextChainOff = top; top += cap * 4;
+  const ikListOff = top; top += cap * 4;
   let memory: WebAssembly.Memory, instance: WebAssembly.Instance;
   let shared = wantThreads;
   try {
@@ -331,6 +387,17 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const writePointers = WRITE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!);
   kernel.setPointers(...pointers);
   kernel.setWritePointers(...writePointers);
+  let ik: TwoBoneExports | null = null;
+  if (ikModule !== null) {
+    try {
+      // (JavaScript's own exp, acos and sin: the kernel's results are bit for bit the JavaScript solve's)
+      const ikInstance = new WebAssembly.Instance(shared ? ikModule : twoBoneWasmModule(false)!, { env: { memory, exp: Math.exp, acos: Math.acos, sin: Math.sin } });
+      ik = ikInstance.exports as unknown as TwoBoneExports;
+      ik.setIkPointers(...IK_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), ikListOff);
+    } catch {
+      ik = null; // (the JavaScript solve, on the same arrays)
+    }
+  }
   const arrays: WorkerArray[] = shared ? entries.map((e, i) => ({
     c: e.id.slice(0, e.id.indexOf('.')), k: e.key, o: offsets[i]!, n: e.src.length,
     t: e.src instanceof Float64Array ? 'f64' as const : e.src instanceof Int32Array ? 'i32' as const : 'u8' as const,
@@ -339,6 +406,8 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     memory, kernel,
     chainK: new Float64Array(buffer, chainKOff, cap * 16),
     ents: new Int32Array(buffer, entsOff, cap),
+    ik,
+    ikList: new Int32Array(buffer, ikListOff, cap),
     mirrorRef: new Float64Array(buffer, refOff, cap * 3),
     params: new Float64Array(buffer, paramsOff, 2),
     capacity: cap,

@@ -1,0 +1,479 @@
+// AssemblyScript source of the WebAssembly scene two-bone IK (`npm run build:wasm` compiles it
+// into core/wasm/twoBoneWasm.ts; test/scene/ikWasm.test.ts checks the compile is current).
+//
+// The fused direct-chain path of systems/twoBoneIK.ts (`solveOne`), operation for operation, so
+// every f64 it writes is bit-identical to the JavaScript's (WebAssembly has no fused multiply-add;
+// sqrt, division and abs are IEEE-exact; exp, acos and sin are JavaScript's own Math functions,
+// imported). It solves the limbs of a list in order and stops at the first one it does not take,
+// returning its index; the caller solves that one in JavaScript and calls again from the next.
+// Taken: a leg whose chain is direct (mid a child of the root, end a child of the mid), whose
+// root scale is uniform and positive, whose mid scale is uniform and positive and end scale
+// positive, under a conformal root parent (rotation, mirror, uniform scale) — or, whatever the
+// parent, a leg with nothing asked (weights 0) or invalid input. Left to JavaScript: arms (their
+// hand request and held object), other chains, a mirroring or non-uniform scale on the chain, a
+// non-conformal parent (the end rotation is then solved from its parent's new world matrix).
+//
+// Reads (byte offsets from `setIkPointers`): the pose store's parent, owner, localT, localR,
+// localS, worldM, charRootWs; the Limb request (char, kind, slots, endIsChild, subtreeEnd,
+// bendHintLs, soften, reachTolerance, weight, rotWeight, targetWs, targetRotWs, hasTargetRot,
+// poleWs, hasPole) and the limb list (i32 entity ids). Writes: localR of root, mid and end, the
+// world matrices of the root's subtree (pose `dirty` as scratch, left 0), and the Limb outcome
+// (reached, missWs, missFullWs, extension, solved, invalid). Spaces: `Ws` world, solve space =
+// the limb root's parent frame (`Ps`); units: world units, radians.
+
+// JavaScript's Math functions: an AssemblyScript implementation would round differently.
+// @ts-ignore: decorator
+@external("env", "exp") declare function jsExp(x: f64): f64;
+// @ts-ignore: decorator
+@external("env", "acos") declare function jsAcos(x: f64): f64;
+// @ts-ignore: decorator
+@external("env", "sin") declare function jsSin(x: f64): f64;
+
+const LIMB_ARM: i32 = 1; // = LIMB_ARM in core/components/scene.ts
+
+let pParent: usize = 0, pOwner: usize = 0, pLocalT: usize = 0, pLocalR: usize = 0, pLocalS: usize = 0, pWorldM: usize = 0;
+let pRootWs: usize = 0, pDirty: usize = 0;
+let pChar: usize = 0, pKind: usize = 0, pRootSlot: usize = 0, pMidSlot: usize = 0, pEndSlot: usize = 0, pEndIsChild: usize = 0;
+let pSubtreeEnd: usize = 0, pBendHint: usize = 0, pSoften: usize = 0, pReachTol: usize = 0, pWeight: usize = 0, pRotWeight: usize = 0;
+let pTargetWs: usize = 0, pTargetRotWs: usize = 0, pHasTargetRot: usize = 0, pPoleWs: usize = 0, pHasPole: usize = 0;
+let pReached: usize = 0, pMissWs: usize = 0, pMissFullWs: usize = 0, pExtension: usize = 0, pSolved: usize = 0, pInvalid: usize = 0;
+let pList: usize = 0;
+
+/** Byte offsets of the arrays the solve reads and writes (setup, after every re-layout). */
+export function setIkPointers(
+  parent: usize, owner: usize, localT: usize, localR: usize, localS: usize, worldM: usize, rootWs: usize, dirty: usize,
+  char: usize, kind: usize, rootSlot: usize, midSlot: usize, endSlot: usize, endIsChild: usize, subtreeEnd: usize,
+  bendHint: usize, soften: usize, reachTol: usize, weight: usize, rotWeight: usize, targetWs: usize, targetRotWs: usize,
+  hasTargetRot: usize, poleWs: usize, hasPole: usize, reached: usize, missWs: usize, missFullWs: usize, extension: usize,
+  solved: usize, invalid: usize, list: usize,
+): void {
+  pParent = parent; pOwner = owner; pLocalT = localT; pLocalR = localR; pLocalS = localS; pWorldM = worldM; pRootWs = rootWs; pDirty = dirty;
+  pChar = char; pKind = kind; pRootSlot = rootSlot; pMidSlot = midSlot; pEndSlot = endSlot; pEndIsChild = endIsChild; pSubtreeEnd = subtreeEnd;
+  pBendHint = bendHint; pSoften = soften; pReachTol = reachTol; pWeight = weight; pRotWeight = rotWeight; pTargetWs = targetWs;
+  pTargetRotWs = targetRotWs; pHasTargetRot = hasTargetRot; pPoleWs = poleWs; pHasPole = hasPole; pReached = reached; pMissWs = missWs;
+  pMissFullWs = missFullWs; pExtension = extension; pSolved = solved; pInvalid = invalid; pList = list;
+}
+
+@inline function F(p: usize, i: i32): f64 { return load<f64>(p + (<usize>i << 3)); }
+@inline function SF(p: usize, i: i32, v: f64): void { store<f64>(p + (<usize>i << 3), v); }
+@inline function I(p: usize, i: i32): i32 { return load<i32>(p + (<usize>i << 2)); }
+@inline function B(p: usize, i: i32): i32 { return <i32>load<u8>(p + <usize>i); }
+@inline function SB(p: usize, i: i32, v: i32): void { store<u8>(p + <usize>i, <u8>v); }
+
+// The root parent cache (systems/twoBoneIK.ts `_pc`): P's inverse, rotation and flags, reused by
+// the next limb with the same parent; dropped when a solved limb could contain it. Starts empty
+// on every call (a limb the caller solved in between may have moved it).
+let cValid = false, cOk = false, cMir = false, cConf = false, cPar: i32 = -2, cChar: i32 = -1;
+let i00: f64 = 1, i01: f64 = 0, i02: f64 = 0, i10: f64 = 0, i11: f64 = 1, i12: f64 = 0, i20: f64 = 0, i21: f64 = 0, i22: f64 = 1;
+let i30: f64 = 0, i31: f64 = 0, i32_: f64 = 0;
+let qpx: f64 = 0, qpy: f64 = 0, qpz: f64 = 0, qpw: f64 = 1;
+
+// Results handed between helpers (no multiple returns): a quaternion, a direction.
+let rx: f64 = 0, ry: f64 = 0, rz: f64 = 0, rw: f64 = 1;
+
+/** True when the scale at localS[s] is uniform (within 1e-6 relative) and positive (twoBoneIK uniformPositive). */
+@inline function uniformPositive(s: i32): bool {
+  const x = F(pLocalS, s * 3), y = F(pLocalS, s * 3 + 1), z = F(pLocalS, s * 3 + 2);
+  return x > 0 && Math.abs(x - y) <= 1e-6 * x && Math.abs(x - z) <= 1e-6 * x;
+}
+
+/** True when the scale at localS[s] has a uniform magnitude (twoBoneIK pathUniformScale of one bone). */
+@inline function uniformMagnitude(s: i32): bool {
+  const x = Math.abs(F(pLocalS, s * 3)), y = Math.abs(F(pLocalS, s * 3 + 1)), z = Math.abs(F(pLocalS, s * 3 + 2));
+  return Math.abs(x - y) <= 1e-6 * x && Math.abs(x - z) <= 1e-6 * x;
+}
+
+/** rotationOfMatrix (core/ik/frames.ts) of the matrix at byte address m, into rx..rw. */
+function rotationOfMatrix(m: usize): void {
+  let x0 = F(m, 0), x1 = F(m, 1), x2 = F(m, 2);
+  let y0 = F(m, 4), y1 = F(m, 5), y2 = F(m, 6);
+  const z0 = F(m, 8), z1 = F(m, 9), z2 = F(m, 10);
+  const d = x0 * (y1 * z2 - y2 * z1) - y0 * (x1 * z2 - x2 * z1) + z0 * (x1 * y2 - x2 * y1);
+  if (d < 0) { x0 = -x0; x1 = -x1; x2 = -x2; }
+  let l = x0 * x0 + x1 * x1 + x2 * x2;
+  if (!(l > 1e-300) || !isFinite<f64>(l)) { rx = 0; ry = 0; rz = 0; rw = 1; return; }
+  l = 1 / Math.sqrt(l);
+  x0 *= l; x1 *= l; x2 *= l;
+  const dp = y0 * x0 + y1 * x1 + y2 * x2;
+  y0 -= dp * x0; y1 -= dp * x1; y2 -= dp * x2;
+  l = y0 * y0 + y1 * y1 + y2 * y2;
+  if (!(l > 1e-300)) { rx = 0; ry = 0; rz = 0; rw = 1; return; }
+  l = 1 / Math.sqrt(l);
+  y0 *= l; y1 *= l; y2 *= l;
+  const m02 = x1 * y2 - x2 * y1, m12 = x2 * y0 - x0 * y2, m22 = x0 * y1 - x1 * y0;
+  const m00 = x0, m10 = x1, m20 = x2, m01 = y0, m11 = y1, m21 = y2;
+  const tr = m00 + m11 + m22;
+  if (tr > 0) {
+    const s = Math.sqrt(tr + 1) * 2, is = 1 / s;
+    rw = 0.25 * s; rx = (m21 - m12) * is; ry = (m02 - m20) * is; rz = (m10 - m01) * is;
+  } else if (m00 > m11 && m00 > m22) {
+    const s = Math.sqrt(1 + m00 - m11 - m22) * 2, is = 1 / s;
+    rw = (m21 - m12) * is; rx = 0.25 * s; ry = (m01 + m10) * is; rz = (m02 + m20) * is;
+  } else if (m11 > m22) {
+    const s = Math.sqrt(1 + m11 - m00 - m22) * 2, is = 1 / s;
+    rw = (m02 - m20) * is; rx = (m01 + m10) * is; ry = 0.25 * s; rz = (m12 + m21) * is;
+  } else {
+    const s = Math.sqrt(1 + m22 - m00 - m11) * 2, is = 1 / s;
+    rw = (m10 - m01) * is; rx = (m02 + m20) * is; ry = (m12 + m21) * is; rz = 0.25 * s;
+  }
+}
+
+/** isConformal (core/ik/frames.ts, eps 1e-6) of the matrix at byte address m. */
+function isConformal(m: usize): bool {
+  const a0 = F(m, 0), a1 = F(m, 1), a2 = F(m, 2);
+  const b0 = F(m, 4), b1 = F(m, 5), b2 = F(m, 6);
+  const c0 = F(m, 8), c1 = F(m, 9), c2 = F(m, 10);
+  const na = a0 * a0 + a1 * a1 + a2 * a2, nb = b0 * b0 + b1 * b1 + b2 * b2, nc = c0 * c0 + c1 * c1 + c2 * c2;
+  const t = 1e-6 * na;
+  return Math.abs(na - nb) <= t && Math.abs(na - nc) <= t &&
+    Math.abs(a0 * b0 + a1 * b1 + a2 * b2) <= t && Math.abs(a0 * c0 + a1 * c1 + a2 * c2) <= t &&
+    Math.abs(b0 * c0 + b1 * c1 + b2 * c2) <= t;
+}
+
+/** Load the root parent matrix at byte address P into the cache (twoBoneIK solveOne). */
+function loadParent(P: usize, par: i32, ch: i32): void {
+  const a00 = F(P, 0), a01 = F(P, 1), a02 = F(P, 2);
+  const a10 = F(P, 4), a11 = F(P, 5), a12 = F(P, 6);
+  const a20 = F(P, 8), a21 = F(P, 9), a22 = F(P, 10);
+  const ptx = F(P, 12), pty = F(P, 13), ptz = F(P, 14);
+  const b01 = a22 * a11 - a12 * a21, b11 = -a22 * a10 + a12 * a20, b21 = a21 * a10 - a11 * a20;
+  const det = a00 * b01 + a01 * b11 + a02 * b21;
+  if (!(Math.abs(det) > 1e-300) || !isFinite<f64>(det) || !isFinite<f64>(ptx + pty + ptz)) {
+    cOk = false;
+    i00 = 1; i01 = 0; i02 = 0; i10 = 0; i11 = 1; i12 = 0; i20 = 0; i21 = 0; i22 = 1; i30 = 0; i31 = 0; i32_ = 0;
+  } else {
+    cOk = true;
+    const id = 1 / det;
+    i00 = b01 * id; i01 = (-a22 * a01 + a02 * a21) * id; i02 = (a12 * a01 - a02 * a11) * id;
+    i10 = b11 * id; i11 = (a22 * a00 - a02 * a20) * id; i12 = (-a12 * a00 + a02 * a10) * id;
+    i20 = b21 * id; i21 = (-a21 * a00 + a01 * a20) * id; i22 = (a11 * a00 - a01 * a10) * id;
+    i30 = -(i00 * ptx + i10 * pty + i20 * ptz);
+    i31 = -(i01 * ptx + i11 * pty + i21 * ptz);
+    i32_ = -(i02 * ptx + i12 * pty + i22 * ptz);
+  }
+  rotationOfMatrix(P);
+  qpx = rx; qpy = ry; qpz = rz; qpw = rw;
+  cMir = det < 0;
+  cConf = isConformal(P);
+  cValid = cOk; cPar = par; cChar = ch;
+}
+
+/** World matrix of slot k from its parent's (or the root frame) and its local TRS (twoBoneIK worldOfSlot). */
+function worldOfSlot(k: i32): void {
+  const p = I(pParent, k);
+  const P: usize = p >= 0 ? pWorldM + (<usize>(p * 16) << 3) : pRootWs + (<usize>(I(pOwner, k) * 16) << 3);
+  const x = F(pLocalR, k * 4), y = F(pLocalR, k * 4 + 1), z = F(pLocalR, k * 4 + 2), w = F(pLocalR, k * 4 + 3);
+  const sx = F(pLocalS, k * 3), sy = F(pLocalS, k * 3 + 1), sz = F(pLocalS, k * 3 + 2);
+  const x2 = x + x, y2 = y + y, z2 = z + z;
+  const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2, wx = w * x2, wy = w * y2, wz = w * z2;
+  const l00 = (1 - (yy + zz)) * sx, l01 = (xy + wz) * sx, l02 = (xz - wy) * sx;
+  const l10 = (xy - wz) * sy, l11 = (1 - (xx + zz)) * sy, l12 = (yz + wx) * sy;
+  const l20 = (xz + wy) * sz, l21 = (yz - wx) * sz, l22 = (1 - (xx + yy)) * sz;
+  const tx = F(pLocalT, k * 3), ty = F(pLocalT, k * 3 + 1), tz = F(pLocalT, k * 3 + 2);
+  const a00 = F(P, 0), a01 = F(P, 1), a02 = F(P, 2);
+  const a10 = F(P, 4), a11 = F(P, 5), a12 = F(P, 6);
+  const a20 = F(P, 8), a21 = F(P, 9), a22 = F(P, 10);
+  const W: usize = pWorldM + (<usize>(k * 16) << 3);
+  SF(W, 0, a00 * l00 + a10 * l01 + a20 * l02); SF(W, 1, a01 * l00 + a11 * l01 + a21 * l02); SF(W, 2, a02 * l00 + a12 * l01 + a22 * l02); SF(W, 3, 0);
+  SF(W, 4, a00 * l10 + a10 * l11 + a20 * l12); SF(W, 5, a01 * l10 + a11 * l11 + a21 * l12); SF(W, 6, a02 * l10 + a12 * l11 + a22 * l12); SF(W, 7, 0);
+  SF(W, 8, a00 * l20 + a10 * l21 + a20 * l22); SF(W, 9, a01 * l20 + a11 * l21 + a21 * l22); SF(W, 10, a02 * l20 + a12 * l21 + a22 * l22); SF(W, 11, 0);
+  SF(W, 12, a00 * tx + a10 * ty + a20 * tz + F(P, 12));
+  SF(W, 13, a01 * tx + a11 * ty + a21 * tz + F(P, 13));
+  SF(W, 14, a02 * tx + a12 * ty + a22 * tz + F(P, 14));
+  SF(W, 15, 1);
+}
+
+/** World matrices of the other bones of a solved chain's subtree [rs, sEnd) (twoBoneIK subtreeWorlds). */
+function subtreeWorlds(rs: i32, ms: i32, es: i32, sEnd: i32): void {
+  SB(pDirty, rs, 1); SB(pDirty, ms, 1); SB(pDirty, es, 1);
+  for (let k = rs + 1; k < sEnd; k++) {
+    if (k === ms || k === es) continue;
+    const p = I(pParent, k);
+    if (p >= 0 && B(pDirty, p) === 1) { worldOfSlot(k); SB(pDirty, k, 1); }
+  }
+  for (let k = rs; k < sEnd; k++) SB(pDirty, k, 0);
+}
+
+/** qSlerpAt (core/qmath.ts) of (ax..aw) toward (bx..bw) by f, into rx..rw. */
+function slerp(ax: f64, ay: f64, az: f64, aw: f64, bx: f64, by: f64, bz: f64, bw: f64, f: f64): void {
+  let cos = ax * bx + ay * by + az * bz + aw * bw;
+  if (cos < 0) { cos = -cos; bx = -bx; by = -by; bz = -bz; bw = -bw; }
+  let s0: f64, s1: f64;
+  if (cos > 0.9995) {
+    s0 = 1 - f; s1 = f;
+  } else {
+    const th = jsAcos(cos);
+    const sin = Math.sqrt(1 - cos * cos);
+    s0 = jsSin((1 - f) * th) / sin;
+    s1 = jsSin(f * th) / sin;
+  }
+  let x = s0 * ax + s1 * bx, y = s0 * ay + s1 * by, z = s0 * az + s1 * bz, w = s0 * aw + s1 * bw;
+  const l = Math.sqrt(x * x + y * y + z * z + w * w);
+  if (l > 1e-15) { x /= l; y /= l; z /= l; w /= l; } else { x = 0; y = 0; z = 0; w = 1; }
+  rx = x; ry = y; rz = z; rw = w;
+}
+
+/** unitOfHuge (core/ik/twoBone.ts) into rx, ry, rz. */
+function unitOfHuge(x: f64, y: f64, z: f64): void {
+  let m = Math.max(Math.max(Math.abs(x), Math.abs(y)), Math.abs(z));
+  if (m === Infinity) { x = x === Infinity ? 1 : x === -Infinity ? -1 : 0; y = y === Infinity ? 1 : y === -Infinity ? -1 : 0; z = z === Infinity ? 1 : z === -Infinity ? -1 : 0; m = 1; }
+  x /= m; y /= m; z /= m;
+  const l = Math.sqrt(x * x + y * y + z * z);
+  rx = x / l; ry = y / l; rz = z / l;
+}
+
+/**
+ * Solve the limbs `list[from..count)` in order; returns the index of the first limb left to
+ * JavaScript (`count` when all were solved here). Per-frame; never traps on any input.
+ */
+export function twoBoneRun(from: i32, count: i32): i32 {
+  cValid = false; cPar = -2; cChar = -1;
+  for (let i = from; i < count; i++) {
+    if (!solveLeg(I(pList, i))) return i;
+  }
+  return count;
+}
+
+/** Solve limb e (the fused path of systems/twoBoneIK.ts solveOne); false, having written nothing, when it is JavaScript's. */
+function solveLeg(e: i32): bool {
+  if (B(pKind, e) === LIMB_ARM) return false;
+  const rs = I(pRootSlot, e), ms = I(pMidSlot, e), es = I(pEndSlot, e);
+  if (B(pEndIsChild, e) !== 1 || I(pParent, ms) !== rs || I(pParent, es) !== ms || !uniformMagnitude(rs)) return false;
+  let w = F(pWeight, e);
+  if (!(w > 0)) w = 0; else if (w > 1) w = 1;
+  let wr = F(pRotWeight, e);
+  if (!(wr > 0) || B(pHasTargetRot, e) !== 1) wr = 0; else if (wr > 1) wr = 1;
+  if (w === 0 && wr === 0) {
+    // Nothing asked: the animation stays exactly as it was.
+    SB(pSolved, e, 0); SB(pReached, e, 1); SF(pMissWs, e, 0); SF(pMissFullWs, e, 0);
+    return true;
+  }
+  const ch = I(pChar, e);
+  const par = I(pParent, rs);
+  const P: usize = par >= 0 ? pWorldM + (<usize>(par * 16) << 3) : pRootWs + (<usize>(ch * 16) << 3);
+  if (!(cValid && cPar === par && cChar === ch)) loadParent(P, par, ch);
+  // Solve-space inputs (the root's parent frame): root A, mid B, end C, target.
+  const ax = F(pLocalT, rs * 3), ay = F(pLocalT, rs * 3 + 1), az = F(pLocalT, rs * 3 + 2);
+  let x = F(pWorldM, ms * 16 + 12), y = F(pWorldM, ms * 16 + 13), z = F(pWorldM, ms * 16 + 14);
+  const bx = i00 * x + i10 * y + i20 * z + i30, by = i01 * x + i11 * y + i21 * z + i31, bz = i02 * x + i12 * y + i22 * z + i32_;
+  const cwx = F(pWorldM, es * 16 + 12), cwy = F(pWorldM, es * 16 + 13), cwz = F(pWorldM, es * 16 + 14); // animated end (world)
+  const cx = i00 * cwx + i10 * cwy + i20 * cwz + i30, cy = i01 * cwx + i11 * cwy + i21 * cwz + i31, cz = i02 * cwx + i12 * cwy + i22 * cwz + i32_;
+  const twx = F(pTargetWs, e * 3), twy = F(pTargetWs, e * 3 + 1), twz = F(pTargetWs, e * 3 + 2);
+  const tx0 = i00 * twx + i10 * twy + i20 * twz + i30, ty0 = i01 * twx + i11 * twy + i21 * twz + i31, tz0 = i02 * twx + i12 * twy + i22 * twz + i32_;
+  const v1x = bx - ax, v1y = by - ay, v1z = bz - az;
+  const v2x = cx - bx, v2y = cy - by, v2z = cz - bz;
+  const l1 = Math.sqrt(v1x * v1x + v1y * v1y + v1z * v1z);
+  const l2 = Math.sqrt(v2x * v2x + v2y * v2y + v2z * v2z);
+  const sum = ax + ay + az + cx + cy + cz + bx + by + bz + tx0 + ty0 + tz0;
+  if (!isFinite<f64>(sum) || !(l1 > 1e-12) || !(l2 > 1e-12) || !isFinite<f64>(l1 + l2) || !cOk) {
+    SB(pSolved, e, 0); SB(pInvalid, e, 1); SB(pReached, e, 0); SF(pMissWs, e, 0); SF(pMissFullWs, e, 0);
+    return true;
+  }
+  // World and local rotations compose (the end's rotation below is exact): else JavaScript's.
+  const composes = cConf && uniformPositive(rs) && uniformPositive(ms) &&
+    F(pLocalS, es * 3) > 0 && F(pLocalS, es * 3 + 1) > 0 && F(pLocalS, es * 3 + 2) > 0;
+  if (!composes) return false;
+  const lmax = l1 + l2;
+  const acx = cx - ax, acy = cy - ay, acz = cz - az;
+  let QRx: f64 = 0, QRy: f64 = 0, QRz: f64 = 0, QRw: f64 = 1, QMx: f64 = 0, QMy: f64 = 0, QMz: f64 = 0, QMw: f64 = 1, ext: f64;
+  if (w === 0) ext = Math.sqrt(acx * acx + acy * acy + acz * acz) / lmax;
+  else {
+    const tx = cx + w * (tx0 - cx), ty = cy + w * (ty0 - cy), tz = cz + w * (tz0 - cz);
+    const lmin = Math.abs(l1 - l2);
+    const il1 = 1 / l1;
+    const u1x = v1x * il1, u1y = v1y * il1, u1z = v1z * il1;
+    // Direction root → target û (fallback: root → end, then the upper bone).
+    let dx = tx - ax, dy = ty - ay, dz = tz - az;
+    let D = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    if (D === Infinity) { unitOfHuge(dx, dy, dz); dx = rx; dy = ry; dz = rz; }
+    else if (D > 1e-12 * lmax) { const id = 1 / D; dx *= id; dy *= id; dz *= id; } else {
+      D = 0;
+      const l = Math.sqrt(acx * acx + acy * acy + acz * acz);
+      if (l > 1e-12 * lmax) { dx = acx / l; dy = acy / l; dz = acz / l; } else { dx = u1x; dy = u1y; dz = u1z; }
+    }
+    // Softened reach.
+    let De = D;
+    let sf = F(pSoften, e);
+    if (!(sf > 0)) sf = 0; else if (sf > 0.5) sf = 0.5;
+    if (sf > 0 && De > lmax * (1 - sf)) {
+      let da = lmax * (1 - sf);
+      const dc = Math.sqrt(acx * acx + acy * acy + acz * acz);
+      if (dc > da) da = dc < lmax ? dc : lmax;
+      const sl = lmax - da;
+      if (De > da) De = sl > 1e-12 * lmax ? da + sl * (1 - jsExp(-(De - da) / sl)) : lmax;
+    }
+    if (De > lmax) De = lmax;
+    if (De < lmin) De = lmin;
+    // Hinge axis n of the current bend; a straight limb bends toward the hint.
+    let nx = v1y * v2z - v1z * v2y, ny = v1z * v2x - v1x * v2z, nz = v1x * v2y - v1y * v2x;
+    const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    if (nl > 1e-7 * l1 * l2) { nx /= nl; ny /= nl; nz /= nl; } else {
+      const hx = F(pBendHint, e * 3), hy = F(pBendHint, e * 3 + 1), hz = F(pBendHint, e * 3 + 2);
+      const hp = hx * u1x + hy * u1y + hz * u1z;
+      let kx = hx - hp * u1x, ky = hy - hp * u1y, kz = hz - hp * u1z;
+      let kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
+      if (!(kl > 1e-9) || !isFinite<f64>(kl)) {
+        const ux = Math.abs(u1x), uy = Math.abs(u1y), uz = Math.abs(u1z);
+        kx = 0; ky = 0; kz = 0;
+        if (ux <= uy && ux <= uz) kx = 1; else if (uy <= uz) ky = 1; else kz = 1;
+        const kp = kx * u1x + ky * u1y + kz * u1z;
+        kx -= kp * u1x; ky -= kp * u1y; kz -= kp * u1z;
+        kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
+      }
+      kx /= kl; ky /= kl; kz /= kl;
+      nx = ky * u1z - kz * u1y; ny = kz * u1x - kx * u1z; nz = kx * u1y - ky * u1x;
+    }
+    // Knee: interior angle now / wanted (law of cosines), midDelta from half-angle cosines.
+    let c0 = -(v1x * v2x + v1y * v2y + v1z * v2z) / (l1 * l2);
+    if (c0 > 1) c0 = 1; else if (c0 < -1) c0 = -1;
+    let c1 = (l1 * l1 + l2 * l2 - De * De) / (2 * l1 * l2);
+    if (c1 > 1) c1 = 1; else if (c1 < -1) c1 = -1;
+    const ch0 = Math.sqrt(0.5 * (1 + c0)), sh0 = Math.sqrt(0.5 * (1 - c0));
+    const ch1 = Math.sqrt(0.5 * (1 + c1)), sh1 = Math.sqrt(0.5 * (1 - c1));
+    const sh = sh0 * ch1 - ch0 * sh1;
+    QMx = nx * sh; QMy = ny * sh; QMz = nz * sh; QMw = ch0 * ch1 + sh0 * sh1;
+    // Knee direction k̂ ⊥ û: toward the pole (default the animated knee); on the line, keep the hinge.
+    let pvx: f64, pvy: f64, pvz: f64;
+    if (B(pHasPole, e) === 1) {
+      x = F(pPoleWs, e * 3); y = F(pPoleWs, e * 3 + 1); z = F(pPoleWs, e * 3 + 2);
+      pvx = i00 * x + i10 * y + i20 * z + i30 - ax; pvy = i01 * x + i11 * y + i21 * z + i31 - ay; pvz = i02 * x + i12 * y + i22 * z + i32_ - az;
+    } else { pvx = v1x; pvy = v1y; pvz = v1z; }
+    const pd = pvx * dx + pvy * dy + pvz * dz;
+    let kx = pvx - pd * dx, ky = pvy - pd * dy, kz = pvz - pd * dz;
+    let kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
+    const pv2 = pvx * pvx + pvy * pvy + pvz * pvz;
+    if (!(kl * kl > 1e-14 * pv2) || !isFinite<f64>(kl)) {
+      kx = dy * nz - dz * ny; ky = dz * nx - dx * nz; kz = dx * ny - dy * nx;
+      kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
+      if (!(kl > 1e-9)) {
+        const ux = Math.abs(dx), uy = Math.abs(dy), uz = Math.abs(dz);
+        kx = 0; ky = 0; kz = 0;
+        if (ux <= uy && ux <= uz) kx = 1; else if (uy <= uz) ky = 1; else kz = 1;
+        const kp = kx * dx + ky * dy + kz * dz;
+        kx -= kp * dx; ky -= kp * dy; kz -= kp * dz;
+        kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
+      }
+    }
+    kx /= kl; ky /= kl; kz /= kl;
+    // Root angle → new upper-bone direction u1' and new hinge n' = k̂ × û.
+    let cA: f64 = 0;
+    if (De > 1e-12 * lmax) { cA = (l1 * l1 + De * De - l2 * l2) / (2 * l1 * De); if (cA > 1) cA = 1; else if (cA < -1) cA = -1; }
+    const sA = Math.sqrt(1 - cA * cA);
+    const ux = cA * dx + sA * kx, uy = cA * dy + sA * ky, uz = cA * dz + sA * kz;
+    const mx = ky * dz - kz * dy, my = kz * dx - kx * dz, mz = kx * dy - ky * dx;
+    // rootDelta: the rotation taking the frame (u1, n, u1 × n) onto (u1', n', u1' × n').
+    const ax0 = u1y * nz - u1z * ny, ay0 = u1z * nx - u1x * nz, az0 = u1x * ny - u1y * nx;
+    const bx1 = uy * mz - uz * my, by1 = uz * mx - ux * mz, bz1 = ux * my - uy * mx;
+    const r00 = ux * u1x + mx * nx + bx1 * ax0, r01 = ux * u1y + mx * ny + bx1 * ay0, r02 = ux * u1z + mx * nz + bx1 * az0;
+    const r10 = uy * u1x + my * nx + by1 * ax0, r11 = uy * u1y + my * ny + by1 * ay0, r12 = uy * u1z + my * nz + by1 * az0;
+    const r20 = uz * u1x + mz * nx + bz1 * ax0, r21 = uz * u1y + mz * ny + bz1 * ay0, r22 = uz * u1z + mz * nz + bz1 * az0;
+    const trc = r00 + r11 + r22;
+    if (trc > 0) {
+      const S = Math.sqrt(trc + 1) * 2;
+      QRw = 0.25 * S; QRx = (r21 - r12) / S; QRy = (r02 - r20) / S; QRz = (r10 - r01) / S;
+    } else if (r00 > r11 && r00 > r22) {
+      const S = Math.sqrt(1 + r00 - r11 - r22) * 2;
+      QRw = (r21 - r12) / S; QRx = 0.25 * S; QRy = (r01 + r10) / S; QRz = (r02 + r20) / S;
+    } else if (r11 > r22) {
+      const S = Math.sqrt(1 + r11 - r00 - r22) * 2;
+      QRw = (r02 - r20) / S; QRx = (r01 + r10) / S; QRy = 0.25 * S; QRz = (r12 + r21) / S;
+    } else {
+      const S = Math.sqrt(1 + r22 - r00 - r11) * 2;
+      QRw = (r10 - r01) / S; QRx = (r02 + r20) / S; QRy = (r12 + r21) / S; QRz = 0.25 * S;
+    }
+    const ql = 1 / Math.sqrt(QRx * QRx + QRy * QRy + QRz * QRz + QRw * QRw);
+    QRx *= ql; QRy *= ql; QRz *= ql; QRw *= ql;
+    ext = De / lmax;
+  }
+  SB(pSolved, e, 0);
+  SB(pInvalid, e, 0);
+  // Local rotations: root qr, mid qm, end qe (solve space = the root's parent frame).
+  const r4 = rs * 4, m4 = ms * 4, e4 = es * 4;
+  const qrx = F(pLocalR, r4), qry = F(pLocalR, r4 + 1), qrz = F(pLocalR, r4 + 2), qrw = F(pLocalR, r4 + 3);
+  const qmx = F(pLocalR, m4), qmy = F(pLocalR, m4 + 1), qmz = F(pLocalR, m4 + 2), qmw = F(pLocalR, m4 + 3);
+  // End's parent orientation Q_pe = qr·qm; end orientation before the solve Qe = Q_pe·qe.
+  const pex = qrx * qmw + qrw * qmx + qry * qmz - qrz * qmy;
+  const pey = qry * qmw + qrw * qmy + qrz * qmx - qrx * qmz;
+  const pez = qrz * qmw + qrw * qmz + qrx * qmy - qry * qmx;
+  const pew = qrw * qmw - qrx * qmx - qry * qmy - qrz * qmz;
+  let qex: f64, qey: f64, qez: f64, qew: f64;
+  if (wr === 1) {
+    // Full rotation weight: the target orientation replaces the animated one.
+    const bx = F(pTargetRotWs, e * 4), by = F(pTargetRotWs, e * 4 + 1), bz = F(pTargetRotWs, e * 4 + 2), bw = F(pTargetRotWs, e * 4 + 3);
+    const lx = -qpx * bw + qpw * bx - qpy * bz + qpz * by;
+    let ly = -qpy * bw + qpw * by - qpz * bx + qpx * bz;
+    let lz = -qpz * bw + qpw * bz - qpx * by + qpy * bx;
+    const lw = qpw * bw + qpx * bx + qpy * by + qpz * bz;
+    if (cMir) { ly = -ly; lz = -lz; }
+    const l = Math.sqrt(lx * lx + ly * ly + lz * lz + lw * lw);
+    if (l > 1e-15) { const il = 1 / l; qex = lx * il; qey = ly * il; qez = lz * il; qew = lw * il; } else { qex = 0; qey = 0; qez = 0; qew = 1; }
+  } else {
+    const bx = F(pLocalR, e4), by = F(pLocalR, e4 + 1), bz = F(pLocalR, e4 + 2), bw = F(pLocalR, e4 + 3);
+    qex = pex * bw + pew * bx + pey * bz - pez * by;
+    qey = pey * bw + pew * by + pez * bx - pex * bz;
+    qez = pez * bw + pew * bz + pex * by - pey * bx;
+    qew = pew * bw - pex * bx - pey * by - pez * bz;
+    if (wr > 0) {
+      // rotationToLocal (mirrored by cMir) of the target, normalised, then the slerp.
+      const sx = -qpx, sy = -qpy, sz = -qpz, sw = qpw;
+      const tx = F(pTargetRotWs, e * 4), ty = F(pTargetRotWs, e * 4 + 1), tz = F(pTargetRotWs, e * 4 + 2), tw = F(pTargetRotWs, e * 4 + 3);
+      let lx = sx * tw + sw * tx + sy * tz - sz * ty;
+      let ly = sy * tw + sw * ty + sz * tx - sx * tz;
+      let lz = sz * tw + sw * tz + sx * ty - sy * tx;
+      let lw = sw * tw - sx * tx - sy * ty - sz * tz;
+      if (cMir) { ly = -ly; lz = -lz; }
+      const l = Math.sqrt(lx * lx + ly * ly + lz * lz + lw * lw);
+      if (l > 1e-15) { const il = 1 / l; lx = lx * il; ly = ly * il; lz = lz * il; lw = lw * il; } else { lx = 0; ly = 0; lz = 0; lw = 1; }
+      slerp(qex, qey, qez, qew, lx, ly, lz, lw, wr);
+      qex = rx; qey = ry; qez = rz; qew = rw;
+    }
+  }
+  // Root: R_r' = rootDelta · qr.
+  SF(pLocalR, r4, QRx * qrw + QRw * qrx + QRy * qrz - QRz * qry);
+  SF(pLocalR, r4 + 1, QRy * qrw + QRw * qry + QRz * qrx - QRx * qrz);
+  SF(pLocalR, r4 + 2, QRz * qrw + QRw * qrz + QRx * qry - QRy * qrx);
+  SF(pLocalR, r4 + 3, QRw * qrw - QRx * qrx - QRy * qry - QRz * qrz);
+  // Mid: R_m' = qr⁻¹ · midDelta · qr · qm (the root's scale is uniform and positive here).
+  const gx = QMx * qrw + QMw * qrx + QMy * qrz - QMz * qry;
+  const gy = QMy * qrw + QMw * qry + QMz * qrx - QMx * qrz;
+  const gz = QMz * qrw + QMw * qrz + QMx * qry - QMy * qrx;
+  const gw = QMw * qrw - QMx * qrx - QMy * qry - QMz * qrz;
+  const hx = -qrx * gw + qrw * gx - qry * gz + qrz * gy;
+  const hy = -qry * gw + qrw * gy - qrz * gx + qrx * gz;
+  const hz = -qrz * gw + qrw * gz - qrx * gy + qry * gx;
+  const hw = qrw * gw + qrx * gx + qry * gy + qrz * gz;
+  SF(pLocalR, m4, hx * qmw + hw * qmx + hy * qmz - hz * qmy);
+  SF(pLocalR, m4 + 1, hy * qmw + hw * qmy + hz * qmx - hx * qmz);
+  SF(pLocalR, m4 + 2, hz * qmw + hw * qmz + hx * qmy - hy * qmx);
+  SF(pLocalR, m4 + 3, hw * qmw - hx * qmx - hy * qmy - hz * qmz);
+  // End: R_e' = (rootDelta · midDelta · Q_pe)⁻¹ · Qe.
+  const jx = QMx * pew + QMw * pex + QMy * pez - QMz * pey;
+  const jy = QMy * pew + QMw * pey + QMz * pex - QMx * pez;
+  const jz = QMz * pew + QMw * pez + QMx * pey - QMy * pex;
+  const jw = QMw * pew - QMx * pex - QMy * pey - QMz * pez;
+  const fx = QRx * jw + QRw * jx + QRy * jz - QRz * jy;
+  const fy = QRy * jw + QRw * jy + QRz * jx - QRx * jz;
+  const fz = QRz * jw + QRw * jz + QRx * jy - QRy * jx;
+  const fw = QRw * jw - QRx * jx - QRy * jy - QRz * jz;
+  SF(pLocalR, e4, -fx * qew + fw * qex - fy * qez + fz * qey);
+  SF(pLocalR, e4 + 1, -fy * qew + fw * qey - fz * qex + fx * qez);
+  SF(pLocalR, e4 + 2, -fz * qew + fw * qez - fx * qey + fy * qex);
+  SF(pLocalR, e4 + 3, fw * qew + fx * qex + fy * qey + fz * qez);
+  // World matrices of the chain, then of any other bone of the root's subtree (toes, twists).
+  worldOfSlot(rs);
+  worldOfSlot(ms);
+  worldOfSlot(es);
+  const sEnd = I(pSubtreeEnd, e);
+  if (sEnd > es + 1 || ms > rs + 1 || es > ms + 1) subtreeWorlds(rs, ms, es, sEnd);
+  if (cPar >= rs && I(pOwner, cPar) === I(pOwner, rs)) cValid = false; // the cached parent moved with this limb
+  // Outcome, in world units.
+  const ex = F(pWorldM, es * 16 + 12), ey = F(pWorldM, es * 16 + 13), ez = F(pWorldM, es * 16 + 14);
+  const ox = cwx + w * (twx - cwx) - ex, oy = cwy + w * (twy - cwy) - ey, oz = cwz + w * (twz - cwz) - ez;
+  const miss = Math.sqrt(ox * ox + oy * oy + oz * oz);
+  SF(pMissWs, e, miss);
+  SF(pMissFullWs, e, Math.sqrt((ex - twx) * (ex - twx) + (ey - twy) * (ey - twy) + (ez - twz) * (ez - twz)));
+  SB(pReached, e, miss <= F(pReachTol, e) ? 1 : 0);
+  SF(pExtension, e, ext);
+  SB(pSolved, e, 1);
+  return true;
+}
