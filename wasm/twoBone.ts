@@ -6,6 +6,9 @@
 // sqrt, division and abs are IEEE-exact; exp, acos and sin are JavaScript's own Math functions,
 // imported). It solves the limbs of a list in order and stops at the first one it does not take,
 // returning its index; the caller solves that one in JavaScript and calls again from the next.
+// Two consecutive legs of one character (same root parent, disjoint subtrees) run together, one
+// per f64x2 lane (`solvePair`: the common case — both asked for a position, rotation weight 0 or
+// 1, no rare branch); anything else runs one limb at a time (`solveLeg`).
 // Taken: a leg whose chain is direct (mid a child of the root, end a child of the mid), whose
 // root scale is uniform and positive, whose mid scale is uniform and positive and end scale
 // positive, under a conformal root parent (rotation, mirror, uniform scale) — or, whatever the
@@ -229,7 +232,9 @@ function unitOfHuge(x: f64, y: f64, z: f64): void {
 export function twoBoneRun(from: i32, count: i32): i32 {
   cValid = false; cPar = -2; cChar = -1;
   for (let i = from; i < count; i++) {
-    if (!solveLeg(I(pList, i))) return i;
+    const e = I(pList, i);
+    if (i + 1 < count && solvePair(e, I(pList, i + 1))) { i++; continue; }
+    if (!solveLeg(e)) return i;
   }
   return count;
 }
@@ -475,5 +480,285 @@ function solveLeg(e: i32): bool {
   SB(pReached, e, miss <= F(pReachTol, e) ? 1 : 0);
   SF(pExtension, e, ext);
   SB(pSolved, e, 1);
+  return true;
+}
+
+// ---- Two legs per f64x2 lane pair (lane 0: the first, lane 1: the second) -----------------------
+//
+// For the common case: two legs with the same root parent (a character's two legs), disjoint
+// subtrees (so solving them together equals solving them in turn), both asked for a position
+// (weight > 0), rotation weights 0 or 1, every input valid, and none of the rare branches (a
+// target at or beyond 1e154, a straight leg, a pole on the root→target line, a root turn of more
+// than 180° − ε in trace terms). Each lane does exactly the scalar operations of solveLeg (lane
+// selects replace its branches; the softened reach runs per lane in scalar), so the results are
+// the same bits. When a condition fails the pair is declined before anything is written.
+
+@inline function ad(a: v128, b: v128): v128 { return f64x2.add(a, b); }
+@inline function sb(a: v128, b: v128): v128 { return f64x2.sub(a, b); }
+@inline function mu(a: v128, b: v128): v128 { return f64x2.mul(a, b); }
+@inline function dv(a: v128, b: v128): v128 { return f64x2.div(a, b); }
+@inline function sq(a: v128): v128 { return f64x2.sqrt(a); }
+@inline function ng(a: v128): v128 { return f64x2.neg(a); }
+@inline function spl(x: f64): v128 { return f64x2.splat(x); }
+@inline function sel(m: v128, a: v128, b: v128): v128 { return v128.bitselect(a, b, m); }
+@inline function all(m: v128): bool { return i64x2.all_true(m); }
+@inline function lane0(v: v128): f64 { return f64x2.extract_lane(v, 0); }
+@inline function lane1(v: v128): f64 { return f64x2.extract_lane(v, 1); }
+/** f64 at element ia of array p (lane 0) and element ib (lane 1). */
+@inline function G(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3)), 1); }
+/** f64 at byte addresses pa (lane 0), pb (lane 1), plus immediate offsets. */
+@inline function GA(pa: usize, pb: usize, off: i32): v128 { return v128.load64_lane(pb + <usize>off, v128.load64_zero(pa + <usize>off), 1); }
+@inline function P(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0); v128.store64_lane(p + (<usize>ib << 3), v, 1); }
+@inline function PA(pa: usize, pb: usize, off: i32, v: v128): void { v128.store64_lane(pa + <usize>off, v, 0); v128.store64_lane(pb + <usize>off, v, 1); }
+/** Lane mask of a per-limb u8 flag equal to 1. */
+@inline function flag2(p: usize, ea: i32, eb: i32): v128 { return i64x2.replace_lane(i64x2.splat(B(p, ea) === 1 ? -1 : 0), 1, B(p, eb) === 1 ? -1 : 0); }
+
+/** True when limb e is a direct chain with a uniform root scale (the scalar path's first test). */
+@inline function direct(e: i32, rs: i32, ms: i32, es: i32): bool {
+  return B(pKind, e) !== LIMB_ARM && B(pEndIsChild, e) === 1 && I(pParent, ms) === rs && I(pParent, es) === ms && uniformMagnitude(rs);
+}
+
+/** The scalar path's composes test (with the cached parent conformal). */
+@inline function composesAt(rs: i32, ms: i32, es: i32): bool {
+  return uniformPositive(rs) && uniformPositive(ms) && F(pLocalS, es * 3) > 0 && F(pLocalS, es * 3 + 1) > 0 && F(pLocalS, es * 3 + 2) > 0;
+}
+
+/** The softened, clamped reach De of solveLeg for one lane. */
+function softReach(D: f64, lmax: f64, lmin: f64, sfIn: f64, acx: f64, acy: f64, acz: f64): f64 {
+  let De = D;
+  let sf = sfIn;
+  if (!(sf > 0)) sf = 0; else if (sf > 0.5) sf = 0.5;
+  if (sf > 0 && De > lmax * (1 - sf)) {
+    let da = lmax * (1 - sf);
+    const dc = Math.sqrt(acx * acx + acy * acy + acz * acz);
+    if (dc > da) da = dc < lmax ? dc : lmax;
+    const sl = lmax - da;
+    if (De > da) De = sl > 1e-12 * lmax ? da + sl * (1 - jsExp(-(De - da) / sl)) : lmax;
+  }
+  if (De > lmax) De = lmax;
+  if (De < lmin) De = lmin;
+  return De;
+}
+
+/** worldOfSlot of slots ka (lane 0) and kb (lane 1), whose parents are the matrices at byte addresses Pa, Pb. */
+function worldOfSlot2(ka: i32, kb: i32, Pa: usize, Pb: usize): void {
+  const x = G(pLocalR, ka * 4, kb * 4), y = G(pLocalR, ka * 4 + 1, kb * 4 + 1), z = G(pLocalR, ka * 4 + 2, kb * 4 + 2), w = G(pLocalR, ka * 4 + 3, kb * 4 + 3);
+  const sx = G(pLocalS, ka * 3, kb * 3), sy = G(pLocalS, ka * 3 + 1, kb * 3 + 1), sz = G(pLocalS, ka * 3 + 2, kb * 3 + 2);
+  const x2 = ad(x, x), y2 = ad(y, y), z2 = ad(z, z);
+  const xx = mu(x, x2), xy = mu(x, y2), xz = mu(x, z2), yy = mu(y, y2), yz = mu(y, z2), zz = mu(z, z2), wx = mu(w, x2), wy = mu(w, y2), wz = mu(w, z2);
+  const one = spl(1);
+  const l00 = mu(sb(one, ad(yy, zz)), sx), l01 = mu(ad(xy, wz), sx), l02 = mu(sb(xz, wy), sx);
+  const l10 = mu(sb(xy, wz), sy), l11 = mu(sb(one, ad(xx, zz)), sy), l12 = mu(ad(yz, wx), sy);
+  const l20 = mu(ad(xz, wy), sz), l21 = mu(sb(yz, wx), sz), l22 = mu(sb(one, ad(xx, yy)), sz);
+  const tx = G(pLocalT, ka * 3, kb * 3), ty = G(pLocalT, ka * 3 + 1, kb * 3 + 1), tz = G(pLocalT, ka * 3 + 2, kb * 3 + 2);
+  const a00 = GA(Pa, Pb, 0), a01 = GA(Pa, Pb, 8), a02 = GA(Pa, Pb, 16);
+  const a10 = GA(Pa, Pb, 32), a11 = GA(Pa, Pb, 40), a12 = GA(Pa, Pb, 48);
+  const a20 = GA(Pa, Pb, 64), a21 = GA(Pa, Pb, 72), a22 = GA(Pa, Pb, 80);
+  const Wa: usize = pWorldM + (<usize>(ka * 16) << 3), Wb: usize = pWorldM + (<usize>(kb * 16) << 3);
+  const zero = spl(0);
+  PA(Wa, Wb, 0, ad(ad(mu(a00, l00), mu(a10, l01)), mu(a20, l02))); PA(Wa, Wb, 8, ad(ad(mu(a01, l00), mu(a11, l01)), mu(a21, l02))); PA(Wa, Wb, 16, ad(ad(mu(a02, l00), mu(a12, l01)), mu(a22, l02))); PA(Wa, Wb, 24, zero);
+  PA(Wa, Wb, 32, ad(ad(mu(a00, l10), mu(a10, l11)), mu(a20, l12))); PA(Wa, Wb, 40, ad(ad(mu(a01, l10), mu(a11, l11)), mu(a21, l12))); PA(Wa, Wb, 48, ad(ad(mu(a02, l10), mu(a12, l11)), mu(a22, l12))); PA(Wa, Wb, 56, zero);
+  PA(Wa, Wb, 64, ad(ad(mu(a00, l20), mu(a10, l21)), mu(a20, l22))); PA(Wa, Wb, 72, ad(ad(mu(a01, l20), mu(a11, l21)), mu(a21, l22))); PA(Wa, Wb, 80, ad(ad(mu(a02, l20), mu(a12, l21)), mu(a22, l22))); PA(Wa, Wb, 88, zero);
+  PA(Wa, Wb, 96, ad(ad(ad(mu(a00, tx), mu(a10, ty)), mu(a20, tz)), GA(Pa, Pb, 96)));
+  PA(Wa, Wb, 104, ad(ad(ad(mu(a01, tx), mu(a11, ty)), mu(a21, tz)), GA(Pa, Pb, 104)));
+  PA(Wa, Wb, 112, ad(ad(ad(mu(a02, tx), mu(a12, ty)), mu(a22, tz)), GA(Pa, Pb, 112)));
+  PA(Wa, Wb, 120, one);
+}
+
+/** Solve legs ea and eb together (see above); false, having written nothing, when the pair does not qualify. */
+function solvePair(ea: i32, eb: i32): bool {
+  const rsa = I(pRootSlot, ea), msa = I(pMidSlot, ea), esa = I(pEndSlot, ea);
+  const rsb = I(pRootSlot, eb), msb = I(pMidSlot, eb), esb = I(pEndSlot, eb);
+  if (!direct(ea, rsa, msa, esa) || !direct(eb, rsb, msb, esb)) return false;
+  const ch = I(pChar, ea), par = I(pParent, rsa);
+  if (I(pChar, eb) !== ch || I(pParent, rsb) !== par) return false;
+  const sEa = I(pSubtreeEnd, ea), sEb = I(pSubtreeEnd, eb);
+  if (!(sEa <= rsb || sEb <= rsa)) return false;
+  let wa = F(pWeight, ea), wb = F(pWeight, eb);
+  if (!(wa > 0)) wa = 0; else if (wa > 1) wa = 1;
+  if (!(wb > 0)) wb = 0; else if (wb > 1) wb = 1;
+  if (!(wa > 0 && wb > 0)) return false;
+  let wra = F(pRotWeight, ea), wrb = F(pRotWeight, eb);
+  if (!(wra > 0) || B(pHasTargetRot, ea) !== 1) wra = 0; else if (wra > 1) wra = 1;
+  if (!(wrb > 0) || B(pHasTargetRot, eb) !== 1) wrb = 0; else if (wrb > 1) wrb = 1;
+  if (!((wra === 0 || wra === 1) && (wrb === 0 || wrb === 1))) return false;
+  const Pp: usize = par >= 0 ? pWorldM + (<usize>(par * 16) << 3) : pRootWs + (<usize>(ch * 16) << 3);
+  if (!(cValid && cPar === par && cChar === ch)) loadParent(Pp, par, ch);
+  if (!cOk || !cConf || !composesAt(rsa, msa, esa) || !composesAt(rsb, msb, esb)) return false;
+  const I00 = spl(i00), I01 = spl(i01), I02 = spl(i02), I10 = spl(i10), I11 = spl(i11), I12 = spl(i12);
+  const I20 = spl(i20), I21 = spl(i21), I22 = spl(i22), I30 = spl(i30), I31 = spl(i31), I32 = spl(i32_);
+  const zero = spl(0), one = spl(1), mone = spl(-1);
+  // Solve-space inputs: root A, mid B, end C, target.
+  const ax = G(pLocalT, rsa * 3, rsb * 3), ay = G(pLocalT, rsa * 3 + 1, rsb * 3 + 1), az = G(pLocalT, rsa * 3 + 2, rsb * 3 + 2);
+  let x = G(pWorldM, msa * 16 + 12, msb * 16 + 12), y = G(pWorldM, msa * 16 + 13, msb * 16 + 13), z = G(pWorldM, msa * 16 + 14, msb * 16 + 14);
+  const bx = ad(ad(ad(mu(I00, x), mu(I10, y)), mu(I20, z)), I30), by = ad(ad(ad(mu(I01, x), mu(I11, y)), mu(I21, z)), I31), bz = ad(ad(ad(mu(I02, x), mu(I12, y)), mu(I22, z)), I32);
+  const cwx = G(pWorldM, esa * 16 + 12, esb * 16 + 12), cwy = G(pWorldM, esa * 16 + 13, esb * 16 + 13), cwz = G(pWorldM, esa * 16 + 14, esb * 16 + 14);
+  const cx = ad(ad(ad(mu(I00, cwx), mu(I10, cwy)), mu(I20, cwz)), I30), cy = ad(ad(ad(mu(I01, cwx), mu(I11, cwy)), mu(I21, cwz)), I31), cz = ad(ad(ad(mu(I02, cwx), mu(I12, cwy)), mu(I22, cwz)), I32);
+  const twx = G(pTargetWs, ea * 3, eb * 3), twy = G(pTargetWs, ea * 3 + 1, eb * 3 + 1), twz = G(pTargetWs, ea * 3 + 2, eb * 3 + 2);
+  const tx0 = ad(ad(ad(mu(I00, twx), mu(I10, twy)), mu(I20, twz)), I30), ty0 = ad(ad(ad(mu(I01, twx), mu(I11, twy)), mu(I21, twz)), I31), tz0 = ad(ad(ad(mu(I02, twx), mu(I12, twy)), mu(I22, twz)), I32);
+  const v1x = sb(bx, ax), v1y = sb(by, ay), v1z = sb(bz, az);
+  const v2x = sb(cx, bx), v2y = sb(cy, by), v2z = sb(cz, bz);
+  const l1 = sq(ad(ad(mu(v1x, v1x), mu(v1y, v1y)), mu(v1z, v1z)));
+  const l2 = sq(ad(ad(mu(v2x, v2x), mu(v2y, v2y)), mu(v2z, v2z)));
+  const sum = ad(ad(ad(ad(ad(ad(ad(ad(ad(ad(ad(ax, ay), az), cx), cy), cz), bx), by), bz), tx0), ty0), tz0);
+  const l12s = ad(l1, l2);
+  const tiny = spl(1e-12);
+  if (!all(v128.and(v128.and(f64x2.eq(sb(sum, sum), zero), f64x2.eq(sb(l12s, l12s), zero)), v128.and(f64x2.gt(l1, tiny), f64x2.gt(l2, tiny))))) return false;
+  const lmax = l12s;
+  const acx = sb(cx, ax), acy = sb(cy, ay), acz = sb(cz, az);
+  const W = f64x2.replace_lane(spl(wa), 1, wb);
+  const tx = ad(cx, mu(W, sb(tx0, cx))), ty = ad(cy, mu(W, sb(ty0, cy))), tz = ad(cz, mu(W, sb(tz0, cz)));
+  const lmin = f64x2.abs(sb(l1, l2));
+  const il1 = dv(one, l1);
+  const u1x = mu(v1x, il1), u1y = mu(v1y, il1), u1z = mu(v1z, il1);
+  let dx = sb(tx, ax), dy = sb(ty, ay), dz = sb(tz, az);
+  const D = sq(ad(ad(mu(dx, dx), mu(dy, dy)), mu(dz, dz)));
+  const tlmax = mu(tiny, lmax);
+  if (!all(v128.and(f64x2.lt(D, spl(Infinity)), f64x2.gt(D, tlmax)))) return false;
+  // Hinge axis n of the current bend (a straight leg is declined).
+  let nx = sb(mu(v1y, v2z), mu(v1z, v2y)), ny = sb(mu(v1z, v2x), mu(v1x, v2z)), nz = sb(mu(v1x, v2y), mu(v1y, v2x));
+  const nl = sq(ad(ad(mu(nx, nx), mu(ny, ny)), mu(nz, nz)));
+  const l1l2 = mu(l1, l2);
+  if (!all(f64x2.gt(nl, mu(mu(spl(1e-7), l1), l2)))) return false;
+  // Knee direction k̂ ⊥ û (toward the pole, default the animated knee; the hinge fallback is declined).
+  const id = dv(one, D);
+  dx = mu(dx, id); dy = mu(dy, id); dz = mu(dz, id);
+  let pvx = v1x, pvy = v1y, pvz = v1z;
+  const poleM = flag2(pHasPole, ea, eb);
+  if (v128.any_true(poleM)) {
+    x = G(pPoleWs, ea * 3, eb * 3); y = G(pPoleWs, ea * 3 + 1, eb * 3 + 1); z = G(pPoleWs, ea * 3 + 2, eb * 3 + 2);
+    pvx = sel(poleM, sb(ad(ad(ad(mu(I00, x), mu(I10, y)), mu(I20, z)), I30), ax), pvx);
+    pvy = sel(poleM, sb(ad(ad(ad(mu(I01, x), mu(I11, y)), mu(I21, z)), I31), ay), pvy);
+    pvz = sel(poleM, sb(ad(ad(ad(mu(I02, x), mu(I12, y)), mu(I22, z)), I32), az), pvz);
+  }
+  const pd = ad(ad(mu(pvx, dx), mu(pvy, dy)), mu(pvz, dz));
+  let kx = sb(pvx, mu(pd, dx)), ky = sb(pvy, mu(pd, dy)), kz = sb(pvz, mu(pd, dz));
+  const kl = sq(ad(ad(mu(kx, kx), mu(ky, ky)), mu(kz, kz)));
+  const pv2 = ad(ad(mu(pvx, pvx), mu(pvy, pvy)), mu(pvz, pvz));
+  if (!all(v128.and(f64x2.gt(mu(kl, kl), mu(spl(1e-14), pv2)), f64x2.eq(sb(kl, kl), zero)))) return false;
+  // Softened reach, per lane.
+  const De = f64x2.replace_lane(
+    spl(softReach(lane0(D), lane0(lmax), lane0(lmin), F(pSoften, ea), lane0(acx), lane0(acy), lane0(acz))), 1,
+    softReach(lane1(D), lane1(lmax), lane1(lmin), F(pSoften, eb), lane1(acx), lane1(acy), lane1(acz)));
+  // The root turn (Shepperd's first case only: trace > 0).
+  nx = dv(nx, nl); ny = dv(ny, nl); nz = dv(nz, nl);
+  kx = dv(kx, kl); ky = dv(ky, kl); kz = dv(kz, kl);
+  const cAm = f64x2.gt(De, tlmax);
+  let cA = dv(sb(ad(mu(l1, l1), mu(De, De)), mu(l2, l2)), mu(mu(spl(2), l1), De));
+  cA = sel(f64x2.gt(cA, one), one, cA); cA = sel(f64x2.lt(cA, mone), mone, cA);
+  cA = sel(cAm, cA, zero);
+  const sA = sq(sb(one, mu(cA, cA)));
+  const ux = ad(mu(cA, dx), mu(sA, kx)), uy = ad(mu(cA, dy), mu(sA, ky)), uz = ad(mu(cA, dz), mu(sA, kz));
+  const mx = sb(mu(ky, dz), mu(kz, dy)), my = sb(mu(kz, dx), mu(kx, dz)), mz = sb(mu(kx, dy), mu(ky, dx));
+  const ax0 = sb(mu(u1y, nz), mu(u1z, ny)), ay0 = sb(mu(u1z, nx), mu(u1x, nz)), az0 = sb(mu(u1x, ny), mu(u1y, nx));
+  const bx1 = sb(mu(uy, mz), mu(uz, my)), by1 = sb(mu(uz, mx), mu(ux, mz)), bz1 = sb(mu(ux, my), mu(uy, mx));
+  const r00 = ad(ad(mu(ux, u1x), mu(mx, nx)), mu(bx1, ax0)), r01 = ad(ad(mu(ux, u1y), mu(mx, ny)), mu(bx1, ay0)), r02 = ad(ad(mu(ux, u1z), mu(mx, nz)), mu(bx1, az0));
+  const r10 = ad(ad(mu(uy, u1x), mu(my, nx)), mu(by1, ax0)), r11 = ad(ad(mu(uy, u1y), mu(my, ny)), mu(by1, ay0)), r12 = ad(ad(mu(uy, u1z), mu(my, nz)), mu(by1, az0));
+  const r20 = ad(ad(mu(uz, u1x), mu(mz, nx)), mu(bz1, ax0)), r21 = ad(ad(mu(uz, u1y), mu(mz, ny)), mu(bz1, ay0)), r22 = ad(ad(mu(uz, u1z), mu(mz, nz)), mu(bz1, az0));
+  const trc = ad(ad(r00, r11), r22);
+  if (!all(f64x2.gt(trc, zero))) return false;
+  // ---- Every test passed: from here on the pair is solved (writes only below).
+  // Knee: interior angle now / wanted, midDelta from half-angle cosines.
+  let c0 = dv(ng(ad(ad(mu(v1x, v2x), mu(v1y, v2y)), mu(v1z, v2z))), l1l2);
+  c0 = sel(f64x2.gt(c0, one), one, c0); c0 = sel(f64x2.lt(c0, mone), mone, c0);
+  let c1 = dv(sb(ad(mu(l1, l1), mu(l2, l2)), mu(De, De)), mu(mu(spl(2), l1), l2));
+  c1 = sel(f64x2.gt(c1, one), one, c1); c1 = sel(f64x2.lt(c1, mone), mone, c1);
+  const half = spl(0.5);
+  const ch0 = sq(mu(half, ad(one, c0))), sh0 = sq(mu(half, sb(one, c0)));
+  const ch1 = sq(mu(half, ad(one, c1))), sh1 = sq(mu(half, sb(one, c1)));
+  const sh = sb(mu(sh0, ch1), mu(ch0, sh1));
+  const QMx = mu(nx, sh), QMy = mu(ny, sh), QMz = mu(nz, sh), QMw = ad(mu(ch0, ch1), mu(sh0, sh1));
+  const S2 = mu(sq(ad(trc, one)), spl(2));
+  let QRw = mu(spl(0.25), S2), QRx = dv(sb(r21, r12), S2), QRy = dv(sb(r02, r20), S2), QRz = dv(sb(r10, r01), S2);
+  const ql = dv(one, sq(ad(ad(ad(mu(QRx, QRx), mu(QRy, QRy)), mu(QRz, QRz)), mu(QRw, QRw))));
+  QRx = mu(QRx, ql); QRy = mu(QRy, ql); QRz = mu(QRz, ql); QRw = mu(QRw, ql);
+  const ext = dv(De, lmax);
+  // Local rotations: root qr, mid qm, end qe.
+  const r4a = rsa * 4, m4a = msa * 4, e4a = esa * 4, r4b = rsb * 4, m4b = msb * 4, e4b = esb * 4;
+  const qrx = G(pLocalR, r4a, r4b), qry = G(pLocalR, r4a + 1, r4b + 1), qrz = G(pLocalR, r4a + 2, r4b + 2), qrw = G(pLocalR, r4a + 3, r4b + 3);
+  const qmx = G(pLocalR, m4a, m4b), qmy = G(pLocalR, m4a + 1, m4b + 1), qmz = G(pLocalR, m4a + 2, m4b + 2), qmw = G(pLocalR, m4a + 3, m4b + 3);
+  const pex = sb(ad(ad(mu(qrx, qmw), mu(qrw, qmx)), mu(qry, qmz)), mu(qrz, qmy));
+  const pey = sb(ad(ad(mu(qry, qmw), mu(qrw, qmy)), mu(qrz, qmx)), mu(qrx, qmz));
+  const pez = sb(ad(ad(mu(qrz, qmw), mu(qrw, qmz)), mu(qrx, qmy)), mu(qry, qmx));
+  const pew = sb(sb(sb(mu(qrw, qmw), mu(qrx, qmx)), mu(qry, qmy)), mu(qrz, qmz));
+  let qex = zero, qey = zero, qez = zero, qew = zero;
+  const fullM = i64x2.replace_lane(i64x2.splat(wra === 1 ? -1 : 0), 1, wrb === 1 ? -1 : 0);
+  if (!all(fullM)) {
+    const bx2 = G(pLocalR, e4a, e4b), by2 = G(pLocalR, e4a + 1, e4b + 1), bz2 = G(pLocalR, e4a + 2, e4b + 2), bw2 = G(pLocalR, e4a + 3, e4b + 3);
+    qex = sb(ad(ad(mu(pex, bw2), mu(pew, bx2)), mu(pey, bz2)), mu(pez, by2));
+    qey = sb(ad(ad(mu(pey, bw2), mu(pew, by2)), mu(pez, bx2)), mu(pex, bz2));
+    qez = sb(ad(ad(mu(pez, bw2), mu(pew, bz2)), mu(pex, by2)), mu(pey, bx2));
+    qew = sb(sb(sb(mu(pew, bw2), mu(pex, bx2)), mu(pey, by2)), mu(pez, bz2));
+  }
+  if (v128.any_true(fullM)) {
+    // Full rotation weight: the target orientation in solve space, normalised.
+    const Qx = spl(qpx), Qy = spl(qpy), Qz = spl(qpz), Qw = spl(qpw);
+    const bx2 = G(pTargetRotWs, ea * 4, eb * 4), by2 = G(pTargetRotWs, ea * 4 + 1, eb * 4 + 1), bz2 = G(pTargetRotWs, ea * 4 + 2, eb * 4 + 2), bw2 = G(pTargetRotWs, ea * 4 + 3, eb * 4 + 3);
+    const lx = ad(sb(ad(mu(ng(Qx), bw2), mu(Qw, bx2)), mu(Qy, bz2)), mu(Qz, by2));
+    let ly = ad(sb(ad(mu(ng(Qy), bw2), mu(Qw, by2)), mu(Qz, bx2)), mu(Qx, bz2));
+    let lz = ad(sb(ad(mu(ng(Qz), bw2), mu(Qw, bz2)), mu(Qx, by2)), mu(Qy, bx2));
+    const lw = ad(ad(ad(mu(Qw, bw2), mu(Qx, bx2)), mu(Qy, by2)), mu(Qz, bz2));
+    if (cMir) { ly = ng(ly); lz = ng(lz); }
+    const l = sq(ad(ad(ad(mu(lx, lx), mu(ly, ly)), mu(lz, lz)), mu(lw, lw)));
+    const il = dv(one, l);
+    const okm = v128.and(fullM, f64x2.gt(l, spl(1e-15)));
+    const idm = v128.andnot(fullM, okm); // full weight but a zero target: identity
+    qex = sel(okm, mu(lx, il), sel(idm, zero, qex));
+    qey = sel(okm, mu(ly, il), sel(idm, zero, qey));
+    qez = sel(okm, mu(lz, il), sel(idm, zero, qez));
+    qew = sel(okm, mu(lw, il), sel(idm, one, qew));
+  }
+  // Root: R_r' = rootDelta · qr.
+  P(pLocalR, r4a, r4b, sb(ad(ad(mu(QRx, qrw), mu(QRw, qrx)), mu(QRy, qrz)), mu(QRz, qry)));
+  P(pLocalR, r4a + 1, r4b + 1, sb(ad(ad(mu(QRy, qrw), mu(QRw, qry)), mu(QRz, qrx)), mu(QRx, qrz)));
+  P(pLocalR, r4a + 2, r4b + 2, sb(ad(ad(mu(QRz, qrw), mu(QRw, qrz)), mu(QRx, qry)), mu(QRy, qrx)));
+  P(pLocalR, r4a + 3, r4b + 3, sb(sb(sb(mu(QRw, qrw), mu(QRx, qrx)), mu(QRy, qry)), mu(QRz, qrz)));
+  // Mid: R_m' = qr⁻¹ · midDelta · qr · qm.
+  const gx = sb(ad(ad(mu(QMx, qrw), mu(QMw, qrx)), mu(QMy, qrz)), mu(QMz, qry));
+  const gy = sb(ad(ad(mu(QMy, qrw), mu(QMw, qry)), mu(QMz, qrx)), mu(QMx, qrz));
+  const gz = sb(ad(ad(mu(QMz, qrw), mu(QMw, qrz)), mu(QMx, qry)), mu(QMy, qrx));
+  const gw = sb(sb(sb(mu(QMw, qrw), mu(QMx, qrx)), mu(QMy, qry)), mu(QMz, qrz));
+  const hx = ad(sb(ad(mu(ng(qrx), gw), mu(qrw, gx)), mu(qry, gz)), mu(qrz, gy));
+  const hy = ad(sb(ad(mu(ng(qry), gw), mu(qrw, gy)), mu(qrz, gx)), mu(qrx, gz));
+  const hz = ad(sb(ad(mu(ng(qrz), gw), mu(qrw, gz)), mu(qrx, gy)), mu(qry, gx));
+  const hw = ad(ad(ad(mu(qrw, gw), mu(qrx, gx)), mu(qry, gy)), mu(qrz, gz));
+  P(pLocalR, m4a, m4b, sb(ad(ad(mu(hx, qmw), mu(hw, qmx)), mu(hy, qmz)), mu(hz, qmy)));
+  P(pLocalR, m4a + 1, m4b + 1, sb(ad(ad(mu(hy, qmw), mu(hw, qmy)), mu(hz, qmx)), mu(hx, qmz)));
+  P(pLocalR, m4a + 2, m4b + 2, sb(ad(ad(mu(hz, qmw), mu(hw, qmz)), mu(hx, qmy)), mu(hy, qmx)));
+  P(pLocalR, m4a + 3, m4b + 3, sb(sb(sb(mu(hw, qmw), mu(hx, qmx)), mu(hy, qmy)), mu(hz, qmz)));
+  // End: R_e' = (rootDelta · midDelta · Q_pe)⁻¹ · Qe.
+  const jx = sb(ad(ad(mu(QMx, pew), mu(QMw, pex)), mu(QMy, pez)), mu(QMz, pey));
+  const jy = sb(ad(ad(mu(QMy, pew), mu(QMw, pey)), mu(QMz, pex)), mu(QMx, pez));
+  const jz = sb(ad(ad(mu(QMz, pew), mu(QMw, pez)), mu(QMx, pey)), mu(QMy, pex));
+  const jw = sb(sb(sb(mu(QMw, pew), mu(QMx, pex)), mu(QMy, pey)), mu(QMz, pez));
+  const fx = sb(ad(ad(mu(QRx, jw), mu(QRw, jx)), mu(QRy, jz)), mu(QRz, jy));
+  const fy = sb(ad(ad(mu(QRy, jw), mu(QRw, jy)), mu(QRz, jx)), mu(QRx, jz));
+  const fz = sb(ad(ad(mu(QRz, jw), mu(QRw, jz)), mu(QRx, jy)), mu(QRy, jx));
+  const fw = sb(sb(sb(mu(QRw, jw), mu(QRx, jx)), mu(QRy, jy)), mu(QRz, jz));
+  P(pLocalR, e4a, e4b, ad(sb(ad(mu(ng(fx), qew), mu(fw, qex)), mu(fy, qez)), mu(fz, qey)));
+  P(pLocalR, e4a + 1, e4b + 1, ad(sb(ad(mu(ng(fy), qew), mu(fw, qey)), mu(fz, qex)), mu(fx, qez)));
+  P(pLocalR, e4a + 2, e4b + 2, ad(sb(ad(mu(ng(fz), qew), mu(fw, qez)), mu(fx, qey)), mu(fy, qex)));
+  P(pLocalR, e4a + 3, e4b + 3, ad(ad(ad(mu(fw, qew), mu(fx, qex)), mu(fy, qey)), mu(fz, qez)));
+  // World matrices of the chains, then of any other bone of each root's subtree.
+  const wm = pWorldM;
+  worldOfSlot2(rsa, rsb, Pp, Pp);
+  worldOfSlot2(msa, msb, wm + (<usize>(rsa * 16) << 3), wm + (<usize>(rsb * 16) << 3));
+  worldOfSlot2(esa, esb, wm + (<usize>(msa * 16) << 3), wm + (<usize>(msb * 16) << 3));
+  if (sEa > esa + 1 || msa > rsa + 1 || esa > msa + 1) subtreeWorlds(rsa, msa, esa, sEa);
+  if (sEb > esb + 1 || msb > rsb + 1 || esb > msb + 1) subtreeWorlds(rsb, msb, esb, sEb);
+  if (cPar >= rsa && I(pOwner, cPar) === I(pOwner, rsa)) cValid = false;
+  if (cPar >= rsb && I(pOwner, cPar) === I(pOwner, rsb)) cValid = false;
+  // Outcome, in world units.
+  const ex = G(pWorldM, esa * 16 + 12, esb * 16 + 12), ey = G(pWorldM, esa * 16 + 13, esb * 16 + 13), ez = G(pWorldM, esa * 16 + 14, esb * 16 + 14);
+  const ox = sb(ad(cwx, mu(W, sb(twx, cwx))), ex), oy = sb(ad(cwy, mu(W, sb(twy, cwy))), ey), oz = sb(ad(cwz, mu(W, sb(twz, cwz))), ez);
+  const miss = sq(ad(ad(mu(ox, ox), mu(oy, oy)), mu(oz, oz)));
+  P(pMissWs, ea, eb, miss);
+  const fxd = sb(ex, twx), fyd = sb(ey, twy), fzd = sb(ez, twz);
+  P(pMissFullWs, ea, eb, sq(ad(ad(mu(fxd, fxd), mu(fyd, fyd)), mu(fzd, fzd))));
+  SB(pReached, ea, lane0(miss) <= F(pReachTol, ea) ? 1 : 0);
+  SB(pReached, eb, lane1(miss) <= F(pReachTol, eb) ? 1 : 0);
+  P(pExtension, ea, eb, ext);
+  SB(pInvalid, ea, 0); SB(pInvalid, eb, 0);
+  SB(pSolved, ea, 1); SB(pSolved, eb, 1);
   return true;
 }

@@ -11,7 +11,7 @@
  * weights (JavaScript) — so eligible and ineligible limbs alternate in one world. Between
  * PelvisHeight and TwoBoneIK each frame rewrites some leg requests from a seeded generator:
  * weights 0 / 0.5 / 1, rotation weights 0 / 0.5 / 1, unreachable, NaN and overflowing targets,
- * poles, soften near full extension. A control shows that the comparison sees a one-ulp change.
+ * zero rotation targets, poles, soften near full extension. A control shows that the comparison sees a one-ulp change.
  * Also checks that the committed module is the compile of wasm/twoBone.ts.
  */
 import { describe, expect, test } from 'vitest';
@@ -131,7 +131,7 @@ function buildScene(wasm: boolean, seed: number): Scene {
         const rpick = [0, 0.5, 1][Math.floor(rand() * 3)]!;
         const rs = L.rootSlot[e]!;
         const hx = pose.worldM[rs * 16 + 12]!, hy = pose.worldM[rs * 16 + 13]!, hz = pose.worldM[rs * 16 + 14]!;
-        const kind = Math.floor(rand() * 7);
+        const kind = Math.floor(rand() * 8);
         L.weight[e] = pick; L.rotWeight[e] = rpick; L.hasTargetRot[e] = rand() < 0.8 ? 1 : 0;
         L.hasPole[e] = 0; L.soften[e] = 0.02;
         if (kind === 0) { L.targetWs[e * 3] = hx + 3; L.targetWs[e * 3 + 1] = hy - 4; L.targetWs[e * 3 + 2] = hz; } // unreachable
@@ -144,6 +144,7 @@ function buildScene(wasm: boolean, seed: number): Scene {
           L.soften[e] = 0.05;
         } else if (kind === 4) { L.hasPole[e] = 1; L.poleWs[e * 3] = hx; L.poleWs[e * 3 + 1] = hy - 0.4; L.poleWs[e * 3 + 2] = hz + 1; }
         else if (kind === 5) { const q = quat.setAxisAngle(quat.create(), [rand(), rand(), rand()], 3 * rand()); for (let k = 0; k < 4; k++) L.targetRotWs[e * 4 + k] = q[k]! * 1.3; }
+        else if (kind === 6) { for (let k = 0; k < 4; k++) L.targetRotWs[e * 4 + k] = 0; } // a zero rotation target
         else { L.targetWs[e * 3] += 0.1 * (rand() - 0.5); L.targetWs[e * 3 + 2] += 0.1 * (rand() - 0.5); }
       }
     }
