@@ -30,11 +30,14 @@
  * every f64 is bit-identical (test/scene/ikWasm.test.ts): the kernel solves the limb list in
  * order and stops at the first limb it leaves to JavaScript (arms, step-by-step chains, a
  * mirroring or non-uniform scale on the chain, a non-conformal root parent), which
- * {@link solveOne} solves before the kernel goes on from the next. Worker threads' chunks (a
- * scene view, no `tailAccel`) solve in JavaScript.
+ * {@link solveOne} solves before the kernel goes on from the next. Worker threads run their
+ * chunks (a scene view) on an instance and limb list of their own (`view.ikAccel`).
  */
 import type { BitrigWorld } from '../core/world';
-import type { TailAccel } from '../core/wasm/tailAccel';
+import type { TwoBoneExports } from '../core/wasm/tailAccel';
+
+/** What the solve needs of a WebAssembly layout (`world.tailAccel`, a scene view's `ikAccel`): the kernel and this thread's limb list. */
+interface IkKernel { ik: TwoBoneExports | null; ikList: Int32Array }
 import { LIMB_ARM } from '../core/components/scene';
 import type { PoseStore } from '../core/pose';
 import { TB, twoBoneKernel, unitOfHuge } from '../core/ik/twoBone';
@@ -253,7 +256,9 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
   _pcI[PC.VALID] = 0; _pcI[PC.OK] = 0; _pcI[PC.MIR] = 0; _pcI[PC.CONF] = 0; _pcI[PC.PAR] = -2; _pcI[PC.CHAR] = -1;
   _pc.fill(0); _pc[0] = 1; _pc[4] = 1; _pc[8] = 1; _pc[15] = 1;
   const ents = world.queries.limbs.dense;
-  const accel = (world as { tailAccel?: TailAccel | null }).tailAccel; // (a worker's scene view has none)
+  // (the world's layout, or a scene view's: a worker thread's own instance and list)
+  const v = world as { tailAccel?: IkKernel | null; ikAccel?: IkKernel | null };
+  const accel = v.tailAccel != null ? v.tailAccel : v.ikAccel;
   if (accel != null && accel.ik !== null && ents.length > 0) { solveWithKernel(world, accel, ents); return; }
   for (let i = 0; i < ents.length; i++) solveOne(world, ents[i]!);
 }
@@ -263,7 +268,7 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
  * {@link solveOne}. The kernel and JavaScript keep their own parent caches; each starts afresh
  * after the other solved limbs (either may have moved a cached parent).
  */
-function solveWithKernel(world: BitrigWorld, accel: TailAccel, ents: ArrayLike<number>): void {
+function solveWithKernel(world: BitrigWorld, accel: IkKernel, ents: ArrayLike<number>): void {
   const list = accel.ikList, ik = accel.ik!;
   const n = ents.length < list.length ? ents.length : list.length;
   for (let i = 0; i < n; i++) list[i] = ents[i]!;

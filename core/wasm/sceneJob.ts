@@ -23,6 +23,7 @@ import { tailFinishChain } from '../tailFinish';
 import { MAX_ARMS, MAX_LEGS } from '../components/scene';
 import { CLOCK } from '../components/tail';
 import type { BitrigWorld } from '../world';
+import type { TwoBoneExports } from './tailAccel';
 
 /** Control block layout: i32 indices (the wasm tail job's 64-bit claim word sits at bytes 16–23). */
 export const CTL = {
@@ -78,6 +79,8 @@ export interface SceneView {
   clock: Float64Array;
   /** Backing lists and their views by length (made on first use of a length: warm-up, not per frame). */
   lists: { chars: Int32Array; limbs: Int32Array; charViews: Int32Array[]; limbViews: Int32Array[] };
+  /** This thread's two-bone IK kernel and limb list in the shared memory (`null`: the JavaScript solve; systems/twoBoneIK.ts). */
+  ikAccel: { ik: TwoBoneExports | null; ikList: Int32Array } | null;
 }
 
 /**
@@ -94,6 +97,7 @@ export function makeSceneView(
     components, pose, capacity, comSegments, chainNext, clock: new Float64Array(CLOCK.SIZE),
     queries: { sceneChars: { dense: empty }, limbs: { dense: empty } },
     lists: { chars: new Int32Array(SCENE_CHUNK), limbs: new Int32Array(SCENE_CHUNK * (MAX_LEGS + MAX_ARMS)), charViews: [], limbViews: [] },
+    ikAccel: null,
   };
 }
 

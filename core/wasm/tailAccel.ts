@@ -35,7 +35,8 @@ import { CLOCK, LINK_STRIDE } from '../components/tail';
 import { TAIL_STEP_WASM_BASE64 } from './tailStepWasm';
 import { TWO_BONE_WASM_BASE64 } from './twoBoneWasm';
 import { CTL, WAIT_LIMIT_MS, runTailJob, startTailWorkers, stopTailWorkers, threadsAvailable, waitCounter, type TailWorker, type WorkerInit } from './tailThreads';
-import { JOB, makeSceneView, publishJsJob, runSceneChunks, runSceneList, SCENE_MAX_CHUNKS, type SceneView } from './sceneJob';
+import { JOB, makeSceneView, publishJsJob, runSceneChunks, runSceneList, SCENE_CHUNK, SCENE_MAX_CHUNKS, type SceneView } from './sceneJob';
+import { MAX_ARMS, MAX_LEGS } from '../components/scene';
 import type { WorkerArray } from './worker';
 import { tailFinishChain } from '../tailFinish';
 
@@ -349,6 +350,10 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const jobCharsOff = top; top += cap * 4;
   const nextChainOff = top; top += cap * 4;
   const ikListOff = top; top += cap * 4;
+  // the workers' limb lists (a scene chunk's limbs each) and the counter they claim them with
+  const ikSlabs = wantThreads ? Math.max(1, world.tailThreadsWanted) : 0, ikSlabLength = SCENE_CHUNK * (MAX_LEGS + MAX_ARMS);
+  const ikSlabsOff = top; top += ikSlabs * ikSlabLength * 4;
+  const ikCounterOff = top; top += 16;
   let memory: WebAssembly.Memory, instance: WebAssembly.Instance;
   let shared = wantThreads;
   try {
@@ -388,12 +393,13 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   kernel.setPointers(...pointers);
   kernel.setWritePointers(...writePointers);
   let ik: TwoBoneExports | null = null;
+  const ikPointers = IK_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!);
   if (ikModule !== null) {
     try {
       // (JavaScript's own exp, acos and sin: the kernel's results are bit for bit the JavaScript solve's)
       const ikInstance = new WebAssembly.Instance(shared ? ikModule : twoBoneWasmModule(false)!, { env: { memory, exp: Math.exp, acos: Math.acos, sin: Math.sin } });
       ik = ikInstance.exports as unknown as TwoBoneExports;
-      ik.setIkPointers(...IK_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), ikListOff);
+      ik.setIkPointers(...ikPointers, ikListOff);
     } catch {
       ik = null; // (the JavaScript solve, on the same arrays)
     }
@@ -420,7 +426,10 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     controlIndex: 0,
     threads: shared ? world.tailThreadsWanted : 0,
     workers: null,
-    workerInit: shared ? { module, memory, pointers, writePointers, control: controlOff, arrays, jobChars: jobCharsOff, nextChain: nextChainOff, capacity: cap } : null,
+    workerInit: shared ? {
+      module, memory, pointers, writePointers, control: controlOff, arrays, jobChars: jobCharsOff, nextChain: nextChainOff, capacity: cap,
+      ik: ik !== null ? { module: ikModule!, pointers: ikPointers, lists: ikSlabsOff, slabs: ikSlabs, slabLength: ikSlabLength, counter: ikCounterOff } : null,
+    } : null,
     failed: false,
     waitLimitMs: WAIT_LIMIT_MS,
     timedOut: false,
@@ -436,6 +445,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     finishThreaded: shared ? tailFinishThreaded : null,
     chainsPerChar: new Int32Array(shared ? world.pose.charCapacity : 0),
   };
+  if (world.tailAccel.sceneView !== null && ik !== null) world.tailAccel.sceneView.ikAccel = { ik, ikList: world.tailAccel.ikList }; // (the calling thread's chunks)
   useControl(world.tailAccel, 0);
   return true;
 }

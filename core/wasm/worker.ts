@@ -5,11 +5,13 @@
  * It instantiates the tail kernel on the world's shared memory, rebuilds a view of the world
  * (every component and pose array as a typed array over that memory), then serves jobs until
  * told to stop: each time the job sequence moves, it runs chunks of the current scene job (the
- * scene systems, in JavaScript) and of the current tail job (the kernel's `run`).
+ * scene systems, in JavaScript, the two-bone IK's legs in its WebAssembly kernel) and of the
+ * current tail job (the kernel's `run`).
  */
 import { CTL, makeSceneView, runSceneChunks, type SceneView } from './sceneJob';
 import { createTailComponents } from '../components/tail';
 import { createSceneComponents } from '../components/scene';
+import type { TwoBoneExports } from './tailAccel';
 
 /** One array of the world laid out in the shared memory. */
 export interface WorkerArray {
@@ -39,6 +41,12 @@ export interface WorkerInit {
   /** Byte offset of the tail finish job's next-chain links (i32, `capacity` long). */
   nextChain: number;
   capacity: number;
+  /**
+   * The two-bone IK kernel for scene jobs (`null`: the JavaScript solve): its module, pointers
+   * (setIkPointers order, without the list), and the workers' limb lists — `slabs` of `slabLength`
+   * i32 from byte `lists`, each claimed by one worker with the counter at byte `counter`.
+   */
+  ik: { module: WebAssembly.Module; pointers: number[]; lists: number; slabs: number; slabLength: number; counter: number } | null;
 }
 
 /** Polls of the job sequence before a worker sleeps (about 0.1 ms). */
@@ -68,7 +76,24 @@ function viewOf(init: WorkerInit): SceneView | null {
   const cap = init.capacity;
   const SC = comps['SceneCharacter']!;
   SC['ground'] = new Array<null>(cap).fill(null); // characters with a ground query never run here
-  return makeSceneView(comps as unknown as SceneView['components'], pose as unknown as SceneView['pose'], cap, world['comSegments'] as Float64Array, new Int32Array(buffer, init.nextChain, cap));
+  const view = makeSceneView(comps as unknown as SceneView['components'], pose as unknown as SceneView['pose'], cap, world['comSegments'] as Float64Array, new Int32Array(buffer, init.nextChain, cap));
+  const ik = init.ik;
+  if (ik !== null) {
+    // this worker's limb list: a slab of its own (none left: the JavaScript solve, same results)
+    const slab = Atomics.add(new Int32Array(buffer, ik.counter, 1), 0, 1);
+    if (slab < ik.slabs) {
+      try {
+        const at = ik.lists + slab * ik.slabLength * 4;
+        // (JavaScript's own exp, acos and sin, as on the calling thread)
+        const k = new WebAssembly.Instance(ik.module, { env: { memory: init.memory, exp: Math.exp, acos: Math.acos, sin: Math.sin } }).exports as unknown as TwoBoneExports;
+        k.setIkPointers(...ik.pointers, at);
+        view.ikAccel = { ik: k, ikList: new Int32Array(buffer, at, ik.slabLength) };
+      } catch {
+        view.ikAccel = null;
+      }
+    }
+  }
+  return view;
 }
 
 function serve(init: WorkerInit, close: () => void): void {
