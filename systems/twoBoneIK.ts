@@ -274,7 +274,15 @@ function solveWithKernel(world: BitrigWorld, accel: IkKernel, ents: ArrayLike<nu
   for (let i = 0; i < n; i++) list[i] = ents[i]!;
   let i = 0;
   while (i < n) {
-    const j = ik.twoBoneRun(i, n);
+    let j: number;
+    try {
+      j = ik.twoBoneRun(i, n);
+    } catch {
+      // (a trap — only slot ids outside the memory could cause one: JavaScript solves the rest, never throwing)
+      _pcI[PC.VALID] = 0;
+      for (let k = i; k < n; k++) solveOne(world, list[k]!);
+      break;
+    }
     if (j >= n) break;
     if (j > i) _pcI[PC.VALID] = 0; // (the kernel's limbs may have moved the cached parent)
     solveOne(world, list[j]!);
