@@ -25,10 +25,11 @@
  * untouched; invalid input (non-finite target, zero-length bone at runtime) keeps the
  * animation and sets `invalid`. Units: world units. Never allocates or throws.
  *
- * With WebAssembly (`world.tailAccel.ik`, the Limb component and pose store in its memory) the
- * fused path of most legs runs in `wasm/twoBone.ts`, the same operations in the same order, so
- * every f64 is bit-identical (test/scene/ikWasm.test.ts): the kernel solves the limb list in
- * order and stops at the first limb it leaves to JavaScript (arms, step-by-step chains, a
+ * With WebAssembly (`world.tailAccel.ik`, the Limb and HandTarget components and the pose store
+ * in its memory) the fused path of most limbs runs in `wasm/twoBone.ts`, the same operations in
+ * the same order, so every f64 is bit-identical (test/scene/ikWasm.test.ts): the kernel solves
+ * the limb list in order (arms with their hand request and held object; two legs of a character
+ * at a time) and stops at the first limb it leaves to JavaScript (step-by-step chains, a
  * mirroring or non-uniform scale on the chain, a non-conformal root parent), which
  * {@link solveOne} solves before the kernel goes on from the next. Worker threads run their
  * chunks (a scene view) on an instance and limb list of their own (`view.ikAccel`).

@@ -9,19 +9,21 @@
 // Two consecutive legs of one character (same root parent, disjoint subtrees) run together, one
 // per f64x2 lane (`solvePair`: the common case — both asked for a position, rotation weight 0 or
 // 1, no rare branch); anything else runs one limb at a time (`solveLeg`).
-// Taken: a leg whose chain is direct (mid a child of the root, end a child of the mid), whose
-// root scale is uniform and positive, whose mid scale is uniform and positive and end scale
+// Taken: a leg or arm whose chain is direct (mid a child of the root, end a child of the mid),
+// whose root scale is uniform and positive, whose mid scale is uniform and positive and end scale
 // positive, under a conformal root parent (rotation, mirror, uniform scale) — or, whatever the
-// parent, a leg with nothing asked (weights 0) or invalid input. Left to JavaScript: arms (their
-// hand request and held object), other chains, a mirroring or non-uniform scale on the chain, a
-// non-conformal parent (the end rotation is then solved from its parent's new world matrix).
+// parent, a limb with nothing asked (weights 0) or invalid input; an arm with its hand request
+// (from the HandTarget), `reposition` flag and held object. Left to JavaScript: other chains, a
+// mirroring or non-uniform scale on the chain, a non-conformal parent (the end rotation is then
+// solved from its parent's new world matrix).
 //
 // Reads (byte offsets from `setIkPointers`): the pose store's parent, owner, localT, localR,
 // localS, worldM, charRootWs; the Limb request (char, kind, slots, endIsChild, subtreeEnd,
 // bendHintLs, soften, reachTolerance, weight, rotWeight, targetWs, targetRotWs, hasTargetRot,
-// poleWs, hasPole) and the limb list (i32 entity ids). Writes: localR of root, mid and end, the
-// world matrices of the root's subtree (pose `dirty` as scratch, left 0), and the Limb outcome
-// (reached, missWs, missFullWs, extension, solved, invalid). Spaces: `Ws` world, solve space =
+// poleWs, hasPole), the arms' HandTarget inputs and the limb list (i32 entity ids). Writes:
+// localR of root, mid and end, the world matrices of the root's subtree (pose `dirty` as
+// scratch, left 0), the Limb outcome (reached, missWs, missFullWs, extension, solved, invalid),
+// an arm's request fields and HandTarget outputs (objectPosWs, objectRotWs, reposition). Spaces: `Ws` world, solve space =
 // the limb root's parent frame (`Ps`); units: world units, radians.
 
 // JavaScript's Math functions: an AssemblyScript implementation would round differently.
@@ -41,6 +43,8 @@ let pSubtreeEnd: usize = 0, pBendHint: usize = 0, pSoften: usize = 0, pReachTol:
 let pTargetWs: usize = 0, pTargetRotWs: usize = 0, pHasTargetRot: usize = 0, pPoleWs: usize = 0, pHasPole: usize = 0;
 let pReached: usize = 0, pMissWs: usize = 0, pMissFullWs: usize = 0, pExtension: usize = 0, pSolved: usize = 0, pInvalid: usize = 0;
 let pList: usize = 0;
+let hPosWs: usize = 0, hRotWs: usize = 0, hHasRot: usize = 0, hWeight: usize = 0, hRotWeight: usize = 0, hPoleWs: usize = 0, hHasPole: usize = 0;
+let hGripPos: usize = 0, hGripRot: usize = 0, hHasGrip: usize = 0, hObjectPosWs: usize = 0, hObjectRotWs: usize = 0, hReposition: usize = 0;
 
 /** Byte offsets of the arrays the solve reads and writes (setup, after every re-layout). */
 export function setIkPointers(
@@ -48,8 +52,13 @@ export function setIkPointers(
   char: usize, kind: usize, rootSlot: usize, midSlot: usize, endSlot: usize, endIsChild: usize, subtreeEnd: usize,
   bendHint: usize, soften: usize, reachTol: usize, weight: usize, rotWeight: usize, targetWs: usize, targetRotWs: usize,
   hasTargetRot: usize, poleWs: usize, hasPole: usize, reached: usize, missWs: usize, missFullWs: usize, extension: usize,
-  solved: usize, invalid: usize, list: usize,
+  solved: usize, invalid: usize,
+  posWs: usize, rotWs: usize, hasRot: usize, hWeight_: usize, hRotWeight_: usize, hPole: usize, hHasPole_: usize, gripPos: usize, gripRot: usize,
+  hasGrip: usize, objectPosWs: usize, objectRotWs: usize, reposition: usize,
+  list: usize,
 ): void {
+  hPosWs = posWs; hRotWs = rotWs; hHasRot = hasRot; hWeight = hWeight_; hRotWeight = hRotWeight_; hPoleWs = hPole; hHasPole = hHasPole_;
+  hGripPos = gripPos; hGripRot = gripRot; hHasGrip = hasGrip; hObjectPosWs = objectPosWs; hObjectRotWs = objectRotWs; hReposition = reposition;
   pParent = parent; pOwner = owner; pLocalT = localT; pLocalR = localR; pLocalS = localS; pWorldM = worldM; pRootWs = rootWs; pDirty = dirty;
   pChar = char; pKind = kind; pRootSlot = rootSlot; pMidSlot = midSlot; pEndSlot = endSlot; pEndIsChild = endIsChild; pSubtreeEnd = subtreeEnd;
   pBendHint = bendHint; pSoften = soften; pReachTol = reachTol; pWeight = weight; pRotWeight = rotWeight; pTargetWs = targetWs;
@@ -241,9 +250,10 @@ export function twoBoneRun(from: i32, count: i32): i32 {
 
 /** Solve limb e (the fused path of systems/twoBoneIK.ts solveOne); false, having written nothing, when it is JavaScript's. */
 function solveLeg(e: i32): bool {
-  if (B(pKind, e) === LIMB_ARM) return false;
   const rs = I(pRootSlot, e), ms = I(pMidSlot, e), es = I(pEndSlot, e);
   if (B(pEndIsChild, e) !== 1 || I(pParent, ms) !== rs || I(pParent, es) !== ms || !uniformMagnitude(rs)) return false;
+  const isArm = B(pKind, e) === LIMB_ARM;
+  if (isArm) handRequest(e); // (from the HandTarget alone: JavaScript writes the same again if the limb is declined below)
   let w = F(pWeight, e);
   if (!(w > 0)) w = 0; else if (w > 1) w = 1;
   let wr = F(pRotWeight, e);
@@ -251,6 +261,7 @@ function solveLeg(e: i32): bool {
   if (w === 0 && wr === 0) {
     // Nothing asked: the animation stays exactly as it was.
     SB(pSolved, e, 0); SB(pReached, e, 1); SF(pMissWs, e, 0); SF(pMissFullWs, e, 0);
+    if (isArm) { SB(hReposition, e, 0); heldObject(e); }
     return true;
   }
   const ch = I(pChar, e);
@@ -272,6 +283,7 @@ function solveLeg(e: i32): bool {
   const sum = ax + ay + az + cx + cy + cz + bx + by + bz + tx0 + ty0 + tz0;
   if (!isFinite<f64>(sum) || !(l1 > 1e-12) || !(l2 > 1e-12) || !isFinite<f64>(l1 + l2) || !cOk) {
     SB(pSolved, e, 0); SB(pInvalid, e, 1); SB(pReached, e, 0); SF(pMissWs, e, 0); SF(pMissFullWs, e, 0);
+    if (isArm) { SB(hReposition, e, 0); heldObject(e); }
     return true;
   }
   // World and local rotations compose (the end's rotation below is exact): else JavaScript's.
@@ -391,7 +403,7 @@ function solveLeg(e: i32): bool {
     ext = De / lmax;
   }
   SB(pSolved, e, 0);
-  SB(pInvalid, e, 0);
+  if (!isArm) SB(pInvalid, e, 0); // (an arm keeps its flag: systems/twoBoneIK.ts does the same)
   // Local rotations: root qr, mid qm, end qe (solve space = the root's parent frame).
   const r4 = rs * 4, m4 = ms * 4, e4 = es * 4;
   const qrx = F(pLocalR, r4), qry = F(pLocalR, r4 + 1), qrz = F(pLocalR, r4 + 2), qrw = F(pLocalR, r4 + 3);
@@ -480,7 +492,85 @@ function solveLeg(e: i32): bool {
   SB(pReached, e, miss <= F(pReachTol, e) ? 1 : 0);
   SF(pExtension, e, ext);
   SB(pSolved, e, 1);
+  if (isArm) armOutcome(e, P, w, ax, ay, az, tx0, ty0, tz0, l1, l2);
   return true;
+}
+
+/** An arm's request from its HandTarget (systems/twoBoneIK.ts handRequest): wrist = object × grip⁻¹ with a held object. */
+function handRequest(e: i32): void {
+  SF(pWeight, e, F(hWeight, e));
+  SF(pRotWeight, e, F(hRotWeight, e));
+  const e3 = e * 3, e4 = e * 4;
+  if (B(hHasGrip, e) === 1) {
+    // targetRot = objRot · gripRot⁻¹ (qMulConj), then pos = objPos − targetRot · gripPos (qRotate)
+    const ax = F(hRotWs, e4), ay = F(hRotWs, e4 + 1), az = F(hRotWs, e4 + 2), aw = F(hRotWs, e4 + 3);
+    const bx = -F(hGripRot, e4), by = -F(hGripRot, e4 + 1), bz = -F(hGripRot, e4 + 2), bw = F(hGripRot, e4 + 3);
+    const qx = ax * bw + aw * bx + ay * bz - az * by;
+    const qy = ay * bw + aw * by + az * bx - ax * bz;
+    const qz = az * bw + aw * bz + ax * by - ay * bx;
+    const qw = aw * bw - ax * bx - ay * by - az * bz;
+    SF(pTargetRotWs, e4, qx); SF(pTargetRotWs, e4 + 1, qy); SF(pTargetRotWs, e4 + 2, qz); SF(pTargetRotWs, e4 + 3, qw);
+    const vx = F(hGripPos, e3), vy = F(hGripPos, e3 + 1), vz = F(hGripPos, e3 + 2);
+    const tx = 2 * (qy * vz - qz * vy);
+    const ty = 2 * (qz * vx - qx * vz);
+    const tz = 2 * (qx * vy - qy * vx);
+    SF(pTargetWs, e3, F(hPosWs, e3) - (vx + qw * tx + (qy * tz - qz * ty)));
+    SF(pTargetWs, e3 + 1, F(hPosWs, e3 + 1) - (vy + qw * ty + (qz * tx - qx * tz)));
+    SF(pTargetWs, e3 + 2, F(hPosWs, e3 + 2) - (vz + qw * tz + (qx * ty - qy * tx)));
+    SB(pHasTargetRot, e, 1);
+  } else {
+    for (let k = 0; k < 3; k++) SF(pTargetWs, e3 + k, F(hPosWs, e3 + k));
+    for (let k = 0; k < 4; k++) SF(pTargetRotWs, e4 + k, F(hRotWs, e4 + k));
+    SB(pHasTargetRot, e, B(hHasRot, e));
+  }
+  SB(pHasPole, e, B(hHasPole, e));
+  for (let k = 0; k < 3; k++) SF(pPoleWs, e3 + k, F(hPoleWs, e3 + k));
+}
+
+/** The held object on the solved hand (systems/twoBoneIK.ts heldObject). */
+function heldObject(e: i32): void {
+  const eo = I(pEndSlot, e) * 16;
+  rotationOfMatrix(pWorldM + (<usize>eo << 3));
+  const qx = rx, qy = ry, qz = rz, qw = rw;
+  const e3 = e * 3, e4 = e * 4;
+  if (B(hHasGrip, e) === 1) {
+    const vx = F(hGripPos, e3), vy = F(hGripPos, e3 + 1), vz = F(hGripPos, e3 + 2);
+    const tx = 2 * (qy * vz - qz * vy);
+    const ty = 2 * (qz * vx - qx * vz);
+    const tz = 2 * (qx * vy - qy * vx);
+    SF(hObjectPosWs, e3, F(pWorldM, eo + 12) + (vx + qw * tx + (qy * tz - qz * ty)));
+    SF(hObjectPosWs, e3 + 1, F(pWorldM, eo + 13) + (vy + qw * ty + (qz * tx - qx * tz)));
+    SF(hObjectPosWs, e3 + 2, F(pWorldM, eo + 14) + (vz + qw * tz + (qx * ty - qy * tx)));
+    const bx = F(hGripRot, e4), by = F(hGripRot, e4 + 1), bz = F(hGripRot, e4 + 2), bw = F(hGripRot, e4 + 3);
+    SF(hObjectRotWs, e4, qx * bw + qw * bx + qy * bz - qz * by);
+    SF(hObjectRotWs, e4 + 1, qy * bw + qw * by + qz * bx - qx * bz);
+    SF(hObjectRotWs, e4 + 2, qz * bw + qw * bz + qx * by - qy * bx);
+    SF(hObjectRotWs, e4 + 3, qw * bw - qx * bx - qy * by - qz * bz);
+  } else {
+    for (let k = 0; k < 3; k++) SF(hObjectPosWs, e3 + k, F(pWorldM, eo + 12 + k));
+    SF(hObjectRotWs, e4, qx); SF(hObjectRotWs, e4 + 1, qy); SF(hObjectRotWs, e4 + 2, qz); SF(hObjectRotWs, e4 + 3, qw);
+  }
+}
+
+/**
+ * An arm's outcome after a solve (systems/twoBoneIK.ts armOutcome): `reposition` when the full
+ * target is out of reach by more than the tolerance (measured in the world through the root
+ * parent's linear map at byte address P), then the held object.
+ */
+function armOutcome(e: i32, P: usize, w: f64, ax: f64, ay: f64, az: f64, tx0: f64, ty0: f64, tz0: f64, l1: f64, l2: f64): void {
+  const dx = tx0 - ax, dy = ty0 - ay, dz = tz0 - az;
+  const reach = (l1 + l2) * (1 - F(pSoften, e));
+  const dist = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  let out = w > 0 && dist === Infinity;
+  if (w > 0 && dist > reach && dist < Infinity) {
+    const k = (dist - reach) / dist;
+    const ex = (F(P, 0) * dx + F(P, 4) * dy + F(P, 8) * dz) * k;
+    const ey = (F(P, 1) * dx + F(P, 5) * dy + F(P, 9) * dz) * k;
+    const ez = (F(P, 2) * dx + F(P, 6) * dy + F(P, 10) * dz) * k;
+    out = Math.sqrt(ex * ex + ey * ey + ez * ez) > F(pReachTol, e);
+  }
+  SB(hReposition, e, out ? 1 : 0);
+  heldObject(e);
 }
 
 // ---- Two legs per f64x2 lane pair (lane 0: the first, lane 1: the second) -----------------------

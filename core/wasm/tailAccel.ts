@@ -21,7 +21,7 @@
  *
  * The scene two-bone IK (systems/twoBoneIK.ts) solves the limbs it can with `wasm/twoBone.ts`
  * (compiled into {@link TWO_BONE_WASM_BASE64}), a second instance on the same memory: the Limb
- * component and the pose store's `parent`, `charRootWs` and `dirty` move in too
+ * and HandTarget components and the pose store's `parent`, `charRootWs` and `dirty` move in too
  * (`TailAccel.ik`; `null`, the JavaScript solve, where that module is unavailable).
  *
  * The components stay plain objects of typed arrays: only their storage moves. Every re-layout
@@ -239,7 +239,7 @@ export function twoBoneWasmModule(shared = false): WebAssembly.Module | null {
 }
 
 /** The two-bone IK kernel's arrays (setIkPointers order; then the limb list). */
-const IK_ORDER: ReadonlyArray<readonly ['Limb' | 'pose', string]> = [
+const IK_ORDER: ReadonlyArray<readonly ['Limb' | 'HandTarget' | 'pose', string]> = [
   ['pose', 'parent'], ['pose', 'owner'], ['pose', 'localT'], ['pose', 'localR'], ['pose', 'localS'], ['pose', 'worldM'],
   ['pose', 'charRootWs'], ['pose', 'dirty'],
   ['Limb', 'char'], ['Limb', 'kind'], ['Limb', 'rootSlot'], ['Limb', 'midSlot'], ['Limb', 'endSlot'], ['Limb', 'endIsChild'],
@@ -247,6 +247,9 @@ const IK_ORDER: ReadonlyArray<readonly ['Limb' | 'pose', string]> = [
   ['Limb', 'rotWeight'], ['Limb', 'targetWs'], ['Limb', 'targetRotWs'], ['Limb', 'hasTargetRot'], ['Limb', 'poleWs'],
   ['Limb', 'hasPole'], ['Limb', 'reached'], ['Limb', 'missWs'], ['Limb', 'missFullWs'], ['Limb', 'extension'],
   ['Limb', 'solved'], ['Limb', 'invalid'],
+  ['HandTarget', 'posWs'], ['HandTarget', 'rotWs'], ['HandTarget', 'hasRot'], ['HandTarget', 'weight'], ['HandTarget', 'rotWeight'],
+  ['HandTarget', 'poleWs'], ['HandTarget', 'hasPole'], ['HandTarget', 'gripPos'], ['HandTarget', 'gripRot'], ['HandTarget', 'hasGrip'],
+  ['HandTarget', 'objectPosWs'], ['HandTarget', 'objectRotWs'], ['HandTarget', 'reposition'],
 ];
 
 /** The tail components' typed arrays, in the kernel's pointer order first. */
