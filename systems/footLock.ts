@@ -22,8 +22,16 @@
  *   slerp(F, G, w).
  * Units: world units; angles radians. Never allocates, never throws (a throwing ground query
  * counts as "no ground"; the error is kept in `world.groundError` for the diagnostics).
+ *
+ * With WebAssembly (`world.tailAccel.scene`, these components in its memory) the characters
+ * without a ground query run in `wasm/sceneContacts.ts`, the same operations in the same order,
+ * so every f64 is bit-identical (test/scene/contactsWasm.test.ts): the kernel runs the
+ * characters in order and stops at each one with a ground query (the game's JavaScript
+ * callback), which the loop below runs before the kernel goes on from the next. Worker
+ * threads' chunks (a scene view, no `tailAccel`) run in JavaScript.
  */
 import type { BitrigWorld } from '../core/world';
+import type { TailAccel } from '../core/wasm/tailAccel';
 import { MAX_LEGS } from '../core/components/scene';
 import type { GroundHit } from '../core/sceneIK';
 import { qSlerpAt, rotationToLocal, transformPoint } from '../core/ik/frames';
@@ -53,7 +61,17 @@ export function footLock(world: BitrigWorld, dt: number): void {
   const rootWs = world.pose.charRootWs;
   const chars = world.queries.sceneChars.dense;
   const valid = dt > 0 && Number.isFinite(dt);
-  for (let i = 0; i < chars.length; i++) {
+  const accel = (world as { tailAccel?: TailAccel | null }).tailAccel; // (a worker's scene view has none)
+  const kernel = accel != null && accel.scene !== null && chars.length <= accel.sceneList.length && S.matrixWs.buffer === accel.memory.buffer ? accel.scene : null;
+  let i = 0;
+  if (kernel !== null) {
+    // The kernel's list: the characters in order, those with a ground query (JavaScript's) as -1.
+    const list = accel!.sceneList, ground = SC.ground;
+    for (let j = 0; j < chars.length; j++) { const c = chars[j]!; list[j] = ground[c] ? -1 : c; }
+    accel!.sceneParams[0] = dt;
+    i = kernel.footLockRun(0, chars.length);
+  }
+  for (; i < chars.length; i++) {
     const c = chars[i]!;
     const want = SC.grounded[c] === 1 ? 1 : 0;
     let gb = SC.groundBlend[c]!;
@@ -262,6 +280,7 @@ export function footLock(world: BitrigWorld, dt: number): void {
       L.rotWeight[e] = gb;
       L.hasPole[e] = 0;
     }
+    if (kernel !== null) i = kernel.footLockRun(i + 1, chars.length) - 1; // (the kernel goes on from the next character)
   }
 }
 
