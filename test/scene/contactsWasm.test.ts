@@ -87,9 +87,11 @@ interface Scene {
   inputs(f: number): void;
 }
 
-function buildScene(wasm: boolean): Scene {
-  const world = createBitrigWorld({ wasm, entities: 128, bones: 512, characters: 16 });
+/** The scene; `small`: a world made too small, so that every capacity grows while it is built (entities, bones, characters, COM pool, support rows). */
+function buildScene(wasm: boolean, small = false): Scene {
+  const world = small ? createBitrigWorld({ wasm, entities: 4, bones: 8, characters: 1 }) : createBitrigWorld({ wasm, entities: 128, bones: 512, characters: 16 });
   const rigs = SPECS.map((s) => makeBiped({ world, ik: { soften: 0.02, ...s.ik } }));
+  if (small) for (let i = 0; i < 40; i++) addSupport(world); // (the support rows grow)
   const sup = addSupport(world);
   const pm = mat4.create();
   const onPlatform = platformGround(sup, pm);
@@ -292,6 +294,19 @@ describe('scene contacts in WebAssembly', () => {
     const A = buildScene(true), B = buildScene(false);
     A.world.tailAccel!.scene = null;
     for (let f = 0; f < 60; f++) expect(frameBoth(A, B, f)).toBeNull();
+  });
+
+  test('capacities grown while the scene is built (entities, bones, characters, COM pool, support rows): the arrays stay in the kernel\'s memory, byte-identical', () => {
+    const A = buildScene(true, true), B = buildScene(false, true);
+    const a = A.world.tailAccel!;
+    expect(a.scene).not.toBeNull();
+    const buf = a.memory.buffer, C = A.world.components;
+    expect(A.world.components.SupportFrame.row.length).toBeGreaterThan(0);
+    for (const v of [C.SupportFrame.matrixWs, C.SupportFrame.rotWs, C.FootContact.contactSs, C.SceneCharacter.segStart, A.world.comSegments, A.world.pose.worldM, A.world.pose.charRootWs]) expect(v.buffer).toBe(buf);
+    const counted = countKernel(A.world);
+    for (let f = 0; f < 120; f++) { const d = frameBoth(A, B, f); if (d !== null) throw new Error(`frame ${f}: ${d} differs`); }
+    expect(counted.footChars).toBeGreaterThan(120 * 5);
+    expect(counted.pelvisChars).toBe(120 * SPECS.length);
   });
 
   test('the committed module is the compile of wasm/sceneContacts.ts (npm run build:wasm)', async () => {
