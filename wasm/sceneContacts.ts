@@ -25,7 +25,7 @@
 // contactWs, normalWs, groundY, hasGround, groundSupport; the Limb request targetWs,
 // targetRotWs, hasTargetRot, weight, rotWeight, hasPole) and PelvisHeight's (offsetWs, band*,
 // comWs, supportWs, comValid, initialised; pose localT of the pelvis and the translation
-// column of its subtree's worldM, pose `dirty` as scratch, left 0). Scratch: 272 bytes at
+// column of its subtree's worldM, pose `dirty` as scratch, left 0). Scratch: 448 bytes at
 // `scratch`. Spaces: `Ws` world, `Ss` the support's local frame, `Ls` the bone's; units: world
 // units, radians, seconds.
 
@@ -159,6 +159,128 @@ export function footLockRun(from: i32, count: i32): i32 {
   return count;
 }
 
+// FootLock's scratch at pScratch (PelvisHeight's does not live across it): the legs' animated foot rotations.
+const S_QA: i32 = 40; // f64 index: MAX_LEGS × 4 (x y z w)
+
+/**
+ * The animated foot rotation qA of the end bone world matrix at worldM[wo..] (systems/footLock.ts:
+ * as rotationOfMatrix, Gram–Schmidt, x negated when mirrored, Shepperd) into scratch slot k. The
+ * legs' first (two at a time in {@link footRotation2}), so that their square roots and divisions
+ * are shared and overlap.
+ */
+function footRotation(wo: i32, k: i32): void {
+  const m0 = F(pWorldM, wo), m1 = F(pWorldM, wo + 1), m2 = F(pWorldM, wo + 2);
+  const m4 = F(pWorldM, wo + 4), m5 = F(pWorldM, wo + 5), m6 = F(pWorldM, wo + 6);
+  const m8 = F(pWorldM, wo + 8), m9 = F(pWorldM, wo + 9), m10 = F(pWorldM, wo + 10);
+  let qax: f64 = 0, qay: f64 = 0, qaz: f64 = 0, qaw: f64 = 1;
+  {
+    let x0 = m0, x1 = m1, x2 = m2, y0 = m4, y1 = m5, y2 = m6;
+    const d = x0 * (y1 * m10 - y2 * m9) - y0 * (x1 * m10 - x2 * m9) + m8 * (x1 * y2 - x2 * y1);
+    if (d < 0) { x0 = -x0; x1 = -x1; x2 = -x2; }
+    let l = x0 * x0 + x1 * x1 + x2 * x2;
+    if (l > 1e-300 && isFinite<f64>(l)) {
+      l = 1 / Math.sqrt(l);
+      x0 *= l; x1 *= l; x2 *= l;
+      const dp = y0 * x0 + y1 * x1 + y2 * x2;
+      y0 -= dp * x0; y1 -= dp * x1; y2 -= dp * x2;
+      l = y0 * y0 + y1 * y1 + y2 * y2;
+      if (l > 1e-300) {
+        l = 1 / Math.sqrt(l);
+        y0 *= l; y1 *= l; y2 *= l;
+        const r02 = x1 * y2 - x2 * y1, r12 = x2 * y0 - x0 * y2, r22 = x0 * y1 - x1 * y0;
+        const tr = x0 + y1 + r22;
+        if (tr > 0) {
+          const s2 = Math.sqrt(tr + 1) * 2, is = 1 / s2;
+          qaw = 0.25 * s2; qax = (y2 - r12) * is; qay = (r02 - x2) * is; qaz = (x1 - y0) * is;
+        } else if (x0 > y1 && x0 > r22) {
+          const s2 = Math.sqrt(1 + x0 - y1 - r22) * 2, is = 1 / s2;
+          qaw = (y2 - r12) * is; qax = 0.25 * s2; qay = (y0 + x1) * is; qaz = (r02 + x2) * is;
+        } else if (y1 > r22) {
+          const s2 = Math.sqrt(1 + y1 - x0 - r22) * 2, is = 1 / s2;
+          qaw = (r02 - x2) * is; qax = (y0 + x1) * is; qay = 0.25 * s2; qaz = (r12 + y2) * is;
+        } else {
+          const s2 = Math.sqrt(1 + r22 - x0 - y1) * 2, is = 1 / s2;
+          qaw = (x1 - y0) * is; qax = (r02 + x2) * is; qay = (r12 + y2) * is; qaz = 0.25 * s2;
+        }
+      }
+    }
+  }
+  const qo = S_QA + k * 4;
+  SF(pScratch, qo, qax); SF(pScratch, qo + 1, qay); SF(pScratch, qo + 2, qaz); SF(pScratch, qo + 3, qaw);
+}
+
+@inline function V(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3)), 1); }
+@inline function SV(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0); v128.store64_lane(p + (<usize>ib << 3), v, 1); }
+
+/** Which of the four Shepperd cases footRotation takes (0: trace > 0; 1, 2, 3: x, y, z largest). */
+@inline function shepperdCase(tr: f64, x0: f64, y1: f64, r22: f64): i32 {
+  return tr > 0 ? 0 : x0 > y1 && x0 > r22 ? 1 : y1 > r22 ? 2 : 3;
+}
+
+// Legs whose rotations footRotation2 computed in f64x2 lanes, and legs it left to the scalar footRotation (test counters).
+let pairedLegs: i32 = 0, scalarLegs: i32 = 0;
+
+/** Legs since the last call whose foot rotation ran in f64x2 lanes (returned) and alone (`scalarLegsSince`); for the tests. */
+export function pairedLegsSince(): i32 { const n = pairedLegs; pairedLegs = 0; return n; }
+/** See {@link pairedLegsSince}. */
+export function scalarLegsSince(): i32 { const n = scalarLegs; scalarLegs = 0; return n; }
+
+/**
+ * footRotation of two legs at once (worldM[wa..], worldM[wb..] into scratch slots ka, kb), one
+ * leg per f64x2 lane: every lane operation is the scalar one (IEEE-exact, in the same order), so
+ * the results are bit-identical. The two legs go back to the scalar footRotation where they
+ * would branch differently (a degenerate axis in either, different Shepperd cases).
+ */
+function footRotation2(wa: i32, wb: i32, ka: i32, kb: i32): void {
+  const one = f64x2.splat(1), zero = f64x2.splat(0), tiny = f64x2.splat(1e-300);
+  let x0 = V(pWorldM, wa, wb), x1 = V(pWorldM, wa + 1, wb + 1), x2 = V(pWorldM, wa + 2, wb + 2);
+  let y0 = V(pWorldM, wa + 4, wb + 4), y1 = V(pWorldM, wa + 5, wb + 5), y2 = V(pWorldM, wa + 6, wb + 6);
+  const m8 = V(pWorldM, wa + 8, wb + 8), m9 = V(pWorldM, wa + 9, wb + 9), m10 = V(pWorldM, wa + 10, wb + 10);
+  // d = x0 * (y1 * m10 - y2 * m9) - y0 * (x1 * m10 - x2 * m9) + m8 * (x1 * y2 - x2 * y1)
+  const d = f64x2.add(
+    f64x2.sub(f64x2.mul(x0, f64x2.sub(f64x2.mul(y1, m10), f64x2.mul(y2, m9))), f64x2.mul(y0, f64x2.sub(f64x2.mul(x1, m10), f64x2.mul(x2, m9)))),
+    f64x2.mul(m8, f64x2.sub(f64x2.mul(x1, y2), f64x2.mul(x2, y1))));
+  const neg = f64x2.lt(d, zero);
+  x0 = v128.bitselect(f64x2.neg(x0), x0, neg); x1 = v128.bitselect(f64x2.neg(x1), x1, neg); x2 = v128.bitselect(f64x2.neg(x2), x2, neg);
+  let l = f64x2.add(f64x2.add(f64x2.mul(x0, x0), f64x2.mul(x1, x1)), f64x2.mul(x2, x2));
+  // l > 1e-300 && isFinite(l) in both lanes (l - l is 0 exactly when l is finite)
+  if (!i64x2.all_true(v128.and(f64x2.gt(l, tiny), f64x2.eq(f64x2.sub(l, l), zero)))) { scalarLegs += 2; footRotation(wa, ka); footRotation(wb, kb); return; }
+  l = f64x2.div(one, f64x2.sqrt(l));
+  x0 = f64x2.mul(x0, l); x1 = f64x2.mul(x1, l); x2 = f64x2.mul(x2, l);
+  const dp = f64x2.add(f64x2.add(f64x2.mul(y0, x0), f64x2.mul(y1, x1)), f64x2.mul(y2, x2));
+  y0 = f64x2.sub(y0, f64x2.mul(dp, x0)); y1 = f64x2.sub(y1, f64x2.mul(dp, x1)); y2 = f64x2.sub(y2, f64x2.mul(dp, x2));
+  l = f64x2.add(f64x2.add(f64x2.mul(y0, y0), f64x2.mul(y1, y1)), f64x2.mul(y2, y2));
+  if (!i64x2.all_true(f64x2.gt(l, tiny))) { scalarLegs += 2; footRotation(wa, ka); footRotation(wb, kb); return; }
+  l = f64x2.div(one, f64x2.sqrt(l));
+  y0 = f64x2.mul(y0, l); y1 = f64x2.mul(y1, l); y2 = f64x2.mul(y2, l);
+  const r02 = f64x2.sub(f64x2.mul(x1, y2), f64x2.mul(x2, y1));
+  const r12 = f64x2.sub(f64x2.mul(x2, y0), f64x2.mul(x0, y2));
+  const r22 = f64x2.sub(f64x2.mul(x0, y1), f64x2.mul(x1, y0));
+  const tr = f64x2.add(f64x2.add(x0, y1), r22);
+  const ca = shepperdCase(f64x2.extract_lane(tr, 0), f64x2.extract_lane(x0, 0), f64x2.extract_lane(y1, 0), f64x2.extract_lane(r22, 0));
+  const cb = shepperdCase(f64x2.extract_lane(tr, 1), f64x2.extract_lane(x0, 1), f64x2.extract_lane(y1, 1), f64x2.extract_lane(r22, 1));
+  if (ca !== cb) { scalarLegs += 2; footRotation(wa, ka); footRotation(wb, kb); return; }
+  pairedLegs += 2;
+  const quarter = f64x2.splat(0.25), two = f64x2.splat(2);
+  let qx: v128, qy: v128, qz: v128, qw: v128;
+  if (ca === 0) {
+    const s2 = f64x2.mul(f64x2.sqrt(f64x2.add(tr, one)), two), is = f64x2.div(one, s2);
+    qw = f64x2.mul(quarter, s2); qx = f64x2.mul(f64x2.sub(y2, r12), is); qy = f64x2.mul(f64x2.sub(r02, x2), is); qz = f64x2.mul(f64x2.sub(x1, y0), is);
+  } else if (ca === 1) {
+    const s2 = f64x2.mul(f64x2.sqrt(f64x2.sub(f64x2.sub(f64x2.add(one, x0), y1), r22)), two), is = f64x2.div(one, s2);
+    qw = f64x2.mul(f64x2.sub(y2, r12), is); qx = f64x2.mul(quarter, s2); qy = f64x2.mul(f64x2.add(y0, x1), is); qz = f64x2.mul(f64x2.add(r02, x2), is);
+  } else if (ca === 2) {
+    const s2 = f64x2.mul(f64x2.sqrt(f64x2.sub(f64x2.sub(f64x2.add(one, y1), x0), r22)), two), is = f64x2.div(one, s2);
+    qw = f64x2.mul(f64x2.sub(r02, x2), is); qx = f64x2.mul(f64x2.add(y0, x1), is); qy = f64x2.mul(quarter, s2); qz = f64x2.mul(f64x2.add(r12, y2), is);
+  } else {
+    const s2 = f64x2.mul(f64x2.sqrt(f64x2.sub(f64x2.sub(f64x2.add(one, r22), x0), y1)), two), is = f64x2.div(one, s2);
+    qw = f64x2.mul(f64x2.sub(x1, y0), is); qx = f64x2.mul(f64x2.add(r02, x2), is); qy = f64x2.mul(f64x2.add(r12, y2), is); qz = f64x2.mul(quarter, s2);
+  }
+  const oa = S_QA + ka * 4, ob = S_QA + kb * 4;
+  SV(pScratch, oa, ob, qx); SV(pScratch, oa + 1, ob + 1, qy); SV(pScratch, oa + 2, ob + 2, qz); SV(pScratch, oa + 3, ob + 3, qw);
+}
+
+/** FootLock of character c (its legs' animated foot rotations first, in pairs). */
 function footLockChar(c: i32, dt: f64, valid: bool): void {
   const want: f64 = B(pGrounded, c) === 1 ? 1 : 0;
   let gb = F(pGroundBlend, c);
@@ -171,6 +293,10 @@ function footLockChar(c: i32, dt: f64, valid: bool): void {
   SF(pGroundBlend, c, gb);
   const refY = F(pRootWs, I(pScChar, c) * 16 + 13);
   const n = B(pLegCount, c);
+  // (the legs in pairs, one per f64x2 lane; an odd last one alone)
+  let k0 = 0;
+  for (; k0 + 1 < n; k0 += 2) footRotation2(I(pEndSlot, I(pLegs, c * MAX_LEGS + k0)) * 16, I(pEndSlot, I(pLegs, c * MAX_LEGS + k0 + 1)) * 16, k0, k0 + 1);
+  if (k0 < n) { scalarLegs++; footRotation(I(pEndSlot, I(pLegs, c * MAX_LEGS + k0)) * 16, k0); }
   for (let k = 0; k < n; k++) {
     const e = I(pLegs, c * MAX_LEGS + k);
     const wo = I(pEndSlot, e) * 16;
@@ -178,39 +304,8 @@ function footLockChar(c: i32, dt: f64, valid: bool): void {
     const m4 = F(pWorldM, wo + 4), m5 = F(pWorldM, wo + 5), m6 = F(pWorldM, wo + 6);
     const m8 = F(pWorldM, wo + 8), m9 = F(pWorldM, wo + 9), m10 = F(pWorldM, wo + 10);
     const atx = F(pWorldM, wo + 12), aty = F(pWorldM, wo + 13), atz = F(pWorldM, wo + 14);
-    let qax: f64 = 0, qay: f64 = 0, qaz: f64 = 0, qaw: f64 = 1;
-    {
-      let x0 = m0, x1 = m1, x2 = m2, y0 = m4, y1 = m5, y2 = m6;
-      const d = x0 * (y1 * m10 - y2 * m9) - y0 * (x1 * m10 - x2 * m9) + m8 * (x1 * y2 - x2 * y1);
-      if (d < 0) { x0 = -x0; x1 = -x1; x2 = -x2; }
-      let l = x0 * x0 + x1 * x1 + x2 * x2;
-      if (l > 1e-300 && isFinite<f64>(l)) {
-        l = 1 / Math.sqrt(l);
-        x0 *= l; x1 *= l; x2 *= l;
-        const dp = y0 * x0 + y1 * x1 + y2 * x2;
-        y0 -= dp * x0; y1 -= dp * x1; y2 -= dp * x2;
-        l = y0 * y0 + y1 * y1 + y2 * y2;
-        if (l > 1e-300) {
-          l = 1 / Math.sqrt(l);
-          y0 *= l; y1 *= l; y2 *= l;
-          const r02 = x1 * y2 - x2 * y1, r12 = x2 * y0 - x0 * y2, r22 = x0 * y1 - x1 * y0;
-          const tr = x0 + y1 + r22;
-          if (tr > 0) {
-            const s2 = Math.sqrt(tr + 1) * 2, is = 1 / s2;
-            qaw = 0.25 * s2; qax = (y2 - r12) * is; qay = (r02 - x2) * is; qaz = (x1 - y0) * is;
-          } else if (x0 > y1 && x0 > r22) {
-            const s2 = Math.sqrt(1 + x0 - y1 - r22) * 2, is = 1 / s2;
-            qaw = (y2 - r12) * is; qax = 0.25 * s2; qay = (y0 + x1) * is; qaz = (r02 + x2) * is;
-          } else if (y1 > r22) {
-            const s2 = Math.sqrt(1 + y1 - x0 - r22) * 2, is = 1 / s2;
-            qaw = (r02 - x2) * is; qax = (y0 + x1) * is; qay = 0.25 * s2; qaz = (r12 + y2) * is;
-          } else {
-            const s2 = Math.sqrt(1 + r22 - x0 - y1) * 2, is = 1 / s2;
-            qaw = (x1 - y0) * is; qax = (r02 + x2) * is; qay = (r12 + y2) * is; qaz = 0.25 * s2;
-          }
-        }
-      }
-    }
+    const qo = S_QA + k * 4;
+    const qax = F(pScratch, qo), qay = F(pScratch, qo + 1), qaz = F(pScratch, qo + 2), qaw = F(pScratch, qo + 3);
     const e3 = e * 3, e4 = e * 4;
     const sl0 = F(pSoleLs, e3), sl1 = F(pSoleLs, e3 + 1), sl2 = F(pSoleLs, e3 + 2);
     const px = m0 * sl0 + m4 * sl1 + m8 * sl2 + atx;

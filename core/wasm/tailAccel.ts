@@ -72,6 +72,10 @@ export interface SceneContactsExports {
   footLockRun(from: number, count: number): number;
   /** PelvisHeight for the characters `sceneList[0..count)`. */
   pelvisRun(count: number): void;
+  /** Legs whose foot rotation ran two to a f64x2 since the last call (a test counter). */
+  pairedLegsSince(): number;
+  /** Legs whose foot rotation ran alone (odd, degenerate or branching differently) since the last call (a test counter). */
+  scalarLegsSince(): number;
 }
 
 /**

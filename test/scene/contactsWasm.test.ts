@@ -12,7 +12,8 @@
  * under translated, rotated, uniformly scaled, mirrored, non-uniformly scaled and mirrored
  * non-uniform root frames; stance weights 0 / 0.5 / 1 with jumps and smooth transitions,
  * grounded fading, a tight maxTilt, NaN feet, balance on and off (option, input) with held
- * loads, tight pelvis limits. Controls show that the comparison sees a one-ulp change in either
+ * loads, tight pelvis limits; three characters turned over (FootLock's f64x2 foot rotations in
+ * every Shepperd case). Controls show that the comparison sees a one-ulp change in either
  * kernel's input. Also checks that the committed module is the compile of wasm/sceneContacts.ts.
  */
 import { describe, expect, test } from 'vitest';
@@ -78,7 +79,18 @@ const SPECS: CharSpec[] = [
   { root: 'mirroredNonUniform', ground: 'none', stance: 'smooth', ik: { maxTilt: 0, pelvisRate: 3 } },
   { root: 'platform', ground: 'platform', stance: 'stepped' },
   { root: 'identity', ground: 'none', stance: 'planted', ik: { balance: 0.5, maxDrop: 0.1, maxRaise: 0.01 }, mirrorHip: true },
+  // turned over (trace of the foot rotation < 0: the other three Shepperd cases of FootLock's foot rotation)
+  { root: 'flipX', ground: 'none', stance: 'smooth' },
+  { root: 'flipY', ground: 'none', stance: 'stepped' },
+  { root: 'flipZ', ground: 'none', stance: 'smooth' },
 ];
+
+/** Root frames turned nearly over, about x, y and z. */
+const FLIPS: Record<string, () => mat4> = {
+  flipX: () => mat4.fromRotationTranslation(mat4.create(), quat.setAxisAngle(quat.create(), [1, 0, 0], Math.PI - 0.3), [2, 1.5, 0]),
+  flipY: () => mat4.fromRotationTranslation(mat4.create(), quat.setAxisAngle(quat.create(), [0, 1, 0], Math.PI - 0.3), [-2, 0, 1]),
+  flipZ: () => mat4.fromRotationTranslation(mat4.create(), quat.setAxisAngle(quat.create(), [0, 0, 1], Math.PI - 0.3), [0, 1.5, -2]),
+};
 
 interface Scene {
   world: BitrigWorld;
@@ -106,7 +118,7 @@ function buildScene(wasm: boolean, small = false): Scene {
       const phase = 2 * Math.PI * (t * 1.2 + c * 0.13);
       const sway = mat4.fromRotationTranslation(mat4.create(), quat.setAxisAngle(quat.create(), [0, 1, 0], 0.2 * Math.sin(phase)),
         [0.05 * Math.sin(phase), 0.03 * Math.sin(2 * phase) - 0.02 + 0.02 * Math.sin(0.7 * t), 0.3 * t]);
-      const base = spec.root === 'platform' ? mat4.clone(pm) : PARENTS[spec.root]!();
+      const base = spec.root === 'platform' ? mat4.clone(pm) : (PARENTS[spec.root] ?? FLIPS[spec.root]!)();
       mat4.multiply(rig.root, base, sway);
       rig.overrides.clear();
       for (const [side, s] of [['Left', 1], ['Right', -1]] as const) {
@@ -177,15 +189,17 @@ function firstDifference(a: BitrigWorld, b: BitrigWorld): string | null {
   return null;
 }
 
-interface Counted { footChars: number; footCalls: number; pelvisChars: number }
+interface Counted { footChars: number; footCalls: number; pelvisChars: number; real: SceneContactsExports }
 
 /** Wrap the world's kernel to count the characters it runs. */
 function countKernel(world: BitrigWorld): Counted {
   const a = world.tailAccel!;
   const real = a.scene!;
-  const c: Counted = { footChars: 0, footCalls: 0, pelvisChars: 0 };
+  const c: Counted = { footChars: 0, footCalls: 0, pelvisChars: 0, real };
   a.scene = {
     setScenePointers: (...o: number[]) => real.setScenePointers(...o),
+    pairedLegsSince: () => real.pairedLegsSince(),
+    scalarLegsSince: () => real.scalarLegsSince(),
     footLockRun: (from: number, count: number) => { const j = real.footLockRun(from, count); c.footChars += j - from; c.footCalls++; return j; },
     pelvisRun: (count: number) => { c.pelvisChars += count; real.pelvisRun(count); },
   } satisfies SceneContactsExports;
@@ -228,7 +242,11 @@ describe('scene contacts in WebAssembly', () => {
       }
     }
 
-    if (process.env.BITRIG_DEBUG) console.log({ counted, lockedOnSupport, half, nanFeet, fading, comValid, tiltClamped, limited });
+    // FootLock's foot rotations ran two to a f64x2 and alone (NaN feet, different Shepperd cases).
+    const paired = counted.real.pairedLegsSince(), alone = counted.real.scalarLegsSince();
+    expect(paired).toBeGreaterThan(600 * 10);
+    expect(alone).toBeGreaterThan(50);
+    if (process.env.BITRIG_DEBUG) console.log({ paired, alone, counted, lockedOnSupport, half, nanFeet, fading, comValid, tiltClamped, limited });
     const chars = SPECS.length, groundChars = SPECS.filter((s) => s.ground !== 'none').length;
     // The kernel ran the characters without a ground query (and the platform one without it now and then).
     expect(counted.footChars).toBeGreaterThan(600 * (chars - groundChars));
@@ -252,6 +270,8 @@ describe('scene contacts in WebAssembly', () => {
     let moved = 0;
     a.scene = {
       setScenePointers: real.setScenePointers,
+      pairedLegsSince: real.pairedLegsSince,
+      scalarLegsSince: real.scalarLegsSince,
       footLockRun: (from: number, count: number) => {
         const SC = A.world.components.SceneCharacter, sole = A.world.components.FootContact.soleLs;
         for (let i = from; i < count && a.sceneList[i]! >= 0; i++) {
@@ -275,6 +295,8 @@ describe('scene contacts in WebAssembly', () => {
     const f64 = new Float64Array(1), u64 = new BigUint64Array(f64.buffer);
     a.scene = {
       setScenePointers: real.setScenePointers,
+      pairedLegsSince: real.pairedLegsSince,
+      scalarLegsSince: real.scalarLegsSince,
       footLockRun: real.footLockRun,
       pelvisRun: (count: number) => {
         const SC = A.world.components.SceneCharacter, T = A.world.components.Limb.targetWs;
