@@ -8,10 +8,11 @@
 // qRotateInv of core/qmath.ts and core/ik/frames.ts, computeCenterOfMass of core/ik/com.ts,
 // applyPelvisOffset) are ported inline with the same operation order.
 //
-// footLockRun solves the characters of a list in order and stops at the first entry that is
-// negative (a character with a game ground query: the callback is JavaScript's), returning its
-// index; the caller runs that one in JavaScript and calls again from the next. pelvisRun takes
-// every character of the list (no callback there).
+// footLockRun runs the characters of a list in order; an entry -1 - c is a character c with a
+// game ground query: the callback is JavaScript's, so systems/footLock.ts asks it first for
+// every finite sole point (the same point, in the same order as its own loop) and leaves the
+// hits per leg in `groundHit` (f64 × 5: height, normal x y z, support) and `groundOk` (u8).
+// pelvisRun takes every character of the list.
 //
 // Reads (byte offsets from `setScenePointers`): the pose store's worldM, charRootWs, parent and
 // localT; SceneCharacter (char, legs, legCount, grounded, groundRate, initialised, balance,
@@ -20,7 +21,8 @@
 // endIsChild, tipLs, soften, targetWs); FootContact (stance, lockOn, maxTilt, soleLs,
 // soleNormalLs, locked, support, contactSs, rotSs, normalSs, stanceEff, contactWs); SupportFrame
 // (row, matrixWs, invMatrixWs, rotWs, mirrored); HandTarget (mass, hasGrip, objectPosWs); the
-// world's comSegments pool; the list (i32 character ids) and params ([0]: dt, seconds).
+// world's comSegments pool; the list (i32 character ids), params ([0]: dt, seconds) and the
+// ground hits (per leg entity).
 // Writes: FootLock's (groundBlend; stanceEff, locked, support, contactSs, rotSs, normalSs,
 // contactWs, normalWs, groundY, hasGround, groundSupport; the Limb request targetWs,
 // targetRotWs, hasTargetRot, weight, rotWeight, hasPole) and PelvisHeight's (offsetWs, band*,
@@ -56,9 +58,9 @@ let pContactSs: usize = 0, pRotSs: usize = 0, pNormalSs: usize = 0, pSoleLs: usi
 let pNormalWs: usize = 0, pGroundY: usize = 0, pHasGround: usize = 0, pGroundSupport: usize = 0;
 let pSRow: usize = 0, pSMatrix: usize = 0, pSInv: usize = 0, pSRot: usize = 0, pSMirrored: usize = 0;
 let pHMass: usize = 0, pHHasGrip: usize = 0, pHObjectPos: usize = 0;
-let pComSeg: usize = 0, pList: usize = 0, pParams: usize = 0, pScratch: usize = 0;
+let pComSeg: usize = 0, pList: usize = 0, pParams: usize = 0, pScratch: usize = 0, pGroundHit: usize = 0, pGroundOk: usize = 0;
 
-/** Byte offsets of the arrays the systems read and write (setup, after every re-layout; core/wasm/tailAccel.ts SCENE_ORDER, then comSegments, list, params, scratch). */
+/** Byte offsets of the arrays the systems read and write (setup, after every re-layout; core/wasm/tailAccel.ts SCENE_ORDER, then comSegments, list, params, scratch, the ground hits). */
 export function setScenePointers(
   worldM: usize, rootWs: usize, parent: usize, localT: usize, dirty: usize,
   scChar: usize, legs: usize, legCount: usize, grounded: usize, groundBlend: usize, groundRate: usize, init: usize,
@@ -72,7 +74,7 @@ export function setScenePointers(
   normalWs: usize, groundY: usize, hasGround: usize, groundSupport: usize,
   sRow: usize, sMatrix: usize, sInv: usize, sRot: usize, sMirrored: usize,
   hMass: usize, hHasGrip: usize, hObjectPos: usize,
-  comSeg: usize, list: usize, params: usize, scratch: usize,
+  comSeg: usize, list: usize, params: usize, scratch: usize, groundHit: usize, groundOk: usize,
 ): void {
   pWorldM = worldM; pRootWs = rootWs; pParent = parent; pLocalT = localT; pDirty = dirty;
   pScChar = scChar; pLegs = legs; pLegCount = legCount; pGrounded = grounded; pGroundBlend = groundBlend; pGroundRate = groundRate; pInit = init;
@@ -86,7 +88,7 @@ export function setScenePointers(
   pNormalWs = normalWs; pGroundY = groundY; pHasGround = hasGround; pGroundSupport = groundSupport;
   pSRow = sRow; pSMatrix = sMatrix; pSInv = sInv; pSRot = sRot; pSMirrored = sMirrored;
   pHMass = hMass; pHHasGrip = hHasGrip; pHObjectPos = hObjectPos;
-  pComSeg = comSeg; pList = list; pParams = params; pScratch = scratch;
+  pComSeg = comSeg; pList = list; pParams = params; pScratch = scratch; pGroundHit = groundHit; pGroundOk = groundOk;
 }
 
 @inline function F(p: usize, i: i32): f64 { return load<f64>(p + (<usize>i << 3)); }
@@ -153,8 +155,7 @@ export function footLockRun(from: i32, count: i32): i32 {
   const valid = dt > 0 && isFinite<f64>(dt);
   for (let i = from; i < count; i++) {
     const c = I(pList, i);
-    if (c < 0) return i;
-    footLockChar(c, dt, valid);
+    if (c < 0) footLockChar(-1 - c, dt, valid, true); else footLockChar(c, dt, valid, false);
   }
   return count;
 }
@@ -281,7 +282,7 @@ function footRotation2(wa: i32, wb: i32, ka: i32, kb: i32): void {
 }
 
 /** FootLock of character c (its legs' animated foot rotations first, in pairs). */
-function footLockChar(c: i32, dt: f64, valid: bool): void {
+function footLockChar(c: i32, dt: f64, valid: bool, queried: bool): void {
   const want: f64 = B(pGrounded, c) === 1 ? 1 : 0;
   let gb = F(pGroundBlend, c);
   if (B(pInit, c) === 0) gb = want;
@@ -319,10 +320,17 @@ function footLockChar(c: i32, dt: f64, valid: bool): void {
     if (!(st > 0)) st = 0; else if (st > 1) st = 1;
     const w = st * gb;
     SF(pStanceEff, e, w);
-    // Ground under the sole: the reference floor (no ground query here), up normal, no support.
-    let h = refY;
-    const hasGround = isFinite<f64>(h);
-    const gnx: f64 = 0, gny: f64 = 1, gnz: f64 = 0, gs: i32 = -1;
+    // Ground under the sole: the game's ground query's hit (asked by systems/footLock.ts before
+    // the kernel, for this sole point) or the reference floor, up normal, no support.
+    let h: f64, hasGround: bool, gnx: f64 = 0, gny: f64 = 1, gnz: f64 = 0, gs: i32 = -1;
+    if (!queried) {
+      h = refY;
+      hasGround = isFinite<f64>(h);
+    } else {
+      const g = e * 5;
+      hasGround = B(pGroundOk, e) === 1;
+      h = F(pGroundHit, g); gnx = F(pGroundHit, g + 1); gny = F(pGroundHit, g + 2); gnz = F(pGroundHit, g + 3); gs = <i32>F(pGroundHit, g + 4);
+    }
     SB(pHasGround, e, hasGround ? 1 : 0);
     if (!hasGround) h = py;
     SF(pGroundY, e, h);
@@ -387,11 +395,41 @@ function footLockChar(c: i32, dt: f64, valid: bool): void {
       qgz = sz * qaw + sw * qaz + sx * qay - sy * qax;
       qgw = sw * qaw - sx * qax - sy * qay - sz * qaz;
       if (w >= F(pLockOn, e)) {
-        // Record the contact (no ground query: never on a support here).
-        SI(pSupport, e, gs);
-        SF(pContactSs, e3, Gx); SF(pContactSs, e3 + 1, Gy); SF(pContactSs, e3 + 2, Gz);
-        SF(pNormalSs, e3, Nx); SF(pNormalSs, e3 + 1, Ny); SF(pNormalSs, e3 + 2, Nz);
-        SF(pRotSs, e4, qgx); SF(pRotSs, e4 + 1, qgy); SF(pRotSs, e4 + 2, qgz); SF(pRotSs, e4 + 3, qgw);
+        // Record the contact in the supporting entity's local frame.
+        const s = gs;
+        SI(pSupport, e, s);
+        if (s >= 0) {
+          const sr = I(pSRow, s); // (a live support: checked by the ground query)
+          const so = sr * 16;
+          // transformPoint(contactSs, invMatrixWs, G)
+          SF(pContactSs, e3, F(pSInv, so) * Gx + F(pSInv, so + 4) * Gy + F(pSInv, so + 8) * Gz + F(pSInv, so + 12));
+          SF(pContactSs, e3 + 1, F(pSInv, so + 1) * Gx + F(pSInv, so + 5) * Gy + F(pSInv, so + 9) * Gz + F(pSInv, so + 13));
+          SF(pContactSs, e3 + 2, F(pSInv, so + 2) * Gx + F(pSInv, so + 6) * Gy + F(pSInv, so + 10) * Gz + F(pSInv, so + 14));
+          const mir = B(pSMirrored, sr) === 1;
+          const s4 = sr * 4;
+          // rotationToLocal(rotSs, rotWs, qg, mirrored)
+          {
+            const ax = -F(pSRot, s4), ay = -F(pSRot, s4 + 1), az = -F(pSRot, s4 + 2), aw = F(pSRot, s4 + 3);
+            const x = ax * qgw + aw * qgx + ay * qgz - az * qgy;
+            const y = ay * qgw + aw * qgy + az * qgx - ax * qgz;
+            const z = az * qgw + aw * qgz + ax * qgy - ay * qgx;
+            const w2 = aw * qgw - ax * qgx - ay * qgy - az * qgz;
+            SF(pRotSs, e4, x); SF(pRotSs, e4 + 1, mir ? -y : y); SF(pRotSs, e4 + 2, mir ? -z : z); SF(pRotSs, e4 + 3, w2);
+          }
+          // qRotateInv(normalSs, rotWs, N), x negated when mirrored
+          {
+            const qx = -F(pSRot, s4), qy = -F(pSRot, s4 + 1), qz = -F(pSRot, s4 + 2), qw = F(pSRot, s4 + 3);
+            const tx = 2 * (qy * Nz - qz * Ny), ty = 2 * (qz * Nx - qx * Nz), tz = 2 * (qx * Ny - qy * Nx);
+            const nx = Nx + qw * tx + (qy * tz - qz * ty);
+            SF(pNormalSs, e3, mir ? -nx : nx);
+            SF(pNormalSs, e3 + 1, Ny + qw * ty + (qz * tx - qx * tz));
+            SF(pNormalSs, e3 + 2, Nz + qw * tz + (qx * ty - qy * tx));
+          }
+        } else {
+          SF(pContactSs, e3, Gx); SF(pContactSs, e3 + 1, Gy); SF(pContactSs, e3 + 2, Gz);
+          SF(pNormalSs, e3, Nx); SF(pNormalSs, e3 + 1, Ny); SF(pNormalSs, e3 + 2, Nz);
+          SF(pRotSs, e4, qgx); SF(pRotSs, e4 + 1, qgy); SF(pRotSs, e4 + 2, qgz); SF(pRotSs, e4 + 3, qgw);
+        }
         SB(pLocked, e, 1);
       }
     } else {

@@ -68,7 +68,7 @@ export interface TwoBoneExports {
 /** The scene contacts kernel's exports (see wasm/sceneContacts.ts). */
 export interface SceneContactsExports {
   setScenePointers(...offsets: number[]): void;
-  /** FootLock for the characters `sceneList[from..count)` in order; returns the index of the first negative entry (a character left to JavaScript; `count`: none). */
+  /** FootLock for the characters `sceneList[from..count)` in order (an entry `-1 - c`: character c has a ground query, its legs' hits in {@link TailAccel.sceneGround}); returns `count`. */
   footLockRun(from: number, count: number): number;
   /** PelvisHeight for the characters `sceneList[0..count)`. */
   pelvisRun(count: number): void;
@@ -106,6 +106,10 @@ export interface TailAccel {
   sceneList: Int32Array;
   /** The scene contacts kernel's parameters: [0] dt (seconds). */
   sceneParams: Float64Array;
+  /** Per leg entity, the game's ground query's hit for FootLock's kernel: height, normal x y z, support (f64 × 5; calling thread only). */
+  sceneGround: Float64Array;
+  /** Per leg entity, 1 where that ground query hit (u8). */
+  sceneGroundOk: Uint8Array;
   /** [0]: the step length h (seconds); [1]: the write's display fraction α. */
   params: Float64Array;
   /** Entity capacity this layout was made for. */
@@ -434,6 +438,8 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   top = (top + 15) & ~15;
   const sceneParamsOff = top; top += 16;
   const sceneScratchOff = top; top += SCENE_SCRATCH_BYTES;
+  const sceneGroundOff = top; top += cap * 5 * 8;
+  const sceneGroundOkOff = top; top += cap;
   let memory: WebAssembly.Memory, instance: WebAssembly.Instance;
   let shared = wantThreads;
   try {
@@ -489,7 +495,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
       // (JavaScript's own exp, acos, sin and cos: the kernel's results are bit for bit the JavaScript systems')
       const sceneInstance = new WebAssembly.Instance(shared ? sceneModule : sceneContactsWasmModule(false)!, { env: { memory, exp: Math.exp, acos: Math.acos, sin: Math.sin, cos: Math.cos } });
       scene = sceneInstance.exports as unknown as SceneContactsExports;
-      scene.setScenePointers(...SCENE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), offsetOf.get('world.comSegments')!, sceneListOff, sceneParamsOff, sceneScratchOff);
+      scene.setScenePointers(...SCENE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), offsetOf.get('world.comSegments')!, sceneListOff, sceneParamsOff, sceneScratchOff, sceneGroundOff, sceneGroundOkOff);
     } catch {
       scene = null; // (the JavaScript systems, on the same arrays)
     }
@@ -507,6 +513,8 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     scene,
     sceneList: new Int32Array(buffer, sceneListOff, cap),
     sceneParams: new Float64Array(buffer, sceneParamsOff, 2),
+    sceneGround: new Float64Array(buffer, sceneGroundOff, cap * 5),
+    sceneGroundOk: new Uint8Array(buffer, sceneGroundOkOff, cap),
     mirrorRef: new Float64Array(buffer, refOff, cap * 3),
     params: new Float64Array(buffer, paramsOff, 2),
     capacity: cap,
