@@ -474,7 +474,7 @@ function storeComSegments(world: BitrigWorld, eid: number, segs: number[]): void
     if (grow) {
       world.comSegments = pool;
       // With worker threads the pool lives in the shared memory: lay it out there again.
-      if (world.tailAccel !== null && world.tailAccel.sceneView !== null) layoutTailArena(world);
+      if (world.tailAccel !== null && (world.tailAccel.sceneView !== null || world.tailAccel.scene !== null)) layoutTailArena(world); // (and PelvisHeight's kernel reads it)
     }
   }
   const start = world.comSegmentsUsed;

@@ -217,7 +217,7 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
   world.queries.limbs = registerQuery(world, [components.Limb]);
   if (o.wasm && layoutTailArena(world)) {
     // (the character arrays live in the memory with worker threads, and charRootWs with the two-bone IK kernel)
-    world.pose.onGrow = (what) => { if (world.tailAccel !== null && (what === 'slots' || world.tailAccel.sceneView !== null || world.tailAccel.ik !== null)) layoutTailArena(world); };
+    world.pose.onGrow = (what) => { if (world.tailAccel !== null && (what === 'slots' || world.tailAccel.sceneView !== null || world.tailAccel.ik !== null || world.tailAccel.scene !== null)) layoutTailArena(world); };
   }
   return world;
 }
@@ -322,7 +322,7 @@ export function ensureSupportRow(world: BitrigWorld, row: number): void {
   while (cap <= row) cap *= 2;
   growComponent(world.components.SupportFrame as unknown as Record<string, unknown>, rows.capacity, cap, SUPPORT_ROW_FIELDS);
   rows.capacity = cap;
-  if (world.tailAccel !== null && world.tailAccel.sceneView !== null) layoutTailArena(world); // (threads: every array lives in the shared memory)
+  if (world.tailAccel !== null && (world.tailAccel.sceneView !== null || world.tailAccel.scene !== null)) layoutTailArena(world); // (threads: every array lives in the shared memory; the scene contacts kernel reads the support rows)
 }
 
 /**

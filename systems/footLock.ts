@@ -22,8 +22,17 @@
  *   slerp(F, G, w).
  * Units: world units; angles radians. Never allocates, never throws (a throwing ground query
  * counts as "no ground"; the error is kept in `world.groundError` for the diagnostics).
+ *
+ * With WebAssembly (`world.tailAccel.scene`, these components in its memory) every character
+ * runs in `wasm/sceneContacts.ts`, the same operations in the same order, so every f64 is
+ * bit-identical (test/scene/contactsWasm.test.ts). The game's ground queries (JavaScript
+ * callbacks) are asked first, by {@link groundPrepass}, for the same sole points in the same
+ * order; a query that reads the other characters' FootLock outputs of this frame would see them
+ * one frame older (a ground query answers from the game's terrain). Worker threads' chunks (a
+ * scene view, no `tailAccel`) run in JavaScript.
  */
 import type { BitrigWorld } from '../core/world';
+import type { TailAccel } from '../core/wasm/tailAccel';
 import { MAX_LEGS } from '../core/components/scene';
 import type { GroundHit } from '../core/sceneIK';
 import { qSlerpAt, rotationToLocal, transformPoint } from '../core/ik/frames';
@@ -53,6 +62,13 @@ export function footLock(world: BitrigWorld, dt: number): void {
   const rootWs = world.pose.charRootWs;
   const chars = world.queries.sceneChars.dense;
   const valid = dt > 0 && Number.isFinite(dt);
+  const accel = (world as { tailAccel?: TailAccel | null }).tailAccel; // (a worker's scene view has none)
+  if (accel != null && accel.scene !== null && chars.length <= accel.sceneList.length && S.matrixWs.buffer === accel.memory.buffer) {
+    groundPrepass(world, accel);
+    accel.sceneParams[0] = dt;
+    accel.scene.footLockRun(0, chars.length);
+    return;
+  }
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
     const want = SC.grounded[c] === 1 ? 1 : 0;
@@ -261,6 +277,41 @@ export function footLock(world: BitrigWorld, dt: number): void {
       L.weight[e] = gb;
       L.rotWeight[e] = gb;
       L.hasPole[e] = 0;
+    }
+  }
+}
+
+/**
+ * The kernel's list and ground hits: the characters in order (`-1 - c` for a character with a
+ * ground query) and, for each leg of those whose animated sole point is finite, the ground
+ * query's answer for it ({@link queryGround}: the same point, asked in the same order as the
+ * JavaScript loop asks; a leg the kernel finds non-finite is not asked, as there).
+ */
+function groundPrepass(world: BitrigWorld, accel: TailAccel): void {
+  const SC = world.components.SceneCharacter;
+  const L = world.components.Limb;
+  const F = world.components.FootContact;
+  const wm = world.pose.worldM;
+  const chars = world.queries.sceneChars.dense;
+  const list = accel.sceneList, ground = SC.ground, hit = accel.sceneGround, ok = accel.sceneGroundOk;
+  for (let j = 0; j < chars.length; j++) {
+    const c = chars[j]!;
+    if (!ground[c]) { list[j] = c; continue; }
+    list[j] = -1 - c;
+    const n = SC.legCount[c]!;
+    for (let k = 0; k < n; k++) {
+      const e = SC.legs[c * MAX_LEGS + k]!;
+      const wo = L.endSlot[e]! * 16, e3 = e * 3;
+      const sl0 = F.soleLs[e3]!, sl1 = F.soleLs[e3 + 1]!, sl2 = F.soleLs[e3 + 2]!;
+      const px = wm[wo]! * sl0 + wm[wo + 4]! * sl1 + wm[wo + 8]! * sl2 + wm[wo + 12]!;
+      const py = wm[wo + 1]! * sl0 + wm[wo + 5]! * sl1 + wm[wo + 9]! * sl2 + wm[wo + 13]!;
+      const pz = wm[wo + 2]! * sl0 + wm[wo + 6]! * sl1 + wm[wo + 10]! * sl2 + wm[wo + 14]!;
+      // (a finite sole point has a finite foot rotation: the loop's test of px + py + pz + qA.w)
+      if (!Number.isFinite(px + py + pz)) continue;
+      _v[0] = px; _v[1] = py; _v[2] = pz;
+      ok[e] = queryGround(world, c) ? 1 : 0;
+      const g = e * 5;
+      hit[g] = _g[0]!; hit[g + 1] = _g[1]!; hit[g + 2] = _g[2]!; hit[g + 3] = _g[3]!; hit[g + 4] = _g[4]!;
     }
   }
 }

@@ -22,8 +22,14 @@
  * Balance: when every foot is planted (or the game asks), the pelvis moves horizontally by
  * balance × (support centroid − COM), capped, smoothed with the same rate; the band is
  * computed after that shift. Units: world units; rates 1/s. Never allocates or throws.
+ *
+ * With WebAssembly (`world.tailAccel.scene`, these components, the pose store and the COM
+ * segment pool in its memory) every character runs in `wasm/sceneContacts.ts`, the same
+ * operations in the same order, so every f64 is bit-identical (test/scene/contactsWasm.test.ts).
+ * Worker threads' chunks (a scene view, no `tailAccel`) run in JavaScript.
  */
 import type { BitrigWorld } from '../core/world';
+import type { TailAccel } from '../core/wasm/tailAccel';
 import { MAX_LEGS } from '../core/components/scene';
 import { computeCenterOfMass } from '../core/ik/com';
 
@@ -53,6 +59,14 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
   const stanceEff = F.stanceEff, contactWs = F.contactWs;
   const legs = SC.legs, offsetWs = SC.offsetWs;
   const chars = world.queries.sceneChars.dense;
+  const accel = (world as { tailAccel?: TailAccel | null }).tailAccel; // (a worker's scene view has none)
+  if (accel != null && accel.scene !== null && chars.length <= accel.sceneList.length && world.comSegments.buffer === accel.memory.buffer) {
+    const list = accel.sceneList;
+    for (let j = 0; j < chars.length; j++) list[j] = chars[j]!;
+    accel.sceneParams[0] = dt;
+    accel.scene.pelvisRun(chars.length);
+    return;
+  }
   const valid = dt > 0 && Number.isFinite(dt);
   // 1 − exp(−rate·dt), recomputed only when the rate changes between characters.
   let aRate = NaN, alpha = 0;

@@ -24,6 +24,12 @@
  * and HandTarget components and the pose store's `parent`, `charRootWs` and `dirty` move in too
  * (`TailAccel.ik`; `null`, the JavaScript solve, where that module is unavailable).
  *
+ * The scene contacts (systems/footLock.ts, systems/pelvisHeight.ts) run with
+ * `wasm/sceneContacts.ts` (compiled into {@link SCENE_CONTACTS_WASM_BASE64}), a third instance on
+ * the same memory: SceneCharacter, FootContact, SupportFrame, the Limb request, HandTarget's
+ * loads, the pose store and the COM segment pool (`world.comSegments`) move in too
+ * (`TailAccel.scene`; `null`, the JavaScript systems, where that module is unavailable).
+ *
  * The components stay plain objects of typed arrays: only their storage moves. Every re-layout
  * (world creation, capacity growth at setup) makes a new memory and new views, like the
  * JavaScript growth does, so code must read `world.components.X.field` afresh after setup —
@@ -34,6 +40,7 @@ import type { BitrigWorld } from '../world';
 import { CLOCK, LINK_STRIDE } from '../components/tail';
 import { TAIL_STEP_WASM_BASE64 } from './tailStepWasm';
 import { TWO_BONE_WASM_BASE64 } from './twoBoneWasm';
+import { SCENE_CONTACTS_WASM_BASE64 } from './sceneContactsWasm';
 import { CTL, WAIT_LIMIT_MS, runTailJob, startTailWorkers, stopTailWorkers, threadsAvailable, waitCounter, type TailWorker, type WorkerInit } from './tailThreads';
 import { JOB, makeSceneView, publishJsJob, runSceneChunks, runSceneList, SCENE_CHUNK, SCENE_MAX_CHUNKS, type SceneView } from './sceneJob';
 import { MAX_ARMS, MAX_LEGS } from '../components/scene';
@@ -59,6 +66,19 @@ export interface TwoBoneExports {
   twoBoneRun(from: number, count: number): number;
 }
 
+/** The scene contacts kernel's exports (see wasm/sceneContacts.ts). */
+export interface SceneContactsExports {
+  setScenePointers(...offsets: number[]): void;
+  /** FootLock for the characters `sceneList[from..count)` in order (an entry `-1 - c`: character c has a ground query, its legs' hits in {@link TailAccel.sceneGround}); returns `count`. */
+  footLockRun(from: number, count: number): number;
+  /** PelvisHeight for the characters `sceneList[0..count)`. */
+  pelvisRun(count: number): void;
+  /** Legs whose foot rotation ran two to a f64x2 since the last call (a test counter). */
+  pairedLegsSince(): number;
+  /** Legs whose foot rotation ran alone (odd, degenerate or branching differently) since the last call (a test counter). */
+  scalarLegsSince(): number;
+}
+
 /**
  * A world's WebAssembly tail step: instance, memory and the views it shares with JavaScript
  * (`world.tailAccel`, `null` on the JavaScript step).
@@ -81,6 +101,16 @@ export interface TailAccel {
   ik: TwoBoneExports | null;
   /** The limb entity ids {@link TailAccel.ik} solves this call (i32, `capacity` long; calling thread only). */
   ikList: Int32Array;
+  /** The scene contacts kernel (FootLock, PelvisHeight) on this memory (`null`: systems/footLock.ts and systems/pelvisHeight.ts run in JavaScript). */
+  scene: SceneContactsExports | null;
+  /** The character ids {@link TailAccel.scene} runs this call (i32, `capacity` long; calling thread only; negative: left to JavaScript). */
+  sceneList: Int32Array;
+  /** The scene contacts kernel's parameters: [0] dt (seconds). */
+  sceneParams: Float64Array;
+  /** Per leg entity, the game's ground query's hit for FootLock's kernel: height, normal x y z, support (f64 × 5; calling thread only). */
+  sceneGround: Float64Array;
+  /** Per leg entity, 1 where that ground query hit (u8). */
+  sceneGroundOk: Uint8Array;
   /** [0]: the step length h (seconds); [1]: the write's display fraction α. */
   params: Float64Array;
   /** Entity capacity this layout was made for. */
@@ -142,6 +172,8 @@ let _shared: WebAssembly.Module | null | undefined;
 let _unshared: WebAssembly.Module | null | undefined;
 let _ikShared: WebAssembly.Module | null | undefined;
 let _ikUnshared: WebAssembly.Module | null | undefined;
+let _sceneShared: WebAssembly.Module | null | undefined;
+let _sceneUnshared: WebAssembly.Module | null | undefined;
 
 function decodeBase64(s: string): Uint8Array<ArrayBuffer> {
   const bin = atob(s);
@@ -238,6 +270,54 @@ export function twoBoneWasmModule(shared = false): WebAssembly.Module | null {
   return m;
 }
 
+/**
+ * The compiled scene contacts kernel (wasm/sceneContacts.ts: FootLock, PelvisHeight), or `null`
+ * where it is unavailable; compiled once per variant (`shared`: for a shared memory) on first use.
+ *
+ * @example
+ * if (sceneContactsWasmModule() === null) console.info('bitrig: JavaScript foot lock and pelvis');
+ */
+export function sceneContactsWasmModule(shared = false): WebAssembly.Module | null {
+  if (shared ? _sceneShared !== undefined : _sceneUnshared !== undefined) return shared ? _sceneShared! : _sceneUnshared!;
+  let m: WebAssembly.Module | null = null;
+  try {
+    if (typeof WebAssembly === 'object' && typeof atob === 'function') {
+      const raw = decodeBase64(SCENE_CONTACTS_WASM_BASE64);
+      const bytes = shared ? raw : unsharedTailModuleBytes(raw);
+      if (bytes !== null && WebAssembly.validate(bytes)) m = new WebAssembly.Module(bytes);
+    }
+  } catch {
+    m = null;
+  }
+  if (shared) _sceneShared = m; else _sceneUnshared = m;
+  return m;
+}
+
+/** The scene contacts kernel's arrays (setScenePointers order; then comSegments, the character list, params, scratch). */
+const SCENE_ORDER: ReadonlyArray<readonly ['SceneCharacter' | 'Limb' | 'FootContact' | 'SupportFrame' | 'HandTarget' | 'pose', string]> = [
+  ['pose', 'worldM'], ['pose', 'charRootWs'], ['pose', 'parent'], ['pose', 'localT'], ['pose', 'dirty'],
+  ['SceneCharacter', 'char'], ['SceneCharacter', 'legs'], ['SceneCharacter', 'legCount'], ['SceneCharacter', 'grounded'],
+  ['SceneCharacter', 'groundBlend'], ['SceneCharacter', 'groundRate'], ['SceneCharacter', 'initialised'],
+  ['SceneCharacter', 'balance'], ['SceneCharacter', 'balanceInput'], ['SceneCharacter', 'balanceMaxShift'],
+  ['SceneCharacter', 'pelvisRate'], ['SceneCharacter', 'maxDrop'], ['SceneCharacter', 'maxRaise'], ['SceneCharacter', 'bodyMass'],
+  ['SceneCharacter', 'arms'], ['SceneCharacter', 'armCount'], ['SceneCharacter', 'segStart'], ['SceneCharacter', 'segCount'],
+  ['SceneCharacter', 'pelvisSlot'], ['SceneCharacter', 'pelvisSubEnd'], ['SceneCharacter', 'pelvisDense'],
+  ['SceneCharacter', 'offsetWs'], ['SceneCharacter', 'bandLo'], ['SceneCharacter', 'bandHi'], ['SceneCharacter', 'bandLegs'],
+  ['SceneCharacter', 'bandInfeasible'], ['SceneCharacter', 'bandBeyondLimits'], ['SceneCharacter', 'comWs'],
+  ['SceneCharacter', 'supportWs'], ['SceneCharacter', 'comValid'],
+  ['Limb', 'rootSlot'], ['Limb', 'midSlot'], ['Limb', 'endSlot'], ['Limb', 'endIsChild'], ['Limb', 'tipLs'], ['Limb', 'soften'],
+  ['Limb', 'targetWs'], ['Limb', 'targetRotWs'], ['Limb', 'hasTargetRot'], ['Limb', 'weight'], ['Limb', 'rotWeight'], ['Limb', 'hasPole'],
+  ['FootContact', 'stance'], ['FootContact', 'stanceEff'], ['FootContact', 'lockOn'], ['FootContact', 'maxTilt'],
+  ['FootContact', 'locked'], ['FootContact', 'support'], ['FootContact', 'contactSs'], ['FootContact', 'rotSs'],
+  ['FootContact', 'normalSs'], ['FootContact', 'soleLs'], ['FootContact', 'soleNormalLs'], ['FootContact', 'contactWs'],
+  ['FootContact', 'normalWs'], ['FootContact', 'groundY'], ['FootContact', 'hasGround'], ['FootContact', 'groundSupport'],
+  ['SupportFrame', 'row'], ['SupportFrame', 'matrixWs'], ['SupportFrame', 'invMatrixWs'], ['SupportFrame', 'rotWs'], ['SupportFrame', 'mirrored'],
+  ['HandTarget', 'mass'], ['HandTarget', 'hasGrip'], ['HandTarget', 'objectPosWs'],
+];
+
+/** Bytes of the scene contacts kernel's scratch (PelvisHeight's per-leg arrays). */
+const SCENE_SCRATCH_BYTES = 512;
+
 /** The two-bone IK kernel's arrays (setIkPointers order; then the limb list). */
 const IK_ORDER: ReadonlyArray<readonly ['Limb' | 'HandTarget' | 'pose', string]> = [
   ['pose', 'parent'], ['pose', 'owner'], ['pose', 'localT'], ['pose', 'localR'], ['pose', 'localS'], ['pose', 'worldM'],
@@ -320,6 +400,11 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     }
   }
   if (wantThreads) { comps['world'] = world as unknown as Record<string, unknown>; push('world', 'comSegments'); } // the COM segment pool
+  const sceneModule = sceneContactsWasmModule(wantThreads);
+  if (sceneModule !== null) {
+    for (const [c, key] of SCENE_ORDER) push(c, key);
+    comps['world'] = world as unknown as Record<string, unknown>; push('world', 'comSegments'); // (PelvisHeight's centre of mass)
+  }
   const cap = world.capacity;
   let top = ARENA_BASE;
   const offsets: number[] = [];
@@ -357,6 +442,12 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const ikSlabs = wantThreads ? Math.max(1, world.tailThreadsWanted) : 0, ikSlabLength = SCENE_CHUNK * (MAX_LEGS + MAX_ARMS);
   const ikSlabsOff = top; top += ikSlabs * ikSlabLength * 4;
   const ikCounterOff = top; top += 16;
+  const sceneListOff = top; top += cap * 4;
+  top = (top + 15) & ~15;
+  const sceneParamsOff = top; top += 16;
+  const sceneScratchOff = top; top += SCENE_SCRATCH_BYTES;
+  const sceneGroundOff = top; top += cap * 5 * 8;
+  const sceneGroundOkOff = top; top += cap;
   let memory: WebAssembly.Memory, instance: WebAssembly.Instance;
   let shared = wantThreads;
   try {
@@ -407,6 +498,17 @@ export function layoutTailArena(world: BitrigWorld): boolean {
       ik = null; // (the JavaScript solve, on the same arrays)
     }
   }
+  let scene: SceneContactsExports | null = null;
+  if (sceneModule !== null) {
+    try {
+      // (JavaScript's own exp, acos, sin and cos: the kernel's results are bit for bit the JavaScript systems')
+      const sceneInstance = new WebAssembly.Instance(shared ? sceneModule : sceneContactsWasmModule(false)!, { env: { memory, exp: Math.exp, acos: Math.acos, sin: Math.sin, cos: Math.cos } });
+      scene = sceneInstance.exports as unknown as SceneContactsExports;
+      scene.setScenePointers(...SCENE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), offsetOf.get('world.comSegments')!, sceneListOff, sceneParamsOff, sceneScratchOff, sceneGroundOff, sceneGroundOkOff);
+    } catch {
+      scene = null; // (the JavaScript systems, on the same arrays)
+    }
+  }
   const arrays: WorkerArray[] = shared ? entries.map((e, i) => ({
     c: e.id.slice(0, e.id.indexOf('.')), k: e.key, o: offsets[i]!, n: e.src.length,
     t: e.src instanceof Float64Array ? 'f64' as const : e.src instanceof Int32Array ? 'i32' as const : 'u8' as const,
@@ -417,6 +519,11 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     ents: new Int32Array(buffer, entsOff, cap),
     ik,
     ikList: new Int32Array(buffer, ikListOff, cap),
+    scene,
+    sceneList: new Int32Array(buffer, sceneListOff, cap),
+    sceneParams: new Float64Array(buffer, sceneParamsOff, 2),
+    sceneGround: new Float64Array(buffer, sceneGroundOff, cap * 5),
+    sceneGroundOk: new Uint8Array(buffer, sceneGroundOkOff, cap),
     mirrorRef: new Float64Array(buffer, refOff, cap * 3),
     params: new Float64Array(buffer, paramsOff, 2),
     capacity: cap,

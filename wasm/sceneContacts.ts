@@ -1,0 +1,666 @@
+// AssemblyScript source of the WebAssembly scene contacts (`npm run build:wasm` compiles it into
+// core/wasm/sceneContactsWasm.ts; test/scene/contactsWasm.test.ts checks the compile is current).
+//
+// systems/footLock.ts and systems/pelvisHeight.ts, operation for operation, so every f64 they
+// write is bit-identical to the JavaScript's (WebAssembly has no fused multiply-add; sqrt,
+// division and abs are IEEE-exact; exp, acos, sin and cos are JavaScript's own Math functions,
+// imported). The helpers they call (qSwing, qSlerpAt, transformPoint, rotationToLocal,
+// qRotateInv of core/qmath.ts and core/ik/frames.ts, computeCenterOfMass of core/ik/com.ts,
+// applyPelvisOffset) are ported inline with the same operation order.
+//
+// footLockRun runs the characters of a list in order; an entry -1 - c is a character c with a
+// game ground query: the callback is JavaScript's, so systems/footLock.ts asks it first for
+// every finite sole point (the same point, in the same order as its own loop) and leaves the
+// hits per leg in `groundHit` (f64 × 5: height, normal x y z, support) and `groundOk` (u8).
+// pelvisRun takes every character of the list.
+//
+// Reads (byte offsets from `setScenePointers`): the pose store's worldM, charRootWs, parent and
+// localT; SceneCharacter (char, legs, legCount, grounded, groundRate, initialised, balance,
+// balanceInput, balanceMaxShift, pelvisRate, maxDrop, maxRaise, bodyMass, arms, armCount,
+// segStart, segCount, pelvisSlot, pelvisSubEnd, pelvisDense); Limb (rootSlot, midSlot, endSlot,
+// endIsChild, tipLs, soften, targetWs); FootContact (stance, lockOn, maxTilt, soleLs,
+// soleNormalLs, locked, support, contactSs, rotSs, normalSs, stanceEff, contactWs); SupportFrame
+// (row, matrixWs, invMatrixWs, rotWs, mirrored); HandTarget (mass, hasGrip, objectPosWs); the
+// world's comSegments pool; the list (i32 character ids), params ([0]: dt, seconds) and the
+// ground hits (per leg entity).
+// Writes: FootLock's (groundBlend; stanceEff, locked, support, contactSs, rotSs, normalSs,
+// contactWs, normalWs, groundY, hasGround, groundSupport; the Limb request targetWs,
+// targetRotWs, hasTargetRot, weight, rotWeight, hasPole) and PelvisHeight's (offsetWs, band*,
+// comWs, supportWs, comValid, initialised; pose localT of the pelvis and the translation
+// column of its subtree's worldM, pose `dirty` as scratch, left 0). Scratch: 448 bytes at
+// `scratch`. Spaces: `Ws` world, `Ss` the support's local frame, `Ls` the bone's; units: world
+// units, radians, seconds.
+
+// JavaScript's Math functions: an AssemblyScript implementation would round differently.
+// @ts-ignore: decorator
+@external("env", "exp") declare function jsExp(x: f64): f64;
+// @ts-ignore: decorator
+@external("env", "acos") declare function jsAcos(x: f64): f64;
+// @ts-ignore: decorator
+@external("env", "sin") declare function jsSin(x: f64): f64;
+// @ts-ignore: decorator
+@external("env", "cos") declare function jsCos(x: f64): f64;
+
+const MAX_LEGS: i32 = 4; // = MAX_LEGS in core/components/scene.ts
+const MAX_ARMS: i32 = 2; // = MAX_ARMS
+
+let pWorldM: usize = 0, pRootWs: usize = 0, pParent: usize = 0, pLocalT: usize = 0, pDirty: usize = 0;
+let pScChar: usize = 0, pLegs: usize = 0, pLegCount: usize = 0, pGrounded: usize = 0, pGroundBlend: usize = 0, pGroundRate: usize = 0;
+let pInit: usize = 0, pBalance: usize = 0, pBalanceInput: usize = 0, pBalanceMaxShift: usize = 0, pPelvisRate: usize = 0;
+let pMaxDrop: usize = 0, pMaxRaise: usize = 0, pBodyMass: usize = 0, pArms: usize = 0, pArmCount: usize = 0, pSegStart: usize = 0;
+let pSegCount: usize = 0, pPelvisSlot: usize = 0, pPelvisSubEnd: usize = 0, pPelvisDense: usize = 0, pOffsetWs: usize = 0;
+let pBandLo: usize = 0, pBandHi: usize = 0, pBandLegs: usize = 0, pBandInf: usize = 0, pBandBeyond: usize = 0, pComWs: usize = 0;
+let pSupportWs: usize = 0, pComValid: usize = 0;
+let pRootSlot: usize = 0, pMidSlot: usize = 0, pEndSlot: usize = 0, pEndIsChild: usize = 0, pTipLs: usize = 0, pSoften: usize = 0;
+let pTargetWs: usize = 0, pTargetRotWs: usize = 0, pHasTargetRot: usize = 0, pWeight: usize = 0, pRotWeight: usize = 0, pHasPole: usize = 0;
+let pStance: usize = 0, pStanceEff: usize = 0, pLockOn: usize = 0, pMaxTilt: usize = 0, pLocked: usize = 0, pSupport: usize = 0;
+let pContactSs: usize = 0, pRotSs: usize = 0, pNormalSs: usize = 0, pSoleLs: usize = 0, pSoleNormalLs: usize = 0, pContactWs: usize = 0;
+let pNormalWs: usize = 0, pGroundY: usize = 0, pHasGround: usize = 0, pGroundSupport: usize = 0;
+let pSRow: usize = 0, pSMatrix: usize = 0, pSInv: usize = 0, pSRot: usize = 0, pSMirrored: usize = 0;
+let pHMass: usize = 0, pHHasGrip: usize = 0, pHObjectPos: usize = 0;
+let pComSeg: usize = 0, pList: usize = 0, pParams: usize = 0, pScratch: usize = 0, pGroundHit: usize = 0, pGroundOk: usize = 0;
+
+/** Byte offsets of the arrays the systems read and write (setup, after every re-layout; core/wasm/tailAccel.ts SCENE_ORDER, then comSegments, list, params, scratch, the ground hits). */
+export function setScenePointers(
+  worldM: usize, rootWs: usize, parent: usize, localT: usize, dirty: usize,
+  scChar: usize, legs: usize, legCount: usize, grounded: usize, groundBlend: usize, groundRate: usize, init: usize,
+  balance: usize, balanceInput: usize, balanceMaxShift: usize, pelvisRate: usize, maxDrop: usize, maxRaise: usize, bodyMass: usize,
+  arms: usize, armCount: usize, segStart: usize, segCount: usize, pelvisSlot: usize, pelvisSubEnd: usize, pelvisDense: usize,
+  offsetWs: usize, bandLo: usize, bandHi: usize, bandLegs: usize, bandInf: usize, bandBeyond: usize, comWs: usize, supportWs: usize, comValid: usize,
+  rootSlot: usize, midSlot: usize, endSlot: usize, endIsChild: usize, tipLs: usize, soften: usize,
+  targetWs: usize, targetRotWs: usize, hasTargetRot: usize, weight: usize, rotWeight: usize, hasPole: usize,
+  stance: usize, stanceEff: usize, lockOn: usize, maxTilt: usize, locked: usize, support: usize,
+  contactSs: usize, rotSs: usize, normalSs: usize, soleLs: usize, soleNormalLs: usize, contactWs: usize,
+  normalWs: usize, groundY: usize, hasGround: usize, groundSupport: usize,
+  sRow: usize, sMatrix: usize, sInv: usize, sRot: usize, sMirrored: usize,
+  hMass: usize, hHasGrip: usize, hObjectPos: usize,
+  comSeg: usize, list: usize, params: usize, scratch: usize, groundHit: usize, groundOk: usize,
+): void {
+  pWorldM = worldM; pRootWs = rootWs; pParent = parent; pLocalT = localT; pDirty = dirty;
+  pScChar = scChar; pLegs = legs; pLegCount = legCount; pGrounded = grounded; pGroundBlend = groundBlend; pGroundRate = groundRate; pInit = init;
+  pBalance = balance; pBalanceInput = balanceInput; pBalanceMaxShift = balanceMaxShift; pPelvisRate = pelvisRate; pMaxDrop = maxDrop; pMaxRaise = maxRaise; pBodyMass = bodyMass;
+  pArms = arms; pArmCount = armCount; pSegStart = segStart; pSegCount = segCount; pPelvisSlot = pelvisSlot; pPelvisSubEnd = pelvisSubEnd; pPelvisDense = pelvisDense;
+  pOffsetWs = offsetWs; pBandLo = bandLo; pBandHi = bandHi; pBandLegs = bandLegs; pBandInf = bandInf; pBandBeyond = bandBeyond; pComWs = comWs; pSupportWs = supportWs; pComValid = comValid;
+  pRootSlot = rootSlot; pMidSlot = midSlot; pEndSlot = endSlot; pEndIsChild = endIsChild; pTipLs = tipLs; pSoften = soften;
+  pTargetWs = targetWs; pTargetRotWs = targetRotWs; pHasTargetRot = hasTargetRot; pWeight = weight; pRotWeight = rotWeight; pHasPole = hasPole;
+  pStance = stance; pStanceEff = stanceEff; pLockOn = lockOn; pMaxTilt = maxTilt; pLocked = locked; pSupport = support;
+  pContactSs = contactSs; pRotSs = rotSs; pNormalSs = normalSs; pSoleLs = soleLs; pSoleNormalLs = soleNormalLs; pContactWs = contactWs;
+  pNormalWs = normalWs; pGroundY = groundY; pHasGround = hasGround; pGroundSupport = groundSupport;
+  pSRow = sRow; pSMatrix = sMatrix; pSInv = sInv; pSRot = sRot; pSMirrored = sMirrored;
+  pHMass = hMass; pHHasGrip = hHasGrip; pHObjectPos = hObjectPos;
+  pComSeg = comSeg; pList = list; pParams = params; pScratch = scratch; pGroundHit = groundHit; pGroundOk = groundOk;
+}
+
+@inline function F(p: usize, i: i32): f64 { return load<f64>(p + (<usize>i << 3)); }
+@inline function SF(p: usize, i: i32, v: f64): void { store<f64>(p + (<usize>i << 3), v); }
+@inline function I(p: usize, i: i32): i32 { return load<i32>(p + (<usize>i << 2)); }
+@inline function SI(p: usize, i: i32, v: i32): void { store<i32>(p + (<usize>i << 2), v); }
+@inline function B(p: usize, i: i32): i32 { return <i32>load<u8>(p + <usize>i); }
+@inline function SB(p: usize, i: i32, v: i32): void { store<u8>(p + <usize>i, <u8>v); }
+
+// The maxTilt memo (systems/footLock.ts `_tilt`): a cache of cos(maxTilt / 2).
+let tiltMax: f64 = NaN, tiltCos: f64 = NaN;
+
+// Results handed between helpers (no multiple returns): a quaternion.
+let rx: f64 = 0, ry: f64 = 0, rz: f64 = 0, rw: f64 = 1;
+
+/** qSwing (core/qmath.ts) of a onto b, into rx..rw. */
+function swing(ax0: f64, ay0: f64, az0: f64, bx0: f64, by0: f64, bz0: f64): void {
+  let ax = ax0, ay = ay0, az = az0, bx = bx0, by = by0, bz = bz0;
+  const la = Math.sqrt(ax * ax + ay * ay + az * az);
+  const lb = Math.sqrt(bx * bx + by * by + bz * bz);
+  if (!(la > 1e-15) || !(lb > 1e-15)) { rx = 0; ry = 0; rz = 0; rw = 1; return; }
+  ax /= la; ay /= la; az /= la;
+  bx /= lb; by /= lb; bz /= lb;
+  const d = ax * bx + ay * by + az * bz;
+  if (d < -0.999999999) {
+    let px: f64 = 0, py = -az, pz = ay;
+    if (px * px + py * py + pz * pz < 1e-12) { px = az; py = 0; pz = -ax; }
+    const lp = Math.sqrt(px * px + py * py + pz * pz);
+    rx = px / lp; ry = py / lp; rz = pz / lp; rw = 0;
+    return;
+  }
+  const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+  const w = 1 + d;
+  const l = Math.sqrt(cx * cx + cy * cy + cz * cz + w * w);
+  rx = cx / l; ry = cy / l; rz = cz / l; rw = w / l;
+}
+
+/** qSlerpAt (core/qmath.ts): slerp(a, b, f) into rx..rw. */
+function slerp(ax: f64, ay: f64, az: f64, aw: f64, bx0: f64, by0: f64, bz0: f64, bw0: f64, f: f64): void {
+  let bx = bx0, by = by0, bz = bz0, bw = bw0;
+  let cos = ax * bx + ay * by + az * bz + aw * bw;
+  if (cos < 0) { cos = -cos; bx = -bx; by = -by; bz = -bz; bw = -bw; }
+  let s0: f64, s1: f64;
+  if (cos > 0.9995) {
+    s0 = 1 - f; s1 = f;
+  } else {
+    const th = jsAcos(cos);
+    const sin = Math.sqrt(1 - cos * cos);
+    s0 = jsSin((1 - f) * th) / sin;
+    s1 = jsSin(f * th) / sin;
+  }
+  let x = s0 * ax + s1 * bx, y = s0 * ay + s1 * by, z = s0 * az + s1 * bz, w = s0 * aw + s1 * bw;
+  const l = Math.sqrt(x * x + y * y + z * z + w * w);
+  if (l > 1e-15) { x /= l; y /= l; z /= l; w /= l; } else { x = 0; y = 0; z = 0; w = 1; }
+  rx = x; ry = y; rz = z; rw = w;
+}
+
+/**
+ * FootLock (systems/footLock.ts) for the characters `list[from..count)` in order; returns the
+ * index of the first negative entry (a character JavaScript runs), or `count`.
+ */
+export function footLockRun(from: i32, count: i32): i32 {
+  const dt = F(pParams, 0);
+  const valid = dt > 0 && isFinite<f64>(dt);
+  for (let i = from; i < count; i++) {
+    const c = I(pList, i);
+    if (c < 0) footLockChar(-1 - c, dt, valid, true); else footLockChar(c, dt, valid, false);
+  }
+  return count;
+}
+
+// FootLock's scratch at pScratch (PelvisHeight's does not live across it): the legs' animated foot rotations.
+const S_QA: i32 = 40; // f64 index: MAX_LEGS × 4 (x y z w)
+
+/**
+ * The animated foot rotation qA of the end bone world matrix at worldM[wo..] (systems/footLock.ts:
+ * as rotationOfMatrix, Gram–Schmidt, x negated when mirrored, Shepperd) into scratch slot k. The
+ * legs' first (two at a time in {@link footRotation2}), so that their square roots and divisions
+ * are shared and overlap.
+ */
+function footRotation(wo: i32, k: i32): void {
+  const m0 = F(pWorldM, wo), m1 = F(pWorldM, wo + 1), m2 = F(pWorldM, wo + 2);
+  const m4 = F(pWorldM, wo + 4), m5 = F(pWorldM, wo + 5), m6 = F(pWorldM, wo + 6);
+  const m8 = F(pWorldM, wo + 8), m9 = F(pWorldM, wo + 9), m10 = F(pWorldM, wo + 10);
+  let qax: f64 = 0, qay: f64 = 0, qaz: f64 = 0, qaw: f64 = 1;
+  {
+    let x0 = m0, x1 = m1, x2 = m2, y0 = m4, y1 = m5, y2 = m6;
+    const d = x0 * (y1 * m10 - y2 * m9) - y0 * (x1 * m10 - x2 * m9) + m8 * (x1 * y2 - x2 * y1);
+    if (d < 0) { x0 = -x0; x1 = -x1; x2 = -x2; }
+    let l = x0 * x0 + x1 * x1 + x2 * x2;
+    if (l > 1e-300 && isFinite<f64>(l)) {
+      l = 1 / Math.sqrt(l);
+      x0 *= l; x1 *= l; x2 *= l;
+      const dp = y0 * x0 + y1 * x1 + y2 * x2;
+      y0 -= dp * x0; y1 -= dp * x1; y2 -= dp * x2;
+      l = y0 * y0 + y1 * y1 + y2 * y2;
+      if (l > 1e-300) {
+        l = 1 / Math.sqrt(l);
+        y0 *= l; y1 *= l; y2 *= l;
+        const r02 = x1 * y2 - x2 * y1, r12 = x2 * y0 - x0 * y2, r22 = x0 * y1 - x1 * y0;
+        const tr = x0 + y1 + r22;
+        if (tr > 0) {
+          const s2 = Math.sqrt(tr + 1) * 2, is = 1 / s2;
+          qaw = 0.25 * s2; qax = (y2 - r12) * is; qay = (r02 - x2) * is; qaz = (x1 - y0) * is;
+        } else if (x0 > y1 && x0 > r22) {
+          const s2 = Math.sqrt(1 + x0 - y1 - r22) * 2, is = 1 / s2;
+          qaw = (y2 - r12) * is; qax = 0.25 * s2; qay = (y0 + x1) * is; qaz = (r02 + x2) * is;
+        } else if (y1 > r22) {
+          const s2 = Math.sqrt(1 + y1 - x0 - r22) * 2, is = 1 / s2;
+          qaw = (r02 - x2) * is; qax = (y0 + x1) * is; qay = 0.25 * s2; qaz = (r12 + y2) * is;
+        } else {
+          const s2 = Math.sqrt(1 + r22 - x0 - y1) * 2, is = 1 / s2;
+          qaw = (x1 - y0) * is; qax = (r02 + x2) * is; qay = (r12 + y2) * is; qaz = 0.25 * s2;
+        }
+      }
+    }
+  }
+  const qo = S_QA + k * 4;
+  SF(pScratch, qo, qax); SF(pScratch, qo + 1, qay); SF(pScratch, qo + 2, qaz); SF(pScratch, qo + 3, qaw);
+}
+
+@inline function V(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3)), 1); }
+@inline function SV(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0); v128.store64_lane(p + (<usize>ib << 3), v, 1); }
+
+/** Which of the four Shepperd cases footRotation takes (0: trace > 0; 1, 2, 3: x, y, z largest). */
+@inline function shepperdCase(tr: f64, x0: f64, y1: f64, r22: f64): i32 {
+  return tr > 0 ? 0 : x0 > y1 && x0 > r22 ? 1 : y1 > r22 ? 2 : 3;
+}
+
+// Legs whose rotations footRotation2 computed in f64x2 lanes, and legs it left to the scalar footRotation (test counters).
+let pairedLegs: i32 = 0, scalarLegs: i32 = 0;
+
+/** Legs since the last call whose foot rotation ran in f64x2 lanes (returned) and alone (`scalarLegsSince`); for the tests. */
+export function pairedLegsSince(): i32 { const n = pairedLegs; pairedLegs = 0; return n; }
+/** See {@link pairedLegsSince}. */
+export function scalarLegsSince(): i32 { const n = scalarLegs; scalarLegs = 0; return n; }
+
+/**
+ * footRotation of two legs at once (worldM[wa..], worldM[wb..] into scratch slots ka, kb), one
+ * leg per f64x2 lane: every lane operation is the scalar one (IEEE-exact, in the same order), so
+ * the results are bit-identical. The two legs go back to the scalar footRotation where they
+ * would branch differently (a degenerate axis in either, different Shepperd cases).
+ */
+function footRotation2(wa: i32, wb: i32, ka: i32, kb: i32): void {
+  const one = f64x2.splat(1), zero = f64x2.splat(0), tiny = f64x2.splat(1e-300);
+  let x0 = V(pWorldM, wa, wb), x1 = V(pWorldM, wa + 1, wb + 1), x2 = V(pWorldM, wa + 2, wb + 2);
+  let y0 = V(pWorldM, wa + 4, wb + 4), y1 = V(pWorldM, wa + 5, wb + 5), y2 = V(pWorldM, wa + 6, wb + 6);
+  const m8 = V(pWorldM, wa + 8, wb + 8), m9 = V(pWorldM, wa + 9, wb + 9), m10 = V(pWorldM, wa + 10, wb + 10);
+  // d = x0 * (y1 * m10 - y2 * m9) - y0 * (x1 * m10 - x2 * m9) + m8 * (x1 * y2 - x2 * y1)
+  const d = f64x2.add(
+    f64x2.sub(f64x2.mul(x0, f64x2.sub(f64x2.mul(y1, m10), f64x2.mul(y2, m9))), f64x2.mul(y0, f64x2.sub(f64x2.mul(x1, m10), f64x2.mul(x2, m9)))),
+    f64x2.mul(m8, f64x2.sub(f64x2.mul(x1, y2), f64x2.mul(x2, y1))));
+  const neg = f64x2.lt(d, zero);
+  x0 = v128.bitselect(f64x2.neg(x0), x0, neg); x1 = v128.bitselect(f64x2.neg(x1), x1, neg); x2 = v128.bitselect(f64x2.neg(x2), x2, neg);
+  let l = f64x2.add(f64x2.add(f64x2.mul(x0, x0), f64x2.mul(x1, x1)), f64x2.mul(x2, x2));
+  // l > 1e-300 && isFinite(l) in both lanes (l - l is 0 exactly when l is finite)
+  if (!i64x2.all_true(v128.and(f64x2.gt(l, tiny), f64x2.eq(f64x2.sub(l, l), zero)))) { scalarLegs += 2; footRotation(wa, ka); footRotation(wb, kb); return; }
+  l = f64x2.div(one, f64x2.sqrt(l));
+  x0 = f64x2.mul(x0, l); x1 = f64x2.mul(x1, l); x2 = f64x2.mul(x2, l);
+  const dp = f64x2.add(f64x2.add(f64x2.mul(y0, x0), f64x2.mul(y1, x1)), f64x2.mul(y2, x2));
+  y0 = f64x2.sub(y0, f64x2.mul(dp, x0)); y1 = f64x2.sub(y1, f64x2.mul(dp, x1)); y2 = f64x2.sub(y2, f64x2.mul(dp, x2));
+  l = f64x2.add(f64x2.add(f64x2.mul(y0, y0), f64x2.mul(y1, y1)), f64x2.mul(y2, y2));
+  if (!i64x2.all_true(f64x2.gt(l, tiny))) { scalarLegs += 2; footRotation(wa, ka); footRotation(wb, kb); return; }
+  l = f64x2.div(one, f64x2.sqrt(l));
+  y0 = f64x2.mul(y0, l); y1 = f64x2.mul(y1, l); y2 = f64x2.mul(y2, l);
+  const r02 = f64x2.sub(f64x2.mul(x1, y2), f64x2.mul(x2, y1));
+  const r12 = f64x2.sub(f64x2.mul(x2, y0), f64x2.mul(x0, y2));
+  const r22 = f64x2.sub(f64x2.mul(x0, y1), f64x2.mul(x1, y0));
+  const tr = f64x2.add(f64x2.add(x0, y1), r22);
+  const ca = shepperdCase(f64x2.extract_lane(tr, 0), f64x2.extract_lane(x0, 0), f64x2.extract_lane(y1, 0), f64x2.extract_lane(r22, 0));
+  const cb = shepperdCase(f64x2.extract_lane(tr, 1), f64x2.extract_lane(x0, 1), f64x2.extract_lane(y1, 1), f64x2.extract_lane(r22, 1));
+  if (ca !== cb) { scalarLegs += 2; footRotation(wa, ka); footRotation(wb, kb); return; }
+  pairedLegs += 2;
+  const quarter = f64x2.splat(0.25), two = f64x2.splat(2);
+  let qx: v128, qy: v128, qz: v128, qw: v128;
+  if (ca === 0) {
+    const s2 = f64x2.mul(f64x2.sqrt(f64x2.add(tr, one)), two), is = f64x2.div(one, s2);
+    qw = f64x2.mul(quarter, s2); qx = f64x2.mul(f64x2.sub(y2, r12), is); qy = f64x2.mul(f64x2.sub(r02, x2), is); qz = f64x2.mul(f64x2.sub(x1, y0), is);
+  } else if (ca === 1) {
+    const s2 = f64x2.mul(f64x2.sqrt(f64x2.sub(f64x2.sub(f64x2.add(one, x0), y1), r22)), two), is = f64x2.div(one, s2);
+    qw = f64x2.mul(f64x2.sub(y2, r12), is); qx = f64x2.mul(quarter, s2); qy = f64x2.mul(f64x2.add(y0, x1), is); qz = f64x2.mul(f64x2.add(r02, x2), is);
+  } else if (ca === 2) {
+    const s2 = f64x2.mul(f64x2.sqrt(f64x2.sub(f64x2.sub(f64x2.add(one, y1), x0), r22)), two), is = f64x2.div(one, s2);
+    qw = f64x2.mul(f64x2.sub(r02, x2), is); qx = f64x2.mul(f64x2.add(y0, x1), is); qy = f64x2.mul(quarter, s2); qz = f64x2.mul(f64x2.add(r12, y2), is);
+  } else {
+    const s2 = f64x2.mul(f64x2.sqrt(f64x2.sub(f64x2.sub(f64x2.add(one, r22), x0), y1)), two), is = f64x2.div(one, s2);
+    qw = f64x2.mul(f64x2.sub(x1, y0), is); qx = f64x2.mul(f64x2.add(r02, x2), is); qy = f64x2.mul(f64x2.add(r12, y2), is); qz = f64x2.mul(quarter, s2);
+  }
+  const oa = S_QA + ka * 4, ob = S_QA + kb * 4;
+  SV(pScratch, oa, ob, qx); SV(pScratch, oa + 1, ob + 1, qy); SV(pScratch, oa + 2, ob + 2, qz); SV(pScratch, oa + 3, ob + 3, qw);
+}
+
+/** FootLock of character c (its legs' animated foot rotations first, in pairs). */
+function footLockChar(c: i32, dt: f64, valid: bool, queried: bool): void {
+  const want: f64 = B(pGrounded, c) === 1 ? 1 : 0;
+  let gb = F(pGroundBlend, c);
+  if (B(pInit, c) === 0) gb = want;
+  else if (valid && gb !== want) {
+    gb += (want - gb) * (1 - jsExp(-F(pGroundRate, c) * dt));
+    if (Math.abs(want - gb) < 1e-4) gb = want;
+  }
+  if (!(gb >= 0 && gb <= 1)) gb = want;
+  SF(pGroundBlend, c, gb);
+  const refY = F(pRootWs, I(pScChar, c) * 16 + 13);
+  const n = B(pLegCount, c);
+  // (the legs in pairs, one per f64x2 lane; an odd last one alone)
+  let k0 = 0;
+  for (; k0 + 1 < n; k0 += 2) footRotation2(I(pEndSlot, I(pLegs, c * MAX_LEGS + k0)) * 16, I(pEndSlot, I(pLegs, c * MAX_LEGS + k0 + 1)) * 16, k0, k0 + 1);
+  if (k0 < n) { scalarLegs++; footRotation(I(pEndSlot, I(pLegs, c * MAX_LEGS + k0)) * 16, k0); }
+  for (let k = 0; k < n; k++) {
+    const e = I(pLegs, c * MAX_LEGS + k);
+    const wo = I(pEndSlot, e) * 16;
+    const m0 = F(pWorldM, wo), m1 = F(pWorldM, wo + 1), m2 = F(pWorldM, wo + 2);
+    const m4 = F(pWorldM, wo + 4), m5 = F(pWorldM, wo + 5), m6 = F(pWorldM, wo + 6);
+    const m8 = F(pWorldM, wo + 8), m9 = F(pWorldM, wo + 9), m10 = F(pWorldM, wo + 10);
+    const atx = F(pWorldM, wo + 12), aty = F(pWorldM, wo + 13), atz = F(pWorldM, wo + 14);
+    const qo = S_QA + k * 4;
+    const qax = F(pScratch, qo), qay = F(pScratch, qo + 1), qaz = F(pScratch, qo + 2), qaw = F(pScratch, qo + 3);
+    const e3 = e * 3, e4 = e * 4;
+    const sl0 = F(pSoleLs, e3), sl1 = F(pSoleLs, e3 + 1), sl2 = F(pSoleLs, e3 + 2);
+    const px = m0 * sl0 + m4 * sl1 + m8 * sl2 + atx;
+    const py = m1 * sl0 + m5 * sl1 + m9 * sl2 + aty;
+    const pz = m2 * sl0 + m6 * sl1 + m10 * sl2 + atz;
+    if (!isFinite<f64>(px + py + pz + qaw)) {
+      SF(pWeight, e, 0); SF(pRotWeight, e, 0); SF(pStanceEff, e, 0); SB(pLocked, e, 0);
+      continue;
+    }
+    let st = F(pStance, e);
+    if (!(st > 0)) st = 0; else if (st > 1) st = 1;
+    const w = st * gb;
+    SF(pStanceEff, e, w);
+    // Ground under the sole: the game's ground query's hit (asked by systems/footLock.ts before
+    // the kernel, for this sole point) or the reference floor, up normal, no support.
+    let h: f64, hasGround: bool, gnx: f64 = 0, gny: f64 = 1, gnz: f64 = 0, gs: i32 = -1;
+    if (!queried) {
+      h = refY;
+      hasGround = isFinite<f64>(h);
+    } else {
+      const g = e * 5;
+      hasGround = B(pGroundOk, e) === 1;
+      h = F(pGroundHit, g); gnx = F(pGroundHit, g + 1); gny = F(pGroundHit, g + 2); gnz = F(pGroundHit, g + 3); gs = <i32>F(pGroundHit, g + 4);
+    }
+    SB(pHasGround, e, hasGround ? 1 : 0);
+    if (!hasGround) h = py;
+    SF(pGroundY, e, h);
+    SI(pGroundSupport, e, hasGround ? gs : -1);
+    const fx = px, fz = pz;
+    let fy = py;
+    if (hasGround) {
+      fy = py + gb * (h - refY);
+      if (fy < h) fy = fy + (h - fy) * gb;
+    }
+    if (w <= 0) SB(pLocked, e, 0);
+    let Gx: f64, Gy: f64, Gz: f64, Nx: f64, Ny: f64, Nz: f64;
+    let qgx: f64, qgy: f64, qgz: f64, qgw: f64;
+    if (B(pLocked, e) === 1) {
+      const s = I(pSupport, e);
+      const sr = s >= 0 ? I(pSRow, s) : -1;
+      if (sr >= 0) {
+        const so = sr * 16;
+        const cx = F(pContactSs, e3), cy = F(pContactSs, e3 + 1), cz = F(pContactSs, e3 + 2);
+        Gx = F(pSMatrix, so) * cx + F(pSMatrix, so + 4) * cy + F(pSMatrix, so + 8) * cz + F(pSMatrix, so + 12);
+        Gy = F(pSMatrix, so + 1) * cx + F(pSMatrix, so + 5) * cy + F(pSMatrix, so + 9) * cz + F(pSMatrix, so + 13);
+        Gz = F(pSMatrix, so + 2) * cx + F(pSMatrix, so + 6) * cy + F(pSMatrix, so + 10) * cz + F(pSMatrix, so + 14);
+        const mir = B(pSMirrored, sr) === 1;
+        const s4 = sr * 4;
+        const ax = F(pSRot, s4), ay = F(pSRot, s4 + 1), az = F(pSRot, s4 + 2), aw = F(pSRot, s4 + 3);
+        const bx = F(pRotSs, e4), by = mir ? -F(pRotSs, e4 + 1) : F(pRotSs, e4 + 1), bz = mir ? -F(pRotSs, e4 + 2) : F(pRotSs, e4 + 2), bw = F(pRotSs, e4 + 3);
+        qgx = ax * bw + aw * bx + ay * bz - az * by;
+        qgy = ay * bw + aw * by + az * bx - ax * bz;
+        qgz = az * bw + aw * bz + ax * by - ay * bx;
+        qgw = aw * bw - ax * bx - ay * by - az * bz;
+        const vx = mir ? -F(pNormalSs, e3) : F(pNormalSs, e3), vy = F(pNormalSs, e3 + 1), vz = F(pNormalSs, e3 + 2);
+        const tx = 2 * (ay * vz - az * vy), ty = 2 * (az * vx - ax * vz), tz = 2 * (ax * vy - ay * vx);
+        Nx = vx + aw * tx + (ay * tz - az * ty);
+        Ny = vy + aw * ty + (az * tx - ax * tz);
+        Nz = vz + aw * tz + (ax * ty - ay * tx);
+      } else {
+        Gx = F(pContactSs, e3); Gy = F(pContactSs, e3 + 1); Gz = F(pContactSs, e3 + 2);
+        Nx = F(pNormalSs, e3); Ny = F(pNormalSs, e3 + 1); Nz = F(pNormalSs, e3 + 2);
+        qgx = F(pRotSs, e4); qgy = F(pRotSs, e4 + 1); qgz = F(pRotSs, e4 + 2); qgw = F(pRotSs, e4 + 3);
+      }
+    } else if (hasGround) {
+      Gx = px; Gy = h; Gz = pz;
+      Nx = gnx; Ny = gny; Nz = gnz;
+      const snx = F(pSoleNormalLs, e3), sny = F(pSoleNormalLs, e3 + 1), snz = F(pSoleNormalLs, e3 + 2);
+      let nax = m0 * snx + m4 * sny + m8 * snz;
+      let nay = m1 * snx + m5 * sny + m9 * snz;
+      let naz = m2 * snx + m6 * sny + m10 * snz;
+      const nal = Math.sqrt(nax * nax + nay * nay + naz * naz);
+      if (nal > 1e-12 && isFinite<f64>(nal)) { nax /= nal; nay /= nal; naz /= nal; } else { nax = 0; nay = 1; naz = 0; }
+      swing(nax, nay, naz, Nx, Ny, Nz);
+      let sx = rx, sy = ry, sz = rz, sw = rw;
+      const maxT = F(pMaxTilt, e);
+      if (tiltMax !== maxT) { tiltMax = maxT; tiltCos = jsCos(0.5 * maxT); }
+      const cw = Math.abs(sw);
+      if (cw < tiltCos) {
+        const ang = 2 * jsAcos(cw > 1 ? 1 : cw);
+        slerp(0, 0, 0, 1, sx, sy, sz, sw, ang > 0 ? maxT / ang : 0); // (from identity: maxTilt of the swing)
+        sx = rx; sy = ry; sz = rz; sw = rw;
+      }
+      qgx = sx * qaw + sw * qax + sy * qaz - sz * qay;
+      qgy = sy * qaw + sw * qay + sz * qax - sx * qaz;
+      qgz = sz * qaw + sw * qaz + sx * qay - sy * qax;
+      qgw = sw * qaw - sx * qax - sy * qay - sz * qaz;
+      if (w >= F(pLockOn, e)) {
+        // Record the contact in the supporting entity's local frame.
+        const s = gs;
+        SI(pSupport, e, s);
+        if (s >= 0) {
+          const sr = I(pSRow, s); // (a live support: checked by the ground query)
+          const so = sr * 16;
+          // transformPoint(contactSs, invMatrixWs, G)
+          SF(pContactSs, e3, F(pSInv, so) * Gx + F(pSInv, so + 4) * Gy + F(pSInv, so + 8) * Gz + F(pSInv, so + 12));
+          SF(pContactSs, e3 + 1, F(pSInv, so + 1) * Gx + F(pSInv, so + 5) * Gy + F(pSInv, so + 9) * Gz + F(pSInv, so + 13));
+          SF(pContactSs, e3 + 2, F(pSInv, so + 2) * Gx + F(pSInv, so + 6) * Gy + F(pSInv, so + 10) * Gz + F(pSInv, so + 14));
+          const mir = B(pSMirrored, sr) === 1;
+          const s4 = sr * 4;
+          // rotationToLocal(rotSs, rotWs, qg, mirrored)
+          {
+            const ax = -F(pSRot, s4), ay = -F(pSRot, s4 + 1), az = -F(pSRot, s4 + 2), aw = F(pSRot, s4 + 3);
+            const x = ax * qgw + aw * qgx + ay * qgz - az * qgy;
+            const y = ay * qgw + aw * qgy + az * qgx - ax * qgz;
+            const z = az * qgw + aw * qgz + ax * qgy - ay * qgx;
+            const w2 = aw * qgw - ax * qgx - ay * qgy - az * qgz;
+            SF(pRotSs, e4, x); SF(pRotSs, e4 + 1, mir ? -y : y); SF(pRotSs, e4 + 2, mir ? -z : z); SF(pRotSs, e4 + 3, w2);
+          }
+          // qRotateInv(normalSs, rotWs, N), x negated when mirrored
+          {
+            const qx = -F(pSRot, s4), qy = -F(pSRot, s4 + 1), qz = -F(pSRot, s4 + 2), qw = F(pSRot, s4 + 3);
+            const tx = 2 * (qy * Nz - qz * Ny), ty = 2 * (qz * Nx - qx * Nz), tz = 2 * (qx * Ny - qy * Nx);
+            const nx = Nx + qw * tx + (qy * tz - qz * ty);
+            SF(pNormalSs, e3, mir ? -nx : nx);
+            SF(pNormalSs, e3 + 1, Ny + qw * ty + (qz * tx - qx * tz));
+            SF(pNormalSs, e3 + 2, Nz + qw * tz + (qx * ty - qy * tx));
+          }
+        } else {
+          SF(pContactSs, e3, Gx); SF(pContactSs, e3 + 1, Gy); SF(pContactSs, e3 + 2, Gz);
+          SF(pNormalSs, e3, Nx); SF(pNormalSs, e3 + 1, Ny); SF(pNormalSs, e3 + 2, Nz);
+          SF(pRotSs, e4, qgx); SF(pRotSs, e4 + 1, qgy); SF(pRotSs, e4 + 2, qgz); SF(pRotSs, e4 + 3, qgw);
+        }
+        SB(pLocked, e, 1);
+      }
+    } else {
+      Gx = fx; Gy = fy; Gz = fz;
+      Nx = 0; Ny = 1; Nz = 0;
+      qgx = qax; qgy = qay; qgz = qaz; qgw = qaw;
+    }
+    SF(pContactWs, e3, Gx); SF(pContactWs, e3 + 1, Gy); SF(pContactWs, e3 + 2, Gz);
+    SF(pNormalWs, e3, Nx); SF(pNormalWs, e3 + 1, Ny); SF(pNormalWs, e3 + 2, Nz);
+    const Tx = fx + w * (Gx - fx), Ty = fy + w * (Gy - fy), Tz = fz + w * (Gz - fz);
+    let qtx: f64, qty: f64, qtz: f64, qtw: f64;
+    if (w >= 1) { qtx = qgx; qty = qgy; qtz = qgz; qtw = qgw; } else if (w > 0) {
+      slerp(qax, qay, qaz, qaw, qgx, qgy, qgz, qgw, w);
+      qtx = rx; qty = ry; qtz = rz; qtw = rw;
+    } else { qtx = qax; qty = qay; qtz = qaz; qtw = qaw; }
+    const Rx = qtx * qaw - qtw * qax - qty * qaz + qtz * qay;
+    const Ry = qty * qaw - qtw * qay - qtz * qax + qtx * qaz;
+    const Rz = qtz * qaw - qtw * qaz - qtx * qay + qty * qax;
+    const Rw = qtw * qaw + qtx * qax + qty * qay + qtz * qaz;
+    const vx = px - atx, vy = py - aty, vz = pz - atz;
+    const tx = 2 * (Ry * vz - Rz * vy), ty = 2 * (Rz * vx - Rx * vz), tz = 2 * (Rx * vy - Ry * vx);
+    SF(pTargetWs, e3, Tx - (vx + Rw * tx + (Ry * tz - Rz * ty)));
+    SF(pTargetWs, e3 + 1, Ty - (vy + Rw * ty + (Rz * tx - Rx * tz)));
+    SF(pTargetWs, e3 + 2, Tz - (vz + Rw * tz + (Rx * ty - Ry * tx)));
+    SF(pTargetRotWs, e4, qtx); SF(pTargetRotWs, e4 + 1, qty); SF(pTargetRotWs, e4 + 2, qtz); SF(pTargetRotWs, e4 + 3, qtw);
+    SB(pHasTargetRot, e, 1);
+    SF(pWeight, e, gb);
+    SF(pRotWeight, e, gb);
+    SB(pHasPole, e, 0);
+  }
+}
+
+// PelvisHeight's per-leg scratch (systems/pelvisHeight.ts _hip, _R, _w, _lo, _hi, _gap, _order), at pScratch.
+const S_HIP: i32 = 0; // f64 index: MAX_LEGS × 3
+const S_R: i32 = 12, S_W: i32 = 16, S_LO: i32 = 20, S_HI: i32 = 24, S_GAP: i32 = 28; // f64 indices, MAX_LEGS each
+const S_ORDER_BYTES: usize = 32 * 8; // i32 × MAX_LEGS after the f64s
+
+// computeCenterOfMass's result.
+let comX: f64 = 0, comY: f64 = 0, comZ: f64 = 0;
+
+/** computeCenterOfMass (core/ik/com.ts) of character eid into comX..comZ; false when it has none. */
+function centerOfMass(eid: i32): bool {
+  let x: f64 = 0, y: f64 = 0, z: f64 = 0, m: f64 = 0;
+  const s0 = I(pSegStart, eid), s1 = s0 + I(pSegCount, eid);
+  for (let k = s0; k < s1; k += 3) {
+    const s = <i32>F(pComSeg, k) * 16, c = F(pComSeg, k + 1), w = F(pComSeg, k + 2);
+    let px = F(pWorldM, s + 12), py = F(pWorldM, s + 13), pz = F(pWorldM, s + 14);
+    if (c >= 0) {
+      const co = <i32>c * 16;
+      px = 0.5 * (px + F(pWorldM, co + 12)); py = 0.5 * (py + F(pWorldM, co + 13)); pz = 0.5 * (pz + F(pWorldM, co + 14));
+    }
+    x += w * px; y += w * py; z += w * pz; m += w;
+  }
+  const na = B(pArmCount, eid);
+  const body = F(pBodyMass, eid);
+  for (let k = 0; k < na; k++) {
+    const a = I(pArms, eid * MAX_ARMS + k);
+    const load = F(pHMass, a);
+    if (!(load > 0) || B(pHHasGrip, a) !== 1) continue;
+    const w = (load / body) * (m > 0 ? m : 1);
+    x += w * F(pHObjectPos, a * 3); y += w * F(pHObjectPos, a * 3 + 1); z += w * F(pHObjectPos, a * 3 + 2); m += w;
+  }
+  if (!(m > 0) || !isFinite<f64>(x + y + z)) return false;
+  comX = x / m; comY = y / m; comZ = z / m;
+  return true;
+}
+
+/** PelvisHeight (systems/pelvisHeight.ts) for the characters `list[0..count)` in order. */
+export function pelvisRun(count: i32): void {
+  const dt = F(pParams, 0);
+  const valid = dt > 0 && isFinite<f64>(dt);
+  const sc = pScratch, so = pScratch + S_ORDER_BYTES;
+  let aRate: f64 = NaN, alpha: f64 = 0;
+  for (let i = 0; i < count; i++) {
+    const c = I(pList, i);
+    const nLegs = B(pLegCount, c);
+    const rate = F(pPelvisRate, c);
+    if (rate !== aRate) { aRate = rate; alpha = valid ? 1 - jsExp(-rate * dt) : 0; }
+    const first = B(pInit, c) === 0;
+    let meanLen: f64 = 0;
+    let minStance: f64 = 1;
+    let sw: f64 = 0, sx: f64 = 0, sz: f64 = 0;
+    for (let k = 0; k < nLegs; k++) {
+      const e = I(pLegs, c * MAX_LEGS + k);
+      const a = I(pRootSlot, e) * 16, b = I(pMidSlot, e) * 16;
+      const bx = F(pWorldM, b + 12), by = F(pWorldM, b + 13), bz = F(pWorldM, b + 14);
+      let cx: f64, cy: f64, cz: f64;
+      if (B(pEndIsChild, e) === 1) { const eo = I(pEndSlot, e) * 16; cx = F(pWorldM, eo + 12); cy = F(pWorldM, eo + 13); cz = F(pWorldM, eo + 14); } else {
+        const x = F(pTipLs, e * 3), y = F(pTipLs, e * 3 + 1), z = F(pTipLs, e * 3 + 2);
+        cx = F(pWorldM, b) * x + F(pWorldM, b + 4) * y + F(pWorldM, b + 8) * z + bx;
+        cy = F(pWorldM, b + 1) * x + F(pWorldM, b + 5) * y + F(pWorldM, b + 9) * z + by;
+        cz = F(pWorldM, b + 2) * x + F(pWorldM, b + 6) * y + F(pWorldM, b + 10) * z + bz;
+      }
+      const ax = F(pWorldM, a + 12), ay = F(pWorldM, a + 13), az = F(pWorldM, a + 14);
+      const len = Math.sqrt(((bx - ax) * (bx - ax)) + ((by - ay) * (by - ay)) + ((bz - az) * (bz - az))) + Math.sqrt(((cx - bx) * (cx - bx)) + ((cy - by) * (cy - by)) + ((cz - bz) * (cz - bz)));
+      SF(sc, S_HIP + k * 3, ax); SF(sc, S_HIP + k * 3 + 1, ay); SF(sc, S_HIP + k * 3 + 2, az);
+      let R = len * (1 - F(pSoften, e));
+      const dc = Math.sqrt(((cx - ax) * (cx - ax)) + ((cy - ay) * (cy - ay)) + ((cz - az) * (cz - az)));
+      if (dc > R) R = dc < len ? dc : len;
+      SF(sc, S_R + k, R * (1 - 1e-9));
+      meanLen += len / <f64>nLegs;
+      const w = F(pStanceEff, e);
+      SF(sc, S_W + k, w);
+      if (w < minStance) minStance = w;
+      if (w > 0) { sw += w; sx += w * F(pContactWs, e * 3); sz += w * F(pContactWs, e * 3 + 2); }
+      SI(so, k, k);
+    }
+    if (!isFinite<f64>(meanLen)) meanLen = 0;
+    if (nLegs === 0) minStance = 0;
+    const gb = F(pGroundBlend, c);
+    const bi = F(pBalanceInput, c);
+    const bw = (bi >= 0 ? bi : F(pBalance, c) * minStance) * gb;
+    let wantX: f64 = 0, wantZ: f64 = 0;
+    SB(pComValid, c, 0);
+    if (bw > 0 && sw > 0 && centerOfMass(c)) {
+      SB(pComValid, c, 1);
+      SF(pComWs, c * 3, comX); SF(pComWs, c * 3 + 1, comY); SF(pComWs, c * 3 + 2, comZ);
+      SF(pSupportWs, c * 3, sx / sw); SF(pSupportWs, c * 3 + 1, comY); SF(pSupportWs, c * 3 + 2, sz / sw);
+      wantX = bw * (sx / sw - comX);
+      wantZ = bw * (sz / sw - comZ);
+    }
+    const maxShift = F(pBalanceMaxShift, c) * meanLen;
+    let ox = F(pOffsetWs, c * 3), oz = F(pOffsetWs, c * 3 + 2);
+    if (first) { ox = wantX; oz = wantZ; } else { ox += (wantX - ox) * alpha; oz += (wantZ - oz) * alpha; }
+    const snap = 1e-9 * (meanLen > 0 ? meanLen : 1);
+    if (Math.abs(ox - wantX) < snap) ox = wantX;
+    if (Math.abs(oz - wantZ) < snap) oz = wantZ;
+    const sh = Math.sqrt(ox * ox + oz * oz);
+    if (sh > maxShift) { const f = maxShift > 0 ? maxShift / sh : 0; ox *= f; oz *= f; }
+    if (!isFinite<f64>(ox + oz)) { ox = 0; oz = 0; }
+    let nBad: i32 = 0;
+    for (let k = 0; k < nLegs; k++) {
+      SF(sc, S_LO + k, NaN); SF(sc, S_HI + k, NaN);
+      if (!(F(sc, S_W + k) > 0)) continue;
+      const e = I(pLegs, c * MAX_LEGS + k);
+      const dx = F(sc, S_HIP + k * 3) + ox - F(pTargetWs, e * 3);
+      const dy = F(sc, S_HIP + k * 3 + 1) - F(pTargetWs, e * 3 + 1);
+      const dz = F(sc, S_HIP + k * 3 + 2) + oz - F(pTargetWs, e * 3 + 2);
+      const R = F(sc, S_R + k);
+      const disc = R * R - dx * dx - dz * dz;
+      if (!(disc >= 0)) { nBad++; continue; }
+      const sq = Math.sqrt(disc);
+      SF(sc, S_LO + k, -dy - sq); SF(sc, S_HI + k, -dy + sq);
+    }
+    for (let k = 0; k < nLegs; k++) {
+      const lo = F(sc, S_LO + k), hi = F(sc, S_HI + k);
+      SF(sc, S_GAP + k, lo > 0 ? lo : hi < 0 ? -hi : lo <= hi ? 0 : NaN);
+    }
+    for (let p = 1; p < nLegs; p++) {
+      const k = I(so, p);
+      const wk = F(sc, S_W + k), gk = F(sc, S_GAP + k);
+      let q = p - 1;
+      while (q >= 0) {
+        const j = I(so, q);
+        const wj = F(sc, S_W + j), gj = F(sc, S_GAP + j);
+        if (!(wk != wj ? wk > wj : gk < gj || (gk == gk && gj != gj))) break;
+        SI(so, q + 1, j);
+        q--;
+      }
+      SI(so, q + 1, k);
+    }
+    let lo: f64 = -Infinity, hi: f64 = Infinity;
+    let nIn: i32 = 0;
+    for (let p = 0; p < nLegs; p++) {
+      const k = I(so, p);
+      const li = F(sc, S_LO + k), hi2 = F(sc, S_HI + k);
+      if (!(li <= hi2)) continue;
+      if (li > hi || hi2 < lo) { nBad++; continue; }
+      if (li > lo) lo = li;
+      if (hi2 < hi) hi = hi2;
+      nIn++;
+    }
+    const dropLim = -F(pMaxDrop, c) * meanLen, raiseLim = F(pMaxRaise, c) * meanLen;
+    if (nIn === 0) { lo = dropLim; hi = raiseLim; } else {
+      const l2 = lo > dropLim ? lo : dropLim, h2 = hi < raiseLim ? hi : raiseLim;
+      if (l2 <= h2) { lo = l2; hi = h2; }
+    }
+    let desired: f64 = 0;
+    if (desired < lo) desired = lo; else if (desired > hi) desired = hi;
+    let y = F(pOffsetWs, c * 3 + 1);
+    y = first ? desired : y + (desired - y) * alpha;
+    if (Math.abs(y - desired) < snap) y = desired;
+    if (y < lo) y = lo; else if (y > hi) y = hi;
+    if (!isFinite<f64>(y)) y = 0;
+    SF(pOffsetWs, c * 3, ox); SF(pOffsetWs, c * 3 + 1, y); SF(pOffsetWs, c * 3 + 2, oz);
+    SF(pBandLo, c, lo); SF(pBandHi, c, hi); SB(pBandLegs, c, nIn); SB(pBandInf, c, nBad);
+    const slack = 1e-6 * meanLen;
+    SB(pBandBeyond, c, y < dropLim - slack || y > raiseLim + slack ? 1 : 0);
+    SB(pInit, c, 1);
+    if (Math.abs(ox) + Math.abs(y) + Math.abs(oz) === 0) continue;
+    applyPelvisOffset(c);
+  }
+}
+
+/** applyPelvisOffset (systems/pelvisHeight.ts): move the pelvis of character c by offsetWs. */
+function applyPelvisOffset(c: i32): void {
+  const ps = I(pPelvisSlot, c);
+  const ch = I(pScChar, c);
+  const dx = F(pOffsetWs, c * 3), dy = F(pOffsetWs, c * 3 + 1), dz = F(pOffsetWs, c * 3 + 2);
+  const par = I(pParent, ps);
+  const m: usize = par >= 0 ? pWorldM + (<usize>(par * 16) << 3) : pRootWs + (<usize>(ch * 16) << 3);
+  const a00 = F(m, 0), a01 = F(m, 1), a02 = F(m, 2);
+  const a10 = F(m, 4), a11 = F(m, 5), a12 = F(m, 6);
+  const a20 = F(m, 8), a21 = F(m, 9), a22 = F(m, 10);
+  const b01 = a22 * a11 - a12 * a21, b11 = -a22 * a10 + a12 * a20, b21 = a21 * a10 - a11 * a20;
+  const det = a00 * b01 + a01 * b11 + a02 * b21;
+  if (!(Math.abs(det) > 1e-300) || !isFinite<f64>(det)) return;
+  const id = 1 / det;
+  const lx = (b01 * dx + (-a22 * a01 + a02 * a21) * dy + (a12 * a01 - a02 * a11) * dz) * id;
+  const ly = (b11 * dx + (a22 * a00 - a02 * a20) * dy + (-a12 * a00 + a02 * a10) * dz) * id;
+  const lz = (b21 * dx + (-a21 * a00 + a01 * a20) * dy + (a11 * a00 - a01 * a10) * dz) * id;
+  SF(pLocalT, ps * 3, F(pLocalT, ps * 3) + lx);
+  SF(pLocalT, ps * 3 + 1, F(pLocalT, ps * 3 + 1) + ly);
+  SF(pLocalT, ps * 3 + 2, F(pLocalT, ps * 3 + 2) + lz);
+  const end = I(pPelvisSubEnd, c);
+  if (B(pPelvisDense, c) === 1) {
+    for (let o = ps * 16 + 12; o < end * 16; o += 16) {
+      SF(pWorldM, o, F(pWorldM, o) + dx); SF(pWorldM, o + 1, F(pWorldM, o + 1) + dy); SF(pWorldM, o + 2, F(pWorldM, o + 2) + dz);
+    }
+    return;
+  }
+  const o0 = ps * 16;
+  SF(pWorldM, o0 + 12, F(pWorldM, o0 + 12) + dx); SF(pWorldM, o0 + 13, F(pWorldM, o0 + 13) + dy); SF(pWorldM, o0 + 14, F(pWorldM, o0 + 14) + dz);
+  SB(pDirty, ps, 1);
+  for (let k = ps + 1; k < end; k++) {
+    const p = I(pParent, k);
+    if (p >= 0 && B(pDirty, p) === 1) {
+      const o = k * 16;
+      SF(pWorldM, o + 12, F(pWorldM, o + 12) + dx); SF(pWorldM, o + 13, F(pWorldM, o + 13) + dy); SF(pWorldM, o + 14, F(pWorldM, o + 14) + dz);
+      SB(pDirty, k, 1);
+    }
+  }
+  for (let k = ps; k < end; k++) SB(pDirty, k, 0);
+}
