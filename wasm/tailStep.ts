@@ -160,8 +160,11 @@ function chainConstants(eid: i32): void {
 // `mirrorStale` (bit 0: rest data, bit 1: particle state — JavaScript sets them wherever it
 // writes them —, bit 2: the particle state as written back, after a regrouping or a new
 // memory) is read in again before its next step, and after every step the kernel writes
-// the particle state back (pos, vel, bendOld = bendNew, localPrev ← localCur, localCur,
-// contact). A lane without a chain, or whose chain has no step pending, writes nothing there.
+// the particle state back (pos, vel, bendOld, localPrev ← localCur, localCur, contact). Not
+// `bendNew`: the bends before their snapshot are the step's scratch (after a step they equal
+// `bendOld`; nothing reads them between steps), kept in the mirror only — 32 bytes a link
+// that were a sixth of the write-back's stores. A lane without a chain, or whose chain has
+// no step pending, writes nothing there.
 //
 // Group-link record (v128 each, lane j = chain j of the group):
 const HL: i32 = 0, RD: i32 = 3, LN: i32 = 6, SR: i32 = 7, RR: i32 = 8, TH: i32 = 12, RH: i32 = 21;
@@ -415,7 +418,7 @@ function exportLane(rb: usize, n: i32, lj: usize, eid: i32): void {
     S(pVel, k3, LF(r, VE, lj)); S(pVel, k3 + 1, LF(r, VE + 1, lj)); S(pVel, k3 + 2, LF(r, VE + 2, lj));
     for (let c = 0; c < 4; c++) {
       const b = LF(r, BN + c, lj);
-      S(pBendOld, k4 + c, b); S(pBendNew, k4 + c, b);
+      S(pBendOld, k4 + c, b);
       S(pLocalPrev, k4 + c, L(pLocalCur, k4 + c));
     }
     // localCur normalised in f64 (a float32 quaternion is unit to 1e-7 only: bone lengths and
@@ -494,7 +497,7 @@ function exportGroup(rb: usize, n: i32, r0: i32, r1: i32, r2: i32, r3: i32, e0: 
       v128.store64_lane(pPos + a2 + o, hi, 0); v128.store64_lane(pPos + a3 + o, hi, 1);
       put4(r, VE + c, pVel, a0 + o, a1 + o, a2 + o, a3 + o);
     }
-    // bendOld = bendNew; localPrev ← localCur; localCur (4 per link)
+    // bendOld (not bendNew: see the mirror's comment); localPrev ← localCur; localCur (4 per link)
     const b0 = <usize>(k0 * 32), b1 = <usize>(k1 * 32), b2 = <usize>(k2 * 32), b3 = <usize>(k3 * 32);
     v128.store(pLocalPrev + b0, v128.load(pLocalCur + b0)); v128.store(pLocalPrev + b0 + 16, v128.load(pLocalCur + b0 + 16));
     v128.store(pLocalPrev + b1, v128.load(pLocalCur + b1)); v128.store(pLocalPrev + b1 + 16, v128.load(pLocalCur + b1 + 16));
@@ -503,7 +506,6 @@ function exportGroup(rb: usize, n: i32, r0: i32, r1: i32, r2: i32, r3: i32, e0: 
     for (let c = 0; c < 4; c++) {
       const o = <usize>(c << 3);
       put4(r, BN + c, pBendOld, b0 + o, b1 + o, b2 + o, b3 + o);
-      put4(r, BN + c, pBendNew, b0 + o, b1 + o, b2 + o, b3 + o);
     }
     // localCur normalised in f64 (as exportLane)
     const qx = v128.load(r, LC * 16), qy = v128.load(r, LC * 16 + 16), qz = v128.load(r, LC * 16 + 32), qw = v128.load(r, LC * 16 + 48);
