@@ -15,8 +15,9 @@
 // this instance's memory (core/wasm/tailAccel.ts lays them out); `setPointers` gives their
 // byte offsets. The caller keeps each chain's `stepCache` current (the exponentials, computed
 // with JavaScript's Math.exp) and lists the entity ids to step (`ents`, i32) and the step
-// length h (`params[0]`, seconds); per chain and step the kernel first fills a 16-f64 record
-// (`chainK`, by entity id; core/tailKernel.ts chainStepConstants):
+// length h (`params[0]`, seconds); per chain and step the kernel computes the chain's
+// constants (core/tailKernel.ts chainStepConstants) into its lane of the group block, and for
+// a chain with a link on the floor also into a 16-f64 record (`chainK`, by entity id):
 //   0 f0 (Hz), 1 df (Hz per link), 2 2ζ, 3..5 forward axis F (world), 6 gravity (units/s²),
 //   7 coupling α, 8 cos(θmax/2), 9 sin(θmax/2), 10 floor on (0/1), 11 floor height F + ρ,
 //   12..13 backward horizontal (x, z), 14 contact damping e^(−γΔt)
@@ -319,20 +320,38 @@ function groupsCurrent(count: i32): bool {
 }
 
 /**
- * Lane j's constants of this step into the group block gk: chainConstants (f64) demoted, the
+ * Lane j's constants of this step into the group block gk: those of {@link chainConstants}
+ * but the floor fallback (the same operations in f64, demoted; computed here rather than read
+ * back from `chainK`, whose record only a floor contact needs: {@link floorLane} fills it), the
  * floor height and the anchor's move since the chain's last step relative to its `ref` (then
  * moved to this step's anchor), the anchor rotation and scale.
  */
 function laneConsts(gk: usize, j: i32, eid: i32): void {
-  chainConstants(eid);
   const lj = <usize>(j << 2);
-  const o = eid * 16, a = eid * 8, e3 = eid * 3;
-  for (let c = 0; c < 11; c++) SF(gk, c, lj, L(pChainK, o + c));
+  const a = eid * 8, e3 = eid * 3, v = eid * 9, c = eid * 5;
+  // forward axis F = anchor rotation · axesLs[0..2] (qRotate, as chainConstants)
+  const qx = L(pAS, a + 3), qy = L(pAS, a + 4), qz = L(pAS, a + 5), qw = L(pAS, a + 6);
+  const vx = L(pAxesLs, v), vy = L(pAxesLs, v + 1), vz = L(pAxesLs, v + 2);
+  const tx = 2 * (qy * vz - qz * vy);
+  const ty = 2 * (qz * vx - qx * vz);
+  const tz = 2 * (qx * vy - qy * vx);
+  const us = L(pUnitScale, eid);
+  const n = <i32>load<u8>(pLinks + <usize>eid);
+  const f0 = L(pFrequency, eid);
+  SF(gk, K_F0, lj, f0);
+  SF(gk, K_DF, lj, n > 1 ? (f0 * (L(pTipRatio, eid) - 1)) / <f64>(n - 1) : 0);
+  SF(gk, K_Z2, lj, 2 * L(pDamping, eid));
+  SF(gk, K_FX, lj, vx + qw * tx + (qy * tz - qz * ty));
+  SF(gk, K_FX + 1, lj, vy + qw * ty + (qz * tx - qx * tz));
+  SF(gk, K_FX + 2, lj, vz + qw * tz + (qx * ty - qy * tx));
+  SF(gk, K_GRAV, lj, L(pGravity, eid) * us);
+  SF(gk, K_ALPHA, lj, L(pStepCache, c + 2)); SF(gk, K_COSH, lj, L(pStepCache, c + 3)); SF(gk, K_SINH, lj, L(pStepCache, c + 4));
+  SF(gk, K_FLOORON, lj, <f64>load<u8>(pFloorEnabled + <usize>eid));
   const ax = L(pAS, a), ay = L(pAS, a + 1), az = L(pAS, a + 2);
-  SF(gk, K_FLOOR, lj, L(pChainK, o + 11) - ay);
+  SF(gk, K_FLOOR, lj, (L(pFloorY, eid) + L(pFloorClearance, eid) * us) - ay);
   SF(gk, K_DX, lj, ax - L(pRef, e3)); SF(gk, K_DX + 1, lj, ay - L(pRef, e3 + 1)); SF(gk, K_DX + 2, lj, az - L(pRef, e3 + 2));
   S(pRef, e3, ax); S(pRef, e3 + 1, ay); S(pRef, e3 + 2, az);
-  for (let c = 0; c < 4; c++) SF(gk, K_QX + c, lj, L(pAS, a + 3 + c));
+  SF(gk, K_QX, lj, qx); SF(gk, K_QX + 1, lj, qy); SF(gk, K_QX + 2, lj, qz); SF(gk, K_QX + 3, lj, qw);
   SF(gk, K_S, lj, L(pAS, a + 7));
 }
 
@@ -358,6 +377,7 @@ function floorLane(gk: usize, r: usize, lj: usize, k: i32, eid: i32): void {
   const rx = LF(gk, K_R, lj), rz = LF(gk, K_R + 1, lj), dx0 = LF(gk, K_D, lj), dz0 = LF(gk, K_D + 1, lj);
   const len = LF(gk, K_LEN, lj), F = LF(gk, K_FLOOR, lj);
   const o = eid * 16;
+  chainConstants(eid); // (this step's: the anchor and step cache are the step's throughout)
   const bkx = L(pChainK, o + 12), bkz = L(pChainK, o + 13), damp = L(pChainK, o + 14);
   // floorDirection
   let u = (F - hy) / len;

@@ -57,7 +57,7 @@ export interface TailAccel {
   memory: WebAssembly.Memory;
   /** The kernel's exported functions. */
   kernel: TailStepExports;
-  /** Per-chain constants of the step, filled by the kernel (16 f64 per entity id; layout in wasm/tailStep.ts). */
+  /** Per-chain constants of the step, filled by the kernel for a chain with a link on the floor (16 f64 per entity id; layout in wasm/tailStep.ts). */
   chainK: Float64Array;
   /** The step mirror's anchor reference of each chain (3 f64 per entity id; copied into a new layout so the mirror continues exactly). */
   mirrorRef: Float64Array;
