@@ -1128,3 +1128,97 @@ export function tailWrite(count: i32): void {
   prepareWrite(count);
   run();
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tail clock preparation (systems/tailClock.ts tailPrepareChain, its common case): this
+// frame's anchor from the pose store's world matrix of the chain's anchor bone, the step count
+// and the exact-world flag, for a chain that needs nothing else. Anything rarer is left to
+// JavaScript, untouched.
+
+const REST_ANIMATION: u8 = 1; // = REST_ANIMATION in core/components/tail.ts
+
+let pAnchorSlot: usize = 0, pResetLast: usize = 0, pExactWorldSetup: usize = 0, pRestSource: usize = 0, pTeleport: usize = 0, pSeatEase: usize = 0;
+
+/** Byte offsets of the further arrays the clock preparation reads and writes (setup, after every re-layout; with {@link setPointers} and {@link setWritePointers}). */
+export function setPreparePointers(
+  anchorSlot: usize, resetLastFrame: usize, exactWorldSetup: usize, restSource: usize, teleportDistance: usize, seatEase: usize,
+): void {
+  pAnchorSlot = anchorSlot; pResetLast = resetLastFrame; pExactWorldSetup = exactWorldSetup; pRestSource = restSource;
+  pTeleport = teleportDistance; pSeatEase = seatEase;
+}
+
+/**
+ * Prepare the `count` chains listed in `ents` for a frame of `steps` internal steps, each in
+ * the common case — initialised, rest not from the animation, no seat easing out, a finite
+ * anchor of non-zero scale, mirrored as it was, no teleport — as tailPrepareChain does (the
+ * same operations: core/tailKernel.ts anchorFromMatrix, core/qmath.ts qFromRotationRows, the
+ * mirror reflection, the uniform-scale test; Math.cbrt is musl's here and fdlibm's in V8, the
+ * same algorithm and results). A chain in any other case is left untouched and listed at
+ * the front of `ents` for JavaScript to prepare whole. Returns how many were left.
+ */
+export function prepareChains(count: i32, steps: i32): i32 {
+  let left = 0;
+  for (let e = 0; e < count; e++) {
+    const eid = load<i32>(pEnts + (<usize>e << 2));
+    if (!prepareChain(eid, steps)) { store<i32>(pEnts + (<usize>left << 2), eid); left++; }
+  }
+  return left;
+}
+
+/** {@link prepareChains} for one chain; `false` (nothing written) outside the common case. */
+function prepareChain(eid: i32, steps: i32): bool {
+  if (load<u8>(pInitialised + <usize>eid) != 1 || load<u8>(pRestSource + <usize>eid) == REST_ANIMATION || L(pSeatEase, eid) > 0) return false;
+  const mo = load<i32>(pAnchorSlot + (<usize>eid << 2)) * 16;
+  const m00 = L(pPoseWorldM, mo), m01 = L(pPoseWorldM, mo + 1), m02 = L(pPoseWorldM, mo + 2);
+  const m10 = L(pPoseWorldM, mo + 4), m11 = L(pPoseWorldM, mo + 5), m12 = L(pPoseWorldM, mo + 6);
+  const m20 = L(pPoseWorldM, mo + 8), m21 = L(pPoseWorldM, mo + 9), m22 = L(pPoseWorldM, mo + 10);
+  const tx = L(pPoseWorldM, mo + 12), ty = L(pPoseWorldM, mo + 13), tz = L(pPoseWorldM, mo + 14);
+  // anchorFromMatrix
+  const sx2 = m00 * m00 + m01 * m01 + m02 * m02, sy2 = m10 * m10 + m11 * m11 + m12 * m12, sz2 = m20 * m20 + m21 * m21 + m22 * m22;
+  let sx = Math.sqrt(sx2);
+  const sy = Math.sqrt(sy2), sz = Math.sqrt(sz2);
+  const det = m00 * (m11 * m22 - m12 * m21) - m10 * (m01 * m22 - m02 * m21) + m20 * (m01 * m12 - m02 * m11);
+  if (!isFinite<f64>(det) || !isFinite<f64>(tx + ty + tz)) return false;
+  if (!(sx > 1e-12 && sy > 1e-12 && sz > 1e-12)) return false;
+  const mir: u8 = det < 0 ? 1 : 0;
+  if (load<u8>(pMirrored + <usize>eid) != mir) return false;
+  if (det < 0) sx = -sx;
+  // qFromRotationRows of the rows (m00/sx, m10/sy, m20/sz), (m01/sx, m11/sy, m21/sz), (m02/sx, m12/sy, m22/sz)
+  const r00 = m00 / sx, r01 = m10 / sy, r02 = m20 / sz;
+  const r10 = m01 / sx, r11 = m11 / sy, r12 = m21 / sz;
+  const r20 = m02 / sx, r21 = m12 / sy, r22 = m22 / sz;
+  let x: f64, y: f64, z: f64, w: f64;
+  const tr = r00 + r11 + r22;
+  if (tr > 0) {
+    const S = Math.sqrt(tr + 1) * 2;
+    w = 0.25 * S; x = (r21 - r12) / S; y = (r02 - r20) / S; z = (r10 - r01) / S;
+  } else if (r00 > r11 && r00 > r22) {
+    const S = Math.sqrt(1 + r00 - r11 - r22) * 2;
+    w = (r21 - r12) / S; x = 0.25 * S; y = (r01 + r10) / S; z = (r02 + r20) / S;
+  } else if (r11 > r22) {
+    const S = Math.sqrt(1 + r11 - r00 - r22) * 2;
+    w = (r02 - r20) / S; x = (r01 + r10) / S; y = 0.25 * S; z = (r12 + r21) / S;
+  } else {
+    const S = Math.sqrt(1 + r22 - r00 - r11) * 2;
+    w = (r10 - r01) / S; x = (r02 + r20) / S; y = (r12 + r21) / S; z = 0.25 * S;
+  }
+  const l = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+  let qx = x * l, qy = y * l, qz = z * l;
+  const qw = w * l;
+  let px = tx;
+  if (mir == 1) { px = -px; qy = -qy; qz = -qz; } // (the world reflected across x = 0: P·R·P is (x, −y, −z, w))
+  // teleport: JavaScript resets the chain
+  const a = eid * 8;
+  const dx = px - L(pAnchorPrev, a), dy = ty - L(pAnchorPrev, a + 1), dz = tz - L(pAnchorPrev, a + 2);
+  const lim = L(pTeleport, eid) * L(pUnitScale, eid);
+  if (dx * dx + dy * dy + dz * dz > lim * lim) return false;
+  S(pAnchorCur, a, px); S(pAnchorCur, a + 1, ty); S(pAnchorCur, a + 2, tz);
+  S(pAnchorCur, a + 3, qx); S(pAnchorCur, a + 4, qy); S(pAnchorCur, a + 5, qz); S(pAnchorCur, a + 6, qw);
+  S(pAnchorCur, a + 7, Math.cbrt(Math.abs(det)));
+  store<u8>(pResetLast + <usize>eid, 0);
+  store<u8>(pSteps + <usize>eid, <u8>steps);
+  // a non-uniformly scaled anchor sends the tail's world matrices through the pose store
+  const uniform = Math.abs(sx2 - sy2) <= 1e-9 * sx2 && Math.abs(sx2 - sz2) <= 1e-9 * sx2;
+  store<u8>(pExactWorld + <usize>eid, uniform ? load<u8>(pExactWorldSetup + <usize>eid) : 1);
+  return true;
+}

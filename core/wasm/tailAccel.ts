@@ -38,6 +38,8 @@ interface TailStepExports {
   setPointers(...offsets: number[]): void;
   setWritePointers(...offsets: number[]): void;
   setControl(offset: number): void;
+  setPreparePointers(...offsets: number[]): void;
+  prepareChains(count: number, steps: number): number;
   prepareStep(count: number): number;
   prepareWrite(count: number): number;
   run(): number;
@@ -215,6 +217,12 @@ const WRITE_ORDER: ReadonlyArray<readonly ['TailChain' | 'BendState' | 'pose', s
   ['pose', 'localT'], ['pose', 'localS'], ['pose', 'owner'],
 ];
 
+/** The clock preparation's further arrays (setPreparePointers order). */
+const PREPARE_ORDER: ReadonlyArray<readonly ['TailChain', string]> = [
+  ['TailChain', 'anchorSlot'], ['TailChain', 'resetLastFrame'], ['TailChain', 'exactWorldSetup'], ['TailChain', 'restSource'],
+  ['TailChain', 'teleportDistance'], ['TailChain', 'seatEase'],
+];
+
 type Typed = Float64Array | Int32Array | Uint8Array;
 
 /**
@@ -331,6 +339,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const writePointers = WRITE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!);
   kernel.setPointers(...pointers);
   kernel.setWritePointers(...writePointers);
+  kernel.setPreparePointers(...PREPARE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!));
   const arrays: WorkerArray[] = shared ? entries.map((e, i) => ({
     c: e.id.slice(0, e.id.indexOf('.')), k: e.key, o: offsets[i]!, n: e.src.length,
     t: e.src instanceof Float64Array ? 'f64' as const : e.src instanceof Int32Array ? 'i32' as const : 'u8' as const,
