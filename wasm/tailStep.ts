@@ -488,12 +488,24 @@ function stepGroupJob(g: i32, h: f64): void {
 
 /** Lanes 2, 3 of a v128 of f32 as f64x2. */
 @inline function hi2(v: v128): v128 { return f64x2.promote_low_f32x4(i32x4.shuffle(v, v, 2, 3, 0, 1)); }
-/** Store the four lanes of field f (record r) as f64 to p[ia], p[ib], p[ic], p[id] (byte offsets). */
-@inline function put4(r: usize, f: i32, p: usize, ia: usize, ib: usize, ic: usize, id: usize): void {
-  const v = v128.load(r + (<usize>f << 4));
-  const lo = f64x2.promote_low_f32x4(v), hi = hi2(v);
-  v128.store64_lane(p + ia, lo, 0); v128.store64_lane(p + ib, lo, 1);
-  v128.store64_lane(p + ic, hi, 0); v128.store64_lane(p + id, hi, 1);
+
+/**
+ * Store three components of four chains, lanes (0, 1) in (xl, yl, zl) and (2, 3) in (xh, yh,
+ * zh), to byte offsets ia…id of p: each chain's (x, y) one 16-byte store, z one 8-byte store.
+ */
+@inline function put3(p: usize, ia: usize, ib: usize, ic: usize, id: usize, xl: v128, yl: v128, zl: v128, xh: v128, yh: v128, zh: v128): void {
+  v128.store(p + ia, i64x2.shuffle(xl, yl, 0, 2)); v128.store64_lane(p + ia + 16, zl, 0);
+  v128.store(p + ib, i64x2.shuffle(xl, yl, 1, 3)); v128.store64_lane(p + ib + 16, zl, 1);
+  v128.store(p + ic, i64x2.shuffle(xh, yh, 0, 2)); v128.store64_lane(p + ic + 16, zh, 0);
+  v128.store(p + id, i64x2.shuffle(xh, yh, 1, 3)); v128.store64_lane(p + id + 16, zh, 1);
+}
+
+/** {@link put3} for four components: each chain's two 16-byte stores. */
+@inline function put4q(p: usize, ia: usize, ib: usize, ic: usize, id: usize, xl: v128, yl: v128, zl: v128, wl: v128, xh: v128, yh: v128, zh: v128, wh: v128): void {
+  v128.store(p + ia, i64x2.shuffle(xl, yl, 0, 2)); v128.store(p + ia + 16, i64x2.shuffle(zl, wl, 0, 2));
+  v128.store(p + ib, i64x2.shuffle(xl, yl, 1, 3)); v128.store(p + ib + 16, i64x2.shuffle(zl, wl, 1, 3));
+  v128.store(p + ic, i64x2.shuffle(xh, yh, 0, 2)); v128.store(p + ic + 16, i64x2.shuffle(zh, wh, 0, 2));
+  v128.store(p + id, i64x2.shuffle(xh, yh, 1, 3)); v128.store(p + id + 16, i64x2.shuffle(zh, wh, 1, 3));
 }
 
 /** {@link exportLane} for a group whose four lanes all stepped (the common case), two lanes per f64x2. */
@@ -506,27 +518,27 @@ function exportGroup(rb: usize, n: i32, r0: i32, r1: i32, r2: i32, r3: i32, e0: 
   for (let i = 0; i < n; i++) {
     const r = rb + <usize>(i * RECB);
     const k0 = r0 + i, k1 = r1 + i, k2 = r2 + i, k3 = r3 + i;
-    // pos = ref + relative, vel (3 per link)
+    // pos = ref + relative, vel (3 per link). Each chain's (x, y) as one 16-byte store, z as
+    // one 8-byte store: fewer stores in flight per cache line (the write-back is bound by its
+    // stores' memory traffic), the same values.
     const a0 = <usize>(k0 * 24), a1 = <usize>(k1 * 24), a2 = <usize>(k2 * 24), a3 = <usize>(k3 * 24);
-    for (let c = 0; c < 3; c++) {
-      const v = v128.load(r + (<usize>(PO + c) << 4));
-      const lo = f64x2.add(c == 0 ? rxl : c == 1 ? ryl : rzl, f64x2.promote_low_f32x4(v));
-      const hi = f64x2.add(c == 0 ? rxh : c == 1 ? ryh : rzh, hi2(v));
-      const o = <usize>(c << 3);
-      v128.store64_lane(pPos + a0 + o, lo, 0); v128.store64_lane(pPos + a1 + o, lo, 1);
-      v128.store64_lane(pPos + a2 + o, hi, 0); v128.store64_lane(pPos + a3 + o, hi, 1);
-      put4(r, VE + c, pVel, a0 + o, a1 + o, a2 + o, a3 + o);
-    }
+    const vpx = v128.load(r, PO * 16), vpy = v128.load(r, PO * 16 + 16), vpz = v128.load(r, PO * 16 + 32);
+    put3(pPos, a0, a1, a2, a3,
+      f64x2.add(rxl, f64x2.promote_low_f32x4(vpx)), f64x2.add(ryl, f64x2.promote_low_f32x4(vpy)), f64x2.add(rzl, f64x2.promote_low_f32x4(vpz)),
+      f64x2.add(rxh, hi2(vpx)), f64x2.add(ryh, hi2(vpy)), f64x2.add(rzh, hi2(vpz)));
+    const vvx = v128.load(r, VE * 16), vvy = v128.load(r, VE * 16 + 16), vvz = v128.load(r, VE * 16 + 32);
+    put3(pVel, a0, a1, a2, a3,
+      f64x2.promote_low_f32x4(vvx), f64x2.promote_low_f32x4(vvy), f64x2.promote_low_f32x4(vvz), hi2(vvx), hi2(vvy), hi2(vvz));
     // bendOld (not bendNew: see the mirror's comment); localPrev ← localCur; localCur (4 per link)
     const b0 = <usize>(k0 * 32), b1 = <usize>(k1 * 32), b2 = <usize>(k2 * 32), b3 = <usize>(k3 * 32);
     v128.store(pLocalPrev + b0, v128.load(pLocalCur + b0)); v128.store(pLocalPrev + b0 + 16, v128.load(pLocalCur + b0 + 16));
     v128.store(pLocalPrev + b1, v128.load(pLocalCur + b1)); v128.store(pLocalPrev + b1 + 16, v128.load(pLocalCur + b1 + 16));
     v128.store(pLocalPrev + b2, v128.load(pLocalCur + b2)); v128.store(pLocalPrev + b2 + 16, v128.load(pLocalCur + b2 + 16));
     v128.store(pLocalPrev + b3, v128.load(pLocalCur + b3)); v128.store(pLocalPrev + b3 + 16, v128.load(pLocalCur + b3 + 16));
-    for (let c = 0; c < 4; c++) {
-      const o = <usize>(c << 3);
-      put4(r, BN + c, pBendOld, b0 + o, b1 + o, b2 + o, b3 + o);
-    }
+    const vbx = v128.load(r, BN * 16), vby = v128.load(r, BN * 16 + 16), vbz = v128.load(r, BN * 16 + 32), vbw = v128.load(r, BN * 16 + 48);
+    put4q(pBendOld, b0, b1, b2, b3,
+      f64x2.promote_low_f32x4(vbx), f64x2.promote_low_f32x4(vby), f64x2.promote_low_f32x4(vbz), f64x2.promote_low_f32x4(vbw),
+      hi2(vbx), hi2(vby), hi2(vbz), hi2(vbw));
     // localCur normalised in f64 (as exportLane)
     const qx = v128.load(r, LC * 16), qy = v128.load(r, LC * 16 + 16), qz = v128.load(r, LC * 16 + 32), qw = v128.load(r, LC * 16 + 48);
     const xl = f64x2.promote_low_f32x4(qx), yl = f64x2.promote_low_f32x4(qy), zl = f64x2.promote_low_f32x4(qz), wl = f64x2.promote_low_f32x4(qw);
@@ -965,6 +977,16 @@ function finishChain(e: i32, composed: bool, failed: bool): void {
   S(pPoseWorldM, o + 3, w);
 }
 
+/**
+ * Store p[ia + c], p[ia + c + 1] = lanes 0 of (a, b) (chain A) and p[ib + c], p[ib + c + 1] =
+ * lanes 1 (chain B), one 16-byte store each (the same values as P on both fields; ia = ib
+ * stores the same pair twice).
+ */
+@inline function Q2(p: usize, ia: i32, ib: i32, a: v128, b: v128, c: i32): void {
+  v128.store(p + (<usize>(ia + c) << 3), i64x2.shuffle(a, b, 0, 2));
+  v128.store(p + (<usize>(ib + c) << 3), i64x2.shuffle(a, b, 1, 3));
+}
+
 @inline function storeLanes(p: usize, ia: i32, ib: i32, v: v128, wa: bool, wb: bool): void {
   if (wa) v128.store64_lane(p + (<usize>ia << 3), v, 0);
   if (wb) v128.store64_lane(p + (<usize>ib << 3), v, 1);
@@ -1070,16 +1092,19 @@ function writePair(eA: i32, eB: i32, al: f64): void {
     }
     const slA = load<i32>(pSlot + (<usize>kA << 2)), slB = load<i32>(pSlot + (<usize>kB << 2));
     const sA = slA * 4, sB = slB * 4;
-    P0(lPoseLocalR, sA, sB, lx); P1(lPoseLocalR, sA, sB, ly); P2(lPoseLocalR, sA, sB, lz); P3(lPoseLocalR, sA, sB, lw);
-    P0(lWrittenR, a4, b4, lx); P1(lWrittenR, a4, b4, ly); P2(lWrittenR, a4, b4, lz); P3(lWrittenR, a4, b4, lw);
+    // (16-byte stores, a chain's two neighbouring values each: half the stores of one per
+    // value, so the store buffer holds twice the cache lines in flight — the write is bound by
+    // its stores' memory traffic)
+    Q2(lPoseLocalR, sA, sB, lx, ly, 0); Q2(lPoseLocalR, sA, sB, lz, lw, 2);
+    Q2(lWrittenR, a4, b4, lx, ly, 0); Q2(lWrittenR, a4, b4, lz, lw, 2);
     const sc = mu(s, G0(lScaleRel, kA, kB));
     if (composeA && composeB) {
       const oA = slA * 16, oB = slB * 16;
       const sxv = mu(mxv, sc);
-      P0(lPoseWorldM, oA, oB, mu(n00, sxv)); P1(lPoseWorldM, oA, oB, mu(n10, sc)); P2(lPoseWorldM, oA, oB, mu(n20, sc)); P3(lPoseWorldM, oA, oB, ZERO);
-      P4(lPoseWorldM, oA, oB, mu(n01, sxv)); P5(lPoseWorldM, oA, oB, mu(n11, sc)); P6(lPoseWorldM, oA, oB, mu(n21, sc)); P7(lPoseWorldM, oA, oB, ZERO);
-      P8(lPoseWorldM, oA, oB, mu(n02, sxv)); P9(lPoseWorldM, oA, oB, mu(n12, sc)); P10(lPoseWorldM, oA, oB, mu(n22, sc)); P11(lPoseWorldM, oA, oB, ZERO);
-      P12(lPoseWorldM, oA, oB, mu(mxv, hx)); P13(lPoseWorldM, oA, oB, hy); P14(lPoseWorldM, oA, oB, hz); P15(lPoseWorldM, oA, oB, ONE);
+      Q2(lPoseWorldM, oA, oB, mu(n00, sxv), mu(n10, sc), 0); Q2(lPoseWorldM, oA, oB, mu(n20, sc), ZERO, 2);
+      Q2(lPoseWorldM, oA, oB, mu(n01, sxv), mu(n11, sc), 4); Q2(lPoseWorldM, oA, oB, mu(n21, sc), ZERO, 6);
+      Q2(lPoseWorldM, oA, oB, mu(n02, sxv), mu(n12, sc), 8); Q2(lPoseWorldM, oA, oB, mu(n22, sc), ZERO, 10);
+      Q2(lPoseWorldM, oA, oB, mu(mxv, hx), hy, 12); Q2(lPoseWorldM, oA, oB, hz, ONE, 14);
     } else if (composeA || composeB) {
       const oA = slA * 16, oB = slB * 16;
       const sxv = mu(mxv, sc);
