@@ -1132,8 +1132,59 @@ function writePair(eA: i32, eB: i32, al: f64): void {
   const badA = f64x2.extract_lane(bad, 0) != 0, badB = f64x2.extract_lane(bad, 1) != 0;
   store<u8>(pWriteFailed + <usize>eA, badA ? 1 : 0);
   store<u8>(pWriteFailed + <usize>eB, badB ? 1 : 0);
-  finishChain(eA, composeA, badA);
-  if (eB != eA) finishChain(eB, composeB, badB);
+  // The per-chain finish: both chains with a Tail_End helper to compose (the common case) as
+  // a pair here, from the last link's world matrix still in registers; else finishChain each.
+  const endA = load<i32>(pEndSlot + (<usize>eA << 2)), endB = load<i32>(pEndSlot + (<usize>eB << 2));
+  if (!(endPairable(eA, endA, composeA, badA) && endPairable(eB, endB, composeB, badB))) {
+    finishChain(eA, composeA, badA);
+    if (eB != eA) finishChain(eB, composeB, badB);
+    return;
+  }
+  copyAnchor(aA);
+  if (eB != eA) copyAnchor(aB);
+  // composeTRS of the helpers' local T, R, S (finishChain's operations, a chain per lane)
+  const r4A = endA * 4, r4B = endB * 4, t3A = endA * 3, t3B = endB * 3;
+  const ex = G0(pPoseLocalR, r4A, r4B), ey = G1(pPoseLocalR, r4A, r4B), ez = G2(pPoseLocalR, r4A, r4B), ew = G3(pPoseLocalR, r4A, r4B);
+  const esx = G0(pPoseLocalS, t3A, t3B), esy = G1(pPoseLocalS, t3A, t3B), esz = G2(pPoseLocalS, t3A, t3B);
+  x2 = ad(ex, ex); y2 = ad(ey, ey); z2 = ad(ez, ez);
+  xx = mu(ex, x2); xy = mu(ex, y2); xz = mu(ex, z2); yy = mu(ey, y2); yz = mu(ey, z2); zz = mu(ez, z2);
+  wx = mu(ew, x2); wy = mu(ew, y2); wz = mu(ew, z2);
+  const b00 = mu(sb(ONE, ad(yy, zz)), esx), b01 = mu(ad(xy, wz), esx), b02 = mu(sb(xz, wy), esx);
+  const b10 = mu(sb(xy, wz), esy), b11 = mu(sb(ONE, ad(xx, zz)), esy), b12 = mu(ad(yz, wx), esy);
+  const b20 = mu(ad(xz, wy), esz), b21 = mu(sb(yz, wx), esz), b22 = mu(sb(ONE, ad(xx, yy)), esz);
+  const b30 = G0(pPoseLocalT, t3A, t3B), b31 = G1(pPoseLocalT, t3A, t3B), b32 = G2(pPoseLocalT, t3A, t3B);
+  // the parent (last link) world matrix as written above: columns (c_0 … c_3), rows 0–2
+  const sxv = mu(mxv, ps);
+  const c00 = mu(m00, sxv), c01 = mu(m10, ps), c02 = mu(m20, ps);
+  const c10 = mu(m01, sxv), c11 = mu(m11, ps), c12 = mu(m21, ps);
+  const c20 = mu(m02, sxv), c21 = mu(m12, ps), c22 = mu(m22, ps);
+  const c30 = mu(mxv, px), c31 = py, c32 = pz;
+  // mulAffine(worldM[end], parent, local), a column at a time (mulAffineColumn's operations)
+  const oA = endA * 16, oB = endB * 16, W = pPoseWorldM;
+  Q2(W, oA, oB, mac(c00, c10, c20, c30, b00, b01, b02, ZERO), mac(c01, c11, c21, c31, b00, b01, b02, ZERO), 0);
+  Q2(W, oA, oB, mac(c02, c12, c22, c32, b00, b01, b02, ZERO), ZERO, 2);
+  Q2(W, oA, oB, mac(c00, c10, c20, c30, b10, b11, b12, ZERO), mac(c01, c11, c21, c31, b10, b11, b12, ZERO), 4);
+  Q2(W, oA, oB, mac(c02, c12, c22, c32, b10, b11, b12, ZERO), ZERO, 6);
+  Q2(W, oA, oB, mac(c00, c10, c20, c30, b20, b21, b22, ZERO), mac(c01, c11, c21, c31, b20, b21, b22, ZERO), 8);
+  Q2(W, oA, oB, mac(c02, c12, c22, c32, b20, b21, b22, ZERO), ZERO, 10);
+  Q2(W, oA, oB, mac(c00, c10, c20, c30, b30, b31, b32, ONE), mac(c01, c11, c21, c31, b30, b31, b32, ONE), 12);
+  Q2(W, oA, oB, mac(c02, c12, c22, c32, b30, b31, b32, ONE), ONE, 14);
+}
+
+/** a0·b0 + a1·b1 + a2·b2 + a3·b3, left to right (one row of {@link mulAffineColumn}, a chain per lane). */
+@inline function mac(a0: v128, a1: v128, a2: v128, a3: v128, b0: v128, b1: v128, b2: v128, b3: v128): v128 {
+  return ad(ad(ad(mu(a0, b0), mu(a1, b1)), mu(a2, b2)), mu(a3, b3));
+}
+
+/** Whether chain e's finish is the common case {@link writePair} does as a pair: composed, not failed, a live Tail_End helper without children (as finishChain). */
+@inline function endPairable(e: i32, end: i32, composed: bool, failed: bool): bool {
+  return composed && !failed && load<u8>(pEndLeaf + <usize>e) == 1 && end >= 0 && load<i32>(pPoseOwner + (<usize>end << 2)) >= 0;
+}
+
+/** anchorPrev ← anchorCur of the chain at a = eid·8 (four 16-byte moves). */
+@inline function copyAnchor(a: i32): void {
+  const s = pAnchorCur + (<usize>a << 3), d = pAnchorPrev + (<usize>a << 3);
+  v128.store(d, v128.load(s)); v128.store(d, v128.load(s, 16), 16); v128.store(d, v128.load(s, 32), 32); v128.store(d, v128.load(s, 48), 48);
 }
 
 /**
