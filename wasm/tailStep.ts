@@ -9,7 +9,8 @@
 // every step, so results agree with the JavaScript step within float32 rounding
 // (test/tail/wasm.test.ts states the tolerances), and exactly with themselves (any thread).
 // The write: two chains per f64x2 lane pair, from the f64 components, bit-identical to
-// systems/tailWrite.ts for the same state.
+// systems/tailWrite.ts for the same state. The clock's per-chain preparation, its common
+// case (prepareChains): the same operations as systems/tailClock.ts, bit-identical.
 //
 // Memory: the world's tail components (TailChain, TailParticle, BendState) are views into
 // this instance's memory (core/wasm/tailAccel.ts lays them out); `setPointers` gives their
@@ -914,7 +915,8 @@ function pairChains(count: i32, flag: usize): i32 {
 // finish, core/tailFinish.ts): displayed local rotations into the pose store's `localR`, the
 // chain's `writtenR` and, unless the chain keeps exact world matrices, the bones' world
 // matrices; then per chain the anchor copy for the next frame and, for a `Tail_End` helper
-// without children, its world matrix (poseUpdateSlot's operations). The caller finishes what
+// without children, its world matrix (poseUpdateSlot's operations; for two such chains as a
+// pair, from the last link's world matrix in registers). The caller finishes what
 // is left: the non-finite fallback flagged in `writeFailed`, chains with exact world matrices
 // and end helpers with children.
 

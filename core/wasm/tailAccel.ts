@@ -2,7 +2,8 @@
  * The WebAssembly SIMD tail step and write: the world's tail components (and the pose store's
  * `localT`, `localR`, `localS`, `worldM` and `owner`) live in a WebAssembly memory and `systems/tailStep` and
  * `systems/tailWrite` hand their link loops to `wasm/tailStep.ts` (compiled into
- * {@link TAIL_STEP_WASM_BASE64}).
+ * {@link TAIL_STEP_WASM_BASE64}), `systems/tailClock` the common case of its per-chain
+ * preparation (bit-identical: the same operations).
  *
  * The step runs in float32, four chains of the same link count per f32x4 group, on the
  * kernel's own interleaved float32 copy of the chains' data (the mirror, laid out here: group

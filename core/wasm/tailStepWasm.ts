@@ -2,7 +2,7 @@
 // AssemblyScript flags: -O3 --runtime stub --noAssert --importMemory --sharedMemory --maximumMemory 65536 --enable simd --enable threads. 27160 bytes.
 
 /** SHA-256 of the wasm/tailStep.ts this module was compiled from. */
-export const TAIL_STEP_WASM_SOURCE_SHA256 = '421c84d2113be3824235e1a1a6345ffaadb86b3065988895a78455a9a3e9e66c';
+export const TAIL_STEP_WASM_SOURCE_SHA256 = 'a1817d810b9cf414b4e64abfb26a7c8d728829032c4d37207625102d00a4280d';
 
 /** The compiled tail kernel (WebAssembly with SIMD), base64. */
 export const TAIL_STEP_WASM_BASE64 =
