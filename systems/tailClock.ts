@@ -66,6 +66,15 @@ export function tailClockBegin(world: BitrigWorld, dt: number): number {
     for (let e = 0; e < ents.length; e++) list[e] = ents[e]!;
     if (accel.prepareThreaded(world, steps)) return steps;
   }
+  if (accel !== null) {
+    // The common case of every chain in the WebAssembly kernel (the same operations: the same
+    // results); the chains it leaves (a reset, a seat, an animation rest, …) here, whole.
+    const ids = accel.ents;
+    for (let e = 0; e < ents.length; e++) ids[e] = ents[e]!;
+    const left = accel.kernel.prepareChains(ents.length, steps);
+    for (let e = 0; e < left; e++) tailPrepareChain(world, ids[e]!, steps);
+    return steps;
+  }
   for (let e = 0; e < ents.length; e++) tailPrepareChain(world, ents[e]!, steps);
   return steps;
 }
@@ -73,7 +82,9 @@ export function tailClockBegin(world: BitrigWorld, dt: number): number {
 /**
  * One chain's part of {@link tailClockBegin}: this frame's anchor (and mirror flag, exact-world
  * flag, animation rest pose), and the rest reset on the first frame, a teleport or a
- * non-finite anchor. Reads and writes this chain's data only.
+ * non-finite anchor. Reads and writes this chain's data only. On the WebAssembly step the
+ * kernel does the common case (wasm/tailStep.ts `prepareChains`: the same operations, the same
+ * results) and leaves the others to this function.
  *
  * @example
  * for (const eid of world.queries.tails.dense) tailPrepareChain(world, eid, steps);

@@ -29,9 +29,9 @@
  * `toHipsM` A_i, `restDirHs`, `restR`), the particles and the previous step's bend snapshots.
  * Writes: the particles (`pos`, `vel`, `contact`; world, units and units/s), `bendNew` →
  * `bendOld` (snapshots, taken once the whole chain is done: a step never reads a half-updated
- * neighbour) and the links' local rotations `localCur` (parent frame; the previous value goes
- * to `localPrev` for display interpolation). World space, engine
- * units, seconds.
+ * neighbour; `bendNew` is scratch: the WebAssembly step keeps it in its mirror and writes
+ * only `bendOld` back) and the links' local rotations `localCur` (parent frame; the previous
+ * value goes to `localPrev` for display interpolation). World space, engine units, seconds.
  *
  * Speed: this is the hot loop (60,000 links per frame in `npm run bench`). The three stages
  * are written out in one loop body on local variables, with the parent frame carried from

@@ -9,14 +9,16 @@
 // every step, so results agree with the JavaScript step within float32 rounding
 // (test/tail/wasm.test.ts states the tolerances), and exactly with themselves (any thread).
 // The write: two chains per f64x2 lane pair, from the f64 components, bit-identical to
-// systems/tailWrite.ts for the same state.
+// systems/tailWrite.ts for the same state. The clock's per-chain preparation, its common
+// case (prepareChains): the same operations as systems/tailClock.ts, bit-identical.
 //
 // Memory: the world's tail components (TailChain, TailParticle, BendState) are views into
 // this instance's memory (core/wasm/tailAccel.ts lays them out); `setPointers` gives their
 // byte offsets. The caller keeps each chain's `stepCache` current (the exponentials, computed
 // with JavaScript's Math.exp) and lists the entity ids to step (`ents`, i32) and the step
-// length h (`params[0]`, seconds); per chain and step the kernel first fills a 16-f64 record
-// (`chainK`, by entity id; core/tailKernel.ts chainStepConstants):
+// length h (`params[0]`, seconds); per chain and step the kernel computes the chain's
+// constants (core/tailKernel.ts chainStepConstants) into its lane of the group block, and for
+// a chain with a link on the floor also into a 16-f64 record (`chainK`, by entity id):
 //   0 f0 (Hz), 1 df (Hz per link), 2 2ζ, 3..5 forward axis F (world), 6 gravity (units/s²),
 //   7 coupling α, 8 cos(θmax/2), 9 sin(θmax/2), 10 floor on (0/1), 11 floor height F + ρ,
 //   12..13 backward horizontal (x, z), 14 contact damping e^(−γΔt)
@@ -160,8 +162,11 @@ function chainConstants(eid: i32): void {
 // `mirrorStale` (bit 0: rest data, bit 1: particle state — JavaScript sets them wherever it
 // writes them —, bit 2: the particle state as written back, after a regrouping or a new
 // memory) is read in again before its next step, and after every step the kernel writes
-// the particle state back (pos, vel, bendOld = bendNew, localPrev ← localCur, localCur,
-// contact). A lane without a chain, or whose chain has no step pending, writes nothing there.
+// the particle state back (pos, vel, bendOld, localPrev ← localCur, localCur, contact). Not
+// `bendNew`: the bends before their snapshot are the step's scratch (after a step they equal
+// `bendOld`; nothing reads them between steps), kept in the mirror only — 32 bytes a link
+// that were a sixth of the write-back's stores. A lane without a chain, or whose chain has
+// no step pending, writes nothing there.
 //
 // Group-link record (v128 each, lane j = chain j of the group):
 const HL: i32 = 0, RD: i32 = 3, LN: i32 = 6, SR: i32 = 7, RR: i32 = 8, TH: i32 = 12, RH: i32 = 21;
@@ -316,20 +321,38 @@ function groupsCurrent(count: i32): bool {
 }
 
 /**
- * Lane j's constants of this step into the group block gk: chainConstants (f64) demoted, the
+ * Lane j's constants of this step into the group block gk: those of {@link chainConstants}
+ * but the floor fallback (the same operations in f64, demoted; computed here rather than read
+ * back from `chainK`, whose record only a floor contact needs: {@link floorLane} fills it), the
  * floor height and the anchor's move since the chain's last step relative to its `ref` (then
  * moved to this step's anchor), the anchor rotation and scale.
  */
 function laneConsts(gk: usize, j: i32, eid: i32): void {
-  chainConstants(eid);
   const lj = <usize>(j << 2);
-  const o = eid * 16, a = eid * 8, e3 = eid * 3;
-  for (let c = 0; c < 11; c++) SF(gk, c, lj, L(pChainK, o + c));
+  const a = eid * 8, e3 = eid * 3, v = eid * 9, c = eid * 5;
+  // forward axis F = anchor rotation · axesLs[0..2] (qRotate, as chainConstants)
+  const qx = L(pAS, a + 3), qy = L(pAS, a + 4), qz = L(pAS, a + 5), qw = L(pAS, a + 6);
+  const vx = L(pAxesLs, v), vy = L(pAxesLs, v + 1), vz = L(pAxesLs, v + 2);
+  const tx = 2 * (qy * vz - qz * vy);
+  const ty = 2 * (qz * vx - qx * vz);
+  const tz = 2 * (qx * vy - qy * vx);
+  const us = L(pUnitScale, eid);
+  const n = <i32>load<u8>(pLinks + <usize>eid);
+  const f0 = L(pFrequency, eid);
+  SF(gk, K_F0, lj, f0);
+  SF(gk, K_DF, lj, n > 1 ? (f0 * (L(pTipRatio, eid) - 1)) / <f64>(n - 1) : 0);
+  SF(gk, K_Z2, lj, 2 * L(pDamping, eid));
+  SF(gk, K_FX, lj, vx + qw * tx + (qy * tz - qz * ty));
+  SF(gk, K_FX + 1, lj, vy + qw * ty + (qz * tx - qx * tz));
+  SF(gk, K_FX + 2, lj, vz + qw * tz + (qx * ty - qy * tx));
+  SF(gk, K_GRAV, lj, L(pGravity, eid) * us);
+  SF(gk, K_ALPHA, lj, L(pStepCache, c + 2)); SF(gk, K_COSH, lj, L(pStepCache, c + 3)); SF(gk, K_SINH, lj, L(pStepCache, c + 4));
+  SF(gk, K_FLOORON, lj, <f64>load<u8>(pFloorEnabled + <usize>eid));
   const ax = L(pAS, a), ay = L(pAS, a + 1), az = L(pAS, a + 2);
-  SF(gk, K_FLOOR, lj, L(pChainK, o + 11) - ay);
+  SF(gk, K_FLOOR, lj, (L(pFloorY, eid) + L(pFloorClearance, eid) * us) - ay);
   SF(gk, K_DX, lj, ax - L(pRef, e3)); SF(gk, K_DX + 1, lj, ay - L(pRef, e3 + 1)); SF(gk, K_DX + 2, lj, az - L(pRef, e3 + 2));
   S(pRef, e3, ax); S(pRef, e3 + 1, ay); S(pRef, e3 + 2, az);
-  for (let c = 0; c < 4; c++) SF(gk, K_QX + c, lj, L(pAS, a + 3 + c));
+  SF(gk, K_QX, lj, qx); SF(gk, K_QX + 1, lj, qy); SF(gk, K_QX + 2, lj, qz); SF(gk, K_QX + 3, lj, qw);
   SF(gk, K_S, lj, L(pAS, a + 7));
 }
 
@@ -355,6 +378,7 @@ function floorLane(gk: usize, r: usize, lj: usize, k: i32, eid: i32): void {
   const rx = LF(gk, K_R, lj), rz = LF(gk, K_R + 1, lj), dx0 = LF(gk, K_D, lj), dz0 = LF(gk, K_D + 1, lj);
   const len = LF(gk, K_LEN, lj), F = LF(gk, K_FLOOR, lj);
   const o = eid * 16;
+  chainConstants(eid); // (this step's: the anchor and step cache are the step's throughout)
   const bkx = L(pChainK, o + 12), bkz = L(pChainK, o + 13), damp = L(pChainK, o + 14);
   // floorDirection
   let u = (F - hy) / len;
@@ -415,7 +439,7 @@ function exportLane(rb: usize, n: i32, lj: usize, eid: i32): void {
     S(pVel, k3, LF(r, VE, lj)); S(pVel, k3 + 1, LF(r, VE + 1, lj)); S(pVel, k3 + 2, LF(r, VE + 2, lj));
     for (let c = 0; c < 4; c++) {
       const b = LF(r, BN + c, lj);
-      S(pBendOld, k4 + c, b); S(pBendNew, k4 + c, b);
+      S(pBendOld, k4 + c, b);
       S(pLocalPrev, k4 + c, L(pLocalCur, k4 + c));
     }
     // localCur normalised in f64 (a float32 quaternion is unit to 1e-7 only: bone lengths and
@@ -465,12 +489,24 @@ function stepGroupJob(g: i32, h: f64): void {
 
 /** Lanes 2, 3 of a v128 of f32 as f64x2. */
 @inline function hi2(v: v128): v128 { return f64x2.promote_low_f32x4(i32x4.shuffle(v, v, 2, 3, 0, 1)); }
-/** Store the four lanes of field f (record r) as f64 to p[ia], p[ib], p[ic], p[id] (byte offsets). */
-@inline function put4(r: usize, f: i32, p: usize, ia: usize, ib: usize, ic: usize, id: usize): void {
-  const v = v128.load(r + (<usize>f << 4));
-  const lo = f64x2.promote_low_f32x4(v), hi = hi2(v);
-  v128.store64_lane(p + ia, lo, 0); v128.store64_lane(p + ib, lo, 1);
-  v128.store64_lane(p + ic, hi, 0); v128.store64_lane(p + id, hi, 1);
+
+/**
+ * Store three components of four chains, lanes (0, 1) in (xl, yl, zl) and (2, 3) in (xh, yh,
+ * zh), to byte offsets ia…id of p: each chain's (x, y) one 16-byte store, z one 8-byte store.
+ */
+@inline function put3(p: usize, ia: usize, ib: usize, ic: usize, id: usize, xl: v128, yl: v128, zl: v128, xh: v128, yh: v128, zh: v128): void {
+  v128.store(p + ia, i64x2.shuffle(xl, yl, 0, 2)); v128.store64_lane(p + ia + 16, zl, 0);
+  v128.store(p + ib, i64x2.shuffle(xl, yl, 1, 3)); v128.store64_lane(p + ib + 16, zl, 1);
+  v128.store(p + ic, i64x2.shuffle(xh, yh, 0, 2)); v128.store64_lane(p + ic + 16, zh, 0);
+  v128.store(p + id, i64x2.shuffle(xh, yh, 1, 3)); v128.store64_lane(p + id + 16, zh, 1);
+}
+
+/** {@link put3} for four components: each chain's two 16-byte stores. */
+@inline function put4q(p: usize, ia: usize, ib: usize, ic: usize, id: usize, xl: v128, yl: v128, zl: v128, wl: v128, xh: v128, yh: v128, zh: v128, wh: v128): void {
+  v128.store(p + ia, i64x2.shuffle(xl, yl, 0, 2)); v128.store(p + ia + 16, i64x2.shuffle(zl, wl, 0, 2));
+  v128.store(p + ib, i64x2.shuffle(xl, yl, 1, 3)); v128.store(p + ib + 16, i64x2.shuffle(zl, wl, 1, 3));
+  v128.store(p + ic, i64x2.shuffle(xh, yh, 0, 2)); v128.store(p + ic + 16, i64x2.shuffle(zh, wh, 0, 2));
+  v128.store(p + id, i64x2.shuffle(xh, yh, 1, 3)); v128.store(p + id + 16, i64x2.shuffle(zh, wh, 1, 3));
 }
 
 /** {@link exportLane} for a group whose four lanes all stepped (the common case), two lanes per f64x2. */
@@ -483,28 +519,27 @@ function exportGroup(rb: usize, n: i32, r0: i32, r1: i32, r2: i32, r3: i32, e0: 
   for (let i = 0; i < n; i++) {
     const r = rb + <usize>(i * RECB);
     const k0 = r0 + i, k1 = r1 + i, k2 = r2 + i, k3 = r3 + i;
-    // pos = ref + relative, vel (3 per link)
+    // pos = ref + relative, vel (3 per link). Each chain's (x, y) as one 16-byte store, z as
+    // one 8-byte store: fewer stores in flight per cache line (the write-back is bound by its
+    // stores' memory traffic), the same values.
     const a0 = <usize>(k0 * 24), a1 = <usize>(k1 * 24), a2 = <usize>(k2 * 24), a3 = <usize>(k3 * 24);
-    for (let c = 0; c < 3; c++) {
-      const v = v128.load(r + (<usize>(PO + c) << 4));
-      const lo = f64x2.add(c == 0 ? rxl : c == 1 ? ryl : rzl, f64x2.promote_low_f32x4(v));
-      const hi = f64x2.add(c == 0 ? rxh : c == 1 ? ryh : rzh, hi2(v));
-      const o = <usize>(c << 3);
-      v128.store64_lane(pPos + a0 + o, lo, 0); v128.store64_lane(pPos + a1 + o, lo, 1);
-      v128.store64_lane(pPos + a2 + o, hi, 0); v128.store64_lane(pPos + a3 + o, hi, 1);
-      put4(r, VE + c, pVel, a0 + o, a1 + o, a2 + o, a3 + o);
-    }
-    // bendOld = bendNew; localPrev ← localCur; localCur (4 per link)
+    const vpx = v128.load(r, PO * 16), vpy = v128.load(r, PO * 16 + 16), vpz = v128.load(r, PO * 16 + 32);
+    put3(pPos, a0, a1, a2, a3,
+      f64x2.add(rxl, f64x2.promote_low_f32x4(vpx)), f64x2.add(ryl, f64x2.promote_low_f32x4(vpy)), f64x2.add(rzl, f64x2.promote_low_f32x4(vpz)),
+      f64x2.add(rxh, hi2(vpx)), f64x2.add(ryh, hi2(vpy)), f64x2.add(rzh, hi2(vpz)));
+    const vvx = v128.load(r, VE * 16), vvy = v128.load(r, VE * 16 + 16), vvz = v128.load(r, VE * 16 + 32);
+    put3(pVel, a0, a1, a2, a3,
+      f64x2.promote_low_f32x4(vvx), f64x2.promote_low_f32x4(vvy), f64x2.promote_low_f32x4(vvz), hi2(vvx), hi2(vvy), hi2(vvz));
+    // bendOld (not bendNew: see the mirror's comment); localPrev ← localCur; localCur (4 per link)
     const b0 = <usize>(k0 * 32), b1 = <usize>(k1 * 32), b2 = <usize>(k2 * 32), b3 = <usize>(k3 * 32);
     v128.store(pLocalPrev + b0, v128.load(pLocalCur + b0)); v128.store(pLocalPrev + b0 + 16, v128.load(pLocalCur + b0 + 16));
     v128.store(pLocalPrev + b1, v128.load(pLocalCur + b1)); v128.store(pLocalPrev + b1 + 16, v128.load(pLocalCur + b1 + 16));
     v128.store(pLocalPrev + b2, v128.load(pLocalCur + b2)); v128.store(pLocalPrev + b2 + 16, v128.load(pLocalCur + b2 + 16));
     v128.store(pLocalPrev + b3, v128.load(pLocalCur + b3)); v128.store(pLocalPrev + b3 + 16, v128.load(pLocalCur + b3 + 16));
-    for (let c = 0; c < 4; c++) {
-      const o = <usize>(c << 3);
-      put4(r, BN + c, pBendOld, b0 + o, b1 + o, b2 + o, b3 + o);
-      put4(r, BN + c, pBendNew, b0 + o, b1 + o, b2 + o, b3 + o);
-    }
+    const vbx = v128.load(r, BN * 16), vby = v128.load(r, BN * 16 + 16), vbz = v128.load(r, BN * 16 + 32), vbw = v128.load(r, BN * 16 + 48);
+    put4q(pBendOld, b0, b1, b2, b3,
+      f64x2.promote_low_f32x4(vbx), f64x2.promote_low_f32x4(vby), f64x2.promote_low_f32x4(vbz), f64x2.promote_low_f32x4(vbw),
+      hi2(vbx), hi2(vby), hi2(vbz), hi2(vbw));
     // localCur normalised in f64 (as exportLane)
     const qx = v128.load(r, LC * 16), qy = v128.load(r, LC * 16 + 16), qz = v128.load(r, LC * 16 + 32), qw = v128.load(r, LC * 16 + 48);
     const xl = f64x2.promote_low_f32x4(qx), yl = f64x2.promote_low_f32x4(qy), zl = f64x2.promote_low_f32x4(qz), wl = f64x2.promote_low_f32x4(qw);
@@ -880,7 +915,8 @@ function pairChains(count: i32, flag: usize): i32 {
 // finish, core/tailFinish.ts): displayed local rotations into the pose store's `localR`, the
 // chain's `writtenR` and, unless the chain keeps exact world matrices, the bones' world
 // matrices; then per chain the anchor copy for the next frame and, for a `Tail_End` helper
-// without children, its world matrix (poseUpdateSlot's operations). The caller finishes what
+// without children, its world matrix (poseUpdateSlot's operations; for two such chains as a
+// pair, from the last link's world matrix in registers). The caller finishes what
 // is left: the non-finite fallback flagged in `writeFailed`, chains with exact world matrices
 // and end helpers with children.
 
@@ -941,6 +977,16 @@ function finishChain(e: i32, composed: bool, failed: bool): void {
   S(pPoseWorldM, o + 1, L(pPoseWorldM, po + 1) * b0 + L(pPoseWorldM, po + 5) * b1 + L(pPoseWorldM, po + 9) * b2 + L(pPoseWorldM, po + 13) * b3);
   S(pPoseWorldM, o + 2, L(pPoseWorldM, po + 2) * b0 + L(pPoseWorldM, po + 6) * b1 + L(pPoseWorldM, po + 10) * b2 + L(pPoseWorldM, po + 14) * b3);
   S(pPoseWorldM, o + 3, w);
+}
+
+/**
+ * Store p[ia + c], p[ia + c + 1] = lanes 0 of (a, b) (chain A) and p[ib + c], p[ib + c + 1] =
+ * lanes 1 (chain B), one 16-byte store each (the same values as P on both fields; ia = ib
+ * stores the same pair twice).
+ */
+@inline function Q2(p: usize, ia: i32, ib: i32, a: v128, b: v128, c: i32): void {
+  v128.store(p + (<usize>(ia + c) << 3), i64x2.shuffle(a, b, 0, 2));
+  v128.store(p + (<usize>(ib + c) << 3), i64x2.shuffle(a, b, 1, 3));
 }
 
 @inline function storeLanes(p: usize, ia: i32, ib: i32, v: v128, wa: bool, wb: bool): void {
@@ -1048,16 +1094,19 @@ function writePair(eA: i32, eB: i32, al: f64): void {
     }
     const slA = load<i32>(pSlot + (<usize>kA << 2)), slB = load<i32>(pSlot + (<usize>kB << 2));
     const sA = slA * 4, sB = slB * 4;
-    P0(lPoseLocalR, sA, sB, lx); P1(lPoseLocalR, sA, sB, ly); P2(lPoseLocalR, sA, sB, lz); P3(lPoseLocalR, sA, sB, lw);
-    P0(lWrittenR, a4, b4, lx); P1(lWrittenR, a4, b4, ly); P2(lWrittenR, a4, b4, lz); P3(lWrittenR, a4, b4, lw);
+    // (16-byte stores, a chain's two neighbouring values each: half the stores of one per
+    // value, so the store buffer holds twice the cache lines in flight — the write is bound by
+    // its stores' memory traffic)
+    Q2(lPoseLocalR, sA, sB, lx, ly, 0); Q2(lPoseLocalR, sA, sB, lz, lw, 2);
+    Q2(lWrittenR, a4, b4, lx, ly, 0); Q2(lWrittenR, a4, b4, lz, lw, 2);
     const sc = mu(s, G0(lScaleRel, kA, kB));
     if (composeA && composeB) {
       const oA = slA * 16, oB = slB * 16;
       const sxv = mu(mxv, sc);
-      P0(lPoseWorldM, oA, oB, mu(n00, sxv)); P1(lPoseWorldM, oA, oB, mu(n10, sc)); P2(lPoseWorldM, oA, oB, mu(n20, sc)); P3(lPoseWorldM, oA, oB, ZERO);
-      P4(lPoseWorldM, oA, oB, mu(n01, sxv)); P5(lPoseWorldM, oA, oB, mu(n11, sc)); P6(lPoseWorldM, oA, oB, mu(n21, sc)); P7(lPoseWorldM, oA, oB, ZERO);
-      P8(lPoseWorldM, oA, oB, mu(n02, sxv)); P9(lPoseWorldM, oA, oB, mu(n12, sc)); P10(lPoseWorldM, oA, oB, mu(n22, sc)); P11(lPoseWorldM, oA, oB, ZERO);
-      P12(lPoseWorldM, oA, oB, mu(mxv, hx)); P13(lPoseWorldM, oA, oB, hy); P14(lPoseWorldM, oA, oB, hz); P15(lPoseWorldM, oA, oB, ONE);
+      Q2(lPoseWorldM, oA, oB, mu(n00, sxv), mu(n10, sc), 0); Q2(lPoseWorldM, oA, oB, mu(n20, sc), ZERO, 2);
+      Q2(lPoseWorldM, oA, oB, mu(n01, sxv), mu(n11, sc), 4); Q2(lPoseWorldM, oA, oB, mu(n21, sc), ZERO, 6);
+      Q2(lPoseWorldM, oA, oB, mu(n02, sxv), mu(n12, sc), 8); Q2(lPoseWorldM, oA, oB, mu(n22, sc), ZERO, 10);
+      Q2(lPoseWorldM, oA, oB, mu(mxv, hx), hy, 12); Q2(lPoseWorldM, oA, oB, hz, ONE, 14);
     } else if (composeA || composeB) {
       const oA = slA * 16, oB = slB * 16;
       const sxv = mu(mxv, sc);
@@ -1085,8 +1134,59 @@ function writePair(eA: i32, eB: i32, al: f64): void {
   const badA = f64x2.extract_lane(bad, 0) != 0, badB = f64x2.extract_lane(bad, 1) != 0;
   store<u8>(pWriteFailed + <usize>eA, badA ? 1 : 0);
   store<u8>(pWriteFailed + <usize>eB, badB ? 1 : 0);
-  finishChain(eA, composeA, badA);
-  if (eB != eA) finishChain(eB, composeB, badB);
+  // The per-chain finish: both chains with a Tail_End helper to compose (the common case) as
+  // a pair here, from the last link's world matrix still in registers; else finishChain each.
+  const endA = load<i32>(pEndSlot + (<usize>eA << 2)), endB = load<i32>(pEndSlot + (<usize>eB << 2));
+  if (!(endPairable(eA, endA, composeA, badA) && endPairable(eB, endB, composeB, badB))) {
+    finishChain(eA, composeA, badA);
+    if (eB != eA) finishChain(eB, composeB, badB);
+    return;
+  }
+  copyAnchor(aA);
+  if (eB != eA) copyAnchor(aB);
+  // composeTRS of the helpers' local T, R, S (finishChain's operations, a chain per lane)
+  const r4A = endA * 4, r4B = endB * 4, t3A = endA * 3, t3B = endB * 3;
+  const ex = G0(pPoseLocalR, r4A, r4B), ey = G1(pPoseLocalR, r4A, r4B), ez = G2(pPoseLocalR, r4A, r4B), ew = G3(pPoseLocalR, r4A, r4B);
+  const esx = G0(pPoseLocalS, t3A, t3B), esy = G1(pPoseLocalS, t3A, t3B), esz = G2(pPoseLocalS, t3A, t3B);
+  x2 = ad(ex, ex); y2 = ad(ey, ey); z2 = ad(ez, ez);
+  xx = mu(ex, x2); xy = mu(ex, y2); xz = mu(ex, z2); yy = mu(ey, y2); yz = mu(ey, z2); zz = mu(ez, z2);
+  wx = mu(ew, x2); wy = mu(ew, y2); wz = mu(ew, z2);
+  const b00 = mu(sb(ONE, ad(yy, zz)), esx), b01 = mu(ad(xy, wz), esx), b02 = mu(sb(xz, wy), esx);
+  const b10 = mu(sb(xy, wz), esy), b11 = mu(sb(ONE, ad(xx, zz)), esy), b12 = mu(ad(yz, wx), esy);
+  const b20 = mu(ad(xz, wy), esz), b21 = mu(sb(yz, wx), esz), b22 = mu(sb(ONE, ad(xx, yy)), esz);
+  const b30 = G0(pPoseLocalT, t3A, t3B), b31 = G1(pPoseLocalT, t3A, t3B), b32 = G2(pPoseLocalT, t3A, t3B);
+  // the parent (last link) world matrix as written above: columns (c_0 … c_3), rows 0–2
+  const sxv = mu(mxv, ps);
+  const c00 = mu(m00, sxv), c01 = mu(m10, ps), c02 = mu(m20, ps);
+  const c10 = mu(m01, sxv), c11 = mu(m11, ps), c12 = mu(m21, ps);
+  const c20 = mu(m02, sxv), c21 = mu(m12, ps), c22 = mu(m22, ps);
+  const c30 = mu(mxv, px), c31 = py, c32 = pz;
+  // mulAffine(worldM[end], parent, local), a column at a time (mulAffineColumn's operations)
+  const oA = endA * 16, oB = endB * 16, W = pPoseWorldM;
+  Q2(W, oA, oB, mac(c00, c10, c20, c30, b00, b01, b02, ZERO), mac(c01, c11, c21, c31, b00, b01, b02, ZERO), 0);
+  Q2(W, oA, oB, mac(c02, c12, c22, c32, b00, b01, b02, ZERO), ZERO, 2);
+  Q2(W, oA, oB, mac(c00, c10, c20, c30, b10, b11, b12, ZERO), mac(c01, c11, c21, c31, b10, b11, b12, ZERO), 4);
+  Q2(W, oA, oB, mac(c02, c12, c22, c32, b10, b11, b12, ZERO), ZERO, 6);
+  Q2(W, oA, oB, mac(c00, c10, c20, c30, b20, b21, b22, ZERO), mac(c01, c11, c21, c31, b20, b21, b22, ZERO), 8);
+  Q2(W, oA, oB, mac(c02, c12, c22, c32, b20, b21, b22, ZERO), ZERO, 10);
+  Q2(W, oA, oB, mac(c00, c10, c20, c30, b30, b31, b32, ONE), mac(c01, c11, c21, c31, b30, b31, b32, ONE), 12);
+  Q2(W, oA, oB, mac(c02, c12, c22, c32, b30, b31, b32, ONE), ONE, 14);
+}
+
+/** a0·b0 + a1·b1 + a2·b2 + a3·b3, left to right (one row of {@link mulAffineColumn}, a chain per lane). */
+@inline function mac(a0: v128, a1: v128, a2: v128, a3: v128, b0: v128, b1: v128, b2: v128, b3: v128): v128 {
+  return ad(ad(ad(mu(a0, b0), mu(a1, b1)), mu(a2, b2)), mu(a3, b3));
+}
+
+/** Whether chain e's finish is the common case {@link writePair} does as a pair: composed, not failed, a live Tail_End helper without children (as finishChain). */
+@inline function endPairable(e: i32, end: i32, composed: bool, failed: bool): bool {
+  return composed && !failed && load<u8>(pEndLeaf + <usize>e) == 1 && end >= 0 && load<i32>(pPoseOwner + (<usize>end << 2)) >= 0;
+}
+
+/** anchorPrev ← anchorCur of the chain at a = eid·8 (four 16-byte moves). */
+@inline function copyAnchor(a: i32): void {
+  const s = pAnchorCur + (<usize>a << 3), d = pAnchorPrev + (<usize>a << 3);
+  v128.store(d, v128.load(s)); v128.store(d, v128.load(s, 16), 16); v128.store(d, v128.load(s, 32), 32); v128.store(d, v128.load(s, 48), 48);
 }
 
 /**
@@ -1105,4 +1205,98 @@ export function prepareWrite(count: i32): i32 {
 export function tailWrite(count: i32): void {
   prepareWrite(count);
   run();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tail clock preparation (systems/tailClock.ts tailPrepareChain, its common case): this
+// frame's anchor from the pose store's world matrix of the chain's anchor bone, the step count
+// and the exact-world flag, for a chain that needs nothing else. Anything rarer is left to
+// JavaScript, untouched.
+
+const REST_ANIMATION: u8 = 1; // = REST_ANIMATION in core/components/tail.ts
+
+let pAnchorSlot: usize = 0, pResetLast: usize = 0, pExactWorldSetup: usize = 0, pRestSource: usize = 0, pTeleport: usize = 0, pSeatEase: usize = 0;
+
+/** Byte offsets of the further arrays the clock preparation reads and writes (setup, after every re-layout; with {@link setPointers} and {@link setWritePointers}). */
+export function setPreparePointers(
+  anchorSlot: usize, resetLastFrame: usize, exactWorldSetup: usize, restSource: usize, teleportDistance: usize, seatEase: usize,
+): void {
+  pAnchorSlot = anchorSlot; pResetLast = resetLastFrame; pExactWorldSetup = exactWorldSetup; pRestSource = restSource;
+  pTeleport = teleportDistance; pSeatEase = seatEase;
+}
+
+/**
+ * Prepare the `count` chains listed in `ents` for a frame of `steps` internal steps, each in
+ * the common case — initialised, rest not from the animation, no seat easing out, a finite
+ * anchor of non-zero scale, mirrored as it was, no teleport — as tailPrepareChain does (the
+ * same operations: core/tailKernel.ts anchorFromMatrix, core/qmath.ts qFromRotationRows, the
+ * mirror reflection, the uniform-scale test; Math.cbrt is musl's here and fdlibm's in V8, the
+ * same algorithm and results). A chain in any other case is left untouched and listed at
+ * the front of `ents` for JavaScript to prepare whole. Returns how many were left.
+ */
+export function prepareChains(count: i32, steps: i32): i32 {
+  let left = 0;
+  for (let e = 0; e < count; e++) {
+    const eid = load<i32>(pEnts + (<usize>e << 2));
+    if (!prepareChain(eid, steps)) { store<i32>(pEnts + (<usize>left << 2), eid); left++; }
+  }
+  return left;
+}
+
+/** {@link prepareChains} for one chain; `false` (nothing written) outside the common case. */
+function prepareChain(eid: i32, steps: i32): bool {
+  if (load<u8>(pInitialised + <usize>eid) != 1 || load<u8>(pRestSource + <usize>eid) == REST_ANIMATION || L(pSeatEase, eid) > 0) return false;
+  const mo = load<i32>(pAnchorSlot + (<usize>eid << 2)) * 16;
+  const m00 = L(pPoseWorldM, mo), m01 = L(pPoseWorldM, mo + 1), m02 = L(pPoseWorldM, mo + 2);
+  const m10 = L(pPoseWorldM, mo + 4), m11 = L(pPoseWorldM, mo + 5), m12 = L(pPoseWorldM, mo + 6);
+  const m20 = L(pPoseWorldM, mo + 8), m21 = L(pPoseWorldM, mo + 9), m22 = L(pPoseWorldM, mo + 10);
+  const tx = L(pPoseWorldM, mo + 12), ty = L(pPoseWorldM, mo + 13), tz = L(pPoseWorldM, mo + 14);
+  // anchorFromMatrix
+  const sx2 = m00 * m00 + m01 * m01 + m02 * m02, sy2 = m10 * m10 + m11 * m11 + m12 * m12, sz2 = m20 * m20 + m21 * m21 + m22 * m22;
+  let sx = Math.sqrt(sx2);
+  const sy = Math.sqrt(sy2), sz = Math.sqrt(sz2);
+  const det = m00 * (m11 * m22 - m12 * m21) - m10 * (m01 * m22 - m02 * m21) + m20 * (m01 * m12 - m02 * m11);
+  if (!isFinite<f64>(det) || !isFinite<f64>(tx + ty + tz)) return false;
+  if (!(sx > 1e-12 && sy > 1e-12 && sz > 1e-12)) return false;
+  const mir: u8 = det < 0 ? 1 : 0;
+  if (load<u8>(pMirrored + <usize>eid) != mir) return false;
+  if (det < 0) sx = -sx;
+  // qFromRotationRows of the rows (m00/sx, m10/sy, m20/sz), (m01/sx, m11/sy, m21/sz), (m02/sx, m12/sy, m22/sz)
+  const r00 = m00 / sx, r01 = m10 / sy, r02 = m20 / sz;
+  const r10 = m01 / sx, r11 = m11 / sy, r12 = m21 / sz;
+  const r20 = m02 / sx, r21 = m12 / sy, r22 = m22 / sz;
+  let x: f64, y: f64, z: f64, w: f64;
+  const tr = r00 + r11 + r22;
+  if (tr > 0) {
+    const S = Math.sqrt(tr + 1) * 2;
+    w = 0.25 * S; x = (r21 - r12) / S; y = (r02 - r20) / S; z = (r10 - r01) / S;
+  } else if (r00 > r11 && r00 > r22) {
+    const S = Math.sqrt(1 + r00 - r11 - r22) * 2;
+    w = (r21 - r12) / S; x = 0.25 * S; y = (r01 + r10) / S; z = (r02 + r20) / S;
+  } else if (r11 > r22) {
+    const S = Math.sqrt(1 + r11 - r00 - r22) * 2;
+    w = (r02 - r20) / S; x = (r01 + r10) / S; y = 0.25 * S; z = (r12 + r21) / S;
+  } else {
+    const S = Math.sqrt(1 + r22 - r00 - r11) * 2;
+    w = (r10 - r01) / S; x = (r02 + r20) / S; y = (r12 + r21) / S; z = 0.25 * S;
+  }
+  const l = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+  let qx = x * l, qy = y * l, qz = z * l;
+  const qw = w * l;
+  let px = tx;
+  if (mir == 1) { px = -px; qy = -qy; qz = -qz; } // (the world reflected across x = 0: P·R·P is (x, −y, −z, w))
+  // teleport: JavaScript resets the chain
+  const a = eid * 8;
+  const dx = px - L(pAnchorPrev, a), dy = ty - L(pAnchorPrev, a + 1), dz = tz - L(pAnchorPrev, a + 2);
+  const lim = L(pTeleport, eid) * L(pUnitScale, eid);
+  if (dx * dx + dy * dy + dz * dz > lim * lim) return false;
+  S(pAnchorCur, a, px); S(pAnchorCur, a + 1, ty); S(pAnchorCur, a + 2, tz);
+  S(pAnchorCur, a + 3, qx); S(pAnchorCur, a + 4, qy); S(pAnchorCur, a + 5, qz); S(pAnchorCur, a + 6, qw);
+  S(pAnchorCur, a + 7, Math.cbrt(Math.abs(det)));
+  store<u8>(pResetLast + <usize>eid, 0);
+  store<u8>(pSteps + <usize>eid, <u8>steps);
+  // a non-uniformly scaled anchor sends the tail's world matrices through the pose store
+  const uniform = Math.abs(sx2 - sy2) <= 1e-9 * sx2 && Math.abs(sx2 - sz2) <= 1e-9 * sx2;
+  store<u8>(pExactWorld + <usize>eid, uniform ? load<u8>(pExactWorldSetup + <usize>eid) : 1);
+  return true;
 }

@@ -201,7 +201,7 @@ export interface BendStateComponent {
   toHipsM: Float64Array;
   /** Bend snapshot q^old (hips frame) from the previous step; 4 × stride. */
   bendOld: Float64Array;
-  /** Bend this step before snapshotting; 4 × stride. */
+  /** Bend this step before snapshotting: the JavaScript step's scratch (the WebAssembly step keeps it in its own memory and does not write it here; after a step the bends are `bendOld`); 4 × stride. */
   bendNew: Float64Array;
   /** Scratch of the rest placement (world rotation of each link's bone while re-seating); 4 × stride. */
   rotWs: Float64Array;

@@ -2,7 +2,8 @@
  * The WebAssembly SIMD tail step and write: the world's tail components (and the pose store's
  * `localT`, `localR`, `localS`, `worldM` and `owner`) live in a WebAssembly memory and `systems/tailStep` and
  * `systems/tailWrite` hand their link loops to `wasm/tailStep.ts` (compiled into
- * {@link TAIL_STEP_WASM_BASE64}).
+ * {@link TAIL_STEP_WASM_BASE64}), `systems/tailClock` the common case of its per-chain
+ * preparation (bit-identical: the same operations).
  *
  * The step runs in float32, four chains of the same link count per f32x4 group, on the
  * kernel's own interleaved float32 copy of the chains' data (the mirror, laid out here: group
@@ -52,6 +53,8 @@ interface TailStepExports {
   setPointers(...offsets: number[]): void;
   setWritePointers(...offsets: number[]): void;
   setControl(offset: number): void;
+  setPreparePointers(...offsets: number[]): void;
+  prepareChains(count: number, steps: number): number;
   prepareStep(count: number): number;
   prepareWrite(count: number): number;
   run(): number;
@@ -91,7 +94,7 @@ export interface TailAccel {
   memory: WebAssembly.Memory;
   /** The kernel's exported functions. */
   kernel: TailStepExports;
-  /** Per-chain constants of the step, filled by the kernel (16 f64 per entity id; layout in wasm/tailStep.ts). */
+  /** Per-chain constants of the step, filled by the kernel for a chain with a link on the floor (16 f64 per entity id; layout in wasm/tailStep.ts). */
   chainK: Float64Array;
   /** The step mirror's anchor reference of each chain (3 f64 per entity id; copied into a new layout so the mirror continues exactly). */
   mirrorRef: Float64Array;
@@ -352,6 +355,12 @@ const WRITE_ORDER: ReadonlyArray<readonly ['TailChain' | 'BendState' | 'pose', s
   ['pose', 'localT'], ['pose', 'localS'], ['pose', 'owner'],
 ];
 
+/** The clock preparation's further arrays (setPreparePointers order). */
+const PREPARE_ORDER: ReadonlyArray<readonly ['TailChain', string]> = [
+  ['TailChain', 'anchorSlot'], ['TailChain', 'resetLastFrame'], ['TailChain', 'exactWorldSetup'], ['TailChain', 'restSource'],
+  ['TailChain', 'teleportDistance'], ['TailChain', 'seatEase'],
+];
+
 type Typed = Float64Array | Int32Array | Uint8Array;
 
 /**
@@ -486,6 +495,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const writePointers = WRITE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!);
   kernel.setPointers(...pointers);
   kernel.setWritePointers(...writePointers);
+  kernel.setPreparePointers(...PREPARE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!));
   let ik: TwoBoneExports | null = null;
   const ikPointers = IK_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!);
   if (ikModule !== null) {
