@@ -9,6 +9,9 @@
 // Two consecutive legs of one character (same root parent, disjoint subtrees) run together, one
 // per f64x2 lane (`solvePair`: the common case — both asked for a position, rotation weight 0 or
 // 1, no rare branch); anything else runs one limb at a time (`solveLeg`).
+// The root parents of two characters load together, one per lane (`loadParentsAhead`: the
+// current limb's and the one two entries on, usually the next character's first leg), and a
+// pair's three world matrices per leg are chained in registers (`chainWorlds2`).
 // Taken: a leg or arm whose chain is direct (mid a child of the root, end a child of the mid),
 // whose root scale is uniform and positive, whose mid scale is uniform and positive and end scale
 // positive, under a conformal root parent (rotation, mirror, uniform scale) — or, whatever the
@@ -79,6 +82,13 @@ let cValid = false, cOk = false, cMir = false, cConf = false, cPar: i32 = -2, cC
 let i00: f64 = 1, i01: f64 = 0, i02: f64 = 0, i10: f64 = 0, i11: f64 = 1, i12: f64 = 0, i20: f64 = 0, i21: f64 = 0, i22: f64 = 1;
 let i30: f64 = 0, i31: f64 = 0, i32_: f64 = 0;
 let qpx: f64 = 0, qpy: f64 = 0, qpz: f64 = 0, qpw: f64 = 1;
+// The next character's root parent, loaded together with the current one (`loadParentsAhead`, two
+// parents per f64x2 lane pair) and taken over by `adoptNext` when its limb comes; dropped like the
+// cache itself (a solved limb that could contain it).
+let nValid = false, nMir = false, nConf = false, nPar: i32 = -2, nChar: i32 = -1;
+let j00: f64 = 1, j01: f64 = 0, j02: f64 = 0, j10: f64 = 0, j11: f64 = 1, j12: f64 = 0, j20: f64 = 0, j21: f64 = 0, j22: f64 = 1;
+let j30: f64 = 0, j31: f64 = 0, j32: f64 = 0;
+let nqx: f64 = 0, nqy: f64 = 0, nqz: f64 = 0, nqw: f64 = 1;
 
 // Results handed between helpers (no multiple returns): a quaternion, a direction.
 let rx: f64 = 0, ry: f64 = 0, rz: f64 = 0, rw: f64 = 1;
@@ -170,6 +180,85 @@ function loadParent(P: usize, par: i32, ch: i32): void {
   cValid = cOk; cPar = par; cChar = ch;
 }
 
+/** The next character's parent (loaded ahead) becomes the cache. */
+function adoptNext(): void {
+  i00 = j00; i01 = j01; i02 = j02; i10 = j10; i11 = j11; i12 = j12; i20 = j20; i21 = j21; i22 = j22; i30 = j30; i31 = j31; i32_ = j32;
+  qpx = nqx; qpy = nqy; qpz = nqz; qpw = nqw;
+  cOk = true; cMir = nMir; cConf = nConf; cValid = true; cPar = nPar; cChar = nChar;
+  nValid = false;
+}
+
+/**
+ * The root parents of limbs e1 and e2 (e2 two list entries later: the next character's first leg)
+ * loaded together, one per f64x2 lane: loadParent's operations per lane (rotationOfMatrix's trace
+ * > 0 case only), e1's into the cache, e2's into the next-parent cache. Nothing is loaded when e1's
+ * parent is already cached, the two are the same, or a lane takes a rare branch (a singular or
+ * non-finite matrix, a degenerate rotation, trace <= 0): the limbs then load theirs one at a time.
+ * Reads the parent matrices (pose worldM or charRootWs); writes only the two caches.
+ */
+function loadParentsAhead(e1: i32, e2: i32): void {
+  const ch1 = I(pChar, e1), par1 = I(pParent, I(pRootSlot, e1));
+  if ((cValid && cPar === par1 && cChar === ch1) || (nValid && nPar === par1 && nChar === ch1)) return;
+  const ch2 = I(pChar, e2), par2 = I(pParent, I(pRootSlot, e2));
+  if (par1 === par2 && ch1 === ch2) return;
+  const P1: usize = par1 >= 0 ? pWorldM + (<usize>(par1 * 16) << 3) : pRootWs + (<usize>(ch1 * 16) << 3);
+  const P2: usize = par2 >= 0 ? pWorldM + (<usize>(par2 * 16) << 3) : pRootWs + (<usize>(ch2 * 16) << 3);
+  const a00 = GA(P1, P2, 0), a01 = GA(P1, P2, 8), a02 = GA(P1, P2, 16);
+  const a10 = GA(P1, P2, 32), a11 = GA(P1, P2, 40), a12 = GA(P1, P2, 48);
+  const a20 = GA(P1, P2, 64), a21 = GA(P1, P2, 72), a22 = GA(P1, P2, 80);
+  const ptx = GA(P1, P2, 96), pty = GA(P1, P2, 104), ptz = GA(P1, P2, 112);
+  const zero = spl(0), one = spl(1);
+  // loadParent: the inverse.
+  const b01 = sb(mu(a22, a11), mu(a12, a21)), b11 = ad(mu(ng(a22), a10), mu(a12, a20)), b21 = sb(mu(a21, a10), mu(a11, a20));
+  const det = ad(ad(mu(a00, b01), mu(a01, b11)), mu(a02, b21));
+  const pts = ad(ad(ptx, pty), ptz);
+  if (!all(v128.and(f64x2.gt(f64x2.abs(det), spl(1e-300)), v128.and(f64x2.eq(sb(det, det), zero), f64x2.eq(sb(pts, pts), zero))))) return;
+  // rotationOfMatrix, trace > 0.
+  let x0 = a00, x1 = a01, x2 = a02;
+  let y0 = a10, y1 = a11, y2 = a12;
+  const d = ad(sb(mu(x0, sb(mu(y1, a22), mu(y2, a21))), mu(y0, sb(mu(x1, a22), mu(x2, a21)))), mu(a20, sb(mu(x1, y2), mu(x2, y1))));
+  const dm = f64x2.lt(d, zero);
+  x0 = sel(dm, ng(x0), x0); x1 = sel(dm, ng(x1), x1); x2 = sel(dm, ng(x2), x2);
+  let l = ad(ad(mu(x0, x0), mu(x1, x1)), mu(x2, x2));
+  if (!all(v128.and(f64x2.gt(l, spl(1e-300)), f64x2.eq(sb(l, l), zero)))) return;
+  l = dv(one, sq(l));
+  x0 = mu(x0, l); x1 = mu(x1, l); x2 = mu(x2, l);
+  const dp = ad(ad(mu(y0, x0), mu(y1, x1)), mu(y2, x2));
+  y0 = sb(y0, mu(dp, x0)); y1 = sb(y1, mu(dp, x1)); y2 = sb(y2, mu(dp, x2));
+  l = ad(ad(mu(y0, y0), mu(y1, y1)), mu(y2, y2));
+  if (!all(f64x2.gt(l, spl(1e-300)))) return;
+  l = dv(one, sq(l));
+  y0 = mu(y0, l); y1 = mu(y1, l); y2 = mu(y2, l);
+  const m02 = sb(mu(x1, y2), mu(x2, y1)), m12 = sb(mu(x2, y0), mu(x0, y2)), m22 = sb(mu(x0, y1), mu(x1, y0));
+  const tr = ad(ad(x0, y1), m22);
+  if (!all(f64x2.gt(tr, zero))) return;
+  const S = mu(sq(ad(tr, one)), spl(2)), iS = dv(one, S);
+  const qw = mu(spl(0.25), S), qx = mu(sb(y2, m12), iS), qy = mu(sb(m02, x2), iS), qz = mu(sb(x1, y0), iS);
+  // isConformal.
+  const na = ad(ad(mu(a00, a00), mu(a01, a01)), mu(a02, a02));
+  const nb = ad(ad(mu(a10, a10), mu(a11, a11)), mu(a12, a12));
+  const nc = ad(ad(mu(a20, a20), mu(a21, a21)), mu(a22, a22));
+  const t = mu(spl(1e-6), na);
+  const conf = v128.and(v128.and(v128.and(f64x2.le(f64x2.abs(sb(na, nb)), t), f64x2.le(f64x2.abs(sb(na, nc)), t)),
+    v128.and(f64x2.le(f64x2.abs(ad(ad(mu(a00, a10), mu(a01, a11)), mu(a02, a12))), t), f64x2.le(f64x2.abs(ad(ad(mu(a00, a20), mu(a01, a21)), mu(a02, a22))), t))),
+    f64x2.le(f64x2.abs(ad(ad(mu(a10, a20), mu(a11, a21)), mu(a12, a22))), t));
+  const id = dv(one, det);
+  const I00 = mu(b01, id), I01 = mu(ad(mu(ng(a22), a01), mu(a02, a21)), id), I02 = mu(sb(mu(a12, a01), mu(a02, a11)), id);
+  const I10 = mu(b11, id), I11 = mu(sb(mu(a22, a00), mu(a02, a20)), id), I12 = mu(ad(mu(ng(a12), a00), mu(a02, a10)), id);
+  const I20 = mu(b21, id), I21 = mu(ad(mu(ng(a21), a00), mu(a01, a20)), id), I22 = mu(sb(mu(a11, a00), mu(a01, a10)), id);
+  const I30 = ng(ad(ad(mu(I00, ptx), mu(I10, pty)), mu(I20, ptz)));
+  const I31 = ng(ad(ad(mu(I01, ptx), mu(I11, pty)), mu(I21, ptz)));
+  const I32 = ng(ad(ad(mu(I02, ptx), mu(I12, pty)), mu(I22, ptz)));
+  i00 = lane0(I00); i01 = lane0(I01); i02 = lane0(I02); i10 = lane0(I10); i11 = lane0(I11); i12 = lane0(I12);
+  i20 = lane0(I20); i21 = lane0(I21); i22 = lane0(I22); i30 = lane0(I30); i31 = lane0(I31); i32_ = lane0(I32);
+  qpx = lane0(qx); qpy = lane0(qy); qpz = lane0(qz); qpw = lane0(qw);
+  cOk = true; cMir = lane0(det) < 0; cConf = i64x2.extract_lane(conf, 0) !== 0; cValid = true; cPar = par1; cChar = ch1;
+  j00 = lane1(I00); j01 = lane1(I01); j02 = lane1(I02); j10 = lane1(I10); j11 = lane1(I11); j12 = lane1(I12);
+  j20 = lane1(I20); j21 = lane1(I21); j22 = lane1(I22); j30 = lane1(I30); j31 = lane1(I31); j32 = lane1(I32);
+  nqx = lane1(qx); nqy = lane1(qy); nqz = lane1(qz); nqw = lane1(qw);
+  nMir = lane1(det) < 0; nConf = i64x2.extract_lane(conf, 1) !== 0; nValid = true; nPar = par2; nChar = ch2;
+}
+
 /** World matrix of slot k from its parent's (or the root frame) and its local TRS (twoBoneIK worldOfSlot). */
 function worldOfSlot(k: i32): void {
   const p = I(pParent, k);
@@ -239,9 +328,10 @@ function unitOfHuge(x: f64, y: f64, z: f64): void {
  * JavaScript (`count` when all were solved here). Per-frame; never traps on any input.
  */
 export function twoBoneRun(from: i32, count: i32): i32 {
-  cValid = false; cPar = -2; cChar = -1;
+  cValid = false; cPar = -2; cChar = -1; nValid = false; nPar = -2; nChar = -1;
   for (let i = from; i < count; i++) {
     const e = I(pList, i);
+    if (i + 3 < count) loadParentsAhead(e, I(pList, i + 2));
     if (i + 1 < count && solvePair(e, I(pList, i + 1))) { i++; continue; }
     if (!solveLeg(e)) return i;
   }
@@ -267,7 +357,7 @@ function solveLeg(e: i32): bool {
   const ch = I(pChar, e);
   const par = I(pParent, rs);
   const P: usize = par >= 0 ? pWorldM + (<usize>(par * 16) << 3) : pRootWs + (<usize>(ch * 16) << 3);
-  if (!(cValid && cPar === par && cChar === ch)) loadParent(P, par, ch);
+  if (!(cValid && cPar === par && cChar === ch)) { if (nValid && nPar === par && nChar === ch) adoptNext(); else loadParent(P, par, ch); }
   // Solve-space inputs (the root's parent frame): root A, mid B, end C, target.
   const ax = F(pLocalT, rs * 3), ay = F(pLocalT, rs * 3 + 1), az = F(pLocalT, rs * 3 + 2);
   let x = F(pWorldM, ms * 16 + 12), y = F(pWorldM, ms * 16 + 13), z = F(pWorldM, ms * 16 + 14);
@@ -483,6 +573,7 @@ function solveLeg(e: i32): bool {
   const sEnd = I(pSubtreeEnd, e);
   if (sEnd > es + 1 || ms > rs + 1 || es > ms + 1) subtreeWorlds(rs, ms, es, sEnd);
   if (cPar >= rs && I(pOwner, cPar) === I(pOwner, rs)) cValid = false; // the cached parent moved with this limb
+  if (nPar >= rs && I(pOwner, nPar) === I(pOwner, rs)) nValid = false;
   // Outcome, in world units.
   const ex = F(pWorldM, es * 16 + 12), ey = F(pWorldM, es * 16 + 13), ez = F(pWorldM, es * 16 + 14);
   const ox = cwx + w * (twx - cwx) - ex, oy = cwy + w * (twy - cwy) - ey, oz = cwz + w * (twz - cwz) - ez;
@@ -630,29 +721,109 @@ function softReach(D: f64, lmax: f64, lmin: f64, sfIn: f64, acx: f64, acy: f64, 
   return De;
 }
 
-/** worldOfSlot of slots ka (lane 0) and kb (lane 1), whose parents are the matrices at byte addresses Pa, Pb. */
-function worldOfSlot2(ka: i32, kb: i32, Pa: usize, Pb: usize): void {
-  const x = G(pLocalR, ka * 4, kb * 4), y = G(pLocalR, ka * 4 + 1, kb * 4 + 1), z = G(pLocalR, ka * 4 + 2, kb * 4 + 2), w = G(pLocalR, ka * 4 + 3, kb * 4 + 3);
-  const sx = G(pLocalS, ka * 3, kb * 3), sy = G(pLocalS, ka * 3 + 1, kb * 3 + 1), sz = G(pLocalS, ka * 3 + 2, kb * 3 + 2);
-  const x2 = ad(x, x), y2 = ad(y, y), z2 = ad(z, z);
-  const xx = mu(x, x2), xy = mu(x, y2), xz = mu(x, z2), yy = mu(y, y2), yz = mu(y, z2), zz = mu(z, z2), wx = mu(w, x2), wy = mu(w, y2), wz = mu(w, z2);
+/** Column pairs of two world matrices (lane 0 to Wa, lane 1 to Wb), entries as worldOfSlot writes them. */
+@inline function storeWorld2(Wa: usize, Wb: usize, m00: v128, m01: v128, m02: v128, m10: v128, m11: v128, m12: v128, m20: v128, m21: v128, m22: v128, m30: v128, m31: v128, m32: v128): void {
+  const zero = spl(0), one = spl(1);
+  v128.store(Wa, f64x2.shuffle(m00, m01, 0, 2), 0); v128.store(Wb, f64x2.shuffle(m00, m01, 1, 3), 0);
+  v128.store(Wa, f64x2.shuffle(m02, zero, 0, 2), 16); v128.store(Wb, f64x2.shuffle(m02, zero, 1, 3), 16);
+  v128.store(Wa, f64x2.shuffle(m10, m11, 0, 2), 32); v128.store(Wb, f64x2.shuffle(m10, m11, 1, 3), 32);
+  v128.store(Wa, f64x2.shuffle(m12, zero, 0, 2), 48); v128.store(Wb, f64x2.shuffle(m12, zero, 1, 3), 48);
+  v128.store(Wa, f64x2.shuffle(m20, m21, 0, 2), 64); v128.store(Wb, f64x2.shuffle(m20, m21, 1, 3), 64);
+  v128.store(Wa, f64x2.shuffle(m22, zero, 0, 2), 80); v128.store(Wb, f64x2.shuffle(m22, zero, 1, 3), 80);
+  v128.store(Wa, f64x2.shuffle(m30, m31, 0, 2), 96); v128.store(Wb, f64x2.shuffle(m30, m31, 1, 3), 96);
+  v128.store(Wa, f64x2.shuffle(m32, one, 0, 2), 112); v128.store(Wb, f64x2.shuffle(m32, one, 1, 3), 112);
+}
+
+/**
+ * worldOfSlot of the solved chains of two legs, root → mid → end (slots rsa.. in lane 0, rsb.. in
+ * lane 1), the roots under the common parent matrix at byte address Pp: each level's parent is
+ * the level above as just computed (kept in registers, the same values worldOfSlot reads back).
+ * Reads localR, localS, localT of the six slots and the parent matrix; writes their worldM.
+ */
+function chainWorlds2(rsa: i32, rsb: i32, msa: i32, msb: i32, esa: i32, esb: i32, Pp: usize): void {
   const one = spl(1);
-  const l00 = mu(sb(one, ad(yy, zz)), sx), l01 = mu(ad(xy, wz), sx), l02 = mu(sb(xz, wy), sx);
-  const l10 = mu(sb(xy, wz), sy), l11 = mu(sb(one, ad(xx, zz)), sy), l12 = mu(ad(yz, wx), sy);
-  const l20 = mu(ad(xz, wy), sz), l21 = mu(sb(yz, wx), sz), l22 = mu(sb(one, ad(xx, yy)), sz);
-  const tx = G(pLocalT, ka * 3, kb * 3), ty = G(pLocalT, ka * 3 + 1, kb * 3 + 1), tz = G(pLocalT, ka * 3 + 2, kb * 3 + 2);
-  const a00 = GA(Pa, Pb, 0), a01 = GA(Pa, Pb, 8), a02 = GA(Pa, Pb, 16);
-  const a10 = GA(Pa, Pb, 32), a11 = GA(Pa, Pb, 40), a12 = GA(Pa, Pb, 48);
-  const a20 = GA(Pa, Pb, 64), a21 = GA(Pa, Pb, 72), a22 = GA(Pa, Pb, 80);
-  const Wa: usize = pWorldM + (<usize>(ka * 16) << 3), Wb: usize = pWorldM + (<usize>(kb * 16) << 3);
-  const zero = spl(0);
-  PA(Wa, Wb, 0, ad(ad(mu(a00, l00), mu(a10, l01)), mu(a20, l02))); PA(Wa, Wb, 8, ad(ad(mu(a01, l00), mu(a11, l01)), mu(a21, l02))); PA(Wa, Wb, 16, ad(ad(mu(a02, l00), mu(a12, l01)), mu(a22, l02))); PA(Wa, Wb, 24, zero);
-  PA(Wa, Wb, 32, ad(ad(mu(a00, l10), mu(a10, l11)), mu(a20, l12))); PA(Wa, Wb, 40, ad(ad(mu(a01, l10), mu(a11, l11)), mu(a21, l12))); PA(Wa, Wb, 48, ad(ad(mu(a02, l10), mu(a12, l11)), mu(a22, l12))); PA(Wa, Wb, 56, zero);
-  PA(Wa, Wb, 64, ad(ad(mu(a00, l20), mu(a10, l21)), mu(a20, l22))); PA(Wa, Wb, 72, ad(ad(mu(a01, l20), mu(a11, l21)), mu(a21, l22))); PA(Wa, Wb, 80, ad(ad(mu(a02, l20), mu(a12, l21)), mu(a22, l22))); PA(Wa, Wb, 88, zero);
-  PA(Wa, Wb, 96, ad(ad(ad(mu(a00, tx), mu(a10, ty)), mu(a20, tz)), GA(Pa, Pb, 96)));
-  PA(Wa, Wb, 104, ad(ad(ad(mu(a01, tx), mu(a11, ty)), mu(a21, tz)), GA(Pa, Pb, 104)));
-  PA(Wa, Wb, 112, ad(ad(ad(mu(a02, tx), mu(a12, ty)), mu(a22, tz)), GA(Pa, Pb, 112)));
-  PA(Wa, Wb, 120, one);
+  const p00 = v128.load64_splat(Pp), p01 = v128.load64_splat(Pp, 8), p02 = v128.load64_splat(Pp, 16);
+  const p10 = v128.load64_splat(Pp, 32), p11 = v128.load64_splat(Pp, 40), p12 = v128.load64_splat(Pp, 48);
+  const p20 = v128.load64_splat(Pp, 64), p21 = v128.load64_splat(Pp, 72), p22 = v128.load64_splat(Pp, 80);
+  const p30 = v128.load64_splat(Pp, 96), p31 = v128.load64_splat(Pp, 104), p32 = v128.load64_splat(Pp, 112);
+  let m00 = one, m01 = one, m02 = one, m10 = one, m11 = one, m12 = one, m20 = one, m21 = one, m22 = one, m30 = one, m31 = one, m32 = one;
+  // Root: slots rsa (lane 0), rsb (lane 1).
+  {
+    const x = G(pLocalR, rsa * 4, rsb * 4), y = G(pLocalR, rsa * 4 + 1, rsb * 4 + 1), z = G(pLocalR, rsa * 4 + 2, rsb * 4 + 2), w = G(pLocalR, rsa * 4 + 3, rsb * 4 + 3);
+    const sx = G(pLocalS, rsa * 3, rsb * 3), sy = G(pLocalS, rsa * 3 + 1, rsb * 3 + 1), sz = G(pLocalS, rsa * 3 + 2, rsb * 3 + 2);
+    const x2 = ad(x, x), y2 = ad(y, y), z2 = ad(z, z);
+    const xx = mu(x, x2), xy = mu(x, y2), xz = mu(x, z2), yy = mu(y, y2), yz = mu(y, z2), zz = mu(z, z2), wx = mu(w, x2), wy = mu(w, y2), wz = mu(w, z2);
+    const l00 = mu(sb(one, ad(yy, zz)), sx), l01 = mu(ad(xy, wz), sx), l02 = mu(sb(xz, wy), sx);
+    const l10 = mu(sb(xy, wz), sy), l11 = mu(sb(one, ad(xx, zz)), sy), l12 = mu(ad(yz, wx), sy);
+    const l20 = mu(ad(xz, wy), sz), l21 = mu(sb(yz, wx), sz), l22 = mu(sb(one, ad(xx, yy)), sz);
+    const tx = G(pLocalT, rsa * 3, rsb * 3), ty = G(pLocalT, rsa * 3 + 1, rsb * 3 + 1), tz = G(pLocalT, rsa * 3 + 2, rsb * 3 + 2);
+    m00 = ad(ad(mu(p00, l00), mu(p10, l01)), mu(p20, l02));
+    m01 = ad(ad(mu(p01, l00), mu(p11, l01)), mu(p21, l02));
+    m02 = ad(ad(mu(p02, l00), mu(p12, l01)), mu(p22, l02));
+    m10 = ad(ad(mu(p00, l10), mu(p10, l11)), mu(p20, l12));
+    m11 = ad(ad(mu(p01, l10), mu(p11, l11)), mu(p21, l12));
+    m12 = ad(ad(mu(p02, l10), mu(p12, l11)), mu(p22, l12));
+    m20 = ad(ad(mu(p00, l20), mu(p10, l21)), mu(p20, l22));
+    m21 = ad(ad(mu(p01, l20), mu(p11, l21)), mu(p21, l22));
+    m22 = ad(ad(mu(p02, l20), mu(p12, l21)), mu(p22, l22));
+    m30 = ad(ad(ad(mu(p00, tx), mu(p10, ty)), mu(p20, tz)), p30);
+    m31 = ad(ad(ad(mu(p01, tx), mu(p11, ty)), mu(p21, tz)), p31);
+    m32 = ad(ad(ad(mu(p02, tx), mu(p12, ty)), mu(p22, tz)), p32);
+    const Wa: usize = pWorldM + (<usize>(rsa * 16) << 3), Wb: usize = pWorldM + (<usize>(rsb * 16) << 3);
+    storeWorld2(Wa, Wb, m00, m01, m02, m10, m11, m12, m20, m21, m22, m30, m31, m32);
+  }
+  let q00 = m00, q01 = m01, q02 = m02, q10 = m10, q11 = m11, q12 = m12, q20 = m20, q21 = m21, q22 = m22, q30 = m30, q31 = m31, q32 = m32;
+  // Mid: slots msa (lane 0), msb (lane 1).
+  {
+    const x = G(pLocalR, msa * 4, msb * 4), y = G(pLocalR, msa * 4 + 1, msb * 4 + 1), z = G(pLocalR, msa * 4 + 2, msb * 4 + 2), w = G(pLocalR, msa * 4 + 3, msb * 4 + 3);
+    const sx = G(pLocalS, msa * 3, msb * 3), sy = G(pLocalS, msa * 3 + 1, msb * 3 + 1), sz = G(pLocalS, msa * 3 + 2, msb * 3 + 2);
+    const x2 = ad(x, x), y2 = ad(y, y), z2 = ad(z, z);
+    const xx = mu(x, x2), xy = mu(x, y2), xz = mu(x, z2), yy = mu(y, y2), yz = mu(y, z2), zz = mu(z, z2), wx = mu(w, x2), wy = mu(w, y2), wz = mu(w, z2);
+    const l00 = mu(sb(one, ad(yy, zz)), sx), l01 = mu(ad(xy, wz), sx), l02 = mu(sb(xz, wy), sx);
+    const l10 = mu(sb(xy, wz), sy), l11 = mu(sb(one, ad(xx, zz)), sy), l12 = mu(ad(yz, wx), sy);
+    const l20 = mu(ad(xz, wy), sz), l21 = mu(sb(yz, wx), sz), l22 = mu(sb(one, ad(xx, yy)), sz);
+    const tx = G(pLocalT, msa * 3, msb * 3), ty = G(pLocalT, msa * 3 + 1, msb * 3 + 1), tz = G(pLocalT, msa * 3 + 2, msb * 3 + 2);
+    m00 = ad(ad(mu(q00, l00), mu(q10, l01)), mu(q20, l02));
+    m01 = ad(ad(mu(q01, l00), mu(q11, l01)), mu(q21, l02));
+    m02 = ad(ad(mu(q02, l00), mu(q12, l01)), mu(q22, l02));
+    m10 = ad(ad(mu(q00, l10), mu(q10, l11)), mu(q20, l12));
+    m11 = ad(ad(mu(q01, l10), mu(q11, l11)), mu(q21, l12));
+    m12 = ad(ad(mu(q02, l10), mu(q12, l11)), mu(q22, l12));
+    m20 = ad(ad(mu(q00, l20), mu(q10, l21)), mu(q20, l22));
+    m21 = ad(ad(mu(q01, l20), mu(q11, l21)), mu(q21, l22));
+    m22 = ad(ad(mu(q02, l20), mu(q12, l21)), mu(q22, l22));
+    m30 = ad(ad(ad(mu(q00, tx), mu(q10, ty)), mu(q20, tz)), q30);
+    m31 = ad(ad(ad(mu(q01, tx), mu(q11, ty)), mu(q21, tz)), q31);
+    m32 = ad(ad(ad(mu(q02, tx), mu(q12, ty)), mu(q22, tz)), q32);
+    const Wa: usize = pWorldM + (<usize>(msa * 16) << 3), Wb: usize = pWorldM + (<usize>(msb * 16) << 3);
+    storeWorld2(Wa, Wb, m00, m01, m02, m10, m11, m12, m20, m21, m22, m30, m31, m32);
+  }
+  q00 = m00; q01 = m01; q02 = m02; q10 = m10; q11 = m11; q12 = m12; q20 = m20; q21 = m21; q22 = m22; q30 = m30; q31 = m31; q32 = m32;
+  // End: slots esa (lane 0), esb (lane 1).
+  {
+    const x = G(pLocalR, esa * 4, esb * 4), y = G(pLocalR, esa * 4 + 1, esb * 4 + 1), z = G(pLocalR, esa * 4 + 2, esb * 4 + 2), w = G(pLocalR, esa * 4 + 3, esb * 4 + 3);
+    const sx = G(pLocalS, esa * 3, esb * 3), sy = G(pLocalS, esa * 3 + 1, esb * 3 + 1), sz = G(pLocalS, esa * 3 + 2, esb * 3 + 2);
+    const x2 = ad(x, x), y2 = ad(y, y), z2 = ad(z, z);
+    const xx = mu(x, x2), xy = mu(x, y2), xz = mu(x, z2), yy = mu(y, y2), yz = mu(y, z2), zz = mu(z, z2), wx = mu(w, x2), wy = mu(w, y2), wz = mu(w, z2);
+    const l00 = mu(sb(one, ad(yy, zz)), sx), l01 = mu(ad(xy, wz), sx), l02 = mu(sb(xz, wy), sx);
+    const l10 = mu(sb(xy, wz), sy), l11 = mu(sb(one, ad(xx, zz)), sy), l12 = mu(ad(yz, wx), sy);
+    const l20 = mu(ad(xz, wy), sz), l21 = mu(sb(yz, wx), sz), l22 = mu(sb(one, ad(xx, yy)), sz);
+    const tx = G(pLocalT, esa * 3, esb * 3), ty = G(pLocalT, esa * 3 + 1, esb * 3 + 1), tz = G(pLocalT, esa * 3 + 2, esb * 3 + 2);
+    m00 = ad(ad(mu(q00, l00), mu(q10, l01)), mu(q20, l02));
+    m01 = ad(ad(mu(q01, l00), mu(q11, l01)), mu(q21, l02));
+    m02 = ad(ad(mu(q02, l00), mu(q12, l01)), mu(q22, l02));
+    m10 = ad(ad(mu(q00, l10), mu(q10, l11)), mu(q20, l12));
+    m11 = ad(ad(mu(q01, l10), mu(q11, l11)), mu(q21, l12));
+    m12 = ad(ad(mu(q02, l10), mu(q12, l11)), mu(q22, l12));
+    m20 = ad(ad(mu(q00, l20), mu(q10, l21)), mu(q20, l22));
+    m21 = ad(ad(mu(q01, l20), mu(q11, l21)), mu(q21, l22));
+    m22 = ad(ad(mu(q02, l20), mu(q12, l21)), mu(q22, l22));
+    m30 = ad(ad(ad(mu(q00, tx), mu(q10, ty)), mu(q20, tz)), q30);
+    m31 = ad(ad(ad(mu(q01, tx), mu(q11, ty)), mu(q21, tz)), q31);
+    m32 = ad(ad(ad(mu(q02, tx), mu(q12, ty)), mu(q22, tz)), q32);
+    const Wa: usize = pWorldM + (<usize>(esa * 16) << 3), Wb: usize = pWorldM + (<usize>(esb * 16) << 3);
+    storeWorld2(Wa, Wb, m00, m01, m02, m10, m11, m12, m20, m21, m22, m30, m31, m32);
+  }
 }
 
 /** Solve legs ea and eb together (see above); false, having written nothing, when the pair does not qualify. */
@@ -673,7 +844,7 @@ function solvePair(ea: i32, eb: i32): bool {
   if (!(wrb > 0) || B(pHasTargetRot, eb) !== 1) wrb = 0; else if (wrb > 1) wrb = 1;
   if (!((wra === 0 || wra === 1) && (wrb === 0 || wrb === 1))) return false;
   const Pp: usize = par >= 0 ? pWorldM + (<usize>(par * 16) << 3) : pRootWs + (<usize>(ch * 16) << 3);
-  if (!(cValid && cPar === par && cChar === ch)) loadParent(Pp, par, ch);
+  if (!(cValid && cPar === par && cChar === ch)) { if (nValid && nPar === par && nChar === ch) adoptNext(); else loadParent(Pp, par, ch); }
   if (!cOk || !cConf || !composesAt(rsa, msa, esa) || !composesAt(rsb, msb, esb)) return false;
   const I00 = spl(i00), I01 = spl(i01), I02 = spl(i02), I10 = spl(i10), I11 = spl(i11), I12 = spl(i12);
   const I20 = spl(i20), I21 = spl(i21), I22 = spl(i22), I30 = spl(i30), I31 = spl(i31), I32 = spl(i32_);
@@ -830,14 +1001,13 @@ function solvePair(ea: i32, eb: i32): bool {
   P(pLocalR, e4a + 2, e4b + 2, ad(sb(ad(mu(ng(fz), qew), mu(fw, qez)), mu(fx, qey)), mu(fy, qex)));
   P(pLocalR, e4a + 3, e4b + 3, ad(ad(ad(mu(fw, qew), mu(fx, qex)), mu(fy, qey)), mu(fz, qez)));
   // World matrices of the chains, then of any other bone of each root's subtree.
-  const wm = pWorldM;
-  worldOfSlot2(rsa, rsb, Pp, Pp);
-  worldOfSlot2(msa, msb, wm + (<usize>(rsa * 16) << 3), wm + (<usize>(rsb * 16) << 3));
-  worldOfSlot2(esa, esb, wm + (<usize>(msa * 16) << 3), wm + (<usize>(msb * 16) << 3));
+  chainWorlds2(rsa, rsb, msa, msb, esa, esb, Pp);
   if (sEa > esa + 1 || msa > rsa + 1 || esa > msa + 1) subtreeWorlds(rsa, msa, esa, sEa);
   if (sEb > esb + 1 || msb > rsb + 1 || esb > msb + 1) subtreeWorlds(rsb, msb, esb, sEb);
   if (cPar >= rsa && I(pOwner, cPar) === I(pOwner, rsa)) cValid = false;
   if (cPar >= rsb && I(pOwner, cPar) === I(pOwner, rsb)) cValid = false;
+  if (nPar >= rsa && I(pOwner, nPar) === I(pOwner, rsa)) nValid = false;
+  if (nPar >= rsb && I(pOwner, nPar) === I(pOwner, rsb)) nValid = false;
   // Outcome, in world units.
   const ex = G(pWorldM, esa * 16 + 12, esb * 16 + 12), ey = G(pWorldM, esa * 16 + 13, esb * 16 + 13), ez = G(pWorldM, esa * 16 + 14, esb * 16 + 14);
   const ox = sb(ad(cwx, mu(W, sb(twx, cwx))), ex), oy = sb(ad(cwy, mu(W, sb(twy, cwy))), ey), oz = sb(ad(cwz, mu(W, sb(twz, cwz))), ez);
