@@ -279,9 +279,14 @@ function solveWithKernel(world: BitrigWorld, accel: IkKernel, ents: ArrayLike<nu
     try {
       j = ik.twoBoneRun(i, n);
     } catch {
-      // (a trap — only slot ids outside the memory could cause one: JavaScript solves the rest, never throwing)
+      // (a trap: the kernel checks every limb's slots against the layout first, so only a
+      // corrupted pose store could cause one. The limbs before the one it stopped in are
+      // solved; JavaScript solves that one — which may hold the kernel's partial writes — and
+      // the rest, never throwing.)
       _pcI[PC.VALID] = 0;
-      for (let k = i; k < n; k++) solveOne(world, list[k]!);
+      let at = ik.twoBoneAt();
+      if (!(at >= i && at < n)) at = i;
+      for (let k = at; k < n; k++) solveOne(world, list[k]!);
       break;
     }
     if (j >= n) break;

@@ -58,8 +58,9 @@ export function setIkPointers(
   solved: usize, invalid: usize,
   posWs: usize, rotWs: usize, hasRot: usize, hWeight_: usize, hRotWeight_: usize, hPole: usize, hHasPole_: usize, gripPos: usize, gripRot: usize,
   hasGrip: usize, objectPosWs: usize, objectRotWs: usize, reposition: usize,
-  list: usize,
+  list: usize, bones: i32, chars: i32,
 ): void {
+  gBones = bones; gChars = chars;
   hPosWs = posWs; hRotWs = rotWs; hHasRot = hasRot; hWeight = hWeight_; hRotWeight = hRotWeight_; hPoleWs = hPole; hHasPole = hHasPole_;
   hGripPos = gripPos; hGripRot = gripRot; hHasGrip = hasGrip; hObjectPosWs = objectPosWs; hObjectRotWs = objectRotWs; hReposition = reposition;
   pParent = parent; pOwner = owner; pLocalT = localT; pLocalR = localR; pLocalS = localS; pWorldM = worldM; pRootWs = rootWs; pDirty = dirty;
@@ -67,6 +68,25 @@ export function setIkPointers(
   pBendHint = bendHint; pSoften = soften; pReachTol = reachTol; pWeight = weight; pRotWeight = rotWeight; pTargetWs = targetWs;
   pTargetRotWs = targetRotWs; pHasTargetRot = hasTargetRot; pPoleWs = poleWs; pHasPole = hasPole; pReached = reached; pMissWs = missWs;
   pMissFullWs = missFullWs; pExtension = extension; pSolved = solved; pInvalid = invalid; pList = list;
+}
+
+// The pose store's slot capacity and the character capacity this layout was made for: a limb
+// whose slots or character lie outside them is left to JavaScript (the kernel has no bounds
+// checks of its own: such ids would read and write other arrays of the memory, or trap).
+let gBones: i32 = 0, gChars: i32 = 0;
+// The list index of the limb (or pair) being solved, for the caller's recovery after a trap.
+let gAt: i32 = 0;
+
+/** The list index the last {@link twoBoneRun} was at (after a trap: the limb or pair it stopped in). */
+export function twoBoneAt(): i32 { return gAt; }
+
+/** Limb e's slots, subtree end, root parent and character lie inside the layout's capacities. */
+function limbInBounds(e: i32): bool {
+  const rs = I(pRootSlot, e), ms = I(pMidSlot, e), es = I(pEndSlot, e), sEnd = I(pSubtreeEnd, e), ch = I(pChar, e);
+  if (<u32>rs >= <u32>gBones || <u32>ms >= <u32>gBones || <u32>es >= <u32>gBones || <u32>ch >= <u32>gChars) return false;
+  if (sEnd < 0 || sEnd > gBones) return false;
+  const par = I(pParent, rs);
+  return par >= -1 && par < gBones;
 }
 
 @inline function F(p: usize, i: i32): f64 { return load<f64>(p + (<usize>i << 3)); }
@@ -330,11 +350,14 @@ function unitOfHuge(x: f64, y: f64, z: f64): void {
 export function twoBoneRun(from: i32, count: i32): i32 {
   cValid = false; cPar = -2; cChar = -1; nValid = false; nPar = -2; nChar = -1;
   for (let i = from; i < count; i++) {
+    gAt = i;
     const e = I(pList, i);
-    if (i + 3 < count) loadParentsAhead(e, I(pList, i + 2));
-    if (i + 1 < count && solvePair(e, I(pList, i + 1))) { i++; continue; }
+    if (!limbInBounds(e)) return i; // (JavaScript's: its typed arrays read undefined there, never another array)
+    if (i + 3 < count && limbInBounds(I(pList, i + 2))) loadParentsAhead(e, I(pList, i + 2));
+    if (i + 1 < count && limbInBounds(I(pList, i + 1)) && solvePair(e, I(pList, i + 1))) { i++; continue; }
     if (!solveLeg(e)) return i;
   }
+  gAt = count;
   return count;
 }
 

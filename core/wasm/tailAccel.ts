@@ -67,6 +67,8 @@ export interface TwoBoneExports {
   setIkPointers(...offsets: number[]): void;
   /** Solve the limbs `ikList[from..count)` in order; returns the index of the first one left to JavaScript (`count`: none). */
   twoBoneRun(from: number, count: number): number;
+  /** The list index the last `twoBoneRun` was at (after a trap: the limb or pair it stopped in; the ones before it are solved). */
+  twoBoneAt(): number;
 }
 
 /** The scene contacts kernel's exports (see wasm/sceneContacts.ts). */
@@ -503,7 +505,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
       // (JavaScript's own exp, acos and sin: the kernel's results are bit for bit the JavaScript solve's)
       const ikInstance = new WebAssembly.Instance(shared ? ikModule : twoBoneWasmModule(false)!, { env: { memory, exp: Math.exp, acos: Math.acos, sin: Math.sin } });
       ik = ikInstance.exports as unknown as TwoBoneExports;
-      ik.setIkPointers(...ikPointers, ikListOff);
+      ik.setIkPointers(...ikPointers, ikListOff, world.pose.capacity, world.pose.charCapacity);
     } catch {
       ik = null; // (the JavaScript solve, on the same arrays)
     }
@@ -548,7 +550,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     workers: null,
     workerInit: shared ? {
       module, memory, pointers, writePointers, control: controlOff, arrays, jobChars: jobCharsOff, nextChain: nextChainOff, capacity: cap,
-      ik: ik !== null ? { module: ikModule!, pointers: ikPointers, lists: ikSlabsOff, slabs: ikSlabs, slabLength: ikSlabLength, counter: ikCounterOff } : null,
+      ik: ik !== null ? { module: ikModule!, pointers: ikPointers, lists: ikSlabsOff, slabs: ikSlabs, slabLength: ikSlabLength, counter: ikCounterOff, bones: world.pose.capacity, chars: world.pose.charCapacity } : null,
     } : null,
     failed: false,
     waitLimitMs: WAIT_LIMIT_MS,

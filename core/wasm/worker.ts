@@ -46,7 +46,7 @@ export interface WorkerInit {
    * (setIkPointers order, without the list), and the workers' limb lists — `slabs` of `slabLength`
    * i32 from byte `lists`, each claimed by one worker with the counter at byte `counter`.
    */
-  ik: { module: WebAssembly.Module; pointers: number[]; lists: number; slabs: number; slabLength: number; counter: number } | null;
+  ik: { module: WebAssembly.Module; pointers: number[]; lists: number; slabs: number; slabLength: number; counter: number; bones: number; chars: number } | null;
 }
 
 /** Polls of the job sequence before a worker sleeps (about 0.1 ms). */
@@ -86,7 +86,7 @@ function viewOf(init: WorkerInit): SceneView | null {
         const at = ik.lists + slab * ik.slabLength * 4;
         // (JavaScript's own exp, acos and sin, as on the calling thread)
         const k = new WebAssembly.Instance(ik.module, { env: { memory: init.memory, exp: Math.exp, acos: Math.acos, sin: Math.sin } }).exports as unknown as TwoBoneExports;
-        k.setIkPointers(...ik.pointers, at);
+        k.setIkPointers(...ik.pointers, at, ik.bones, ik.chars);
         view.ikAccel = { ik: k, ikList: new Int32Array(buffer, at, ik.slabLength) };
       } catch {
         view.ikAccel = null;

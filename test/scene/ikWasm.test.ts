@@ -182,7 +182,7 @@ function countKernel(world: BitrigWorld): Counted {
   const real = a.ik!;
   const c: Counted = { taken: 0, calls: 0 };
   const wrapped: TwoBoneExports = {
-    setIkPointers: (...o: number[]) => real.setIkPointers(...o),
+    setIkPointers: (...o: number[]) => real.setIkPointers(...o), twoBoneAt: () => real.twoBoneAt(),
     twoBoneRun: (from: number, count: number) => { const j = real.twoBoneRun(from, count); c.taken += j - from; c.calls++; return j; },
   };
   a.ik = wrapped;
@@ -231,7 +231,7 @@ describe('two-bone IK in WebAssembly', () => {
     const real = A.world.tailAccel!.ik!;
     const f64 = new Float64Array(1), u64 = new BigUint64Array(f64.buffer);
     A.world.tailAccel!.ik = {
-      setIkPointers: real.setIkPointers,
+      setIkPointers: real.setIkPointers, twoBoneAt: real.twoBoneAt,
       twoBoneRun: (from: number, count: number) => {
         const T = A.world.components.Limb.targetWs, list = A.world.tailAccel!.ikList;
         for (let i = from; i < count; i++) { const e = list[i]!; f64[0] = T[e * 3]!; u64[0]! += 1n; T[e * 3] = f64[0]!; }
@@ -267,5 +267,47 @@ describe('two-bone IK in WebAssembly', () => {
     };
     const fresh = await build.compileTwoBoneKernel();
     expect(fresh.base64 === TWO_BONE_WASM_BASE64, 'core/wasm/twoBoneWasm.ts is stale: run npm run build:wasm').toBe(true);
+  });
+});
+
+describe('two-bone kernel: limbs with ids outside the layout', () => {
+  // (review 5: a subtree end beyond the memory made the kernel write past the world matrices and
+  // trap; the recovery then solved the limbs it had finished a second time)
+  test('a subtree end beyond the memory: that limb goes to JavaScript, the others are solved once, no trap — same as wasm: false', () => {
+    const out: Record<string, number[]> = {};
+    for (const wasm of [true, false]) {
+      const world = createBitrigWorld({ wasm });
+      const rigs = [makeBiped({ world }), makeBiped({ world })];
+      const L = world.components.Limb, pose = world.pose;
+      let traps = 0, declined = 0;
+      if (wasm) {
+        const real = world.tailAccel!.ik!;
+        world.tailAccel!.ik = {
+          setIkPointers: real.setIkPointers, twoBoneAt: real.twoBoneAt,
+          twoBoneRun: (f: number, c: number) => { try { const j = real.twoBoneRun(f, c); if (j < c) declined++; return j; } catch (e) { traps++; throw e; } },
+        };
+      }
+      for (const rig of rigs) {
+        for (let i = 0; i < rig.names.length; i++) {
+          const s = rig.binding.slotOf[i]!, r = rig.rest[i]!;
+          for (let j = 0; j < 3; j++) { pose.localT[s * 3 + j] = r.t[j]!; pose.localS[s * 3 + j] = 1; }
+          for (let j = 0; j < 4; j++) pose.localR[s * 4 + j] = r.r[j]!;
+        }
+        for (let j = 0; j < 16; j++) pose.charRootWs[rig.binding.charId * 16 + j] = j % 5 === 0 ? 1 : 0;
+        beginCharacterFrame(rig.binding);
+        for (const leg of rig.ik.legs) {
+          const e = leg.eid, rs = L.rootSlot[e]!;
+          L.weight[e] = 0.5; L.rotWeight[e] = 0; L.hasPole[e] = 0;
+          L.targetWs[e * 3] = pose.worldM[rs * 16 + 12]! + 0.2; L.targetWs[e * 3 + 1] = pose.worldM[rs * 16 + 13]! - 0.6; L.targetWs[e * 3 + 2] = pose.worldM[rs * 16 + 14]! + 0.1;
+        }
+      }
+      // a bogus subtree end on the second character's right leg: a slot id far beyond the memory
+      L.subtreeEnd[rigs[1]!.ik.legs[1]!.eid] = pose.parent.length + 200000;
+      twoBoneIK(world, 1 / 60);
+      if (wasm) { expect(traps).toBe(0); expect(declined).toBeGreaterThan(0); }
+      const r0 = rigs[0]!;
+      out[String(wasm)] = [...r0.ik.legs.map((l) => L.missWs[l.eid]!), ...Array.from(pose.localR.subarray(r0.binding.slotOf[3]! * 4, r0.binding.slotOf[3]! * 4 + 4))];
+    }
+    expect(out['true']).toEqual(out['false']);
   });
 });

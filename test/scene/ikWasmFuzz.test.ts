@@ -60,7 +60,7 @@ function run(seed: number, frames: number, opts: { grow?: boolean; churn?: boole
   const addRig = () => { const k = pick(r0, [0, 0.03, 0.1]); const mode = Math.floor(r0() * 3); const a = makeBiped({ world: A, kneeBend: k, ik: { soften: 0.02 } }), b = makeBiped({ world: B, kneeBend: k, ik: { soften: 0.02 } }); rewire(a, mode); rewire(b, mode); rigsA.push(a); rigsB.push(b); };
   for (let i = 0; i < 5; i++) addRig();
   let taken = 0, calls = 0;
-  const wrap = () => { const a = A.tailAccel!; const real = (a as any)._real ?? a.ik!; (a as any)._real = real; a.ik = { setIkPointers: real.setIkPointers, twoBoneRun: (f: number, c: number) => { const j = real.twoBoneRun(f, c); taken += j - f; calls++; return j; } }; };
+  const wrap = () => { const a = A.tailAccel!; const real = (a as any)._real ?? a.ik!; (a as any)._real = real; a.ik = { setIkPointers: real.setIkPointers, twoBoneAt: real.twoBoneAt, twoBoneRun: (f: number, c: number) => { const j = real.twoBoneRun(f, c); taken += j - f; calls++; return j; } }; };
   expect(A.tailAccel?.ik).toBeTruthy();
   wrap();
   let total = 0;
