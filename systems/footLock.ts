@@ -26,10 +26,13 @@
  * With WebAssembly (`world.tailAccel.scene`, these components in its memory) every character
  * runs in `wasm/sceneContacts.ts`, the same operations in the same order, so every f64 is
  * bit-identical (test/scene/contactsWasm.test.ts). The game's ground queries (JavaScript
- * callbacks) are asked first, by {@link groundPrepass}, for the same sole points in the same
- * order; a query that reads the other characters' FootLock outputs of this frame would see them
- * one frame older (a ground query answers from the game's terrain). Worker threads' chunks (a
- * scene view, no `tailAccel`) run in JavaScript.
+ * callbacks) are asked first, by {@link groundPrepass}, for the same legs, sole points and
+ * order (test/scene/contactsWasmFuzz.test.ts compares the call logs); a query that reads
+ * FootLock's outputs of this frame (another character's, or its own `groundBlend` and earlier
+ * legs') would see them one frame older, and one that grows a capacity (adds supports past the
+ * rows made at setup) loses that frame's foot lock — a ground query answers from the game's
+ * terrain and adds nothing. Worker threads' chunks (a scene view, no `tailAccel`) run in
+ * JavaScript.
  */
 import type { BitrigWorld } from '../core/world';
 import type { TailAccel } from '../core/wasm/tailAccel';
@@ -46,6 +49,7 @@ const _gp = new Float64Array(3); // ground query point (world sole)
 const _g = new Float64Array(5); // ground: height, normal x y z, support
 const _tilt = Float64Array.of(NaN, NaN); // memo: [maxTilt, cos(maxTilt / 2)] (NaN: nothing memoised, so maxTilt 0 computes cos 0 = 1)
 const _f = new Float64Array(1); // slerp fraction (passed in an array: no boxed double argument)
+const _qa = new Float64Array(4); // footRotation's result: the animated foot's world rotation qA (x, y, z, w)
 
 /**
  * Run the foot-lock step for every scene character.
@@ -90,40 +94,9 @@ export function footLock(world: BitrigWorld, dt: number): void {
       const m4 = wm[wo + 4]!, m5 = wm[wo + 5]!, m6 = wm[wo + 6]!;
       const m8 = wm[wo + 8]!, m9 = wm[wo + 9]!, m10 = wm[wo + 10]!;
       const atx = wm[wo + 12]!, aty = wm[wo + 13]!, atz = wm[wo + 14]!;
-      // qA: rotation of the linear part (as rotationOfMatrix: Gram–Schmidt, x negated when mirrored, Shepperd).
-      let qax = 0, qay = 0, qaz = 0, qaw = 1;
-      {
-        let x0 = m0, x1 = m1, x2 = m2, y0 = m4, y1 = m5, y2 = m6;
-        const d = x0 * (y1 * m10 - y2 * m9) - y0 * (x1 * m10 - x2 * m9) + m8 * (x1 * y2 - x2 * y1);
-        if (d < 0) { x0 = -x0; x1 = -x1; x2 = -x2; }
-        let l = x0 * x0 + x1 * x1 + x2 * x2;
-        if (l > 1e-300 && Number.isFinite(l)) {
-          l = 1 / Math.sqrt(l);
-          x0 *= l; x1 *= l; x2 *= l;
-          const dp = y0 * x0 + y1 * x1 + y2 * x2;
-          y0 -= dp * x0; y1 -= dp * x1; y2 -= dp * x2;
-          l = y0 * y0 + y1 * y1 + y2 * y2;
-          if (l > 1e-300) {
-            l = 1 / Math.sqrt(l);
-            y0 *= l; y1 *= l; y2 *= l;
-            const r02 = x1 * y2 - x2 * y1, r12 = x2 * y0 - x0 * y2, r22 = x0 * y1 - x1 * y0;
-            const tr = x0 + y1 + r22;
-            if (tr > 0) {
-              const s2 = Math.sqrt(tr + 1) * 2, is = 1 / s2;
-              qaw = 0.25 * s2; qax = (y2 - r12) * is; qay = (r02 - x2) * is; qaz = (x1 - y0) * is;
-            } else if (x0 > y1 && x0 > r22) {
-              const s2 = Math.sqrt(1 + x0 - y1 - r22) * 2, is = 1 / s2;
-              qaw = (y2 - r12) * is; qax = 0.25 * s2; qay = (y0 + x1) * is; qaz = (r02 + x2) * is;
-            } else if (y1 > r22) {
-              const s2 = Math.sqrt(1 + y1 - x0 - r22) * 2, is = 1 / s2;
-              qaw = (r02 - x2) * is; qax = (y0 + x1) * is; qay = 0.25 * s2; qaz = (r12 + y2) * is;
-            } else {
-              const s2 = Math.sqrt(1 + r22 - x0 - y1) * 2, is = 1 / s2;
-              qaw = (x1 - y0) * is; qax = (r02 + x2) * is; qay = (r12 + y2) * is; qaz = 0.25 * s2;
-            }
-          }
-        }
-      }
+      // qA: rotation of the linear part (footRotation)
+      footRotation(wm, wo);
+      const qax = _qa[0]!, qay = _qa[1]!, qaz = _qa[2]!, qaw = _qa[3]!;
       const e3 = e * 3, e4 = e * 4;
       const sl0 = F.soleLs[e3]!, sl1 = F.soleLs[e3 + 1]!, sl2 = F.soleLs[e3 + 2]!;
       const px = m0 * sl0 + m4 * sl1 + m8 * sl2 + atx;
@@ -306,14 +279,62 @@ function groundPrepass(world: BitrigWorld, accel: TailAccel): void {
       const px = wm[wo]! * sl0 + wm[wo + 4]! * sl1 + wm[wo + 8]! * sl2 + wm[wo + 12]!;
       const py = wm[wo + 1]! * sl0 + wm[wo + 5]! * sl1 + wm[wo + 9]! * sl2 + wm[wo + 13]!;
       const pz = wm[wo + 2]! * sl0 + wm[wo + 6]! * sl1 + wm[wo + 10]! * sl2 + wm[wo + 14]!;
-      // (a finite sole point has a finite foot rotation: the loop's test of px + py + pz + qA.w)
-      if (!Number.isFinite(px + py + pz)) continue;
+      // (the loop's test of px + py + pz + qA.w: the callback is asked for exactly the legs the loop asks for)
+      footRotation(wm, wo);
+      if (!Number.isFinite(px + py + pz + _qa[3]!)) continue;
       _v[0] = px; _v[1] = py; _v[2] = pz;
       ok[e] = queryGround(world, c) ? 1 : 0;
       const g = e * 5;
       hit[g] = _g[0]!; hit[g + 1] = _g[1]!; hit[g + 2] = _g[2]!; hit[g + 3] = _g[3]!; hit[g + 4] = _g[4]!;
     }
   }
+}
+
+/**
+ * `_qa` ← the rotation of the linear part of the world matrix wm[wo..] (as rotationOfMatrix:
+ * Gram–Schmidt, x negated when mirrored, Shepperd; identity when degenerate): the animated
+ * foot's orientation qA. One copy for the JavaScript loop and the ground pre-pass, which must
+ * skip exactly the legs the loop skips (a finite sole point can still have a NaN rotation: huge
+ * finite columns overflow the Gram–Schmidt dot product).
+ */
+function footRotation(wm: Float64Array, wo: number): void {
+  const m0 = wm[wo]!, m1 = wm[wo + 1]!, m2 = wm[wo + 2]!;
+  const m4 = wm[wo + 4]!, m5 = wm[wo + 5]!, m6 = wm[wo + 6]!;
+  const m8 = wm[wo + 8]!, m9 = wm[wo + 9]!, m10 = wm[wo + 10]!;
+  let qax = 0, qay = 0, qaz = 0, qaw = 1;
+  {
+    let x0 = m0, x1 = m1, x2 = m2, y0 = m4, y1 = m5, y2 = m6;
+    const d = x0 * (y1 * m10 - y2 * m9) - y0 * (x1 * m10 - x2 * m9) + m8 * (x1 * y2 - x2 * y1);
+    if (d < 0) { x0 = -x0; x1 = -x1; x2 = -x2; }
+    let l = x0 * x0 + x1 * x1 + x2 * x2;
+    if (l > 1e-300 && Number.isFinite(l)) {
+      l = 1 / Math.sqrt(l);
+      x0 *= l; x1 *= l; x2 *= l;
+      const dp = y0 * x0 + y1 * x1 + y2 * x2;
+      y0 -= dp * x0; y1 -= dp * x1; y2 -= dp * x2;
+      l = y0 * y0 + y1 * y1 + y2 * y2;
+      if (l > 1e-300) {
+        l = 1 / Math.sqrt(l);
+        y0 *= l; y1 *= l; y2 *= l;
+        const r02 = x1 * y2 - x2 * y1, r12 = x2 * y0 - x0 * y2, r22 = x0 * y1 - x1 * y0;
+        const tr = x0 + y1 + r22;
+        if (tr > 0) {
+          const s2 = Math.sqrt(tr + 1) * 2, is = 1 / s2;
+          qaw = 0.25 * s2; qax = (y2 - r12) * is; qay = (r02 - x2) * is; qaz = (x1 - y0) * is;
+        } else if (x0 > y1 && x0 > r22) {
+          const s2 = Math.sqrt(1 + x0 - y1 - r22) * 2, is = 1 / s2;
+          qaw = (y2 - r12) * is; qax = 0.25 * s2; qay = (y0 + x1) * is; qaz = (r02 + x2) * is;
+        } else if (y1 > r22) {
+          const s2 = Math.sqrt(1 + y1 - x0 - r22) * 2, is = 1 / s2;
+          qaw = (r02 - x2) * is; qax = (y0 + x1) * is; qay = 0.25 * s2; qaz = (r12 + y2) * is;
+        } else {
+          const s2 = Math.sqrt(1 + r22 - x0 - y1) * 2, is = 1 / s2;
+          qaw = (x1 - y0) * is; qax = (r02 + x2) * is; qay = (r12 + y2) * is; qaz = 0.25 * s2;
+        }
+      }
+    }
+  }
+  _qa[0] = qax; _qa[1] = qay; _qa[2] = qaz; _qa[3] = qaw;
 }
 
 /**
