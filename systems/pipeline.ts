@@ -25,7 +25,7 @@ import { tailWrite } from './tailWrite';
 import { footLock } from './footLock';
 import { pelvisHeight } from './pelvisHeight';
 import { twoBoneIK } from './twoBoneIK';
-import { sceneContactsThreaded } from '../core/wasm/tailAccel';
+import { sceneContactsChunked, sceneContactsThreaded } from '../core/wasm/tailAccel';
 
 /**
  * Run every bitrig system for one frame of `dt` seconds. Never throws; a bad dt
@@ -35,8 +35,9 @@ import { sceneContactsThreaded } from '../core/wasm/tailAccel';
  * mixer.update(dt); animator.read(); update(world, dt); animator.write();
  */
 export function update(world: BitrigWorld, dt: number): void {
-  // 1–3: scene contacts (with the world's worker threads, if it has any: same results).
-  if (!sceneContactsThreaded(world, dt)) {
+  // 1–3: scene contacts (with the world's worker threads, if it has any, or in chunks of
+  // characters with the WebAssembly kernels: same results).
+  if (!sceneContactsThreaded(world, dt) && !sceneContactsChunked(world, dt)) {
     footLock(world, dt);
     pelvisHeight(world, dt);
     twoBoneIK(world, dt);
