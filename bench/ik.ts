@@ -105,10 +105,17 @@ function fullSkeletonSource(): SkeletonSource {
   return { names, parents, inverseBind, rest };
 }
 
-interface Crowd { world: BitrigWorld; bindings: CharacterBinding[]; handles: SceneIKHandle[]; read: (f: number) => void }
+/** A benchmark crowd: its world, bindings, scene IK handles and the adapter-like read of frame `f`. */
+export interface Crowd { world: BitrigWorld; bindings: CharacterBinding[]; handles: SceneIKHandle[]; read: (f: number) => void }
 
-/** `n` characters in one world, feet planted, an adapter-like read that sways each body. */
-function crowd(n: number, tail: boolean, threads = 0, full = false): Crowd {
+/**
+ * `n` characters in one world, feet planted, an adapter-like read that sways each body (with a
+ * six-link tail each when `tail`; the 65-bone skeleton when `full`).
+ *
+ * @example
+ * const c = crowd(5000, false); c.read(0); footLock(c.world, 1 / 60);
+ */
+export function crowd(n: number, tail: boolean, threads = 0, full = false): Crowd {
   const src = full ? fullSkeletonSource() : bipedSource(tail);
   const bonesPer = src.names.length;
   const world = createBitrigWorld({ entities: n * 4 + 16, chains: tail ? n + 16 : 0, bones: n * bonesPer + 16, characters: n + 16, threads });

@@ -166,13 +166,20 @@ export async function benchTail(): Promise<BenchResult[]> {
   }];
 }
 
-/** A world of 10,000 moving chains on the given backend, warmed up. */
+/** Wait until `n` worker threads have joined (at most 5 s). */
 async function waitForThreads(world: BitrigWorld, n: number): Promise<void> {
   const t0 = Date.now();
   while (tailThreads(world) < n && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 5));
 }
 
-function oursWorld(wasm: boolean, threads = 0): {
+/**
+ * A world of 10,000 moving six-link chains on the given backend, warmed up: `base(n)` moves the
+ * hips only (the input), `run(n)` moves them and updates, `framesOnly(n)` updates.
+ *
+ * @example
+ * const o = oursWorld(true); o.run(60);
+ */
+export function oursWorld(wasm: boolean, threads = 0): {
   world: BitrigWorld; pose: BitrigWorld['pose']; run(n: number): void; base(n: number): void; framesOnly(n: number): void;
 } {
   const world = createBitrigWorld({ entities: CHAINS + 8, chains: CHAINS + 8, bones: CHAINS * (LINKS + 2) + 8, characters: CHAINS + 8, wasm, threads });

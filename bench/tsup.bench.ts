@@ -3,7 +3,7 @@ import { defineConfig } from 'tsup';
 // `npm run bench` bundles the benchmarks with the code they measure (as a user's bundler
 // would), so module wrappers do not distort the numbers.
 export default defineConfig({
-  entry: { run: 'bench/run.ts' },
+  entry: { run: 'bench/run.ts', stage: 'bench/stage.ts' },
   outDir: 'bench/.out',
   format: ['esm'],
   platform: 'node',
