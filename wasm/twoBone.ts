@@ -223,10 +223,10 @@ function loadParentsAhead(e1: i32, e2: i32): void {
   if (par1 === par2 && ch1 === ch2) return;
   const P1: usize = par1 >= 0 ? pWorldM + (<usize>(par1 * 16) << 3) : pRootWs + (<usize>(ch1 * 16) << 3);
   const P2: usize = par2 >= 0 ? pWorldM + (<usize>(par2 * 16) << 3) : pRootWs + (<usize>(ch2 * 16) << 3);
-  const a00 = GA(P1, P2, 0), a01 = GA(P1, P2, 8), a02 = GA(P1, P2, 16);
-  const a10 = GA(P1, P2, 32), a11 = GA(P1, P2, 40), a12 = GA(P1, P2, 48);
-  const a20 = GA(P1, P2, 64), a21 = GA(P1, P2, 72), a22 = GA(P1, P2, 80);
-  const ptx = GA(P1, P2, 96), pty = GA(P1, P2, 104), ptz = GA(P1, P2, 112);
+  const a00 = L0(P1, P2), a01 = L1(P1, P2), a02 = L2(P1, P2);
+  const a10 = L4(P1, P2), a11 = L5(P1, P2), a12 = L6(P1, P2);
+  const a20 = L8(P1, P2), a21 = L9(P1, P2), a22 = L10(P1, P2);
+  const ptx = L12(P1, P2), pty = L13(P1, P2), ptz = L14(P1, P2);
   const zero = spl(0), one = spl(1);
   // loadParent: the inverse.
   const b01 = sb(mu(a22, a11), mu(a12, a21)), b11 = ad(mu(ng(a22), a10), mu(a12, a20)), b21 = sb(mu(a21, a10), mu(a11, a20));
@@ -349,12 +349,18 @@ function unitOfHuge(x: f64, y: f64, z: f64): void {
  */
 export function twoBoneRun(from: i32, count: i32): i32 {
   cValid = false; cPar = -2; cChar = -1; nValid = false; nPar = -2; nChar = -1;
+  // (the list indices last found in bounds, one and two entries on: the next limbs checked once; the check reads only the
+  // limbs' slots, character and root parent, which no solve writes)
+  let ok1 = -1, ok2 = -1;
   for (let i = from; i < count; i++) {
     gAt = i;
     const e = I(pList, i);
-    if (!limbInBounds(e)) return i; // (JavaScript's: its typed arrays read undefined there, never another array)
-    if (i + 3 < count && limbInBounds(I(pList, i + 2))) loadParentsAhead(e, I(pList, i + 2));
-    if (i + 1 < count && limbInBounds(I(pList, i + 1)) && solvePair(e, I(pList, i + 1))) { i++; continue; }
+    if (ok1 !== i && ok2 !== i && !limbInBounds(e)) return i; // (JavaScript's: its typed arrays read undefined there, never another array)
+    const has1 = i + 1 < count && (ok2 === i + 1 || limbInBounds(I(pList, i + 1)));
+    const has2 = i + 3 < count && limbInBounds(I(pList, i + 2));
+    ok1 = has1 ? i + 1 : -1; ok2 = has2 ? i + 2 : -1;
+    if (has2) loadParentsAhead(e, I(pList, i + 2));
+    if (has1 && solvePair(e, I(pList, i + 1))) { i++; continue; }
     if (!solveLeg(e)) return i;
   }
   gAt = count;
@@ -694,8 +700,8 @@ function armOutcome(e: i32, P: usize, w: f64, ax: f64, ay: f64, az: f64, tx0: f6
 // (weight > 0), rotation weights 0 or 1, every input valid, and none of the rare branches (a
 // target at or beyond 1e154, a straight leg, a pole on the root→target line, a root turn of more
 // than 180° − ε in trace terms). Each lane does exactly the scalar operations of solveLeg (lane
-// selects replace its branches; the softened reach runs per lane in scalar), so the results are
-// the same bits. When a condition fails the pair is declined before anything is written.
+// selects replace its branches; a leg inside its soft band takes the softened reach per lane in
+// scalar), so the results are the same bits. When a condition fails the pair is declined before anything is written.
 
 @inline function ad(a: v128, b: v128): v128 { return f64x2.add(a, b); }
 @inline function sb(a: v128, b: v128): v128 { return f64x2.sub(a, b); }
@@ -708,23 +714,67 @@ function armOutcome(e: i32, P: usize, w: f64, ax: f64, ay: f64, az: f64, tx0: f6
 @inline function all(m: v128): bool { return i64x2.all_true(m); }
 @inline function lane0(v: v128): f64 { return f64x2.extract_lane(v, 0); }
 @inline function lane1(v: v128): f64 { return f64x2.extract_lane(v, 1); }
-/** f64 at element ia of array p (lane 0) and element ib (lane 1). */
-@inline function G(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3)), 1); }
-/** f64 at byte addresses pa (lane 0), pb (lane 1), plus immediate offsets. */
-@inline function GA(pa: usize, pb: usize, off: i32): v128 { return v128.load64_lane(pb + <usize>off, v128.load64_zero(pa + <usize>off), 1); }
 @inline function P(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0); v128.store64_lane(p + (<usize>ib << 3), v, 1); }
-@inline function PA(pa: usize, pb: usize, off: i32, v: v128): void { v128.store64_lane(pa + <usize>off, v, 0); v128.store64_lane(pb + <usize>off, v, 1); }
+/** Element k (f64, literal byte offset 8k) at byte addresses a (lane 0) and b (lane 1): a base pointer plus an immediate offset, which the engine folds into the load (an index computed per element costs an address calculation each). */
+@inline function L0(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 0), 1, 0); }
+@inline function L1(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 8), 1, 8); }
+@inline function L2(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 16), 1, 16); }
+@inline function L3(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 24), 1, 24); }
+@inline function L4(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 32), 1, 32); }
+@inline function L5(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 40), 1, 40); }
+@inline function L6(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 48), 1, 48); }
+@inline function L7(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 56), 1, 56); }
+@inline function L8(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 64), 1, 64); }
+@inline function L9(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 72), 1, 72); }
+@inline function L10(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 80), 1, 80); }
+@inline function L11(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 88), 1, 88); }
+@inline function L12(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 96), 1, 96); }
+@inline function L13(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 104), 1, 104); }
+@inline function L14(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 112), 1, 112); }
+@inline function L15(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 120), 1, 120); }
+/** Store lane 0 of v at element k of a, lane 1 at element k of b (St0..St15; immediate offsets, as L0..L15). */
+@inline function St0(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 0); v128.store64_lane(b, v, 1, 0); }
+@inline function St1(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 8); v128.store64_lane(b, v, 1, 8); }
+@inline function St2(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 16); v128.store64_lane(b, v, 1, 16); }
+@inline function St3(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 24); v128.store64_lane(b, v, 1, 24); }
+@inline function St4(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 32); v128.store64_lane(b, v, 1, 32); }
+@inline function St5(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 40); v128.store64_lane(b, v, 1, 40); }
+@inline function St6(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 48); v128.store64_lane(b, v, 1, 48); }
+@inline function St7(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 56); v128.store64_lane(b, v, 1, 56); }
+@inline function St8(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 64); v128.store64_lane(b, v, 1, 64); }
+@inline function St9(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 72); v128.store64_lane(b, v, 1, 72); }
+@inline function St10(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 80); v128.store64_lane(b, v, 1, 80); }
+@inline function St11(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 88); v128.store64_lane(b, v, 1, 88); }
+@inline function St12(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 96); v128.store64_lane(b, v, 1, 96); }
+@inline function St13(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 104); v128.store64_lane(b, v, 1, 104); }
+@inline function St14(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 112); v128.store64_lane(b, v, 1, 112); }
+@inline function St15(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 120); v128.store64_lane(b, v, 1, 120); }
 /** Lane mask of a per-limb u8 flag equal to 1. */
 @inline function flag2(p: usize, ea: i32, eb: i32): v128 { return i64x2.replace_lane(i64x2.splat(B(p, ea) === 1 ? -1 : 0), 1, B(p, eb) === 1 ? -1 : 0); }
 
-/** True when limb e is a direct chain with a uniform root scale (the scalar path's first test). */
-@inline function direct(e: i32, rs: i32, ms: i32, es: i32): bool {
-  return B(pKind, e) !== LIMB_ARM && B(pEndIsChild, e) === 1 && I(pParent, ms) === rs && I(pParent, es) === ms && uniformMagnitude(rs);
+/**
+ * True when leg e is a direct chain (the scalar path's first test but for the root's uniform
+ * scale magnitude, which {@link composes2}'s uniform positive root scale implies).
+ */
+@inline function directChain(e: i32, rs: i32, ms: i32, es: i32): bool {
+  return B(pKind, e) !== LIMB_ARM && B(pEndIsChild, e) === 1 && I(pParent, ms) === rs && I(pParent, es) === ms;
 }
 
-/** The scalar path's composes test (with the cached parent conformal). */
-@inline function composesAt(rs: i32, ms: i32, es: i32): bool {
-  return uniformPositive(rs) && uniformPositive(ms) && F(pLocalS, es * 3) > 0 && F(pLocalS, es * 3 + 1) > 0 && F(pLocalS, es * 3 + 2) > 0;
+/** uniformPositive of the scales at byte addresses a (lane 0) and b (lane 1), as a lane mask. */
+@inline function uniformPositive2(a: usize, b: usize): v128 {
+  const x = L0(a, b), y = L1(a, b), z = L2(a, b), t = mu(spl(1e-6), x);
+  return v128.and(v128.and(f64x2.gt(x, spl(0)), f64x2.le(f64x2.abs(sb(x, y)), t)), f64x2.le(f64x2.abs(sb(x, z)), t));
+}
+
+/**
+ * The scalar path's composes test (with the cached parent conformal) for both legs at once: the
+ * root and mid scales uniform and positive, the end's scale positive (the same comparisons, in lanes).
+ */
+@inline function composes2(rsa: i32, msa: i32, esa: i32, rsb: i32, msb: i32, esb: i32): bool {
+  const S = pLocalS;
+  const ea: usize = S + <usize>(esa * 24), eb: usize = S + <usize>(esb * 24), z = spl(0);
+  return all(v128.and(v128.and(uniformPositive2(S + <usize>(rsa * 24), S + <usize>(rsb * 24)), uniformPositive2(S + <usize>(msa * 24), S + <usize>(msb * 24))),
+    v128.and(v128.and(f64x2.gt(L0(ea, eb), z), f64x2.gt(L1(ea, eb), z)), f64x2.gt(L2(ea, eb), z))));
 }
 
 /** The softened, clamped reach De of solveLeg for one lane. */
@@ -765,6 +815,7 @@ function softReach(D: f64, lmax: f64, lmin: f64, sfIn: f64, acx: f64, acy: f64, 
  */
 function chainWorlds2(rsa: i32, rsb: i32, msa: i32, msb: i32, esa: i32, esb: i32, Pp: usize): void {
   const one = spl(1);
+  const R = pLocalR, S = pLocalS, T = pLocalT, W = pWorldM;
   const p00 = v128.load64_splat(Pp), p01 = v128.load64_splat(Pp, 8), p02 = v128.load64_splat(Pp, 16);
   const p10 = v128.load64_splat(Pp, 32), p11 = v128.load64_splat(Pp, 40), p12 = v128.load64_splat(Pp, 48);
   const p20 = v128.load64_splat(Pp, 64), p21 = v128.load64_splat(Pp, 72), p22 = v128.load64_splat(Pp, 80);
@@ -772,14 +823,15 @@ function chainWorlds2(rsa: i32, rsb: i32, msa: i32, msb: i32, esa: i32, esb: i32
   let m00 = one, m01 = one, m02 = one, m10 = one, m11 = one, m12 = one, m20 = one, m21 = one, m22 = one, m30 = one, m31 = one, m32 = one;
   // Root: slots rsa (lane 0), rsb (lane 1).
   {
-    const x = G(pLocalR, rsa * 4, rsb * 4), y = G(pLocalR, rsa * 4 + 1, rsb * 4 + 1), z = G(pLocalR, rsa * 4 + 2, rsb * 4 + 2), w = G(pLocalR, rsa * 4 + 3, rsb * 4 + 3);
-    const sx = G(pLocalS, rsa * 3, rsb * 3), sy = G(pLocalS, rsa * 3 + 1, rsb * 3 + 1), sz = G(pLocalS, rsa * 3 + 2, rsb * 3 + 2);
+    const ra: usize = R + (<usize>rsa << 5), rb: usize = R + (<usize>rsb << 5), ka: usize = S + <usize>(rsa * 24), kb: usize = S + <usize>(rsb * 24), ta: usize = T + <usize>(rsa * 24), tb: usize = T + <usize>(rsb * 24);
+    const x = L0(ra, rb), y = L1(ra, rb), z = L2(ra, rb), w = L3(ra, rb);
+    const sx = L0(ka, kb), sy = L1(ka, kb), sz = L2(ka, kb);
     const x2 = ad(x, x), y2 = ad(y, y), z2 = ad(z, z);
     const xx = mu(x, x2), xy = mu(x, y2), xz = mu(x, z2), yy = mu(y, y2), yz = mu(y, z2), zz = mu(z, z2), wx = mu(w, x2), wy = mu(w, y2), wz = mu(w, z2);
     const l00 = mu(sb(one, ad(yy, zz)), sx), l01 = mu(ad(xy, wz), sx), l02 = mu(sb(xz, wy), sx);
     const l10 = mu(sb(xy, wz), sy), l11 = mu(sb(one, ad(xx, zz)), sy), l12 = mu(ad(yz, wx), sy);
     const l20 = mu(ad(xz, wy), sz), l21 = mu(sb(yz, wx), sz), l22 = mu(sb(one, ad(xx, yy)), sz);
-    const tx = G(pLocalT, rsa * 3, rsb * 3), ty = G(pLocalT, rsa * 3 + 1, rsb * 3 + 1), tz = G(pLocalT, rsa * 3 + 2, rsb * 3 + 2);
+    const tx = L0(ta, tb), ty = L1(ta, tb), tz = L2(ta, tb);
     m00 = ad(ad(mu(p00, l00), mu(p10, l01)), mu(p20, l02));
     m01 = ad(ad(mu(p01, l00), mu(p11, l01)), mu(p21, l02));
     m02 = ad(ad(mu(p02, l00), mu(p12, l01)), mu(p22, l02));
@@ -792,20 +844,21 @@ function chainWorlds2(rsa: i32, rsb: i32, msa: i32, msb: i32, esa: i32, esb: i32
     m30 = ad(ad(ad(mu(p00, tx), mu(p10, ty)), mu(p20, tz)), p30);
     m31 = ad(ad(ad(mu(p01, tx), mu(p11, ty)), mu(p21, tz)), p31);
     m32 = ad(ad(ad(mu(p02, tx), mu(p12, ty)), mu(p22, tz)), p32);
-    const Wa: usize = pWorldM + (<usize>(rsa * 16) << 3), Wb: usize = pWorldM + (<usize>(rsb * 16) << 3);
+    const Wa: usize = W + (<usize>rsa << 7), Wb: usize = W + (<usize>rsb << 7);
     storeWorld2(Wa, Wb, m00, m01, m02, m10, m11, m12, m20, m21, m22, m30, m31, m32);
   }
   let q00 = m00, q01 = m01, q02 = m02, q10 = m10, q11 = m11, q12 = m12, q20 = m20, q21 = m21, q22 = m22, q30 = m30, q31 = m31, q32 = m32;
   // Mid: slots msa (lane 0), msb (lane 1).
   {
-    const x = G(pLocalR, msa * 4, msb * 4), y = G(pLocalR, msa * 4 + 1, msb * 4 + 1), z = G(pLocalR, msa * 4 + 2, msb * 4 + 2), w = G(pLocalR, msa * 4 + 3, msb * 4 + 3);
-    const sx = G(pLocalS, msa * 3, msb * 3), sy = G(pLocalS, msa * 3 + 1, msb * 3 + 1), sz = G(pLocalS, msa * 3 + 2, msb * 3 + 2);
+    const ra: usize = R + (<usize>msa << 5), rb: usize = R + (<usize>msb << 5), ka: usize = S + <usize>(msa * 24), kb: usize = S + <usize>(msb * 24), ta: usize = T + <usize>(msa * 24), tb: usize = T + <usize>(msb * 24);
+    const x = L0(ra, rb), y = L1(ra, rb), z = L2(ra, rb), w = L3(ra, rb);
+    const sx = L0(ka, kb), sy = L1(ka, kb), sz = L2(ka, kb);
     const x2 = ad(x, x), y2 = ad(y, y), z2 = ad(z, z);
     const xx = mu(x, x2), xy = mu(x, y2), xz = mu(x, z2), yy = mu(y, y2), yz = mu(y, z2), zz = mu(z, z2), wx = mu(w, x2), wy = mu(w, y2), wz = mu(w, z2);
     const l00 = mu(sb(one, ad(yy, zz)), sx), l01 = mu(ad(xy, wz), sx), l02 = mu(sb(xz, wy), sx);
     const l10 = mu(sb(xy, wz), sy), l11 = mu(sb(one, ad(xx, zz)), sy), l12 = mu(ad(yz, wx), sy);
     const l20 = mu(ad(xz, wy), sz), l21 = mu(sb(yz, wx), sz), l22 = mu(sb(one, ad(xx, yy)), sz);
-    const tx = G(pLocalT, msa * 3, msb * 3), ty = G(pLocalT, msa * 3 + 1, msb * 3 + 1), tz = G(pLocalT, msa * 3 + 2, msb * 3 + 2);
+    const tx = L0(ta, tb), ty = L1(ta, tb), tz = L2(ta, tb);
     m00 = ad(ad(mu(q00, l00), mu(q10, l01)), mu(q20, l02));
     m01 = ad(ad(mu(q01, l00), mu(q11, l01)), mu(q21, l02));
     m02 = ad(ad(mu(q02, l00), mu(q12, l01)), mu(q22, l02));
@@ -818,20 +871,21 @@ function chainWorlds2(rsa: i32, rsb: i32, msa: i32, msb: i32, esa: i32, esb: i32
     m30 = ad(ad(ad(mu(q00, tx), mu(q10, ty)), mu(q20, tz)), q30);
     m31 = ad(ad(ad(mu(q01, tx), mu(q11, ty)), mu(q21, tz)), q31);
     m32 = ad(ad(ad(mu(q02, tx), mu(q12, ty)), mu(q22, tz)), q32);
-    const Wa: usize = pWorldM + (<usize>(msa * 16) << 3), Wb: usize = pWorldM + (<usize>(msb * 16) << 3);
+    const Wa: usize = W + (<usize>msa << 7), Wb: usize = W + (<usize>msb << 7);
     storeWorld2(Wa, Wb, m00, m01, m02, m10, m11, m12, m20, m21, m22, m30, m31, m32);
   }
   q00 = m00; q01 = m01; q02 = m02; q10 = m10; q11 = m11; q12 = m12; q20 = m20; q21 = m21; q22 = m22; q30 = m30; q31 = m31; q32 = m32;
   // End: slots esa (lane 0), esb (lane 1).
   {
-    const x = G(pLocalR, esa * 4, esb * 4), y = G(pLocalR, esa * 4 + 1, esb * 4 + 1), z = G(pLocalR, esa * 4 + 2, esb * 4 + 2), w = G(pLocalR, esa * 4 + 3, esb * 4 + 3);
-    const sx = G(pLocalS, esa * 3, esb * 3), sy = G(pLocalS, esa * 3 + 1, esb * 3 + 1), sz = G(pLocalS, esa * 3 + 2, esb * 3 + 2);
+    const ra: usize = R + (<usize>esa << 5), rb: usize = R + (<usize>esb << 5), ka: usize = S + <usize>(esa * 24), kb: usize = S + <usize>(esb * 24), ta: usize = T + <usize>(esa * 24), tb: usize = T + <usize>(esb * 24);
+    const x = L0(ra, rb), y = L1(ra, rb), z = L2(ra, rb), w = L3(ra, rb);
+    const sx = L0(ka, kb), sy = L1(ka, kb), sz = L2(ka, kb);
     const x2 = ad(x, x), y2 = ad(y, y), z2 = ad(z, z);
     const xx = mu(x, x2), xy = mu(x, y2), xz = mu(x, z2), yy = mu(y, y2), yz = mu(y, z2), zz = mu(z, z2), wx = mu(w, x2), wy = mu(w, y2), wz = mu(w, z2);
     const l00 = mu(sb(one, ad(yy, zz)), sx), l01 = mu(ad(xy, wz), sx), l02 = mu(sb(xz, wy), sx);
     const l10 = mu(sb(xy, wz), sy), l11 = mu(sb(one, ad(xx, zz)), sy), l12 = mu(ad(yz, wx), sy);
     const l20 = mu(ad(xz, wy), sz), l21 = mu(sb(yz, wx), sz), l22 = mu(sb(one, ad(xx, yy)), sz);
-    const tx = G(pLocalT, esa * 3, esb * 3), ty = G(pLocalT, esa * 3 + 1, esb * 3 + 1), tz = G(pLocalT, esa * 3 + 2, esb * 3 + 2);
+    const tx = L0(ta, tb), ty = L1(ta, tb), tz = L2(ta, tb);
     m00 = ad(ad(mu(q00, l00), mu(q10, l01)), mu(q20, l02));
     m01 = ad(ad(mu(q01, l00), mu(q11, l01)), mu(q21, l02));
     m02 = ad(ad(mu(q02, l00), mu(q12, l01)), mu(q22, l02));
@@ -844,7 +898,7 @@ function chainWorlds2(rsa: i32, rsb: i32, msa: i32, msb: i32, esa: i32, esb: i32
     m30 = ad(ad(ad(mu(q00, tx), mu(q10, ty)), mu(q20, tz)), q30);
     m31 = ad(ad(ad(mu(q01, tx), mu(q11, ty)), mu(q21, tz)), q31);
     m32 = ad(ad(ad(mu(q02, tx), mu(q12, ty)), mu(q22, tz)), q32);
-    const Wa: usize = pWorldM + (<usize>(esa * 16) << 3), Wb: usize = pWorldM + (<usize>(esb * 16) << 3);
+    const Wa: usize = W + (<usize>esa << 7), Wb: usize = W + (<usize>esb << 7);
     storeWorld2(Wa, Wb, m00, m01, m02, m10, m11, m12, m20, m21, m22, m30, m31, m32);
   }
 }
@@ -853,7 +907,7 @@ function chainWorlds2(rsa: i32, rsb: i32, msa: i32, msb: i32, esa: i32, esb: i32
 function solvePair(ea: i32, eb: i32): bool {
   const rsa = I(pRootSlot, ea), msa = I(pMidSlot, ea), esa = I(pEndSlot, ea);
   const rsb = I(pRootSlot, eb), msb = I(pMidSlot, eb), esb = I(pEndSlot, eb);
-  if (!direct(ea, rsa, msa, esa) || !direct(eb, rsb, msb, esb)) return false;
+  if (!directChain(ea, rsa, msa, esa) || !directChain(eb, rsb, msb, esb)) return false;
   const ch = I(pChar, ea), par = I(pParent, rsa);
   if (I(pChar, eb) !== ch || I(pParent, rsb) !== par) return false;
   const sEa = I(pSubtreeEnd, ea), sEb = I(pSubtreeEnd, eb);
@@ -868,18 +922,28 @@ function solvePair(ea: i32, eb: i32): bool {
   if (!((wra === 0 || wra === 1) && (wrb === 0 || wrb === 1))) return false;
   const Pp: usize = par >= 0 ? pWorldM + (<usize>(par * 16) << 3) : pRootWs + (<usize>(ch * 16) << 3);
   if (!(cValid && cPar === par && cChar === ch)) { if (nValid && nPar === par && nChar === ch) adoptNext(); else loadParent(Pp, par, ch); }
-  if (!cOk || !cConf || !composesAt(rsa, msa, esa) || !composesAt(rsb, msb, esb)) return false;
+  if (!cOk || !cConf || !composes2(rsa, msa, esa, rsb, msb, esb)) return false;
   const I00 = spl(i00), I01 = spl(i01), I02 = spl(i02), I10 = spl(i10), I11 = spl(i11), I12 = spl(i12);
   const I20 = spl(i20), I21 = spl(i21), I22 = spl(i22), I30 = spl(i30), I31 = spl(i31), I32 = spl(i32_);
   const zero = spl(0), one = spl(1), mone = spl(-1);
+  // (each array's element of the two legs or bones by a base address and immediate offsets: L0..L15, S0..S15)
+  const WM = pWorldM;
   // Solve-space inputs: root A, mid B, end C, target.
-  const ax = G(pLocalT, rsa * 3, rsb * 3), ay = G(pLocalT, rsa * 3 + 1, rsb * 3 + 1), az = G(pLocalT, rsa * 3 + 2, rsb * 3 + 2);
-  let x = G(pWorldM, msa * 16 + 12, msb * 16 + 12), y = G(pWorldM, msa * 16 + 13, msb * 16 + 13), z = G(pWorldM, msa * 16 + 14, msb * 16 + 14);
+  const lta: usize = pLocalT + <usize>(rsa * 24), ltb: usize = pLocalT + <usize>(rsb * 24);
+  const ax = L0(lta, ltb), ay = L1(lta, ltb), az = L2(lta, ltb);
+  const wma: usize = WM + (<usize>msa << 7), wmb: usize = WM + (<usize>msb << 7);
+  let x = L12(wma, wmb), y = L13(wma, wmb), z = L14(wma, wmb);
   const bx = ad(ad(ad(mu(I00, x), mu(I10, y)), mu(I20, z)), I30), by = ad(ad(ad(mu(I01, x), mu(I11, y)), mu(I21, z)), I31), bz = ad(ad(ad(mu(I02, x), mu(I12, y)), mu(I22, z)), I32);
-  const cwx = G(pWorldM, esa * 16 + 12, esb * 16 + 12), cwy = G(pWorldM, esa * 16 + 13, esb * 16 + 13), cwz = G(pWorldM, esa * 16 + 14, esb * 16 + 14);
+  const wea: usize = WM + (<usize>esa << 7), web: usize = WM + (<usize>esb << 7);
+  const cwx = L12(wea, web), cwy = L13(wea, web), cwz = L14(wea, web);
   const cx = ad(ad(ad(mu(I00, cwx), mu(I10, cwy)), mu(I20, cwz)), I30), cy = ad(ad(ad(mu(I01, cwx), mu(I11, cwy)), mu(I21, cwz)), I31), cz = ad(ad(ad(mu(I02, cwx), mu(I12, cwy)), mu(I22, cwz)), I32);
-  const twx = G(pTargetWs, ea * 3, eb * 3), twy = G(pTargetWs, ea * 3 + 1, eb * 3 + 1), twz = G(pTargetWs, ea * 3 + 2, eb * 3 + 2);
+  const tga: usize = pTargetWs + <usize>(ea * 24), tgb: usize = pTargetWs + <usize>(eb * 24);
+  const twx = L0(tga, tgb), twy = L1(tga, tgb), twz = L2(tga, tgb);
   const tx0 = ad(ad(ad(mu(I00, twx), mu(I10, twy)), mu(I20, twz)), I30), ty0 = ad(ad(ad(mu(I01, twx), mu(I11, twy)), mu(I21, twz)), I31), tz0 = ad(ad(ad(mu(I02, twx), mu(I12, twy)), mu(I22, twz)), I32);
+  // (values are computed where they shorten what stays live; each is the same expression as in solveLeg)
+  const W = f64x2.replace_lane(spl(wa), 1, wb);
+  // the outcome's blended animated target, cw + w (tw − cw) (the end's world translation is overwritten below)
+  const mbx = ad(cwx, mu(W, sb(twx, cwx))), mby = ad(cwy, mu(W, sb(twy, cwy))), mbz = ad(cwz, mu(W, sb(twz, cwz)));
   const v1x = sb(bx, ax), v1y = sb(by, ay), v1z = sb(bz, az);
   const v2x = sb(cx, bx), v2y = sb(cy, by), v2z = sb(cz, bz);
   const l1 = sq(ad(ad(mu(v1x, v1x), mu(v1y, v1y)), mu(v1z, v1z)));
@@ -890,7 +954,6 @@ function solvePair(ea: i32, eb: i32): bool {
   if (!all(v128.and(v128.and(f64x2.eq(sb(sum, sum), zero), f64x2.eq(sb(l12s, l12s), zero)), v128.and(f64x2.gt(l1, tiny), f64x2.gt(l2, tiny))))) return false;
   const lmax = l12s;
   const acx = sb(cx, ax), acy = sb(cy, ay), acz = sb(cz, az);
-  const W = f64x2.replace_lane(spl(wa), 1, wb);
   const tx = ad(cx, mu(W, sb(tx0, cx))), ty = ad(cy, mu(W, sb(ty0, cy))), tz = ad(cz, mu(W, sb(tz0, cz)));
   const lmin = f64x2.abs(sb(l1, l2));
   const il1 = dv(one, l1);
@@ -904,26 +967,42 @@ function solvePair(ea: i32, eb: i32): bool {
   const nl = sq(ad(ad(mu(nx, nx), mu(ny, ny)), mu(nz, nz)));
   const l1l2 = mu(l1, l2);
   if (!all(f64x2.gt(nl, mu(mu(spl(1e-7), l1), l2)))) return false;
+  // (the knee's current interior angle, used after the tests)
+  let c0 = dv(ng(ad(ad(mu(v1x, v2x), mu(v1y, v2y)), mu(v1z, v2z))), l1l2);
   // Knee direction k̂ ⊥ û (toward the pole, default the animated knee; the hinge fallback is declined).
   const id = dv(one, D);
   dx = mu(dx, id); dy = mu(dy, id); dz = mu(dz, id);
   let pvx = v1x, pvy = v1y, pvz = v1z;
   const poleM = flag2(pHasPole, ea, eb);
   if (v128.any_true(poleM)) {
-    x = G(pPoleWs, ea * 3, eb * 3); y = G(pPoleWs, ea * 3 + 1, eb * 3 + 1); z = G(pPoleWs, ea * 3 + 2, eb * 3 + 2);
-    pvx = sel(poleM, sb(ad(ad(ad(mu(I00, x), mu(I10, y)), mu(I20, z)), I30), ax), pvx);
-    pvy = sel(poleM, sb(ad(ad(ad(mu(I01, x), mu(I11, y)), mu(I21, z)), I31), ay), pvy);
-    pvz = sel(poleM, sb(ad(ad(ad(mu(I02, x), mu(I12, y)), mu(I22, z)), I32), az), pvz);
+    const pla: usize = pPoleWs + <usize>(ea * 24), plb: usize = pPoleWs + <usize>(eb * 24);
+    x = L0(pla, plb); y = L1(pla, plb); z = L2(pla, plb);
+    pvx = sel(poleM, sb(ad(ad(ad(mu(spl(i00), x), mu(spl(i10), y)), mu(spl(i20), z)), spl(i30)), ax), pvx);
+    pvy = sel(poleM, sb(ad(ad(ad(mu(spl(i01), x), mu(spl(i11), y)), mu(spl(i21), z)), spl(i31)), ay), pvy);
+    pvz = sel(poleM, sb(ad(ad(ad(mu(spl(i02), x), mu(spl(i12), y)), mu(spl(i22), z)), spl(i32_)), az), pvz);
   }
   const pd = ad(ad(mu(pvx, dx), mu(pvy, dy)), mu(pvz, dz));
   let kx = sb(pvx, mu(pd, dx)), ky = sb(pvy, mu(pd, dy)), kz = sb(pvz, mu(pd, dz));
   const kl = sq(ad(ad(mu(kx, kx), mu(ky, ky)), mu(kz, kz)));
   const pv2 = ad(ad(mu(pvx, pvx), mu(pvy, pvy)), mu(pvz, pvz));
   if (!all(v128.and(f64x2.gt(mu(kl, kl), mu(spl(1e-14), pv2)), f64x2.eq(sb(kl, kl), zero)))) return false;
-  // Softened reach, per lane.
-  const De = f64x2.replace_lane(
-    spl(softReach(lane0(D), lane0(lmax), lane0(lmin), F(pSoften, ea), lane0(acx), lane0(acy), lane0(acz))), 1,
-    softReach(lane1(D), lane1(lmax), lane1(lmin), F(pSoften, eb), lane1(acx), lane1(acy), lane1(acz)));
+  // Softened reach: in lanes when neither leg is in its soft band (softReach's clamps, as lane
+  // selects), else per lane in scalar.
+  const sfIn = f64x2.replace_lane(spl(F(pSoften, ea)), 1, F(pSoften, eb));
+  const sfPos = f64x2.gt(sfIn, zero);
+  const sf = sel(sfPos, sel(f64x2.gt(sfIn, spl(0.5)), spl(0.5), sfIn), zero);
+  let De = D;
+  if (v128.any_true(v128.and(sfPos, f64x2.gt(De, mu(lmax, sb(one, sf)))))) {
+    De = f64x2.replace_lane(
+      spl(softReach(lane0(D), lane0(lmax), lane0(lmin), F(pSoften, ea), lane0(acx), lane0(acy), lane0(acz))), 1,
+      softReach(lane1(D), lane1(lmax), lane1(lmin), F(pSoften, eb), lane1(acx), lane1(acy), lane1(acz)));
+  } else {
+    De = sel(f64x2.gt(De, lmax), lmax, De);
+    De = sel(f64x2.lt(De, lmin), lmin, De);
+  }
+  // (the wanted knee angle and the extension, used after the tests)
+  let c1 = dv(sb(ad(mu(l1, l1), mu(l2, l2)), mu(De, De)), mu(mu(spl(2), l1), l2));
+  const ext = dv(De, lmax);
   // The root turn (Shepperd's first case only: trace > 0).
   nx = dv(nx, nl); ny = dv(ny, nl); nz = dv(nz, nl);
   kx = dv(kx, kl); ky = dv(ky, kl); kz = dv(kz, kl);
@@ -943,9 +1022,7 @@ function solvePair(ea: i32, eb: i32): bool {
   if (!all(f64x2.gt(trc, zero))) return false;
   // ---- Every test passed: from here on the pair is solved (writes only below).
   // Knee: interior angle now / wanted, midDelta from half-angle cosines.
-  let c0 = dv(ng(ad(ad(mu(v1x, v2x), mu(v1y, v2y)), mu(v1z, v2z))), l1l2);
   c0 = sel(f64x2.gt(c0, one), one, c0); c0 = sel(f64x2.lt(c0, mone), mone, c0);
-  let c1 = dv(sb(ad(mu(l1, l1), mu(l2, l2)), mu(De, De)), mu(mu(spl(2), l1), l2));
   c1 = sel(f64x2.gt(c1, one), one, c1); c1 = sel(f64x2.lt(c1, mone), mone, c1);
   const half = spl(0.5);
   const ch0 = sq(mu(half, ad(one, c0))), sh0 = sq(mu(half, sb(one, c0)));
@@ -956,11 +1033,12 @@ function solvePair(ea: i32, eb: i32): bool {
   let QRw = mu(spl(0.25), S2), QRx = dv(sb(r21, r12), S2), QRy = dv(sb(r02, r20), S2), QRz = dv(sb(r10, r01), S2);
   const ql = dv(one, sq(ad(ad(ad(mu(QRx, QRx), mu(QRy, QRy)), mu(QRz, QRz)), mu(QRw, QRw))));
   QRx = mu(QRx, ql); QRy = mu(QRy, ql); QRz = mu(QRz, ql); QRw = mu(QRw, ql);
-  const ext = dv(De, lmax);
   // Local rotations: root qr, mid qm, end qe.
-  const r4a = rsa * 4, m4a = msa * 4, e4a = esa * 4, r4b = rsb * 4, m4b = msb * 4, e4b = esb * 4;
-  const qrx = G(pLocalR, r4a, r4b), qry = G(pLocalR, r4a + 1, r4b + 1), qrz = G(pLocalR, r4a + 2, r4b + 2), qrw = G(pLocalR, r4a + 3, r4b + 3);
-  const qmx = G(pLocalR, m4a, m4b), qmy = G(pLocalR, m4a + 1, m4b + 1), qmz = G(pLocalR, m4a + 2, m4b + 2), qmw = G(pLocalR, m4a + 3, m4b + 3);
+  const LR = pLocalR;
+  const lra: usize = LR + (<usize>rsa << 5), lrb: usize = LR + (<usize>rsb << 5), lma: usize = LR + (<usize>msa << 5), lmb: usize = LR + (<usize>msb << 5), lea: usize = LR + (<usize>esa << 5), leb: usize = LR + (<usize>esb << 5);
+  // (the end's first, then the root's and the mid's: each reads qr and qm afresh, not held meanwhile)
+  let qrx = L0(lra, lrb), qry = L1(lra, lrb), qrz = L2(lra, lrb), qrw = L3(lra, lrb);
+  let qmx = L0(lma, lmb), qmy = L1(lma, lmb), qmz = L2(lma, lmb), qmw = L3(lma, lmb);
   const pex = sb(ad(ad(mu(qrx, qmw), mu(qrw, qmx)), mu(qry, qmz)), mu(qrz, qmy));
   const pey = sb(ad(ad(mu(qry, qmw), mu(qrw, qmy)), mu(qrz, qmx)), mu(qrx, qmz));
   const pez = sb(ad(ad(mu(qrz, qmw), mu(qrw, qmz)), mu(qrx, qmy)), mu(qry, qmx));
@@ -968,7 +1046,7 @@ function solvePair(ea: i32, eb: i32): bool {
   let qex = zero, qey = zero, qez = zero, qew = zero;
   const fullM = i64x2.replace_lane(i64x2.splat(wra === 1 ? -1 : 0), 1, wrb === 1 ? -1 : 0);
   if (!all(fullM)) {
-    const bx2 = G(pLocalR, e4a, e4b), by2 = G(pLocalR, e4a + 1, e4b + 1), bz2 = G(pLocalR, e4a + 2, e4b + 2), bw2 = G(pLocalR, e4a + 3, e4b + 3);
+    const bx2 = L0(lea, leb), by2 = L1(lea, leb), bz2 = L2(lea, leb), bw2 = L3(lea, leb);
     qex = sb(ad(ad(mu(pex, bw2), mu(pew, bx2)), mu(pey, bz2)), mu(pez, by2));
     qey = sb(ad(ad(mu(pey, bw2), mu(pew, by2)), mu(pez, bx2)), mu(pex, bz2));
     qez = sb(ad(ad(mu(pez, bw2), mu(pew, bz2)), mu(pex, by2)), mu(pey, bx2));
@@ -977,7 +1055,8 @@ function solvePair(ea: i32, eb: i32): bool {
   if (v128.any_true(fullM)) {
     // Full rotation weight: the target orientation in solve space, normalised.
     const Qx = spl(qpx), Qy = spl(qpy), Qz = spl(qpz), Qw = spl(qpw);
-    const bx2 = G(pTargetRotWs, ea * 4, eb * 4), by2 = G(pTargetRotWs, ea * 4 + 1, eb * 4 + 1), bz2 = G(pTargetRotWs, ea * 4 + 2, eb * 4 + 2), bw2 = G(pTargetRotWs, ea * 4 + 3, eb * 4 + 3);
+    const tra: usize = pTargetRotWs + (<usize>ea << 5), trb: usize = pTargetRotWs + (<usize>eb << 5);
+    const bx2 = L0(tra, trb), by2 = L1(tra, trb), bz2 = L2(tra, trb), bw2 = L3(tra, trb);
     const lx = ad(sb(ad(mu(ng(Qx), bw2), mu(Qw, bx2)), mu(Qy, bz2)), mu(Qz, by2));
     let ly = ad(sb(ad(mu(ng(Qy), bw2), mu(Qw, by2)), mu(Qz, bx2)), mu(Qx, bz2));
     let lz = ad(sb(ad(mu(ng(Qz), bw2), mu(Qw, bz2)), mu(Qx, by2)), mu(Qy, bx2));
@@ -992,24 +1071,6 @@ function solvePair(ea: i32, eb: i32): bool {
     qez = sel(okm, mu(lz, il), sel(idm, zero, qez));
     qew = sel(okm, mu(lw, il), sel(idm, one, qew));
   }
-  // Root: R_r' = rootDelta · qr.
-  P(pLocalR, r4a, r4b, sb(ad(ad(mu(QRx, qrw), mu(QRw, qrx)), mu(QRy, qrz)), mu(QRz, qry)));
-  P(pLocalR, r4a + 1, r4b + 1, sb(ad(ad(mu(QRy, qrw), mu(QRw, qry)), mu(QRz, qrx)), mu(QRx, qrz)));
-  P(pLocalR, r4a + 2, r4b + 2, sb(ad(ad(mu(QRz, qrw), mu(QRw, qrz)), mu(QRx, qry)), mu(QRy, qrx)));
-  P(pLocalR, r4a + 3, r4b + 3, sb(sb(sb(mu(QRw, qrw), mu(QRx, qrx)), mu(QRy, qry)), mu(QRz, qrz)));
-  // Mid: R_m' = qr⁻¹ · midDelta · qr · qm.
-  const gx = sb(ad(ad(mu(QMx, qrw), mu(QMw, qrx)), mu(QMy, qrz)), mu(QMz, qry));
-  const gy = sb(ad(ad(mu(QMy, qrw), mu(QMw, qry)), mu(QMz, qrx)), mu(QMx, qrz));
-  const gz = sb(ad(ad(mu(QMz, qrw), mu(QMw, qrz)), mu(QMx, qry)), mu(QMy, qrx));
-  const gw = sb(sb(sb(mu(QMw, qrw), mu(QMx, qrx)), mu(QMy, qry)), mu(QMz, qrz));
-  const hx = ad(sb(ad(mu(ng(qrx), gw), mu(qrw, gx)), mu(qry, gz)), mu(qrz, gy));
-  const hy = ad(sb(ad(mu(ng(qry), gw), mu(qrw, gy)), mu(qrz, gx)), mu(qrx, gz));
-  const hz = ad(sb(ad(mu(ng(qrz), gw), mu(qrw, gz)), mu(qrx, gy)), mu(qry, gx));
-  const hw = ad(ad(ad(mu(qrw, gw), mu(qrx, gx)), mu(qry, gy)), mu(qrz, gz));
-  P(pLocalR, m4a, m4b, sb(ad(ad(mu(hx, qmw), mu(hw, qmx)), mu(hy, qmz)), mu(hz, qmy)));
-  P(pLocalR, m4a + 1, m4b + 1, sb(ad(ad(mu(hy, qmw), mu(hw, qmy)), mu(hz, qmx)), mu(hx, qmz)));
-  P(pLocalR, m4a + 2, m4b + 2, sb(ad(ad(mu(hz, qmw), mu(hw, qmz)), mu(hx, qmy)), mu(hy, qmx)));
-  P(pLocalR, m4a + 3, m4b + 3, sb(sb(sb(mu(hw, qmw), mu(hx, qmx)), mu(hy, qmy)), mu(hz, qmz)));
   // End: R_e' = (rootDelta · midDelta · Q_pe)⁻¹ · Qe.
   const jx = sb(ad(ad(mu(QMx, pew), mu(QMw, pex)), mu(QMy, pez)), mu(QMz, pey));
   const jy = sb(ad(ad(mu(QMy, pew), mu(QMw, pey)), mu(QMz, pex)), mu(QMx, pez));
@@ -1019,10 +1080,30 @@ function solvePair(ea: i32, eb: i32): bool {
   const fy = sb(ad(ad(mu(QRy, jw), mu(QRw, jy)), mu(QRz, jx)), mu(QRx, jz));
   const fz = sb(ad(ad(mu(QRz, jw), mu(QRw, jz)), mu(QRx, jy)), mu(QRy, jx));
   const fw = sb(sb(sb(mu(QRw, jw), mu(QRx, jx)), mu(QRy, jy)), mu(QRz, jz));
-  P(pLocalR, e4a, e4b, ad(sb(ad(mu(ng(fx), qew), mu(fw, qex)), mu(fy, qez)), mu(fz, qey)));
-  P(pLocalR, e4a + 1, e4b + 1, ad(sb(ad(mu(ng(fy), qew), mu(fw, qey)), mu(fz, qex)), mu(fx, qez)));
-  P(pLocalR, e4a + 2, e4b + 2, ad(sb(ad(mu(ng(fz), qew), mu(fw, qez)), mu(fx, qey)), mu(fy, qex)));
-  P(pLocalR, e4a + 3, e4b + 3, ad(ad(ad(mu(fw, qew), mu(fx, qex)), mu(fy, qey)), mu(fz, qez)));
+  St0(lea, leb, ad(sb(ad(mu(ng(fx), qew), mu(fw, qex)), mu(fy, qez)), mu(fz, qey)));
+  St1(lea, leb, ad(sb(ad(mu(ng(fy), qew), mu(fw, qey)), mu(fz, qex)), mu(fx, qez)));
+  St2(lea, leb, ad(sb(ad(mu(ng(fz), qew), mu(fw, qez)), mu(fx, qey)), mu(fy, qex)));
+  St3(lea, leb, ad(ad(ad(mu(fw, qew), mu(fx, qex)), mu(fy, qey)), mu(fz, qez)));
+  // Root: R_r' = rootDelta · qr.
+  qrx = L0(lra, lrb); qry = L1(lra, lrb); qrz = L2(lra, lrb); qrw = L3(lra, lrb);
+  St0(lra, lrb, sb(ad(ad(mu(QRx, qrw), mu(QRw, qrx)), mu(QRy, qrz)), mu(QRz, qry)));
+  St1(lra, lrb, sb(ad(ad(mu(QRy, qrw), mu(QRw, qry)), mu(QRz, qrx)), mu(QRx, qrz)));
+  St2(lra, lrb, sb(ad(ad(mu(QRz, qrw), mu(QRw, qrz)), mu(QRx, qry)), mu(QRy, qrx)));
+  St3(lra, lrb, sb(sb(sb(mu(QRw, qrw), mu(QRx, qrx)), mu(QRy, qry)), mu(QRz, qrz)));
+  // Mid: R_m' = qr⁻¹ · midDelta · qr · qm.
+  const gx = sb(ad(ad(mu(QMx, qrw), mu(QMw, qrx)), mu(QMy, qrz)), mu(QMz, qry));
+  const gy = sb(ad(ad(mu(QMy, qrw), mu(QMw, qry)), mu(QMz, qrx)), mu(QMx, qrz));
+  const gz = sb(ad(ad(mu(QMz, qrw), mu(QMw, qrz)), mu(QMx, qry)), mu(QMy, qrx));
+  const gw = sb(sb(sb(mu(QMw, qrw), mu(QMx, qrx)), mu(QMy, qry)), mu(QMz, qrz));
+  const hx = ad(sb(ad(mu(ng(qrx), gw), mu(qrw, gx)), mu(qry, gz)), mu(qrz, gy));
+  const hy = ad(sb(ad(mu(ng(qry), gw), mu(qrw, gy)), mu(qrz, gx)), mu(qrx, gz));
+  const hz = ad(sb(ad(mu(ng(qrz), gw), mu(qrw, gz)), mu(qrx, gy)), mu(qry, gx));
+  const hw = ad(ad(ad(mu(qrw, gw), mu(qrx, gx)), mu(qry, gy)), mu(qrz, gz));
+  qmx = L0(lma, lmb); qmy = L1(lma, lmb); qmz = L2(lma, lmb); qmw = L3(lma, lmb);
+  St0(lma, lmb, sb(ad(ad(mu(hx, qmw), mu(hw, qmx)), mu(hy, qmz)), mu(hz, qmy)));
+  St1(lma, lmb, sb(ad(ad(mu(hy, qmw), mu(hw, qmy)), mu(hz, qmx)), mu(hx, qmz)));
+  St2(lma, lmb, sb(ad(ad(mu(hz, qmw), mu(hw, qmz)), mu(hx, qmy)), mu(hy, qmx)));
+  St3(lma, lmb, sb(sb(sb(mu(hw, qmw), mu(hx, qmx)), mu(hy, qmy)), mu(hz, qmz)));
   // World matrices of the chains, then of any other bone of each root's subtree.
   chainWorlds2(rsa, rsb, msa, msb, esa, esb, Pp);
   if (sEa > esa + 1 || msa > rsa + 1 || esa > msa + 1) subtreeWorlds(rsa, msa, esa, sEa);
@@ -1032,11 +1113,11 @@ function solvePair(ea: i32, eb: i32): bool {
   if (nPar >= rsa && I(pOwner, nPar) === I(pOwner, rsa)) nValid = false;
   if (nPar >= rsb && I(pOwner, nPar) === I(pOwner, rsb)) nValid = false;
   // Outcome, in world units.
-  const ex = G(pWorldM, esa * 16 + 12, esb * 16 + 12), ey = G(pWorldM, esa * 16 + 13, esb * 16 + 13), ez = G(pWorldM, esa * 16 + 14, esb * 16 + 14);
-  const ox = sb(ad(cwx, mu(W, sb(twx, cwx))), ex), oy = sb(ad(cwy, mu(W, sb(twy, cwy))), ey), oz = sb(ad(cwz, mu(W, sb(twz, cwz))), ez);
+  const ex = L12(wea, web), ey = L13(wea, web), ez = L14(wea, web);
+  const ox = sb(mbx, ex), oy = sb(mby, ey), oz = sb(mbz, ez);
   const miss = sq(ad(ad(mu(ox, ox), mu(oy, oy)), mu(oz, oz)));
   P(pMissWs, ea, eb, miss);
-  const fxd = sb(ex, twx), fyd = sb(ey, twy), fzd = sb(ez, twz);
+  const fxd = sb(ex, L0(tga, tgb)), fyd = sb(ey, L1(tga, tgb)), fzd = sb(ez, L2(tga, tgb));
   P(pMissFullWs, ea, eb, sq(ad(ad(mu(fxd, fxd), mu(fyd, fyd)), mu(fzd, fzd))));
   SB(pReached, ea, lane0(miss) <= F(pReachTol, ea) ? 1 : 0);
   SB(pReached, eb, lane1(miss) <= F(pReachTol, eb) ? 1 : 0);
