@@ -301,14 +301,15 @@ function footLockChar(c: i32, dt: f64, valid: bool, queried: bool): void {
   for (let k = 0; k < n; k++) {
     const e = I(pLegs, c * MAX_LEGS + k);
     const wo = I(pEndSlot, e) * 16;
-    const m0 = F(pWorldM, wo), m1 = F(pWorldM, wo + 1), m2 = F(pWorldM, wo + 2);
-    const m4 = F(pWorldM, wo + 4), m5 = F(pWorldM, wo + 5), m6 = F(pWorldM, wo + 6);
-    const m8 = F(pWorldM, wo + 8), m9 = F(pWorldM, wo + 9), m10 = F(pWorldM, wo + 10);
-    const atx = F(pWorldM, wo + 12), aty = F(pWorldM, wo + 13), atz = F(pWorldM, wo + 14);
-    const qo = S_QA + k * 4;
-    const qax = F(pScratch, qo), qay = F(pScratch, qo + 1), qaz = F(pScratch, qo + 2), qaw = F(pScratch, qo + 3);
-    const e3 = e * 3, e4 = e * 4;
-    const sl0 = F(pSoleLs, e3), sl1 = F(pSoleLs, e3 + 1), sl2 = F(pSoleLs, e3 + 2);
+    // (each array's element by a base address and immediate offsets)
+    const wm: usize = pWorldM + (<usize>wo << 3), o3: usize = <usize>e * 24, o4: usize = <usize>e << 5;
+    const m0 = F(wm, 0), m1 = F(wm, 1), m2 = F(wm, 2);
+    const m4 = F(wm, 4), m5 = F(wm, 5), m6 = F(wm, 6);
+    const m8 = F(wm, 8), m9 = F(wm, 9), m10 = F(wm, 10);
+    const atx = F(wm, 12), aty = F(wm, 13), atz = F(wm, 14);
+    const qa: usize = pScratch + (<usize>(S_QA + k * 4) << 3);
+    const qax = F(qa, 0), qay = F(qa, 1), qaz = F(qa, 2), qaw = F(qa, 3);
+    const sl0 = F(pSoleLs + o3, 0), sl1 = F(pSoleLs + o3, 1), sl2 = F(pSoleLs + o3, 2);
     const px = m0 * sl0 + m4 * sl1 + m8 * sl2 + atx;
     const py = m1 * sl0 + m5 * sl1 + m9 * sl2 + aty;
     const pz = m2 * sl0 + m6 * sl1 + m10 * sl2 + atz;
@@ -327,9 +328,9 @@ function footLockChar(c: i32, dt: f64, valid: bool, queried: bool): void {
       h = refY;
       hasGround = isFinite<f64>(h);
     } else {
-      const g = e * 5;
+      const g: usize = pGroundHit + <usize>(e * 40);
       hasGround = B(pGroundOk, e) === 1;
-      h = F(pGroundHit, g); gnx = F(pGroundHit, g + 1); gny = F(pGroundHit, g + 2); gnz = F(pGroundHit, g + 3); gs = <i32>F(pGroundHit, g + 4);
+      h = F(g, 0); gnx = F(g, 1); gny = F(g, 2); gnz = F(g, 3); gs = <i32>F(g, 4);
     }
     SB(pHasGround, e, hasGround ? 1 : 0);
     if (!hasGround) h = py;
@@ -349,32 +350,32 @@ function footLockChar(c: i32, dt: f64, valid: bool, queried: bool): void {
       const sr = s >= 0 ? I(pSRow, s) : -1;
       if (sr >= 0) {
         const so = sr * 16;
-        const cx = F(pContactSs, e3), cy = F(pContactSs, e3 + 1), cz = F(pContactSs, e3 + 2);
-        Gx = F(pSMatrix, so) * cx + F(pSMatrix, so + 4) * cy + F(pSMatrix, so + 8) * cz + F(pSMatrix, so + 12);
-        Gy = F(pSMatrix, so + 1) * cx + F(pSMatrix, so + 5) * cy + F(pSMatrix, so + 9) * cz + F(pSMatrix, so + 13);
-        Gz = F(pSMatrix, so + 2) * cx + F(pSMatrix, so + 6) * cy + F(pSMatrix, so + 10) * cz + F(pSMatrix, so + 14);
+        const cx = F(pContactSs + o3, 0), cy = F(pContactSs + o3, 1), cz = F(pContactSs + o3, 2);
+        Gx = F(pSMatrix + (<usize>so << 3), 0) * cx + F(pSMatrix + (<usize>so << 3), 4) * cy + F(pSMatrix + (<usize>so << 3), 8) * cz + F(pSMatrix + (<usize>so << 3), 12);
+        Gy = F(pSMatrix + (<usize>so << 3), 1) * cx + F(pSMatrix + (<usize>so << 3), 5) * cy + F(pSMatrix + (<usize>so << 3), 9) * cz + F(pSMatrix + (<usize>so << 3), 13);
+        Gz = F(pSMatrix + (<usize>so << 3), 2) * cx + F(pSMatrix + (<usize>so << 3), 6) * cy + F(pSMatrix + (<usize>so << 3), 10) * cz + F(pSMatrix + (<usize>so << 3), 14);
         const mir = B(pSMirrored, sr) === 1;
         const s4 = sr * 4;
-        const ax = F(pSRot, s4), ay = F(pSRot, s4 + 1), az = F(pSRot, s4 + 2), aw = F(pSRot, s4 + 3);
-        const bx = F(pRotSs, e4), by = mir ? -F(pRotSs, e4 + 1) : F(pRotSs, e4 + 1), bz = mir ? -F(pRotSs, e4 + 2) : F(pRotSs, e4 + 2), bw = F(pRotSs, e4 + 3);
+        const ax = F(pSRot + (<usize>s4 << 3), 0), ay = F(pSRot + (<usize>s4 << 3), 1), az = F(pSRot + (<usize>s4 << 3), 2), aw = F(pSRot + (<usize>s4 << 3), 3);
+        const bx = F(pRotSs + o4, 0), by = mir ? -F(pRotSs + o4, 1) : F(pRotSs + o4, 1), bz = mir ? -F(pRotSs + o4, 2) : F(pRotSs + o4, 2), bw = F(pRotSs + o4, 3);
         qgx = ax * bw + aw * bx + ay * bz - az * by;
         qgy = ay * bw + aw * by + az * bx - ax * bz;
         qgz = az * bw + aw * bz + ax * by - ay * bx;
         qgw = aw * bw - ax * bx - ay * by - az * bz;
-        const vx = mir ? -F(pNormalSs, e3) : F(pNormalSs, e3), vy = F(pNormalSs, e3 + 1), vz = F(pNormalSs, e3 + 2);
+        const vx = mir ? -F(pNormalSs + o3, 0) : F(pNormalSs + o3, 0), vy = F(pNormalSs + o3, 1), vz = F(pNormalSs + o3, 2);
         const tx = 2 * (ay * vz - az * vy), ty = 2 * (az * vx - ax * vz), tz = 2 * (ax * vy - ay * vx);
         Nx = vx + aw * tx + (ay * tz - az * ty);
         Ny = vy + aw * ty + (az * tx - ax * tz);
         Nz = vz + aw * tz + (ax * ty - ay * tx);
       } else {
-        Gx = F(pContactSs, e3); Gy = F(pContactSs, e3 + 1); Gz = F(pContactSs, e3 + 2);
-        Nx = F(pNormalSs, e3); Ny = F(pNormalSs, e3 + 1); Nz = F(pNormalSs, e3 + 2);
-        qgx = F(pRotSs, e4); qgy = F(pRotSs, e4 + 1); qgz = F(pRotSs, e4 + 2); qgw = F(pRotSs, e4 + 3);
+        Gx = F(pContactSs + o3, 0); Gy = F(pContactSs + o3, 1); Gz = F(pContactSs + o3, 2);
+        Nx = F(pNormalSs + o3, 0); Ny = F(pNormalSs + o3, 1); Nz = F(pNormalSs + o3, 2);
+        qgx = F(pRotSs + o4, 0); qgy = F(pRotSs + o4, 1); qgz = F(pRotSs + o4, 2); qgw = F(pRotSs + o4, 3);
       }
     } else if (hasGround) {
       Gx = px; Gy = h; Gz = pz;
       Nx = gnx; Ny = gny; Nz = gnz;
-      const snx = F(pSoleNormalLs, e3), sny = F(pSoleNormalLs, e3 + 1), snz = F(pSoleNormalLs, e3 + 2);
+      const snx = F(pSoleNormalLs + o3, 0), sny = F(pSoleNormalLs + o3, 1), snz = F(pSoleNormalLs + o3, 2);
       let nax = m0 * snx + m4 * sny + m8 * snz;
       let nay = m1 * snx + m5 * sny + m9 * snz;
       let naz = m2 * snx + m6 * sny + m10 * snz;
@@ -402,33 +403,33 @@ function footLockChar(c: i32, dt: f64, valid: bool, queried: bool): void {
           const sr = I(pSRow, s); // (a live support: checked by the ground query)
           const so = sr * 16;
           // transformPoint(contactSs, invMatrixWs, G)
-          SF(pContactSs, e3, F(pSInv, so) * Gx + F(pSInv, so + 4) * Gy + F(pSInv, so + 8) * Gz + F(pSInv, so + 12));
-          SF(pContactSs, e3 + 1, F(pSInv, so + 1) * Gx + F(pSInv, so + 5) * Gy + F(pSInv, so + 9) * Gz + F(pSInv, so + 13));
-          SF(pContactSs, e3 + 2, F(pSInv, so + 2) * Gx + F(pSInv, so + 6) * Gy + F(pSInv, so + 10) * Gz + F(pSInv, so + 14));
+          SF(pContactSs + o3, 0, F(pSInv + (<usize>so << 3), 0) * Gx + F(pSInv + (<usize>so << 3), 4) * Gy + F(pSInv + (<usize>so << 3), 8) * Gz + F(pSInv + (<usize>so << 3), 12));
+          SF(pContactSs + o3, 1, F(pSInv + (<usize>so << 3), 1) * Gx + F(pSInv + (<usize>so << 3), 5) * Gy + F(pSInv + (<usize>so << 3), 9) * Gz + F(pSInv + (<usize>so << 3), 13));
+          SF(pContactSs + o3, 2, F(pSInv + (<usize>so << 3), 2) * Gx + F(pSInv + (<usize>so << 3), 6) * Gy + F(pSInv + (<usize>so << 3), 10) * Gz + F(pSInv + (<usize>so << 3), 14));
           const mir = B(pSMirrored, sr) === 1;
           const s4 = sr * 4;
           // rotationToLocal(rotSs, rotWs, qg, mirrored)
           {
-            const ax = -F(pSRot, s4), ay = -F(pSRot, s4 + 1), az = -F(pSRot, s4 + 2), aw = F(pSRot, s4 + 3);
+            const ax = -F(pSRot + (<usize>s4 << 3), 0), ay = -F(pSRot + (<usize>s4 << 3), 1), az = -F(pSRot + (<usize>s4 << 3), 2), aw = F(pSRot + (<usize>s4 << 3), 3);
             const x = ax * qgw + aw * qgx + ay * qgz - az * qgy;
             const y = ay * qgw + aw * qgy + az * qgx - ax * qgz;
             const z = az * qgw + aw * qgz + ax * qgy - ay * qgx;
             const w2 = aw * qgw - ax * qgx - ay * qgy - az * qgz;
-            SF(pRotSs, e4, x); SF(pRotSs, e4 + 1, mir ? -y : y); SF(pRotSs, e4 + 2, mir ? -z : z); SF(pRotSs, e4 + 3, w2);
+            SF(pRotSs + o4, 0, x); SF(pRotSs + o4, 1, mir ? -y : y); SF(pRotSs + o4, 2, mir ? -z : z); SF(pRotSs + o4, 3, w2);
           }
           // qRotateInv(normalSs, rotWs, N), x negated when mirrored
           {
-            const qx = -F(pSRot, s4), qy = -F(pSRot, s4 + 1), qz = -F(pSRot, s4 + 2), qw = F(pSRot, s4 + 3);
+            const qx = -F(pSRot + (<usize>s4 << 3), 0), qy = -F(pSRot + (<usize>s4 << 3), 1), qz = -F(pSRot + (<usize>s4 << 3), 2), qw = F(pSRot + (<usize>s4 << 3), 3);
             const tx = 2 * (qy * Nz - qz * Ny), ty = 2 * (qz * Nx - qx * Nz), tz = 2 * (qx * Ny - qy * Nx);
             const nx = Nx + qw * tx + (qy * tz - qz * ty);
-            SF(pNormalSs, e3, mir ? -nx : nx);
-            SF(pNormalSs, e3 + 1, Ny + qw * ty + (qz * tx - qx * tz));
-            SF(pNormalSs, e3 + 2, Nz + qw * tz + (qx * ty - qy * tx));
+            SF(pNormalSs + o3, 0, mir ? -nx : nx);
+            SF(pNormalSs + o3, 1, Ny + qw * ty + (qz * tx - qx * tz));
+            SF(pNormalSs + o3, 2, Nz + qw * tz + (qx * ty - qy * tx));
           }
         } else {
-          SF(pContactSs, e3, Gx); SF(pContactSs, e3 + 1, Gy); SF(pContactSs, e3 + 2, Gz);
-          SF(pNormalSs, e3, Nx); SF(pNormalSs, e3 + 1, Ny); SF(pNormalSs, e3 + 2, Nz);
-          SF(pRotSs, e4, qgx); SF(pRotSs, e4 + 1, qgy); SF(pRotSs, e4 + 2, qgz); SF(pRotSs, e4 + 3, qgw);
+          SF(pContactSs + o3, 0, Gx); SF(pContactSs + o3, 1, Gy); SF(pContactSs + o3, 2, Gz);
+          SF(pNormalSs + o3, 0, Nx); SF(pNormalSs + o3, 1, Ny); SF(pNormalSs + o3, 2, Nz);
+          SF(pRotSs + o4, 0, qgx); SF(pRotSs + o4, 1, qgy); SF(pRotSs + o4, 2, qgz); SF(pRotSs + o4, 3, qgw);
         }
         SB(pLocked, e, 1);
       }
@@ -437,8 +438,8 @@ function footLockChar(c: i32, dt: f64, valid: bool, queried: bool): void {
       Nx = 0; Ny = 1; Nz = 0;
       qgx = qax; qgy = qay; qgz = qaz; qgw = qaw;
     }
-    SF(pContactWs, e3, Gx); SF(pContactWs, e3 + 1, Gy); SF(pContactWs, e3 + 2, Gz);
-    SF(pNormalWs, e3, Nx); SF(pNormalWs, e3 + 1, Ny); SF(pNormalWs, e3 + 2, Nz);
+    SF(pContactWs + o3, 0, Gx); SF(pContactWs + o3, 1, Gy); SF(pContactWs + o3, 2, Gz);
+    SF(pNormalWs + o3, 0, Nx); SF(pNormalWs + o3, 1, Ny); SF(pNormalWs + o3, 2, Nz);
     const Tx = fx + w * (Gx - fx), Ty = fy + w * (Gy - fy), Tz = fz + w * (Gz - fz);
     let qtx: f64, qty: f64, qtz: f64, qtw: f64;
     if (w >= 1) { qtx = qgx; qty = qgy; qtz = qgz; qtw = qgw; } else if (w > 0) {
@@ -451,10 +452,10 @@ function footLockChar(c: i32, dt: f64, valid: bool, queried: bool): void {
     const Rw = qtw * qaw + qtx * qax + qty * qay + qtz * qaz;
     const vx = px - atx, vy = py - aty, vz = pz - atz;
     const tx = 2 * (Ry * vz - Rz * vy), ty = 2 * (Rz * vx - Rx * vz), tz = 2 * (Rx * vy - Ry * vx);
-    SF(pTargetWs, e3, Tx - (vx + Rw * tx + (Ry * tz - Rz * ty)));
-    SF(pTargetWs, e3 + 1, Ty - (vy + Rw * ty + (Rz * tx - Rx * tz)));
-    SF(pTargetWs, e3 + 2, Tz - (vz + Rw * tz + (Rx * ty - Ry * tx)));
-    SF(pTargetRotWs, e4, qtx); SF(pTargetRotWs, e4 + 1, qty); SF(pTargetRotWs, e4 + 2, qtz); SF(pTargetRotWs, e4 + 3, qtw);
+    SF(pTargetWs + o3, 0, Tx - (vx + Rw * tx + (Ry * tz - Rz * ty)));
+    SF(pTargetWs + o3, 1, Ty - (vy + Rw * ty + (Rz * tx - Rx * tz)));
+    SF(pTargetWs + o3, 2, Tz - (vz + Rw * tz + (Rx * ty - Ry * tx)));
+    SF(pTargetRotWs + o4, 0, qtx); SF(pTargetRotWs + o4, 1, qty); SF(pTargetRotWs + o4, 2, qtz); SF(pTargetRotWs + o4, 3, qtw);
     SB(pHasTargetRot, e, 1);
     SF(pWeight, e, gb);
     SF(pRotWeight, e, gb);
@@ -514,18 +515,21 @@ export function pelvisRun(count: i32): void {
     let sw: f64 = 0, sx: f64 = 0, sz: f64 = 0;
     for (let k = 0; k < nLegs; k++) {
       const e = I(pLegs, c * MAX_LEGS + k);
-      const a = I(pRootSlot, e) * 16, b = I(pMidSlot, e) * 16;
-      const bx = F(pWorldM, b + 12), by = F(pWorldM, b + 13), bz = F(pWorldM, b + 14);
+      // (the world matrices by base address and immediate offsets)
+      const wa: usize = pWorldM + (<usize>I(pRootSlot, e) << 7), wb: usize = pWorldM + (<usize>I(pMidSlot, e) << 7);
+      const bx = F(wb, 12), by = F(wb, 13), bz = F(wb, 14);
       let cx: f64, cy: f64, cz: f64;
-      if (B(pEndIsChild, e) === 1) { const eo = I(pEndSlot, e) * 16; cx = F(pWorldM, eo + 12); cy = F(pWorldM, eo + 13); cz = F(pWorldM, eo + 14); } else {
-        const x = F(pTipLs, e * 3), y = F(pTipLs, e * 3 + 1), z = F(pTipLs, e * 3 + 2);
-        cx = F(pWorldM, b) * x + F(pWorldM, b + 4) * y + F(pWorldM, b + 8) * z + bx;
-        cy = F(pWorldM, b + 1) * x + F(pWorldM, b + 5) * y + F(pWorldM, b + 9) * z + by;
-        cz = F(pWorldM, b + 2) * x + F(pWorldM, b + 6) * y + F(pWorldM, b + 10) * z + bz;
+      if (B(pEndIsChild, e) === 1) { const we: usize = pWorldM + (<usize>I(pEndSlot, e) << 7); cx = F(we, 12); cy = F(we, 13); cz = F(we, 14); } else {
+        const tl: usize = pTipLs + <usize>(e * 24);
+        const x = F(tl, 0), y = F(tl, 1), z = F(tl, 2);
+        cx = F(wb, 0) * x + F(wb, 4) * y + F(wb, 8) * z + bx;
+        cy = F(wb, 1) * x + F(wb, 5) * y + F(wb, 9) * z + by;
+        cz = F(wb, 2) * x + F(wb, 6) * y + F(wb, 10) * z + bz;
       }
-      const ax = F(pWorldM, a + 12), ay = F(pWorldM, a + 13), az = F(pWorldM, a + 14);
+      const ax = F(wa, 12), ay = F(wa, 13), az = F(wa, 14);
       const len = Math.sqrt(((bx - ax) * (bx - ax)) + ((by - ay) * (by - ay)) + ((bz - az) * (bz - az))) + Math.sqrt(((cx - bx) * (cx - bx)) + ((cy - by) * (cy - by)) + ((cz - bz) * (cz - bz)));
-      SF(sc, S_HIP + k * 3, ax); SF(sc, S_HIP + k * 3 + 1, ay); SF(sc, S_HIP + k * 3 + 2, az);
+      const hp: usize = sc + (<usize>(S_HIP + k * 3) << 3);
+      SF(hp, 0, ax); SF(hp, 1, ay); SF(hp, 2, az);
       let R = len * (1 - F(pSoften, e));
       const dc = Math.sqrt(((cx - ax) * (cx - ax)) + ((cy - ay) * (cy - ay)) + ((cz - az) * (cz - az)));
       if (dc > R) R = dc < len ? dc : len;
@@ -534,7 +538,7 @@ export function pelvisRun(count: i32): void {
       const w = F(pStanceEff, e);
       SF(sc, S_W + k, w);
       if (w < minStance) minStance = w;
-      if (w > 0) { sw += w; sx += w * F(pContactWs, e * 3); sz += w * F(pContactWs, e * 3 + 2); }
+      if (w > 0) { const cw: usize = pContactWs + <usize>(e * 24); sw += w; sx += w * F(cw, 0); sz += w * F(cw, 2); }
       SI(so, k, k);
     }
     if (!isFinite<f64>(meanLen)) meanLen = 0;
@@ -552,7 +556,7 @@ export function pelvisRun(count: i32): void {
       wantZ = bw * (sz / sw - comZ);
     }
     const maxShift = F(pBalanceMaxShift, c) * meanLen;
-    let ox = F(pOffsetWs, c * 3), oz = F(pOffsetWs, c * 3 + 2);
+    let ox = F(pOffsetWs + <usize>(c * 24), 0), oz = F(pOffsetWs + <usize>(c * 24), 2);
     if (first) { ox = wantX; oz = wantZ; } else { ox += (wantX - ox) * alpha; oz += (wantZ - oz) * alpha; }
     const snap = 1e-9 * (meanLen > 0 ? meanLen : 1);
     if (Math.abs(ox - wantX) < snap) ox = wantX;
@@ -565,9 +569,10 @@ export function pelvisRun(count: i32): void {
       SF(sc, S_LO + k, NaN); SF(sc, S_HI + k, NaN);
       if (!(F(sc, S_W + k) > 0)) continue;
       const e = I(pLegs, c * MAX_LEGS + k);
-      const dx = F(sc, S_HIP + k * 3) + ox - F(pTargetWs, e * 3);
-      const dy = F(sc, S_HIP + k * 3 + 1) - F(pTargetWs, e * 3 + 1);
-      const dz = F(sc, S_HIP + k * 3 + 2) + oz - F(pTargetWs, e * 3 + 2);
+      const hp: usize = sc + (<usize>(S_HIP + k * 3) << 3), tg: usize = pTargetWs + <usize>(e * 24);
+      const dx = F(hp, 0) + ox - F(tg, 0);
+      const dy = F(hp, 1) - F(tg, 1);
+      const dz = F(hp, 2) + oz - F(tg, 2);
       const R = F(sc, S_R + k);
       const disc = R * R - dx * dx - dz * dz;
       if (!(disc >= 0)) { nBad++; continue; }
@@ -609,12 +614,12 @@ export function pelvisRun(count: i32): void {
     }
     let desired: f64 = 0;
     if (desired < lo) desired = lo; else if (desired > hi) desired = hi;
-    let y = F(pOffsetWs, c * 3 + 1);
+    let y = F(pOffsetWs + <usize>(c * 24), 1);
     y = first ? desired : y + (desired - y) * alpha;
     if (Math.abs(y - desired) < snap) y = desired;
     if (y < lo) y = lo; else if (y > hi) y = hi;
     if (!isFinite<f64>(y)) y = 0;
-    SF(pOffsetWs, c * 3, ox); SF(pOffsetWs, c * 3 + 1, y); SF(pOffsetWs, c * 3 + 2, oz);
+    SF(pOffsetWs + <usize>(c * 24), 0, ox); SF(pOffsetWs + <usize>(c * 24), 1, y); SF(pOffsetWs + <usize>(c * 24), 2, oz);
     SF(pBandLo, c, lo); SF(pBandHi, c, hi); SB(pBandLegs, c, nIn); SB(pBandInf, c, nBad);
     const slack = 1e-6 * meanLen;
     SB(pBandBeyond, c, y < dropLim - slack || y > raiseLim + slack ? 1 : 0);
@@ -628,7 +633,8 @@ export function pelvisRun(count: i32): void {
 function applyPelvisOffset(c: i32): void {
   const ps = I(pPelvisSlot, c);
   const ch = I(pScChar, c);
-  const dx = F(pOffsetWs, c * 3), dy = F(pOffsetWs, c * 3 + 1), dz = F(pOffsetWs, c * 3 + 2);
+  const ow: usize = pOffsetWs + <usize>(c * 24);
+  const dx = F(ow, 0), dy = F(ow, 1), dz = F(ow, 2);
   const par = I(pParent, ps);
   const m: usize = par >= 0 ? pWorldM + (<usize>(par * 16) << 3) : pRootWs + (<usize>(ch * 16) << 3);
   const a00 = F(m, 0), a01 = F(m, 1), a02 = F(m, 2);
@@ -641,13 +647,16 @@ function applyPelvisOffset(c: i32): void {
   const lx = (b01 * dx + (-a22 * a01 + a02 * a21) * dy + (a12 * a01 - a02 * a11) * dz) * id;
   const ly = (b11 * dx + (a22 * a00 - a02 * a20) * dy + (-a12 * a00 + a02 * a10) * dz) * id;
   const lz = (b21 * dx + (-a21 * a00 + a01 * a20) * dy + (a11 * a00 - a01 * a10) * dz) * id;
-  SF(pLocalT, ps * 3, F(pLocalT, ps * 3) + lx);
-  SF(pLocalT, ps * 3 + 1, F(pLocalT, ps * 3 + 1) + ly);
-  SF(pLocalT, ps * 3 + 2, F(pLocalT, ps * 3 + 2) + lz);
+  const lt: usize = pLocalT + <usize>(ps * 24);
+  SF(lt, 0, F(lt, 0) + lx);
+  SF(lt, 1, F(lt, 1) + ly);
+  SF(lt, 2, F(lt, 2) + lz);
   const end = I(pPelvisSubEnd, c);
   if (B(pPelvisDense, c) === 1) {
-    for (let o = ps * 16 + 12; o < end * 16; o += 16) {
-      SF(pWorldM, o, F(pWorldM, o) + dx); SF(pWorldM, o + 1, F(pWorldM, o + 1) + dy); SF(pWorldM, o + 2, F(pWorldM, o + 2) + dz);
+    // (the translation columns of slots ps..end − 1, by base address and immediate offsets)
+    for (let k = ps; k < end; k++) {
+      const w: usize = pWorldM + (<usize>k << 7);
+      SF(w, 12, F(w, 12) + dx); SF(w, 13, F(w, 13) + dy); SF(w, 14, F(w, 14) + dz);
     }
     return;
   }
