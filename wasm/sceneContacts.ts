@@ -155,7 +155,7 @@ export function footLockRun(from: i32, count: i32): i32 {
   const valid = dt > 0 && isFinite<f64>(dt);
   for (let i = from; i < count; i++) {
     const c = I(pList, i);
-    if (c < 0) footLockChar(-1 - c, dt, valid, true); else footLockChar(c, dt, valid, false);
+    footLockChar(c < 0 ? -1 - c : c, dt, valid, c < 0); // (inlined: one copy)
   }
   return count;
 }
@@ -232,7 +232,7 @@ export function scalarLegsSince(): i32 { const n = scalarLegs; scalarLegs = 0; r
  * the results are bit-identical. The two legs go back to the scalar footRotation where they
  * would branch differently (a degenerate axis in either, different Shepperd cases).
  */
-function footRotation2(wa: i32, wb: i32, ka: i32, kb: i32): void {
+@inline function footRotation2(wa: i32, wb: i32, ka: i32, kb: i32): void {
   const one = f64x2.splat(1), zero = f64x2.splat(0), tiny = f64x2.splat(1e-300);
   let x0 = V(pWorldM, wa, wb), x1 = V(pWorldM, wa + 1, wb + 1), x2 = V(pWorldM, wa + 2, wb + 2);
   let y0 = V(pWorldM, wa + 4, wb + 4), y1 = V(pWorldM, wa + 5, wb + 5), y2 = V(pWorldM, wa + 6, wb + 6);
@@ -282,7 +282,7 @@ function footRotation2(wa: i32, wb: i32, ka: i32, kb: i32): void {
 }
 
 /** FootLock of character c (its legs' animated foot rotations first, in pairs). */
-function footLockChar(c: i32, dt: f64, valid: bool, queried: bool): void {
+@inline function footLockChar(c: i32, dt: f64, valid: bool, queried: bool): void {
   const want: f64 = B(pGrounded, c) === 1 ? 1 : 0;
   let gb = F(pGroundBlend, c);
   if (B(pInit, c) === 0) gb = want;
@@ -630,7 +630,7 @@ export function pelvisRun(count: i32): void {
 }
 
 /** applyPelvisOffset (systems/pelvisHeight.ts): move the pelvis of character c by offsetWs. */
-function applyPelvisOffset(c: i32): void {
+@inline function applyPelvisOffset(c: i32): void {
   const ps = I(pPelvisSlot, c);
   const ch = I(pScChar, c);
   const ow: usize = pOffsetWs + <usize>(c * 24);

@@ -216,7 +216,7 @@ function adoptNext(): void {
  * non-finite matrix, a degenerate rotation, trace <= 0): the limbs then load theirs one at a time.
  * Reads the parent matrices (pose worldM or charRootWs); writes only the two caches.
  */
-function loadParentsAhead(e1: i32, e2: i32): void {
+@inline function loadParentsAhead(e1: i32, e2: i32): void {
   const ch1 = I(pChar, e1), par1 = I(pParent, I(pRootSlot, e1));
   if ((cValid && cPar === par1 && cChar === ch1) || (nValid && nPar === par1 && nChar === ch1)) return;
   const ch2 = I(pChar, e2), par2 = I(pParent, I(pRootSlot, e2));
@@ -794,117 +794,65 @@ function softReach(D: f64, lmax: f64, lmin: f64, sfIn: f64, acx: f64, acy: f64, 
   return De;
 }
 
-/** Column pairs of two world matrices (lane 0 to Wa, lane 1 to Wb), entries as worldOfSlot writes them. */
-@inline function storeWorld2(Wa: usize, Wb: usize, m00: v128, m01: v128, m02: v128, m10: v128, m11: v128, m12: v128, m20: v128, m21: v128, m22: v128, m30: v128, m31: v128, m32: v128): void {
-  const zero = spl(0), one = spl(1);
-  v128.store(Wa, f64x2.shuffle(m00, m01, 0, 2), 0); v128.store(Wb, f64x2.shuffle(m00, m01, 1, 3), 0);
-  v128.store(Wa, f64x2.shuffle(m02, zero, 0, 2), 16); v128.store(Wb, f64x2.shuffle(m02, zero, 1, 3), 16);
-  v128.store(Wa, f64x2.shuffle(m10, m11, 0, 2), 32); v128.store(Wb, f64x2.shuffle(m10, m11, 1, 3), 32);
-  v128.store(Wa, f64x2.shuffle(m12, zero, 0, 2), 48); v128.store(Wb, f64x2.shuffle(m12, zero, 1, 3), 48);
-  v128.store(Wa, f64x2.shuffle(m20, m21, 0, 2), 64); v128.store(Wb, f64x2.shuffle(m20, m21, 1, 3), 64);
-  v128.store(Wa, f64x2.shuffle(m22, zero, 0, 2), 80); v128.store(Wb, f64x2.shuffle(m22, zero, 1, 3), 80);
-  v128.store(Wa, f64x2.shuffle(m30, m31, 0, 2), 96); v128.store(Wb, f64x2.shuffle(m30, m31, 1, 3), 96);
-  v128.store(Wa, f64x2.shuffle(m32, one, 0, 2), 112); v128.store(Wb, f64x2.shuffle(m32, one, 1, 3), 112);
+/**
+ * One level of {@link chainWorlds2}: worldOfSlot of two bones (lane 0: localR, localS, localT at
+ * byte addresses ra, ka, ta, parent matrix at Qa, world matrix written at Wa; lane 1: rb, kb, tb,
+ * Qb, Wb; `splat`: one parent matrix for both, at Qa). By rows of the parent: three parent
+ * entries and the nine local columns live at a time, each entry stored as it is made.
+ */
+@inline function chainLevel(ra: usize, rb: usize, ka: usize, kb: usize, ta: usize, tb: usize, Qa: usize, Qb: usize, splat: bool, Wa: usize, Wb: usize): void {
+  const one = spl(1);
+  const x = L0(ra, rb), y = L1(ra, rb), z = L2(ra, rb), w = L3(ra, rb);
+  const sx = L0(ka, kb), sy = L1(ka, kb), sz = L2(ka, kb);
+  const x2 = ad(x, x), y2 = ad(y, y), z2 = ad(z, z);
+  const xx = mu(x, x2), xy = mu(x, y2), xz = mu(x, z2), yy = mu(y, y2), yz = mu(y, z2), zz = mu(z, z2), wx = mu(w, x2), wy = mu(w, y2), wz = mu(w, z2);
+  const l00 = mu(sb(one, ad(yy, zz)), sx), l01 = mu(ad(xy, wz), sx), l02 = mu(sb(xz, wy), sx);
+  const l10 = mu(sb(xy, wz), sy), l11 = mu(sb(one, ad(xx, zz)), sy), l12 = mu(ad(yz, wx), sy);
+  const l20 = mu(ad(xz, wy), sz), l21 = mu(sb(yz, wx), sz), l22 = mu(sb(one, ad(xx, yy)), sz);
+  const tx = L0(ta, tb), ty = L1(ta, tb), tz = L2(ta, tb);
+  {
+    const p0 = splat ? v128.load64_splat(Qa, 0) : L0(Qa, Qb), p1 = splat ? v128.load64_splat(Qa, 32) : L4(Qa, Qb), p2 = splat ? v128.load64_splat(Qa, 64) : L8(Qa, Qb);
+    St0(Wa, Wb, ad(ad(mu(p0, l00), mu(p1, l01)), mu(p2, l02)));
+    St4(Wa, Wb, ad(ad(mu(p0, l10), mu(p1, l11)), mu(p2, l12)));
+    St8(Wa, Wb, ad(ad(mu(p0, l20), mu(p1, l21)), mu(p2, l22)));
+    St12(Wa, Wb, ad(ad(ad(mu(p0, tx), mu(p1, ty)), mu(p2, tz)), splat ? v128.load64_splat(Qa, 96) : L12(Qa, Qb)));
+  }
+  {
+    const p0 = splat ? v128.load64_splat(Qa, 8) : L1(Qa, Qb), p1 = splat ? v128.load64_splat(Qa, 40) : L5(Qa, Qb), p2 = splat ? v128.load64_splat(Qa, 72) : L9(Qa, Qb);
+    St1(Wa, Wb, ad(ad(mu(p0, l00), mu(p1, l01)), mu(p2, l02)));
+    St5(Wa, Wb, ad(ad(mu(p0, l10), mu(p1, l11)), mu(p2, l12)));
+    St9(Wa, Wb, ad(ad(mu(p0, l20), mu(p1, l21)), mu(p2, l22)));
+    St13(Wa, Wb, ad(ad(ad(mu(p0, tx), mu(p1, ty)), mu(p2, tz)), splat ? v128.load64_splat(Qa, 104) : L13(Qa, Qb)));
+  }
+  {
+    const p0 = splat ? v128.load64_splat(Qa, 16) : L2(Qa, Qb), p1 = splat ? v128.load64_splat(Qa, 48) : L6(Qa, Qb), p2 = splat ? v128.load64_splat(Qa, 80) : L10(Qa, Qb);
+    St2(Wa, Wb, ad(ad(mu(p0, l00), mu(p1, l01)), mu(p2, l02)));
+    St6(Wa, Wb, ad(ad(mu(p0, l10), mu(p1, l11)), mu(p2, l12)));
+    St10(Wa, Wb, ad(ad(mu(p0, l20), mu(p1, l21)), mu(p2, l22)));
+    St14(Wa, Wb, ad(ad(ad(mu(p0, tx), mu(p1, ty)), mu(p2, tz)), splat ? v128.load64_splat(Qa, 112) : L14(Qa, Qb)));
+  }
+  // (the constant entries, as worldOfSlot writes them)
+  store<f64>(Wa, 0, 24); store<f64>(Wa, 0, 56); store<f64>(Wa, 0, 88); store<f64>(Wa, 1, 120);
+  store<f64>(Wb, 0, 24); store<f64>(Wb, 0, 56); store<f64>(Wb, 0, 88); store<f64>(Wb, 1, 120);
 }
 
 /**
  * worldOfSlot of the solved chains of two legs, root → mid → end (slots rsa.. in lane 0, rsb.. in
  * lane 1), the roots under the common parent matrix at byte address Pp: each level's parent is
- * the level above as just computed (kept in registers, the same values worldOfSlot reads back).
- * Reads localR, localS, localT of the six slots and the parent matrix; writes their worldM.
+ * the level above as just written (read back, as worldOfSlot does). Reads localR, localS, localT
+ * of the six slots and the parent matrix; writes their worldM.
  */
 function chainWorlds2(rsa: i32, rsb: i32, msa: i32, msb: i32, esa: i32, esb: i32, Pp: usize): void {
-  const one = spl(1);
   const R = pLocalR, S = pLocalS, T = pLocalT, W = pWorldM;
-  const p00 = v128.load64_splat(Pp), p01 = v128.load64_splat(Pp, 8), p02 = v128.load64_splat(Pp, 16);
-  const p10 = v128.load64_splat(Pp, 32), p11 = v128.load64_splat(Pp, 40), p12 = v128.load64_splat(Pp, 48);
-  const p20 = v128.load64_splat(Pp, 64), p21 = v128.load64_splat(Pp, 72), p22 = v128.load64_splat(Pp, 80);
-  const p30 = v128.load64_splat(Pp, 96), p31 = v128.load64_splat(Pp, 104), p32 = v128.load64_splat(Pp, 112);
-  let m00 = one, m01 = one, m02 = one, m10 = one, m11 = one, m12 = one, m20 = one, m21 = one, m22 = one, m30 = one, m31 = one, m32 = one;
-  // Root: slots rsa (lane 0), rsb (lane 1).
-  {
-    const ra: usize = R + (<usize>rsa << 5), rb: usize = R + (<usize>rsb << 5), ka: usize = S + <usize>(rsa * 24), kb: usize = S + <usize>(rsb * 24), ta: usize = T + <usize>(rsa * 24), tb: usize = T + <usize>(rsb * 24);
-    const x = L0(ra, rb), y = L1(ra, rb), z = L2(ra, rb), w = L3(ra, rb);
-    const sx = L0(ka, kb), sy = L1(ka, kb), sz = L2(ka, kb);
-    const x2 = ad(x, x), y2 = ad(y, y), z2 = ad(z, z);
-    const xx = mu(x, x2), xy = mu(x, y2), xz = mu(x, z2), yy = mu(y, y2), yz = mu(y, z2), zz = mu(z, z2), wx = mu(w, x2), wy = mu(w, y2), wz = mu(w, z2);
-    const l00 = mu(sb(one, ad(yy, zz)), sx), l01 = mu(ad(xy, wz), sx), l02 = mu(sb(xz, wy), sx);
-    const l10 = mu(sb(xy, wz), sy), l11 = mu(sb(one, ad(xx, zz)), sy), l12 = mu(ad(yz, wx), sy);
-    const l20 = mu(ad(xz, wy), sz), l21 = mu(sb(yz, wx), sz), l22 = mu(sb(one, ad(xx, yy)), sz);
-    const tx = L0(ta, tb), ty = L1(ta, tb), tz = L2(ta, tb);
-    m00 = ad(ad(mu(p00, l00), mu(p10, l01)), mu(p20, l02));
-    m01 = ad(ad(mu(p01, l00), mu(p11, l01)), mu(p21, l02));
-    m02 = ad(ad(mu(p02, l00), mu(p12, l01)), mu(p22, l02));
-    m10 = ad(ad(mu(p00, l10), mu(p10, l11)), mu(p20, l12));
-    m11 = ad(ad(mu(p01, l10), mu(p11, l11)), mu(p21, l12));
-    m12 = ad(ad(mu(p02, l10), mu(p12, l11)), mu(p22, l12));
-    m20 = ad(ad(mu(p00, l20), mu(p10, l21)), mu(p20, l22));
-    m21 = ad(ad(mu(p01, l20), mu(p11, l21)), mu(p21, l22));
-    m22 = ad(ad(mu(p02, l20), mu(p12, l21)), mu(p22, l22));
-    m30 = ad(ad(ad(mu(p00, tx), mu(p10, ty)), mu(p20, tz)), p30);
-    m31 = ad(ad(ad(mu(p01, tx), mu(p11, ty)), mu(p21, tz)), p31);
-    m32 = ad(ad(ad(mu(p02, tx), mu(p12, ty)), mu(p22, tz)), p32);
-    const Wa: usize = W + (<usize>rsa << 7), Wb: usize = W + (<usize>rsb << 7);
-    storeWorld2(Wa, Wb, m00, m01, m02, m10, m11, m12, m20, m21, m22, m30, m31, m32);
-  }
-  let q00 = m00, q01 = m01, q02 = m02, q10 = m10, q11 = m11, q12 = m12, q20 = m20, q21 = m21, q22 = m22, q30 = m30, q31 = m31, q32 = m32;
-  // Mid: slots msa (lane 0), msb (lane 1).
-  {
-    const ra: usize = R + (<usize>msa << 5), rb: usize = R + (<usize>msb << 5), ka: usize = S + <usize>(msa * 24), kb: usize = S + <usize>(msb * 24), ta: usize = T + <usize>(msa * 24), tb: usize = T + <usize>(msb * 24);
-    const x = L0(ra, rb), y = L1(ra, rb), z = L2(ra, rb), w = L3(ra, rb);
-    const sx = L0(ka, kb), sy = L1(ka, kb), sz = L2(ka, kb);
-    const x2 = ad(x, x), y2 = ad(y, y), z2 = ad(z, z);
-    const xx = mu(x, x2), xy = mu(x, y2), xz = mu(x, z2), yy = mu(y, y2), yz = mu(y, z2), zz = mu(z, z2), wx = mu(w, x2), wy = mu(w, y2), wz = mu(w, z2);
-    const l00 = mu(sb(one, ad(yy, zz)), sx), l01 = mu(ad(xy, wz), sx), l02 = mu(sb(xz, wy), sx);
-    const l10 = mu(sb(xy, wz), sy), l11 = mu(sb(one, ad(xx, zz)), sy), l12 = mu(ad(yz, wx), sy);
-    const l20 = mu(ad(xz, wy), sz), l21 = mu(sb(yz, wx), sz), l22 = mu(sb(one, ad(xx, yy)), sz);
-    const tx = L0(ta, tb), ty = L1(ta, tb), tz = L2(ta, tb);
-    m00 = ad(ad(mu(q00, l00), mu(q10, l01)), mu(q20, l02));
-    m01 = ad(ad(mu(q01, l00), mu(q11, l01)), mu(q21, l02));
-    m02 = ad(ad(mu(q02, l00), mu(q12, l01)), mu(q22, l02));
-    m10 = ad(ad(mu(q00, l10), mu(q10, l11)), mu(q20, l12));
-    m11 = ad(ad(mu(q01, l10), mu(q11, l11)), mu(q21, l12));
-    m12 = ad(ad(mu(q02, l10), mu(q12, l11)), mu(q22, l12));
-    m20 = ad(ad(mu(q00, l20), mu(q10, l21)), mu(q20, l22));
-    m21 = ad(ad(mu(q01, l20), mu(q11, l21)), mu(q21, l22));
-    m22 = ad(ad(mu(q02, l20), mu(q12, l21)), mu(q22, l22));
-    m30 = ad(ad(ad(mu(q00, tx), mu(q10, ty)), mu(q20, tz)), q30);
-    m31 = ad(ad(ad(mu(q01, tx), mu(q11, ty)), mu(q21, tz)), q31);
-    m32 = ad(ad(ad(mu(q02, tx), mu(q12, ty)), mu(q22, tz)), q32);
-    const Wa: usize = W + (<usize>msa << 7), Wb: usize = W + (<usize>msb << 7);
-    storeWorld2(Wa, Wb, m00, m01, m02, m10, m11, m12, m20, m21, m22, m30, m31, m32);
-  }
-  q00 = m00; q01 = m01; q02 = m02; q10 = m10; q11 = m11; q12 = m12; q20 = m20; q21 = m21; q22 = m22; q30 = m30; q31 = m31; q32 = m32;
-  // End: slots esa (lane 0), esb (lane 1).
-  {
-    const ra: usize = R + (<usize>esa << 5), rb: usize = R + (<usize>esb << 5), ka: usize = S + <usize>(esa * 24), kb: usize = S + <usize>(esb * 24), ta: usize = T + <usize>(esa * 24), tb: usize = T + <usize>(esb * 24);
-    const x = L0(ra, rb), y = L1(ra, rb), z = L2(ra, rb), w = L3(ra, rb);
-    const sx = L0(ka, kb), sy = L1(ka, kb), sz = L2(ka, kb);
-    const x2 = ad(x, x), y2 = ad(y, y), z2 = ad(z, z);
-    const xx = mu(x, x2), xy = mu(x, y2), xz = mu(x, z2), yy = mu(y, y2), yz = mu(y, z2), zz = mu(z, z2), wx = mu(w, x2), wy = mu(w, y2), wz = mu(w, z2);
-    const l00 = mu(sb(one, ad(yy, zz)), sx), l01 = mu(ad(xy, wz), sx), l02 = mu(sb(xz, wy), sx);
-    const l10 = mu(sb(xy, wz), sy), l11 = mu(sb(one, ad(xx, zz)), sy), l12 = mu(ad(yz, wx), sy);
-    const l20 = mu(ad(xz, wy), sz), l21 = mu(sb(yz, wx), sz), l22 = mu(sb(one, ad(xx, yy)), sz);
-    const tx = L0(ta, tb), ty = L1(ta, tb), tz = L2(ta, tb);
-    m00 = ad(ad(mu(q00, l00), mu(q10, l01)), mu(q20, l02));
-    m01 = ad(ad(mu(q01, l00), mu(q11, l01)), mu(q21, l02));
-    m02 = ad(ad(mu(q02, l00), mu(q12, l01)), mu(q22, l02));
-    m10 = ad(ad(mu(q00, l10), mu(q10, l11)), mu(q20, l12));
-    m11 = ad(ad(mu(q01, l10), mu(q11, l11)), mu(q21, l12));
-    m12 = ad(ad(mu(q02, l10), mu(q12, l11)), mu(q22, l12));
-    m20 = ad(ad(mu(q00, l20), mu(q10, l21)), mu(q20, l22));
-    m21 = ad(ad(mu(q01, l20), mu(q11, l21)), mu(q21, l22));
-    m22 = ad(ad(mu(q02, l20), mu(q12, l21)), mu(q22, l22));
-    m30 = ad(ad(ad(mu(q00, tx), mu(q10, ty)), mu(q20, tz)), q30);
-    m31 = ad(ad(ad(mu(q01, tx), mu(q11, ty)), mu(q21, tz)), q31);
-    m32 = ad(ad(ad(mu(q02, tx), mu(q12, ty)), mu(q22, tz)), q32);
-    const Wa: usize = W + (<usize>esa << 7), Wb: usize = W + (<usize>esb << 7);
-    storeWorld2(Wa, Wb, m00, m01, m02, m10, m11, m12, m20, m21, m22, m30, m31, m32);
-  }
+  const wra: usize = W + (<usize>rsa << 7), wrb: usize = W + (<usize>rsb << 7);
+  const wma: usize = W + (<usize>msa << 7), wmb: usize = W + (<usize>msb << 7);
+  chainLevel(R + (<usize>rsa << 5), R + (<usize>rsb << 5), S + <usize>(rsa * 24), S + <usize>(rsb * 24), T + <usize>(rsa * 24), T + <usize>(rsb * 24), Pp, Pp, true, wra, wrb);
+  chainLevel(R + (<usize>msa << 5), R + (<usize>msb << 5), S + <usize>(msa * 24), S + <usize>(msb * 24), T + <usize>(msa * 24), T + <usize>(msb * 24), wra, wrb, false, wma, wmb);
+  chainLevel(R + (<usize>esa << 5), R + (<usize>esb << 5), S + <usize>(esa * 24), S + <usize>(esb * 24), T + <usize>(esa * 24), T + <usize>(esb * 24), wma, wmb, false, W + (<usize>esa << 7), W + (<usize>esb << 7));
 }
 
 /** Solve legs ea and eb together (see above); false, having written nothing, when the pair does not qualify. */
-function solvePair(ea: i32, eb: i32): bool {
+@inline function solvePair(ea: i32, eb: i32): bool {
   const rsa = I(pRootSlot, ea), msa = I(pMidSlot, ea), esa = I(pEndSlot, ea);
   const rsb = I(pRootSlot, eb), msb = I(pMidSlot, eb), esb = I(pEndSlot, eb);
   if (!directChain(ea, rsa, msa, esa) || !directChain(eb, rsb, msb, esb)) return false;
