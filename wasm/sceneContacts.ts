@@ -515,6 +515,7 @@ export function pelvisRun(count: i32): void {
     let sw: f64 = 0, sx: f64 = 0, sz: f64 = 0;
     for (let k = 0; k < nLegs; k++) {
       const e = I(pLegs, c * MAX_LEGS + k);
+      const sk: usize = sc + (<usize>k << 3); // (leg k's scratch entries by immediate offsets)
       // (the world matrices by base address and immediate offsets)
       const wa: usize = pWorldM + (<usize>I(pRootSlot, e) << 7), wb: usize = pWorldM + (<usize>I(pMidSlot, e) << 7);
       const bx = F(wb, 12), by = F(wb, 13), bz = F(wb, 14);
@@ -533,10 +534,10 @@ export function pelvisRun(count: i32): void {
       let R = len * (1 - F(pSoften, e));
       const dc = Math.sqrt(((cx - ax) * (cx - ax)) + ((cy - ay) * (cy - ay)) + ((cz - az) * (cz - az)));
       if (dc > R) R = dc < len ? dc : len;
-      SF(sc, S_R + k, R * (1 - 1e-9));
+      SF(sk, S_R, R * (1 - 1e-9));
       meanLen += len / <f64>nLegs;
       const w = F(pStanceEff, e);
-      SF(sc, S_W + k, w);
+      SF(sk, S_W, w);
       if (w < minStance) minStance = w;
       if (w > 0) { const cw: usize = pContactWs + <usize>(e * 24); sw += w; sx += w * F(cw, 0); sz += w * F(cw, 2); }
       SI(so, k, k);
@@ -566,30 +567,34 @@ export function pelvisRun(count: i32): void {
     if (!isFinite<f64>(ox + oz)) { ox = 0; oz = 0; }
     let nBad: i32 = 0;
     for (let k = 0; k < nLegs; k++) {
-      SF(sc, S_LO + k, NaN); SF(sc, S_HI + k, NaN);
-      if (!(F(sc, S_W + k) > 0)) continue;
+      const sk: usize = sc + (<usize>k << 3);
+      SF(sk, S_LO, NaN); SF(sk, S_HI, NaN);
+      if (!(F(sk, S_W) > 0)) continue;
       const e = I(pLegs, c * MAX_LEGS + k);
       const hp: usize = sc + (<usize>(S_HIP + k * 3) << 3), tg: usize = pTargetWs + <usize>(e * 24);
       const dx = F(hp, 0) + ox - F(tg, 0);
       const dy = F(hp, 1) - F(tg, 1);
       const dz = F(hp, 2) + oz - F(tg, 2);
-      const R = F(sc, S_R + k);
+      const R = F(sk, S_R);
       const disc = R * R - dx * dx - dz * dz;
       if (!(disc >= 0)) { nBad++; continue; }
       const sq = Math.sqrt(disc);
-      SF(sc, S_LO + k, -dy - sq); SF(sc, S_HI + k, -dy + sq);
+      SF(sk, S_LO, -dy - sq); SF(sk, S_HI, -dy + sq);
     }
     for (let k = 0; k < nLegs; k++) {
-      const lo = F(sc, S_LO + k), hi = F(sc, S_HI + k);
-      SF(sc, S_GAP + k, lo > 0 ? lo : hi < 0 ? -hi : lo <= hi ? 0 : NaN);
+      const sk: usize = sc + (<usize>k << 3);
+      const lo = F(sk, S_LO), hi = F(sk, S_HI);
+      SF(sk, S_GAP, lo > 0 ? lo : hi < 0 ? -hi : lo <= hi ? 0 : NaN);
     }
     for (let p = 1; p < nLegs; p++) {
       const k = I(so, p);
-      const wk = F(sc, S_W + k), gk = F(sc, S_GAP + k);
+      const sk: usize = sc + (<usize>k << 3);
+      const wk = F(sk, S_W), gk = F(sk, S_GAP);
       let q = p - 1;
       while (q >= 0) {
         const j = I(so, q);
-        const wj = F(sc, S_W + j), gj = F(sc, S_GAP + j);
+        const sj: usize = sc + (<usize>j << 3);
+        const wj = F(sj, S_W), gj = F(sj, S_GAP);
         if (!(wk != wj ? wk > wj : gk < gj || (gk == gk && gj != gj))) break;
         SI(so, q + 1, j);
         q--;
@@ -600,7 +605,8 @@ export function pelvisRun(count: i32): void {
     let nIn: i32 = 0;
     for (let p = 0; p < nLegs; p++) {
       const k = I(so, p);
-      const li = F(sc, S_LO + k), hi2 = F(sc, S_HI + k);
+      const sk: usize = sc + (<usize>k << 3);
+      const li = F(sk, S_LO), hi2 = F(sk, S_HI);
       if (!(li <= hi2)) continue;
       if (li > hi || hi2 < lo) { nBad++; continue; }
       if (li > lo) lo = li;
