@@ -62,7 +62,7 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
   const accel = (world as { tailAccel?: TailAccel | null }).tailAccel; // (a worker's scene view has none)
   if (accel != null && accel.scene !== null && chars.length <= accel.sceneList.length && world.comSegments.buffer === accel.memory.buffer) {
     const list = accel.sceneList;
-    for (let j = 0; j < chars.length; j++) list[j] = chars[j]!;
+    list.set(chars); // (chars.length <= list.length, tested above)
     accel.sceneParams[0] = dt;
     accel.scene.pelvisRun(chars.length);
     return;

@@ -272,7 +272,7 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
 function solveWithKernel(world: BitrigWorld, accel: IkKernel, ents: ArrayLike<number>): void {
   const list = accel.ikList, ik = accel.ik!;
   const n = ents.length < list.length ? ents.length : list.length;
-  for (let i = 0; i < n; i++) list[i] = ents[i]!;
+  if (n === ents.length) list.set(ents); else for (let i = 0; i < n; i++) list[i] = ents[i]!; // (one bulk copy; the loop only past the list's length, never)
   let i = 0;
   while (i < n) {
     let j: number;
