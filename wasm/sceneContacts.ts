@@ -12,7 +12,9 @@
 // game ground query: the callback is JavaScript's, so systems/footLock.ts asks it first for
 // every finite sole point (the same point, in the same order as its own loop) and leaves the
 // hits per leg in `groundHit` (f64 × 5: height, normal x y z, support) and `groundOk` (u8).
-// pelvisRun takes every character of the list.
+// Two legs of a character run together, one per f64x2 lane, where both are planted on static
+// ground (footLockPair: no ground query, locked on no support, stance × fade at least 1); every
+// other leg runs alone. pelvisRun takes every character of the list.
 //
 // Reads (byte offsets from `setScenePointers`): the pose store's worldM, charRootWs, parent and
 // localT; SceneCharacter (char, legs, legCount, grounded, groundRate, initialised, balance,
@@ -213,6 +215,29 @@ function footRotation(wo: i32, k: i32): void {
 @inline function V(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3)), 1); }
 @inline function SV(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0); v128.store64_lane(p + (<usize>ib << 3), v, 1); }
 
+// f64x2 helpers for footLockPair (lane 0: the first leg, lane 1: the second): element k of the
+// arrays at byte addresses a and b by immediate offsets.
+@inline function L0(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 0), 1, 0); }
+@inline function L1(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 8), 1, 8); }
+@inline function L2(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 16), 1, 16); }
+@inline function L3(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 24), 1, 24); }
+@inline function L4(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 32), 1, 32); }
+@inline function L5(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 40), 1, 40); }
+@inline function L6(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 48), 1, 48); }
+@inline function L8(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 64), 1, 64); }
+@inline function L9(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 72), 1, 72); }
+@inline function L10(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 80), 1, 80); }
+@inline function L12(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 96), 1, 96); }
+@inline function L13(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 104), 1, 104); }
+@inline function L14(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 112), 1, 112); }
+@inline function St0(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 0); v128.store64_lane(b, v, 1, 0); }
+@inline function St1(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 8); v128.store64_lane(b, v, 1, 8); }
+@inline function St2(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 16); v128.store64_lane(b, v, 1, 16); }
+@inline function St3(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 24); v128.store64_lane(b, v, 1, 24); }
+@inline function ad(a: v128, b: v128): v128 { return f64x2.add(a, b); }
+@inline function sb(a: v128, b: v128): v128 { return f64x2.sub(a, b); }
+@inline function mu(a: v128, b: v128): v128 { return f64x2.mul(a, b); }
+
 /** Which of the four Shepperd cases footRotation takes (0: trace > 0; 1, 2, 3: x, y, z largest). */
 @inline function shepperdCase(tr: f64, x0: f64, y1: f64, r22: f64): i32 {
   return tr > 0 ? 0 : x0 > y1 && x0 > r22 ? 1 : y1 > r22 ? 2 : 3;
@@ -281,7 +306,87 @@ export function scalarLegsSince(): i32 { const n = scalarLegs; scalarLegs = 0; r
   SV(pScratch, oa, ob, qx); SV(pScratch, oa + 1, ob + 1, qy); SV(pScratch, oa + 2, ob + 2, qz); SV(pScratch, oa + 3, ob + 3, qw);
 }
 
-/** FootLock of character c (its legs' animated foot rotations first, in pairs). */
+// Legs whose FootLock ran two at a time in f64x2 lanes ({@link footLockPair}; a test counter).
+let pairedLocks: i32 = 0;
+
+/** Legs since the last call whose FootLock ran two at a time in lanes (footLockPair); for the tests. */
+export function pairedLocksSince(): i32 { const n = pairedLocks; pairedLocks = 0; return n; }
+
+/**
+ * FootLock of legs ea and eb of a character without a ground query (their rotations qA in scratch
+ * slots ka, ka + 1; grounded fade gb, reference floor refY), one leg per f64x2 lane, for the
+ * common case of planted feet on static ground: both animated soles finite, both stance weights ×
+ * gb at least 1 (so the target orientation is the locked one), both already locked, on no support.
+ * Every lane operation is footLockChar's, in the same order, so the results are the same bits;
+ * false, having written nothing, when the pair is not that case (each leg then runs alone). The
+ * two legs are different entities: neither reads what the other writes.
+ */
+function footLockPair(ea: i32, eb: i32, ka: i32, gb: f64, refY: f64): bool {
+  const wa: usize = pWorldM + (<usize>I(pEndSlot, ea) << 7), wb: usize = pWorldM + (<usize>I(pEndSlot, eb) << 7);
+  const a3: usize = <usize>ea * 24, b3: usize = <usize>eb * 24, a4: usize = <usize>ea << 5, b4: usize = <usize>eb << 5;
+  const a8: usize = <usize>ea << 3, b8: usize = <usize>eb << 3;
+  // Tests first (nothing written): stance, lock state, support.
+  let sta = F(pStance, ea), stb = F(pStance, eb);
+  if (!(sta > 0)) sta = 0; else if (sta > 1) sta = 1;
+  if (!(stb > 0)) stb = 0; else if (stb > 1) stb = 1;
+  const wA = sta * gb, wB = stb * gb;
+  if (!(wA >= 1 && wB >= 1) || B(pLocked, ea) !== 1 || B(pLocked, eb) !== 1) return false;
+  const sa = I(pSupport, ea), sbv = I(pSupport, eb);
+  if ((sa >= 0 ? I(pSRow, sa) : -1) >= 0 || (sbv >= 0 ? I(pSRow, sbv) : -1) >= 0) return false;
+  // Animated sole point p = M · sole + ankle, finite with qA.w.
+  const sl0 = L0(pSoleLs + a3, pSoleLs + b3), sl1 = L1(pSoleLs + a3, pSoleLs + b3), sl2 = L2(pSoleLs + a3, pSoleLs + b3);
+  const atx = L12(wa, wb), aty = L13(wa, wb), atz = L14(wa, wb);
+  const px = ad(ad(ad(mu(L0(wa, wb), sl0), mu(L4(wa, wb), sl1)), mu(L8(wa, wb), sl2)), atx);
+  const py = ad(ad(ad(mu(L1(wa, wb), sl0), mu(L5(wa, wb), sl1)), mu(L9(wa, wb), sl2)), aty);
+  const pz = ad(ad(ad(mu(L2(wa, wb), sl0), mu(L6(wa, wb), sl1)), mu(L10(wa, wb), sl2)), atz);
+  const qa: usize = pScratch + (<usize>(S_QA + ka * 4) << 3), qb: usize = qa + 32;
+  const qax = L0(qa, qb), qay = L1(qa, qb), qaz = L2(qa, qb), qaw = L3(qa, qb);
+  const fin = ad(ad(ad(px, py), pz), qaw);
+  if (!i64x2.all_true(f64x2.eq(sb(fin, fin), f64x2.splat(0)))) return false;
+  pairedLocks += 2;
+  const W = f64x2.replace_lane(f64x2.splat(wA), 1, wB);
+  SF(pStanceEff, ea, wA); SF(pStanceEff, eb, wB);
+  // Ground: the reference floor (no ground query).
+  let h = f64x2.splat(refY);
+  const hasGround = isFinite<f64>(refY);
+  SB(pHasGround, ea, hasGround ? 1 : 0); SB(pHasGround, eb, hasGround ? 1 : 0);
+  if (!hasGround) h = py;
+  v128.store64_lane(pGroundY + a8, h, 0); v128.store64_lane(pGroundY + b8, h, 1);
+  SI(pGroundSupport, ea, -1); SI(pGroundSupport, eb, -1);
+  // Free target f (fy raised by the ground).
+  let fy = py;
+  if (hasGround) {
+    const G = f64x2.splat(gb);
+    fy = ad(py, mu(G, sb(h, f64x2.splat(refY))));
+    fy = v128.bitselect(ad(fy, mu(sb(h, fy), G)), fy, f64x2.lt(fy, h));
+  }
+  // Planted target: the recorded contact (static: no support frame).
+  const Gx = L0(pContactSs + a3, pContactSs + b3), Gy = L1(pContactSs + a3, pContactSs + b3), Gz = L2(pContactSs + a3, pContactSs + b3);
+  const Nx = L0(pNormalSs + a3, pNormalSs + b3), Ny = L1(pNormalSs + a3, pNormalSs + b3), Nz = L2(pNormalSs + a3, pNormalSs + b3);
+  const qtx = L0(pRotSs + a4, pRotSs + b4), qty = L1(pRotSs + a4, pRotSs + b4), qtz = L2(pRotSs + a4, pRotSs + b4), qtw = L3(pRotSs + a4, pRotSs + b4);
+  St0(pContactWs + a3, pContactWs + b3, Gx); St1(pContactWs + a3, pContactWs + b3, Gy); St2(pContactWs + a3, pContactWs + b3, Gz);
+  St0(pNormalWs + a3, pNormalWs + b3, Nx); St1(pNormalWs + a3, pNormalWs + b3, Ny); St2(pNormalWs + a3, pNormalWs + b3, Nz);
+  // Blend (w ≥ 1: the planted target and orientation), then the ankle target T − R_delta (sole − ankle).
+  const Tx = ad(px, mu(W, sb(Gx, px))), Ty = ad(fy, mu(W, sb(Gy, fy))), Tz = ad(pz, mu(W, sb(Gz, pz)));
+  const Rx = ad(sb(sb(mu(qtx, qaw), mu(qtw, qax)), mu(qty, qaz)), mu(qtz, qay));
+  const Ry = ad(sb(sb(mu(qty, qaw), mu(qtw, qay)), mu(qtz, qax)), mu(qtx, qaz));
+  const Rz = ad(sb(sb(mu(qtz, qaw), mu(qtw, qaz)), mu(qtx, qay)), mu(qty, qax));
+  const Rw = ad(ad(ad(mu(qtw, qaw), mu(qtx, qax)), mu(qty, qay)), mu(qtz, qaz));
+  const vx = sb(px, atx), vy = sb(py, aty), vz = sb(pz, atz);
+  const two = f64x2.splat(2);
+  const tx = mu(two, sb(mu(Ry, vz), mu(Rz, vy))), ty = mu(two, sb(mu(Rz, vx), mu(Rx, vz))), tz = mu(two, sb(mu(Rx, vy), mu(Ry, vx)));
+  St0(pTargetWs + a3, pTargetWs + b3, sb(Tx, ad(ad(vx, mu(Rw, tx)), sb(mu(Ry, tz), mu(Rz, ty)))));
+  St1(pTargetWs + a3, pTargetWs + b3, sb(Ty, ad(ad(vy, mu(Rw, ty)), sb(mu(Rz, tx), mu(Rx, tz)))));
+  St2(pTargetWs + a3, pTargetWs + b3, sb(Tz, ad(ad(vz, mu(Rw, tz)), sb(mu(Rx, ty), mu(Ry, tx)))));
+  St0(pTargetRotWs + a4, pTargetRotWs + b4, qtx); St1(pTargetRotWs + a4, pTargetRotWs + b4, qty); St2(pTargetRotWs + a4, pTargetRotWs + b4, qtz); St3(pTargetRotWs + a4, pTargetRotWs + b4, qtw);
+  SB(pHasTargetRot, ea, 1); SB(pHasTargetRot, eb, 1);
+  SF(pWeight, ea, gb); SF(pWeight, eb, gb);
+  SF(pRotWeight, ea, gb); SF(pRotWeight, eb, gb);
+  SB(pHasPole, ea, 0); SB(pHasPole, eb, 0);
+  return true;
+}
+
+/** FootLock of character c (its legs' animated foot rotations first, in pairs; then its legs, two planted ones at a time where footLockPair takes them). */
 @inline function footLockChar(c: i32, dt: f64, valid: bool, queried: bool): void {
   const want: f64 = B(pGrounded, c) === 1 ? 1 : 0;
   let gb = F(pGroundBlend, c);
@@ -300,6 +405,8 @@ export function scalarLegsSince(): i32 { const n = scalarLegs; scalarLegs = 0; r
   if (k0 < n) { scalarLegs++; footRotation(I(pEndSlot, I(pLegs, c * MAX_LEGS + k0)) * 16, k0); }
   for (let k = 0; k < n; k++) {
     const e = I(pLegs, c * MAX_LEGS + k);
+    // (two planted legs on static ground at a time, in lanes)
+    if (!queried && k + 1 < n && footLockPair(e, I(pLegs, c * MAX_LEGS + k + 1), k, gb, refY)) { k++; continue; }
     const wo = I(pEndSlot, e) * 16;
     // (each array's element by a base address and immediate offsets)
     const wm: usize = pWorldM + (<usize>wo << 3), o3: usize = <usize>e * 24, o4: usize = <usize>e << 5;

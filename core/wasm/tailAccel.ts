@@ -82,6 +82,8 @@ export interface SceneContactsExports {
   pairedLegsSince(): number;
   /** Legs whose foot rotation ran alone (odd, degenerate or branching differently) since the last call (a test counter). */
   scalarLegsSince(): number;
+  /** Legs whose whole FootLock ran two to a f64x2 (planted on static ground, no ground query) since the last call (a test counter). */
+  pairedLocksSince(): number;
 }
 
 /**

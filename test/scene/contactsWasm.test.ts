@@ -205,6 +205,7 @@ function countKernel(world: BitrigWorld): Counted {
     setScenePointers: (...o: number[]) => real.setScenePointers(...o),
     pairedLegsSince: () => real.pairedLegsSince(),
     scalarLegsSince: () => real.scalarLegsSince(),
+    pairedLocksSince: () => real.pairedLocksSince(),
     footLockRun: (from: number, count: number) => { const j = real.footLockRun(from, count); c.footChars += j - from; c.footCalls++; return j; },
     pelvisRun: (count: number) => { c.pelvisChars += count; real.pelvisRun(count); },
   } satisfies SceneContactsExports;
@@ -252,7 +253,11 @@ describe('scene contacts in WebAssembly', () => {
     const paired = counted.real.pairedLegsSince(), alone = counted.real.scalarLegsSince();
     expect(paired).toBeGreaterThan(600 * 10);
     expect(alone).toBeGreaterThan(50);
-    if (process.env.BITRIG_DEBUG) console.log({ paired, alone, recordedOnSupport, counted, lockedOnSupport, half, nanFeet, fading, comValid, tiltClamped, limited });
+    // ... and the whole foot lock of two planted legs on static ground ran in lanes, the others alone.
+    const pairedLocks = counted.real.pairedLocksSince();
+    expect(pairedLocks).toBeGreaterThan(600);
+    expect(pairedLocks).toBeLessThan(600 * 2 * SPECS.length - 600);
+    if (process.env.BITRIG_DEBUG) console.log({ paired, alone, pairedLocks, recordedOnSupport, counted, lockedOnSupport, half, nanFeet, fading, comValid, tiltClamped, limited });
     const chars = SPECS.length;
     // The kernel ran every character (those with a ground query on the hits asked before it), and
     // the ground queries were asked as often, for the same points (the slope's and platform's callers count).
@@ -283,6 +288,7 @@ describe('scene contacts in WebAssembly', () => {
       setScenePointers: real.setScenePointers,
       pairedLegsSince: real.pairedLegsSince,
       scalarLegsSince: real.scalarLegsSince,
+      pairedLocksSince: real.pairedLocksSince,
       footLockRun: (from: number, count: number) => {
         const SC = A.world.components.SceneCharacter, sole = A.world.components.FootContact.soleLs;
         for (let i = from; i < count; i++) {
@@ -308,6 +314,7 @@ describe('scene contacts in WebAssembly', () => {
       setScenePointers: real.setScenePointers,
       pairedLegsSince: real.pairedLegsSince,
       scalarLegsSince: real.scalarLegsSince,
+      pairedLocksSince: real.pairedLocksSince,
       footLockRun: real.footLockRun,
       pelvisRun: (count: number) => {
         const SC = A.world.components.SceneCharacter, T = A.world.components.Limb.targetWs;
