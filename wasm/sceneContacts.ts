@@ -704,7 +704,21 @@ export function pelvisRun(count: i32): void {
     if (sh > maxShift) { const f = maxShift > 0 ? maxShift / sh : 0; ox *= f; oz *= f; }
     if (!isFinite<f64>(ox + oz)) { ox = 0; oz = 0; }
     let nBad: i32 = 0;
-    for (let k = 0; k < nLegs; k++) {
+    if (nLegs === 2) {
+      // (two legs: the loop below with one leg per f64x2 lane)
+      const w = v128.load(sc + (<usize>S_W << 3)), planted = f64x2.gt(w, f64x2.splat(0));
+      const hp: usize = sc + (<usize>S_HIP << 3), tg0: usize = pTargetWs + <usize>(e0 * 24), tg1: usize = pTargetWs + <usize>(e1 * 24);
+      const dx = sb(ad(L0(hp, hp + 24), f64x2.splat(ox)), L0(tg0, tg1));
+      const dy = sb(L1(hp, hp + 24), L1(tg0, tg1));
+      const dz = sb(ad(L2(hp, hp + 24), f64x2.splat(oz)), L2(tg0, tg1));
+      const R = v128.load(sc + (<usize>S_R << 3));
+      const disc = sb(sb(mu(R, R), mu(dx, dx)), mu(dz, dz));
+      const reach = f64x2.ge(disc, f64x2.splat(0)), ok = v128.and(planted, reach), bad = v128.andnot(planted, reach);
+      nBad += (i64x2.extract_lane(bad, 0) !== 0 ? 1 : 0) + (i64x2.extract_lane(bad, 1) !== 0 ? 1 : 0);
+      const sq = f64x2.sqrt(disc), ndy = f64x2.neg(dy), nan = f64x2.splat(NaN);
+      v128.store(sc + (<usize>S_LO << 3), v128.bitselect(sb(ndy, sq), nan, ok));
+      v128.store(sc + (<usize>S_HI << 3), v128.bitselect(ad(ndy, sq), nan, ok));
+    } else for (let k = 0; k < nLegs; k++) {
       const sk: usize = sc + (<usize>k << 3);
       SF(sk, S_LO, NaN); SF(sk, S_HI, NaN);
       if (!(F(sk, S_W) > 0)) continue;
