@@ -812,9 +812,10 @@ export function pelvisRun(count: i32): void {
   const end = I(pPelvisSubEnd, c);
   if (B(pPelvisDense, c) === 1) {
     // (the translation columns of slots ps..end − 1, by base address and immediate offsets)
+    const dxy = f64x2.replace_lane(f64x2.splat(dx), 1, dy);
     for (let k = ps; k < end; k++) {
       const w: usize = pWorldM + (<usize>k << 7);
-      SF(w, 12, F(w, 12) + dx); SF(w, 13, F(w, 13) + dy); SF(w, 14, F(w, 14) + dz);
+      v128.store(w, f64x2.add(v128.load(w, 96), dxy), 96); SF(w, 14, F(w, 14) + dz); // (x and y in one f64x2)
     }
     return;
   }

@@ -11,7 +11,8 @@
 // 1, no rare branch); anything else runs one limb at a time (`solveLeg`).
 // The root parents of two characters load together, one per lane (`loadParentsAhead`: the
 // current limb's and the one two entries on, usually the next character's first leg), and a
-// pair's three world matrices per leg are chained in registers (`chainWorlds2`).
+// pair's three world matrices per leg are chained level by level (`chainWorlds2`, each level by rows
+// of its parent, read back from the world matrix just written).
 // Taken: a leg or arm whose chain is direct (mid a child of the root, end a child of the mid),
 // whose root scale is uniform and positive, whose mid scale is uniform and positive and end scale
 // positive, under a conformal root parent (rotation, mirror, uniform scale) — or, whatever the
