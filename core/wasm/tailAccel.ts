@@ -176,7 +176,7 @@ const CONTROL_BLOCKS = 32;
 const PAGE = 65536;
 // Bytes of one group-link record and of one group block of the step's mirror (wasm/tailStep.ts REC, GKV).
 const MIRROR_RECORD_BYTES = 42 * 16;
-const MIRROR_GROUP_BYTES = 40 * 16;
+const MIRROR_GROUP_BYTES = 52 * 16;
 
 let _shared: WebAssembly.Module | null | undefined;
 let _unshared: WebAssembly.Module | null | undefined;
