@@ -10,7 +10,8 @@
 // (test/tail/wasm.test.ts states the tolerances), and exactly with themselves (any thread).
 // The write: two chains per f64x2 lane pair, from the f64 components, bit-identical to
 // systems/tailWrite.ts for the same state. The clock's per-chain preparation, its common
-// case (prepareChains): the same operations as systems/tailClock.ts, bit-identical.
+// case (prepareChains), and its per-step anchors (anchorSteps, but the rotations that need the
+// full slerp): the same operations as systems/tailClock.ts, bit-identical.
 //
 // Memory: the world's tail components (TailChain, TailParticle, BendState) are views into
 // this instance's memory (core/wasm/tailAccel.ts lays them out); `setPointers` gives their
@@ -1356,4 +1357,41 @@ function prepareChain(eid: i32, steps: i32): bool {
   const uniform = Math.abs(sx2 - sy2) <= 1e-9 * sx2 && Math.abs(sx2 - sz2) <= 1e-9 * sx2;
   store<u8>(pExactWorld + <usize>eid, uniform ? load<u8>(pExactWorldSetup + <usize>eid) : 1);
   return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tail clock per step (systems/tailClock.ts tailClockStep): each chain's anchor at the step's
+// time t, bit-identical (the same operations; the slerp of core/qmath.ts qSlerpAt, its
+// normalised-lerp case).
+
+/**
+ * `anchorStep` of the `count` chains listed in `ents` (those with a step pending) at the
+ * step's time t: position and scale interpolated, rotation as qSlerpAt does for rotations
+ * within its lerp threshold (cos > 0.9995, the common case). A chain whose rotation needs the
+ * full slerp (acos and sin: JavaScript's own) gets the position and scale here and is listed
+ * at the front of `ents` for JavaScript to finish. Returns how many were left.
+ */
+export function anchorSteps(count: i32, t: f64): i32 {
+  let left = 0;
+  const u = 1 - t;
+  for (let e = 0; e < count; e++) {
+    const eid = load<i32>(pEnts + (<usize>e << 2));
+    if (load<u8>(pSteps + <usize>eid) == 0) continue;
+    const a = eid * 8;
+    S(pAS, a, u * L(pAnchorPrev, a) + t * L(pAnchorCur, a));
+    S(pAS, a + 1, u * L(pAnchorPrev, a + 1) + t * L(pAnchorCur, a + 1));
+    S(pAS, a + 2, u * L(pAnchorPrev, a + 2) + t * L(pAnchorCur, a + 2));
+    S(pAS, a + 7, u * L(pAnchorPrev, a + 7) + t * L(pAnchorCur, a + 7));
+    const ax = L(pAnchorPrev, a + 3), ay = L(pAnchorPrev, a + 4), az = L(pAnchorPrev, a + 5), aw = L(pAnchorPrev, a + 6);
+    let bx = L(pAnchorCur, a + 3), by = L(pAnchorCur, a + 4), bz = L(pAnchorCur, a + 5), bw = L(pAnchorCur, a + 6);
+    let cos = ax * bx + ay * by + az * bz + aw * bw;
+    if (cos < 0) { cos = -cos; bx = -bx; by = -by; bz = -bz; bw = -bw; }
+    if (!(cos > 0.9995)) { store<i32>(pEnts + (<usize>left << 2), eid); left++; continue; }
+    const s0 = 1 - t, s1 = t;
+    let x = s0 * ax + s1 * bx, y = s0 * ay + s1 * by, z = s0 * az + s1 * bz, w = s0 * aw + s1 * bw;
+    const l = Math.sqrt(x * x + y * y + z * z + w * w);
+    if (l > 1e-15) { x /= l; y /= l; z /= l; w /= l; } else { x = 0; y = 0; z = 0; w = 1; }
+    S(pAS, a + 3, x); S(pAS, a + 4, y); S(pAS, a + 5, z); S(pAS, a + 6, w);
+  }
+  return left;
 }
