@@ -395,6 +395,16 @@ export function tailClockStep(world: BitrigWorld, s: number): void {
   if (!(t >= 0)) t = 0;
   if (t > 1) t = 1;
   const ents = world.queries.tails.dense;
+  const accel = world.tailAccel;
+  if (accel !== null) {
+    // In the WebAssembly kernel (the same operations: the same anchors), but the rotations
+    // that need the full slerp, left at the front of the list: their rotation here.
+    const ids = accel.ents;
+    for (let e = 0; e < ents.length; e++) ids[e] = ents[e]!;
+    const left = accel.kernel.anchorSteps(ents.length, t);
+    for (let e = 0; e < left; e++) { const a = ids[e]! * 8; qSlerp(C.anchorStep, a + 3, C.anchorPrev, a + 3, C.anchorCur, a + 3, t); }
+    return;
+  }
   for (let e = 0; e < ents.length; e++) {
     const eid = ents[e]!;
     if (C.stepsLastFrame[eid] === 0) continue;

@@ -10,7 +10,8 @@
 // (test/tail/wasm.test.ts states the tolerances), and exactly with themselves (any thread).
 // The write: two chains per f64x2 lane pair, from the f64 components, bit-identical to
 // systems/tailWrite.ts for the same state. The clock's per-chain preparation, its common
-// case (prepareChains): the same operations as systems/tailClock.ts, bit-identical.
+// case (prepareChains), and its per-step anchors (anchorSteps, but the rotations that need the
+// full slerp): the same operations as systems/tailClock.ts, bit-identical.
 //
 // Memory: the world's tail components (TailChain, TailParticle, BendState) are views into
 // this instance's memory (core/wasm/tailAccel.ts lays them out); `setPointers` gives their
@@ -179,8 +180,11 @@ const RECB: i32 = REC * 16;
 const K_F0: i32 = 0, K_DF: i32 = 1, K_Z2: i32 = 2, K_FX: i32 = 3, K_GRAV: i32 = 6, K_ALPHA: i32 = 7, K_COSH: i32 = 8, K_SINH: i32 = 9;
 const K_FLOORON: i32 = 10, K_FLOOR: i32 = 11, K_DX: i32 = 12, K_QX: i32 = 15, K_S: i32 = 19;
 const K_M: i32 = 20, K_H: i32 = 29, K_R: i32 = 32, K_D: i32 = 34, K_LEN: i32 = 36, K_DP: i32 = 37;
+// … the lanes' row bases (i32x4; −1: no step this call) and the link loop's state between
+// links (parent frame rotation, head, scale; the first link's head)
+const K_ROWS: i32 = 40, K_SQ: i32 = 41, K_SP: i32 = 45, K_SPS: i32 = 48, K_SO: i32 = 49;
 /** v128 per group block. */
-const GKV: i32 = 40;
+const GKV: i32 = 52;
 const GKB: i32 = GKV * 16;
 // Group table (i32 × 8 per group): links, first record, the four entity ids (−1: none).
 let pRec: usize = 0, pGroups: usize = 0, pGK: usize = 0, pRef: usize = 0, pLaneOf: usize = 0, pStale: usize = 0;
@@ -451,11 +455,12 @@ function exportLane(rb: usize, n: i32, lj: usize, eid: i32): void {
 }
 
 /**
- * One step of group g by h seconds: read in its stale chains, fill the lane constants, run
- * the link loop, write the stepped chains back. Lanes without a chain or a pending step write
- * nothing to the components (their mirror lanes are read in again before their next step).
+ * Set group g up for a step: read in its stale chains, fill the lane constants and the link
+ * loop's starting state. Returns whether any lane steps. Lanes without a chain or a pending
+ * step write nothing to the components (their mirror lanes are read in again before their
+ * next step).
  */
-function stepGroupJob(g: i32, h: f64): void {
+function stepGroupBegin(g: i32): bool {
   const t = pGroups + (<usize>(g * 8) << 2);
   const n = load<i32>(t);
   const rb = pRec + <usize>(load<i32>(t, 4) * RECB);
@@ -475,16 +480,60 @@ function stepGroupJob(g: i32, h: f64): void {
     if (st != 0) { importLane(rb, n, j, e, st); store<u8>(pStale + <usize>e, 0); }
     laneConsts(gk, j, e);
   }
-  if (!(l0 || l1 || l2 || l3)) return;
-  const laneM = i32x4.replace_lane(i32x4.replace_lane(i32x4.replace_lane(i32x4.splat(l0 ? -1 : 0), 1, l1 ? -1 : 0), 2, l2 ? -1 : 0), 3, l3 ? -1 : 0);
-  const r0 = l0 ? load<i32>(pRow + (<usize>e0 << 2)) * LINK_STRIDE : 0, r1 = l1 ? load<i32>(pRow + (<usize>e1 << 2)) * LINK_STRIDE : 0;
-  const r2 = l2 ? load<i32>(pRow + (<usize>e2 << 2)) * LINK_STRIDE : 0, r3 = l3 ? load<i32>(pRow + (<usize>e3 << 2)) * LINK_STRIDE : 0;
-  stepGroup(gk, rb, n, <f32>h, laneM, r0, r1, r2, r3, l0, l1, l2, l3, e0, e1, e2, e3);
-  if (l0 && l1 && l2 && l3) { exportGroup(rb, n, r0, r1, r2, r3, e0, e1, e2, e3); return; }
-  if (l0) exportLane(rb, n, 0, e0);
-  if (l1) exportLane(rb, n, 4, e1);
-  if (l2) exportLane(rb, n, 8, e2);
-  if (l3) exportLane(rb, n, 12, e3);
+  if (!(l0 || l1 || l2 || l3)) return false;
+  // the lanes' row bases (−1: no step this call), the starting frame (the anchor's), head and scale
+  const r0 = l0 ? load<i32>(pRow + (<usize>e0 << 2)) * LINK_STRIDE : -1, r1 = l1 ? load<i32>(pRow + (<usize>e1 << 2)) * LINK_STRIDE : -1;
+  const r2 = l2 ? load<i32>(pRow + (<usize>e2 << 2)) * LINK_STRIDE : -1, r3 = l3 ? load<i32>(pRow + (<usize>e3 << 2)) * LINK_STRIDE : -1;
+  v128.store(gk, i32x4.replace_lane(i32x4.replace_lane(i32x4.replace_lane(i32x4.splat(r0), 1, r1), 2, r2), 3, r3), K_ROWS * 16);
+  for (let c = 0; c < 4; c++) v128.store(gk + <usize>(c << 4), v128.load(gk + <usize>(c << 4), K_QX * 16), K_SQ * 16);
+  const z = f32x4.splat(0);
+  v128.store(gk, z, K_SP * 16); v128.store(gk, z, K_SP * 16 + 16); v128.store(gk, z, K_SP * 16 + 32);
+  v128.store(gk, v128.load(gk, K_S * 16), K_SPS * 16);
+  return true;
+}
+
+/** Finish group g's step (every link done): the bend snapshots, then the stepped chains written back. */
+function stepGroupEnd(g: i32): void {
+  const t = pGroups + (<usize>(g * 8) << 2);
+  const n = load<i32>(t);
+  const rb = pRec + <usize>(load<i32>(t, 4) * RECB);
+  const gk = pGK + <usize>(g * GKB);
+  const e0 = load<i32>(t, 8), e1 = load<i32>(t, 12), e2 = load<i32>(t, 16), e3 = load<i32>(t, 20);
+  const rows = v128.load(gk, K_ROWS * 16);
+  const r0 = i32x4.extract_lane(rows, 0), r1 = i32x4.extract_lane(rows, 1), r2 = i32x4.extract_lane(rows, 2), r3 = i32x4.extract_lane(rows, 3);
+  // Snapshots for the next step's coupling, once the whole group is done.
+  for (let i = 0; i < n; i++) {
+    const r = rb + <usize>(i * RECB);
+    v128.store(r, v128.load(r, BN * 16), BO * 16); v128.store(r, v128.load(r, BN * 16 + 16), BO * 16 + 16);
+    v128.store(r, v128.load(r, BN * 16 + 32), BO * 16 + 32); v128.store(r, v128.load(r, BN * 16 + 48), BO * 16 + 48);
+  }
+  if (r0 >= 0 && r1 >= 0 && r2 >= 0 && r3 >= 0) { exportGroup(rb, n, r0, r1, r2, r3, e0, e1, e2, e3); return; }
+  if (r0 >= 0) exportLane(rb, n, 0, e0);
+  if (r1 >= 0) exportLane(rb, n, 4, e1);
+  if (r2 >= 0) exportLane(rb, n, 8, e2);
+  if (r3 >= 0) exportLane(rb, n, 12, e3);
+}
+
+/**
+ * One step by h seconds of the groups [g0, g1) (at most {@link CHUNK}): set up, then link by
+ * link across the groups ({@link stepLink}), then finished.
+ */
+function stepChunk(g0: i32, g1: i32, h: f64): void {
+  let live = 0, maxN = 0;
+  for (let g = g0; g < g1; g++) {
+    if (!stepGroupBegin(g)) continue;
+    live |= 1 << (g - g0);
+    const n = load<i32>(pGroups + (<usize>(g * 8) << 2));
+    if (n > maxN) maxN = n;
+  }
+  if (live == 0) return;
+  const hf = <f32>h;
+  for (let i = 0; i < maxN; i++) {
+    for (let g = g0; g < g1; g++) {
+      if ((live >> (g - g0)) & 1 && load<i32>(pGroups + (<usize>(g * 8) << 2)) > i) stepLink(g, i, hf);
+    }
+  }
+  for (let g = g0; g < g1; g++) if ((live >> (g - g0)) & 1) stepGroupEnd(g);
 }
 
 /** Lanes 2, 3 of a v128 of f32 as f64x2. */
@@ -557,20 +606,33 @@ function exportGroup(rb: usize, n: i32, r0: i32, r1: i32, r2: i32, r3: i32, e0: 
   }
 }
 
-/** The link loop of one group (systems/tailStep.ts's maths in f32x4; positions relative to the anchor at this step). */
-function stepGroup(
-  gk: usize, rb: usize, n: i32, h: f32, laneM: v128, r0: i32, r1: i32, r2: i32, r3: i32,
-  l0: bool, l1: bool, l2: bool, l3: bool, e0: i32, e1: i32, e2: i32, e3: i32,
-): void {
+/**
+ * Link i of group g (systems/tailStep.ts's maths in f32x4; positions relative to the anchor at
+ * this step): the parent frame, head and first-link origin come from the group block's state
+ * (left there by link i − 1, or set up by {@link stepGroupBegin}) and go back there for link
+ * i + 1. A chunk's groups run link by link ({@link stepChunk}): consecutive calls are
+ * independent, so the processor overlaps one group's link with the next group's (one chain's
+ * links are a single long dependency chain).
+ */
+function stepLink(g: i32, i: i32, h: f32): void {
+  const t = pGroups + (<usize>(g * 8) << 2);
+  const n = load<i32>(t);
+  const r = pRec + <usize>((load<i32>(t, 4) + i) * RECB);
+  const gk = pGK + <usize>(g * GKB);
+  const e0 = load<i32>(t, 8), e1 = load<i32>(t, 12), e2 = load<i32>(t, 16), e3 = load<i32>(t, 20);
+  const rows = v128.load(gk, K_ROWS * 16);
+  const r0 = i32x4.extract_lane(rows, 0), r1 = i32x4.extract_lane(rows, 1), r2 = i32x4.extract_lane(rows, 2), r3 = i32x4.extract_lane(rows, 3);
+  const l0 = r0 >= 0, l1 = r1 >= 0, l2 = r2 >= 0, l3 = r3 >= 0;
+  const laneM = i32x4.ge_s(rows, i32x4.splat(0));
   const H = f4(h), ONE = f4(1), ZERO = f4(0), TWO = f4(2), EPS12 = f4(1e-12);
   // (the anti-parallel fallback from 1 + d < 1e-6, within 0.08° of 180°: d carries float32
   // round-off of ~2e-7, and from the f64 threshold −0.999999999 an exactly opposite direction
   // would take the swing formula with a cross product of round-off: an arbitrary twist)
-  let qx = v128.load(gk, K_QX * 16), qy = v128.load(gk, K_QX * 16 + 16), qz = v128.load(gk, K_QX * 16 + 32), qw = v128.load(gk, K_QX * 16 + 48);
+  let qx = v128.load(gk, K_SQ * 16), qy = v128.load(gk, K_SQ * 16 + 16), qz = v128.load(gk, K_SQ * 16 + 32), qw = v128.load(gk, K_SQ * 16 + 48);
   const ax0 = v128.load(gk, K_DX * 16), ay0 = v128.load(gk, K_DX * 16 + 16), az0 = v128.load(gk, K_DX * 16 + 32);
-  let px = ZERO, py = ZERO, pz = ZERO;
+  let px = v128.load(gk, K_SP * 16), py = v128.load(gk, K_SP * 16 + 16), pz = v128.load(gk, K_SP * 16 + 32);
   const s = v128.load(gk, K_S * 16);
-  let ps = s;
+  let ps = v128.load(gk, K_SPS * 16);
   const f0 = v128.load(gk, K_F0 * 16), df = v128.load(gk, K_DF * 16), zeta2 = v128.load(gk, K_Z2 * 16);
   const fx = v128.load(gk, K_FX * 16), fy = v128.load(gk, K_FX * 16 + 16), fz = v128.load(gk, K_FX * 16 + 32);
   const grav = v128.load(gk, K_GRAV * 16), alpha = v128.load(gk, K_ALPHA * 16);
@@ -579,233 +641,230 @@ function stepGroup(
   const anyFloor = v128.any_true(floorOn);
   const alphaPos = gt4(alpha, ZERO);
   const allAlpha = all4(alphaPos);
-  let ox = ZERO, oy = ZERO, oz = ZERO;
-  for (let i = 0; i < n; i++) {
-    const r = rb + <usize>(i * RECB);
-    const x2 = ad4(qx, qx), y2 = ad4(qy, qy), z2 = ad4(qz, qz);
-    const xx = mu4(qx, x2), xy = mu4(qx, y2), xz = mu4(qx, z2), yy = mu4(qy, y2), yz = mu4(qy, z2), zz = mu4(qz, z2);
-    const wx = mu4(qw, x2), wy = mu4(qw, y2), wz = mu4(qw, z2);
-    const m00 = sb4(ONE, ad4(yy, zz)), m01 = sb4(xy, wz), m02 = ad4(xz, wy);
-    const m10 = ad4(xy, wz), m11 = sb4(ONE, ad4(xx, zz)), m12 = sb4(yz, wx);
-    const m20 = sb4(xz, wy), m21 = ad4(yz, wx), m22 = sb4(ONE, ad4(xx, yy));
-    const lx = v128.load(r, HL * 16), ly = v128.load(r, HL * 16 + 16), lz = v128.load(r, HL * 16 + 32);
-    const hx = ad4(px, mu4(ps, dot34(m00, m01, m02, lx, ly, lz)));
-    const hy = ad4(py, mu4(ps, dot34(m10, m11, m12, lx, ly, lz)));
-    const hz = ad4(pz, mu4(ps, dot34(m20, m21, m22, lx, ly, lz)));
-    const ux = v128.load(r, RD * 16), uy = v128.load(r, RD * 16 + 16), uz = v128.load(r, RD * 16 + 32);
-    const rx = dot34(m00, m01, m02, ux, uy, uz);
-    const ry = dot34(m10, m11, m12, ux, uy, uz);
-    const rz = dot34(m20, m21, m22, ux, uy, uz);
-    const len = mu4(s, v128.load(r, LN * 16));
-    if (i == 0) { ox = hx; oy = hy; oz = hz; }
-    const live = gt4(len, ZERO);
-    // ---- 5. TailSpring
-    const w = mu4(f4(6.283185307179586), ad4(f0, mu4(df, f4(<f32>i))));
-    const w2 = mu4(w, w), c = mu4(zeta2, w);
-    const tx = ad4(hx, mu4(len, rx)), ty = ad4(hy, mu4(len, ry)), tz = ad4(hz, mu4(len, rz));
-    let vx = v128.load(r, VE * 16), vy = v128.load(r, VE * 16 + 16), vz = v128.load(r, VE * 16 + 32);
-    // (relative to the anchor at this step: the stored positions are relative to the last)
-    let cx = sb4(v128.load(r, PO * 16), ax0), cy = sb4(v128.load(r, PO * 16 + 16), ay0), cz = sb4(v128.load(r, PO * 16 + 32), az0);
-    vx = ad4(vx, mu4(sb4(mu4(w2, sb4(tx, cx)), mu4(c, vx)), H));
-    vy = ad4(vy, mu4(sb4(sb4(mu4(w2, sb4(ty, cy)), mu4(c, vy)), grav), H));
-    vz = ad4(vz, mu4(sb4(mu4(w2, sb4(tz, cz)), mu4(c, vz)), H));
-    cx = ad4(cx, mu4(vx, H)); cy = ad4(cy, mu4(vy, H)); cz = ad4(cz, mu4(vz, H));
-    let dx = sb4(cx, hx), dy = sb4(cy, hy), dz = sb4(cz, hz);
-    const dl = sq4(dot34(dx, dy, dz, dx, dy, dz));
-    const okd = v128.and(gt4(dl, mu4(EPS12, len)), lt4(dl, f4(Infinity)));
-    const idl = dv4(ONE, dl);
-    if (all4(okd)) { dx = mu4(dx, idl); dy = mu4(dy, idl); dz = mu4(dz, idl); } else {
-      dx = sel(okd, mu4(dx, idl), rx); dy = sel(okd, mu4(dy, idl), ry); dz = sel(okd, mu4(dz, idl), rz);
-    }
-    const tf = ad4(ad4(mu4(sb4(tx, ox), fx), mu4(sb4(ty, oy), fy)), mu4(sb4(tz, oz), fz));
-    const ex = sb4(
-      ad4(ad4(mu4(sb4(ad4(hx, mu4(len, dx)), ox), fx), mu4(sb4(ad4(hy, mu4(len, dy)), oy), fy)), mu4(sb4(ad4(hz, mu4(len, dz)), oz), fz)),
-      f32x4.pmax(ZERO, tf), // (tf > 0 ? tf : 0, lane by lane)
-    );
-    const exm = gt4(ex, ZERO);
-    if (v128.any_true(exm)) {
-      const cx2 = sb4(ad4(hx, mu4(len, dx)), mu4(ex, fx)), cy2 = sb4(ad4(hy, mu4(len, dy)), mu4(ex, fy)), cz2 = sb4(ad4(hz, mu4(len, dz)), mu4(ex, fz));
-      let ddx = sb4(cx2, hx), ddy = sb4(cy2, hy), ddz = sb4(cz2, hz);
-      const dl2 = sq4(dot34(ddx, ddy, ddz, ddx, ddy, ddz));
-      const ok2 = gt4(dl2, mu4(EPS12, len));
-      ddx = sel(ok2, dv4(ddx, dl2), rx); ddy = sel(ok2, dv4(ddy, dl2), ry); ddz = sel(ok2, dv4(ddz, dl2), rz);
-      const vf = dot34(vx, vy, vz, fx, fy, fz);
-      const vfm = v128.and(exm, gt4(vf, ZERO));
-      vx = sel(vfm, sb4(vx, mu4(vf, fx)), vx); vy = sel(vfm, sb4(vy, mu4(vf, fy)), vy); vz = sel(vfm, sb4(vz, mu4(vf, fz)), vz);
-      dx = sel(exm, ddx, dx); dy = sel(exm, ddy, dy); dz = sel(exm, ddz, dz);
-    }
-    const vr = dot34(vx, vy, vz, dx, dy, dz);
-    vx = sb4(vx, mu4(vr, dx)); vy = sb4(vy, mu4(vr, dy)); vz = sb4(vz, mu4(vr, dz));
-    // ---- 6. BendCouple
-    let dpx = dot34(m00, m10, m20, dx, dy, dz);
-    let dpy = dot34(m01, m11, m21, dx, dy, dz);
-    let dpz = dot34(m02, m12, m22, dx, dy, dz);
-    const a00 = v128.load(r, TH * 16), a01 = v128.load(r, TH * 16 + 16), a02 = v128.load(r, TH * 16 + 32);
-    const a10 = v128.load(r, TH * 16 + 48), a11 = v128.load(r, TH * 16 + 64), a12 = v128.load(r, TH * 16 + 80);
-    const a20 = v128.load(r, TH * 16 + 96), a21 = v128.load(r, TH * 16 + 112), a22 = v128.load(r, TH * 16 + 128);
-    const gx = dot34(a00, a01, a02, dpx, dpy, dpz);
-    const gy = dot34(a10, a11, a12, dpx, dpy, dpz);
-    const gz = dot34(a20, a21, a22, dpx, dpy, dpz);
-    const bx0 = v128.load(r, RH * 16), by0 = v128.load(r, RH * 16 + 16), bz0 = v128.load(r, RH * 16 + 32);
-    const dd = dot34(bx0, by0, bz0, gx, gy, gz);
-    // (1 + r·d as |r + d|²/2: accurate near anti-parallel, where 1 + r·d cancels in float32)
-    const spx = ad4(bx0, gx), spy = ad4(by0, gy), spz = ad4(bz0, gz);
-    let sw = sel(gt4(dd, f4(-0.5)), ad4(ONE, dd), mu4(f4(0.5), dot34(spx, spy, spz, spx, spy, spz)));
-    const anti = lt4(sw, f4(1e-9)); // (as the f64 step's 1 + r·d < 1e-9)
-    const ql = dv4(ONE, sq4(ad4(sw, sw)));
-    let sx = mu4(sb4(mu4(by0, gz), mu4(bz0, gy)), ql), sy = mu4(sb4(mu4(bz0, gx), mu4(bx0, gz)), ql), sz = mu4(sb4(mu4(bx0, gy), mu4(by0, gx)), ql);
-    sw = mu4(sw, ql);
-    if (v128.any_true(anti)) {
-      let qa = ZERO, qb = ng4(bz0), qc = by0;
-      const deg = lt4(ad4(mu4(qb, qb), mu4(qc, qc)), EPS12);
-      qa = sel(deg, bz0, qa); qb = sel(deg, ZERO, qb); qc = sel(deg, ng4(bx0), qc);
-      const pl = sq4(dot34(qa, qb, qc, qa, qb, qc));
-      sx = sel(anti, dv4(qa, pl), sx); sy = sel(anti, dv4(qb, pl), sy); sz = sel(anti, dv4(qc, pl), sz); sw = sel(anti, ZERO, sw);
-    }
-    if (v128.any_true(alphaPos)) {
-      let bx: v128, by: v128, bz: v128, bw: v128;
-      if (i == 0) {
-        const rn = r + <usize>RECB;
-        const o0 = v128.load(rn, BO * 16), o1 = v128.load(rn, BO * 16 + 16), o2 = v128.load(rn, BO * 16 + 32), o3 = v128.load(rn, BO * 16 + 48);
-        const sg = sel(lt4(o3, ZERO), f4(-1), ONE);
-        bx = mu4(sg, o0); by = mu4(sg, o1); bz = mu4(sg, o2); bw = ad4(mu4(sg, o3), ONE);
-      } else if (i == n - 1) {
-        const rp = r - <usize>RECB;
-        bx = v128.load(rp, BO * 16); by = v128.load(rp, BO * 16 + 16); bz = v128.load(rp, BO * 16 + 32); bw = v128.load(rp, BO * 16 + 48);
-      } else {
-        const rp = r - <usize>RECB, rn = r + <usize>RECB;
-        const e0 = v128.load(rp, BO * 16), e1 = v128.load(rp, BO * 16 + 16), e2 = v128.load(rp, BO * 16 + 32), e3 = v128.load(rp, BO * 16 + 48);
-        const o0 = v128.load(rn, BO * 16), o1 = v128.load(rn, BO * 16 + 16), o2 = v128.load(rn, BO * 16 + 32), o3 = v128.load(rn, BO * 16 + 48);
-        const sg = sel(lt4(ad4(ad4(ad4(mu4(e0, o0), mu4(e1, o1)), mu4(e2, o2)), mu4(e3, o3)), ZERO), f4(-1), ONE);
-        bx = ad4(e0, mu4(sg, o0)); by = ad4(e1, mu4(sg, o1)); bz = ad4(e2, mu4(sg, o2)); bw = ad4(e3, mu4(sg, o3));
-      }
-      const bl = sq4(ad4(ad4(ad4(mu4(bx, bx), mu4(by, by)), mu4(bz, bz)), mu4(bw, bw)));
-      const blm = gt4(bl, EPS12);
-      const ib = dv4(ONE, bl);
-      if (all4(blm)) { bx = mu4(bx, ib); by = mu4(by, ib); bz = mu4(bz, ib); bw = mu4(bw, ib); } else {
-        bx = sel(blm, mu4(bx, ib), ZERO); by = sel(blm, mu4(by, ib), ZERO); bz = sel(blm, mu4(bz, ib), ZERO); bw = sel(blm, mu4(bw, ib), ONE);
-      }
-      const d = sel(lt4(ad4(ad4(ad4(mu4(sx, bx), mu4(sy, by)), mu4(sz, bz)), mu4(sw, bw)), ZERO), ng4(alpha), alpha);
-      const u = sb4(ONE, alpha);
-      const x = ad4(mu4(sx, u), mu4(bx, d)), y = ad4(mu4(sy, u), mu4(by, d)), z = ad4(mu4(sz, u), mu4(bz, d)), ww = ad4(mu4(sw, u), mu4(bw, d));
-      const l = dv4(ONE, sq4(ad4(ad4(ad4(mu4(x, x), mu4(y, y)), mu4(z, z)), mu4(ww, ww))));
-      if (allAlpha) { sx = mu4(x, l); sy = mu4(y, l); sz = mu4(z, l); sw = mu4(ww, l); } else {
-        sx = sel(alphaPos, mu4(x, l), sx); sy = sel(alphaPos, mu4(y, l), sy); sz = sel(alphaPos, mu4(z, l), sz); sw = sel(alphaPos, mu4(ww, l), sw);
-      }
-    }
-    const neg = lt4(sw, ZERO);
-    if (v128.any_true(neg)) { sx = sel(neg, ng4(sx), sx); sy = sel(neg, ng4(sy), sy); sz = sel(neg, ng4(sz), sz); sw = sel(neg, ng4(sw), sw); }
-    const al = sq4(dot34(sx, sy, sz, sx, sy, sz));
-    const limited = v128.and(v128.or(lt4(sw, cosH), v128.and(gt4(al, sinH), gt4(cosH, ZERO))), gt4(al, EPS12)); // (sin test: cos(θ/2) rounds to 1 in float32 for θ < 5e-4)
-    if (v128.any_true(limited)) {
-      const fl = dv4(sinH, al);
-      sx = sel(limited, mu4(sx, fl), sx); sy = sel(limited, mu4(sy, fl), sy); sz = sel(limited, mu4(sz, fl), sz); sw = sel(limited, cosH, sw);
-    }
-    const bm = v128.or(limited, alphaPos);
-    const allLive = all4(live);
-    if (allLive) {
-      v128.store(r, sx, BN * 16); v128.store(r, sy, BN * 16 + 16); v128.store(r, sz, BN * 16 + 32); v128.store(r, sw, BN * 16 + 48);
-    } else {
-      v128.store(r, sel(live, sx, ZERO), BN * 16); v128.store(r, sel(live, sy, ZERO), BN * 16 + 16);
-      v128.store(r, sel(live, sz, ZERO), BN * 16 + 32); v128.store(r, sel(live, sw, ONE), BN * 16 + 48);
-    }
-    if (v128.any_true(bm)) {
-      const t0 = mu4(TWO, sb4(mu4(sy, bz0), mu4(sz, by0))), t1 = mu4(TWO, sb4(mu4(sz, bx0), mu4(sx, bz0))), t2 = mu4(TWO, sb4(mu4(sx, by0), mu4(sy, bx0)));
-      const ex_ = ad4(ad4(bx0, mu4(sw, t0)), sb4(mu4(sy, t2), mu4(sz, t1)));
-      const ey_ = ad4(ad4(by0, mu4(sw, t1)), sb4(mu4(sz, t0), mu4(sx, t2)));
-      const ez_ = ad4(ad4(bz0, mu4(sw, t2)), sb4(mu4(sx, t1), mu4(sy, t0)));
-      const qpx = dot34(a00, a10, a20, ex_, ey_, ez_);
-      const qpy = dot34(a01, a11, a21, ex_, ey_, ez_);
-      const qpz = dot34(a02, a12, a22, ex_, ey_, ez_);
-      const nx = dot34(m00, m01, m02, qpx, qpy, qpz);
-      const ny = dot34(m10, m11, m12, qpx, qpy, qpz);
-      const nz = dot34(m20, m21, m22, qpx, qpy, qpz);
-      const vr2 = dot34(vx, vy, vz, nx, ny, nz);
-      let wx2 = sb4(vx, mu4(vr2, nx)), wy2 = sb4(vy, mu4(vr2, ny)), wz2 = sb4(vz, mu4(vr2, nz));
-      const cc = dot34(dx, dy, dz, nx, ny, nz);
-      let qx2 = sb4(nx, mu4(cc, dx)), qy2 = sb4(ny, mu4(cc, dy)), qz2 = sb4(nz, mu4(cc, dz));
-      const ve0 = dot34(wx2, wy2, wz2, qx2, qy2, qz2);
-      const el = sq4(dot34(qx2, qy2, qz2, qx2, qy2, qz2));
-      const cm = v128.and(lt4(ve0, ZERO), gt4(el, EPS12));
-      const il2 = dv4(ONE, el);
-      qx2 = mu4(qx2, il2); qy2 = mu4(qy2, il2); qz2 = mu4(qz2, il2);
-      const ve = mu4(ve0, il2);
-      const lim = dv4(ng4(mu4(el, len)), H);
-      let cut = f32x4.pmax(lim, ve); // (ve > lim ? ve : lim)
-      if (v128.any_true(limited)) cut = sel(limited, ve, cut);
-      if (v128.any_true(cm)) { wx2 = sel(cm, sb4(wx2, mu4(cut, qx2)), wx2); wy2 = sel(cm, sb4(wy2, mu4(cut, qy2)), wy2); wz2 = sel(cm, sb4(wz2, mu4(cut, qz2)), wz2); }
-      if (all4(bm)) {
-        vx = wx2; vy = wy2; vz = wz2; dx = nx; dy = ny; dz = nz; dpx = qpx; dpy = qpy; dpz = qpz;
-      } else {
-        vx = sel(bm, wx2, vx); vy = sel(bm, wy2, vy); vz = sel(bm, wz2, vz);
-        dx = sel(bm, nx, dx); dy = sel(bm, ny, dy); dz = sel(bm, nz, dz);
-        dpx = sel(bm, qpx, dpx); dpy = sel(bm, qpy, dpy); dpz = sel(bm, qpz, dpz);
-      }
-    }
-    // Particles (a zero-length link: at its head, at rest, no bend).
-    const tipY = ad4(hy, mu4(len, dy));
-    if (allLive) {
-      v128.store(r, ad4(hx, mu4(len, dx)), PO * 16); v128.store(r, tipY, PO * 16 + 16); v128.store(r, ad4(hz, mu4(len, dz)), PO * 16 + 32);
-      v128.store(r, vx, VE * 16); v128.store(r, vy, VE * 16 + 16); v128.store(r, vz, VE * 16 + 32);
-    } else {
-      v128.store(r, sel(live, ad4(hx, mu4(len, dx)), hx), PO * 16); v128.store(r, sel(live, tipY, hy), PO * 16 + 16);
-      v128.store(r, sel(live, ad4(hz, mu4(len, dz)), hz), PO * 16 + 32);
-      v128.store(r, sel(live, vx, ZERO), VE * 16); v128.store(r, sel(live, vy, ZERO), VE * 16 + 16); v128.store(r, sel(live, vz, ZERO), VE * 16 + 32);
-      dpx = sel(live, dpx, ux); dpy = sel(live, dpy, uy); dpz = sel(live, dpz, uz);
-    }
-    if (l0) store<u8>(pContact + <usize>(r0 + i), 0);
-    if (l1) store<u8>(pContact + <usize>(r1 + i), 0);
-    if (l2) store<u8>(pContact + <usize>(r2 + i), 0);
-    if (l3) store<u8>(pContact + <usize>(r3 + i), 0);
-    // ---- 7. FloorContact (rare: per lane, in f64)
-    if (anyFloor) {
-      const fm = v128.and(v128.and(live, floorOn), lt4(tipY, floorF));
-      if (v128.any_true(fm)) {
-        v128.store(gk, m00, K_M * 16); v128.store(gk, m01, K_M * 16 + 16); v128.store(gk, m02, K_M * 16 + 32);
-        v128.store(gk, m10, K_M * 16 + 48); v128.store(gk, m11, K_M * 16 + 64); v128.store(gk, m12, K_M * 16 + 80);
-        v128.store(gk, m20, K_M * 16 + 96); v128.store(gk, m21, K_M * 16 + 112); v128.store(gk, m22, K_M * 16 + 128);
-        v128.store(gk, hx, K_H * 16); v128.store(gk, hy, K_H * 16 + 16); v128.store(gk, hz, K_H * 16 + 32);
-        v128.store(gk, rx, K_R * 16); v128.store(gk, rz, K_R * 16 + 16); v128.store(gk, dx, K_D * 16); v128.store(gk, dz, K_D * 16 + 16);
-        v128.store(gk, len, K_LEN * 16);
-        v128.store(gk, dpx, K_DP * 16); v128.store(gk, dpy, K_DP * 16 + 16); v128.store(gk, dpz, K_DP * 16 + 32);
-        if (i32x4.extract_lane(fm, 0) != 0) floorLane(gk, r, 0, r0 + i, e0);
-        if (i32x4.extract_lane(fm, 1) != 0) floorLane(gk, r, 4, r1 + i, e1);
-        if (i32x4.extract_lane(fm, 2) != 0) floorLane(gk, r, 8, r2 + i, e2);
-        if (i32x4.extract_lane(fm, 3) != 0) floorLane(gk, r, 12, r3 + i, e3);
-        dpx = v128.load(gk, K_DP * 16); dpy = v128.load(gk, K_DP * 16 + 16); dpz = v128.load(gk, K_DP * 16 + 32);
-      }
-    }
-    // ---- aim: local = swing(restDirLs, d_parent) · restR; the next link's parent frame
-    const dd2 = dot34(ux, uy, uz, dpx, dpy, dpz);
-    const upx = ad4(ux, dpx), upy = ad4(uy, dpy), upz = ad4(uz, dpz);
-    let ax = sb4(mu4(uy, dpz), mu4(uz, dpy)), ay = sb4(mu4(uz, dpx), mu4(ux, dpz)), az = sb4(mu4(ux, dpy), mu4(uy, dpx)), aw = sel(gt4(dd2, f4(-0.5)), ad4(ONE, dd2), mu4(f4(0.5), dot34(upx, upy, upz, upx, upy, upz)));
-    const anti2 = lt4(aw, f4(1e-9));
-    const sl = dv4(ONE, sq4(ad4(aw, aw)));
-    ax = mu4(ax, sl); ay = mu4(ay, sl); az = mu4(az, sl); aw = mu4(aw, sl);
-    if (v128.any_true(anti2)) {
-      let qa = ZERO, qb = ng4(uz), qc = uy;
-      const deg = lt4(ad4(mu4(qb, qb), mu4(qc, qc)), EPS12);
-      qa = sel(deg, uz, qa); qb = sel(deg, ZERO, qb); qc = sel(deg, ng4(ux), qc);
-      const pl = sq4(dot34(qa, qb, qc, qa, qb, qc));
-      ax = sel(anti2, dv4(qa, pl), ax); ay = sel(anti2, dv4(qb, pl), ay); az = sel(anti2, dv4(qc, pl), az); aw = sel(anti2, ZERO, aw);
-    }
-    const q0 = v128.load(r, RR * 16), q1 = v128.load(r, RR * 16 + 16), q2 = v128.load(r, RR * 16 + 32), q3 = v128.load(r, RR * 16 + 48);
-    const kx = qmx4(ax, ay, az, aw, q0, q1, q2, q3), ky = qmy4(ax, ay, az, aw, q0, q1, q2, q3);
-    const kz = qmz4(ax, ay, az, aw, q0, q1, q2, q3), kw = qmw4(ax, ay, az, aw, q0, q1, q2, q3);
-    v128.store(r, kx, LC * 16); v128.store(r, ky, LC * 16 + 16); v128.store(r, kz, LC * 16 + 32); v128.store(r, kw, LC * 16 + 48);
-    const nqx = qmx4(qx, qy, qz, qw, kx, ky, kz, kw), nqy = qmy4(qx, qy, qz, qw, kx, ky, kz, kw);
-    const nqz = qmz4(qx, qy, qz, qw, kx, ky, kz, kw), nqw = qmw4(qx, qy, qz, qw, kx, ky, kz, kw);
-    qx = nqx; qy = nqy; qz = nqz; qw = nqw;
-    px = hx; py = hy; pz = hz;
-    ps = mu4(s, v128.load(r, SR * 16));
+  let ox = v128.load(gk, K_SO * 16), oy = v128.load(gk, K_SO * 16 + 16), oz = v128.load(gk, K_SO * 16 + 32);
+
+  const x2 = ad4(qx, qx), y2 = ad4(qy, qy), z2 = ad4(qz, qz);
+  const xx = mu4(qx, x2), xy = mu4(qx, y2), xz = mu4(qx, z2), yy = mu4(qy, y2), yz = mu4(qy, z2), zz = mu4(qz, z2);
+  const wx = mu4(qw, x2), wy = mu4(qw, y2), wz = mu4(qw, z2);
+  const m00 = sb4(ONE, ad4(yy, zz)), m01 = sb4(xy, wz), m02 = ad4(xz, wy);
+  const m10 = ad4(xy, wz), m11 = sb4(ONE, ad4(xx, zz)), m12 = sb4(yz, wx);
+  const m20 = sb4(xz, wy), m21 = ad4(yz, wx), m22 = sb4(ONE, ad4(xx, yy));
+  const lx = v128.load(r, HL * 16), ly = v128.load(r, HL * 16 + 16), lz = v128.load(r, HL * 16 + 32);
+  const hx = ad4(px, mu4(ps, dot34(m00, m01, m02, lx, ly, lz)));
+  const hy = ad4(py, mu4(ps, dot34(m10, m11, m12, lx, ly, lz)));
+  const hz = ad4(pz, mu4(ps, dot34(m20, m21, m22, lx, ly, lz)));
+  const ux = v128.load(r, RD * 16), uy = v128.load(r, RD * 16 + 16), uz = v128.load(r, RD * 16 + 32);
+  const rx = dot34(m00, m01, m02, ux, uy, uz);
+  const ry = dot34(m10, m11, m12, ux, uy, uz);
+  const rz = dot34(m20, m21, m22, ux, uy, uz);
+  const len = mu4(s, v128.load(r, LN * 16));
+  if (i == 0) { ox = hx; oy = hy; oz = hz; }
+  const live = gt4(len, ZERO);
+  // ---- 5. TailSpring
+  const w = mu4(f4(6.283185307179586), ad4(f0, mu4(df, f4(<f32>i))));
+  const w2 = mu4(w, w), c = mu4(zeta2, w);
+  const tx = ad4(hx, mu4(len, rx)), ty = ad4(hy, mu4(len, ry)), tz = ad4(hz, mu4(len, rz));
+  let vx = v128.load(r, VE * 16), vy = v128.load(r, VE * 16 + 16), vz = v128.load(r, VE * 16 + 32);
+  // (relative to the anchor at this step: the stored positions are relative to the last)
+  let cx = sb4(v128.load(r, PO * 16), ax0), cy = sb4(v128.load(r, PO * 16 + 16), ay0), cz = sb4(v128.load(r, PO * 16 + 32), az0);
+  vx = ad4(vx, mu4(sb4(mu4(w2, sb4(tx, cx)), mu4(c, vx)), H));
+  vy = ad4(vy, mu4(sb4(sb4(mu4(w2, sb4(ty, cy)), mu4(c, vy)), grav), H));
+  vz = ad4(vz, mu4(sb4(mu4(w2, sb4(tz, cz)), mu4(c, vz)), H));
+  cx = ad4(cx, mu4(vx, H)); cy = ad4(cy, mu4(vy, H)); cz = ad4(cz, mu4(vz, H));
+  let dx = sb4(cx, hx), dy = sb4(cy, hy), dz = sb4(cz, hz);
+  const dl = sq4(dot34(dx, dy, dz, dx, dy, dz));
+  const okd = v128.and(gt4(dl, mu4(EPS12, len)), lt4(dl, f4(Infinity)));
+  const idl = dv4(ONE, dl);
+  if (all4(okd)) { dx = mu4(dx, idl); dy = mu4(dy, idl); dz = mu4(dz, idl); } else {
+    dx = sel(okd, mu4(dx, idl), rx); dy = sel(okd, mu4(dy, idl), ry); dz = sel(okd, mu4(dz, idl), rz);
   }
-  // Snapshots for the next step's coupling, once the whole group is done.
-  for (let i = 0; i < n; i++) {
-    const r = rb + <usize>(i * RECB);
-    v128.store(r, v128.load(r, BN * 16), BO * 16); v128.store(r, v128.load(r, BN * 16 + 16), BO * 16 + 16);
-    v128.store(r, v128.load(r, BN * 16 + 32), BO * 16 + 32); v128.store(r, v128.load(r, BN * 16 + 48), BO * 16 + 48);
+  const tf = ad4(ad4(mu4(sb4(tx, ox), fx), mu4(sb4(ty, oy), fy)), mu4(sb4(tz, oz), fz));
+  const ex = sb4(
+    ad4(ad4(mu4(sb4(ad4(hx, mu4(len, dx)), ox), fx), mu4(sb4(ad4(hy, mu4(len, dy)), oy), fy)), mu4(sb4(ad4(hz, mu4(len, dz)), oz), fz)),
+    f32x4.pmax(ZERO, tf), // (tf > 0 ? tf : 0, lane by lane)
+  );
+  const exm = gt4(ex, ZERO);
+  if (v128.any_true(exm)) {
+    const cx2 = sb4(ad4(hx, mu4(len, dx)), mu4(ex, fx)), cy2 = sb4(ad4(hy, mu4(len, dy)), mu4(ex, fy)), cz2 = sb4(ad4(hz, mu4(len, dz)), mu4(ex, fz));
+    let ddx = sb4(cx2, hx), ddy = sb4(cy2, hy), ddz = sb4(cz2, hz);
+    const dl2 = sq4(dot34(ddx, ddy, ddz, ddx, ddy, ddz));
+    const ok2 = gt4(dl2, mu4(EPS12, len));
+    ddx = sel(ok2, dv4(ddx, dl2), rx); ddy = sel(ok2, dv4(ddy, dl2), ry); ddz = sel(ok2, dv4(ddz, dl2), rz);
+    const vf = dot34(vx, vy, vz, fx, fy, fz);
+    const vfm = v128.and(exm, gt4(vf, ZERO));
+    vx = sel(vfm, sb4(vx, mu4(vf, fx)), vx); vy = sel(vfm, sb4(vy, mu4(vf, fy)), vy); vz = sel(vfm, sb4(vz, mu4(vf, fz)), vz);
+    dx = sel(exm, ddx, dx); dy = sel(exm, ddy, dy); dz = sel(exm, ddz, dz);
   }
+  const vr = dot34(vx, vy, vz, dx, dy, dz);
+  vx = sb4(vx, mu4(vr, dx)); vy = sb4(vy, mu4(vr, dy)); vz = sb4(vz, mu4(vr, dz));
+  // ---- 6. BendCouple
+  let dpx = dot34(m00, m10, m20, dx, dy, dz);
+  let dpy = dot34(m01, m11, m21, dx, dy, dz);
+  let dpz = dot34(m02, m12, m22, dx, dy, dz);
+  const a00 = v128.load(r, TH * 16), a01 = v128.load(r, TH * 16 + 16), a02 = v128.load(r, TH * 16 + 32);
+  const a10 = v128.load(r, TH * 16 + 48), a11 = v128.load(r, TH * 16 + 64), a12 = v128.load(r, TH * 16 + 80);
+  const a20 = v128.load(r, TH * 16 + 96), a21 = v128.load(r, TH * 16 + 112), a22 = v128.load(r, TH * 16 + 128);
+  const gx = dot34(a00, a01, a02, dpx, dpy, dpz);
+  const gy = dot34(a10, a11, a12, dpx, dpy, dpz);
+  const gz = dot34(a20, a21, a22, dpx, dpy, dpz);
+  const bx0 = v128.load(r, RH * 16), by0 = v128.load(r, RH * 16 + 16), bz0 = v128.load(r, RH * 16 + 32);
+  const dd = dot34(bx0, by0, bz0, gx, gy, gz);
+  // (1 + r·d as |r + d|²/2: accurate near anti-parallel, where 1 + r·d cancels in float32)
+  const spx = ad4(bx0, gx), spy = ad4(by0, gy), spz = ad4(bz0, gz);
+  let sw = sel(gt4(dd, f4(-0.5)), ad4(ONE, dd), mu4(f4(0.5), dot34(spx, spy, spz, spx, spy, spz)));
+  const anti = lt4(sw, f4(1e-9)); // (as the f64 step's 1 + r·d < 1e-9)
+  const ql = dv4(ONE, sq4(ad4(sw, sw)));
+  let sx = mu4(sb4(mu4(by0, gz), mu4(bz0, gy)), ql), sy = mu4(sb4(mu4(bz0, gx), mu4(bx0, gz)), ql), sz = mu4(sb4(mu4(bx0, gy), mu4(by0, gx)), ql);
+  sw = mu4(sw, ql);
+  if (v128.any_true(anti)) {
+    let qa = ZERO, qb = ng4(bz0), qc = by0;
+    const deg = lt4(ad4(mu4(qb, qb), mu4(qc, qc)), EPS12);
+    qa = sel(deg, bz0, qa); qb = sel(deg, ZERO, qb); qc = sel(deg, ng4(bx0), qc);
+    const pl = sq4(dot34(qa, qb, qc, qa, qb, qc));
+    sx = sel(anti, dv4(qa, pl), sx); sy = sel(anti, dv4(qb, pl), sy); sz = sel(anti, dv4(qc, pl), sz); sw = sel(anti, ZERO, sw);
+  }
+  if (v128.any_true(alphaPos)) {
+    let bx: v128, by: v128, bz: v128, bw: v128;
+    if (i == 0) {
+      const rn = r + <usize>RECB;
+      const o0 = v128.load(rn, BO * 16), o1 = v128.load(rn, BO * 16 + 16), o2 = v128.load(rn, BO * 16 + 32), o3 = v128.load(rn, BO * 16 + 48);
+      const sg = sel(lt4(o3, ZERO), f4(-1), ONE);
+      bx = mu4(sg, o0); by = mu4(sg, o1); bz = mu4(sg, o2); bw = ad4(mu4(sg, o3), ONE);
+    } else if (i == n - 1) {
+      const rp = r - <usize>RECB;
+      bx = v128.load(rp, BO * 16); by = v128.load(rp, BO * 16 + 16); bz = v128.load(rp, BO * 16 + 32); bw = v128.load(rp, BO * 16 + 48);
+    } else {
+      const rp = r - <usize>RECB, rn = r + <usize>RECB;
+      const e0 = v128.load(rp, BO * 16), e1 = v128.load(rp, BO * 16 + 16), e2 = v128.load(rp, BO * 16 + 32), e3 = v128.load(rp, BO * 16 + 48);
+      const o0 = v128.load(rn, BO * 16), o1 = v128.load(rn, BO * 16 + 16), o2 = v128.load(rn, BO * 16 + 32), o3 = v128.load(rn, BO * 16 + 48);
+      const sg = sel(lt4(ad4(ad4(ad4(mu4(e0, o0), mu4(e1, o1)), mu4(e2, o2)), mu4(e3, o3)), ZERO), f4(-1), ONE);
+      bx = ad4(e0, mu4(sg, o0)); by = ad4(e1, mu4(sg, o1)); bz = ad4(e2, mu4(sg, o2)); bw = ad4(e3, mu4(sg, o3));
+    }
+    const bl = sq4(ad4(ad4(ad4(mu4(bx, bx), mu4(by, by)), mu4(bz, bz)), mu4(bw, bw)));
+    const blm = gt4(bl, EPS12);
+    const ib = dv4(ONE, bl);
+    if (all4(blm)) { bx = mu4(bx, ib); by = mu4(by, ib); bz = mu4(bz, ib); bw = mu4(bw, ib); } else {
+      bx = sel(blm, mu4(bx, ib), ZERO); by = sel(blm, mu4(by, ib), ZERO); bz = sel(blm, mu4(bz, ib), ZERO); bw = sel(blm, mu4(bw, ib), ONE);
+    }
+    const d = sel(lt4(ad4(ad4(ad4(mu4(sx, bx), mu4(sy, by)), mu4(sz, bz)), mu4(sw, bw)), ZERO), ng4(alpha), alpha);
+    const u = sb4(ONE, alpha);
+    const x = ad4(mu4(sx, u), mu4(bx, d)), y = ad4(mu4(sy, u), mu4(by, d)), z = ad4(mu4(sz, u), mu4(bz, d)), ww = ad4(mu4(sw, u), mu4(bw, d));
+    const l = dv4(ONE, sq4(ad4(ad4(ad4(mu4(x, x), mu4(y, y)), mu4(z, z)), mu4(ww, ww))));
+    if (allAlpha) { sx = mu4(x, l); sy = mu4(y, l); sz = mu4(z, l); sw = mu4(ww, l); } else {
+      sx = sel(alphaPos, mu4(x, l), sx); sy = sel(alphaPos, mu4(y, l), sy); sz = sel(alphaPos, mu4(z, l), sz); sw = sel(alphaPos, mu4(ww, l), sw);
+    }
+  }
+  const neg = lt4(sw, ZERO);
+  if (v128.any_true(neg)) { sx = sel(neg, ng4(sx), sx); sy = sel(neg, ng4(sy), sy); sz = sel(neg, ng4(sz), sz); sw = sel(neg, ng4(sw), sw); }
+  const al = sq4(dot34(sx, sy, sz, sx, sy, sz));
+  const limited = v128.and(v128.or(lt4(sw, cosH), v128.and(gt4(al, sinH), gt4(cosH, ZERO))), gt4(al, EPS12)); // (sin test: cos(θ/2) rounds to 1 in float32 for θ < 5e-4)
+  if (v128.any_true(limited)) {
+    const fl = dv4(sinH, al);
+    sx = sel(limited, mu4(sx, fl), sx); sy = sel(limited, mu4(sy, fl), sy); sz = sel(limited, mu4(sz, fl), sz); sw = sel(limited, cosH, sw);
+  }
+  const bm = v128.or(limited, alphaPos);
+  const allLive = all4(live);
+  if (allLive) {
+    v128.store(r, sx, BN * 16); v128.store(r, sy, BN * 16 + 16); v128.store(r, sz, BN * 16 + 32); v128.store(r, sw, BN * 16 + 48);
+  } else {
+    v128.store(r, sel(live, sx, ZERO), BN * 16); v128.store(r, sel(live, sy, ZERO), BN * 16 + 16);
+    v128.store(r, sel(live, sz, ZERO), BN * 16 + 32); v128.store(r, sel(live, sw, ONE), BN * 16 + 48);
+  }
+  if (v128.any_true(bm)) {
+    const t0 = mu4(TWO, sb4(mu4(sy, bz0), mu4(sz, by0))), t1 = mu4(TWO, sb4(mu4(sz, bx0), mu4(sx, bz0))), t2 = mu4(TWO, sb4(mu4(sx, by0), mu4(sy, bx0)));
+    const ex_ = ad4(ad4(bx0, mu4(sw, t0)), sb4(mu4(sy, t2), mu4(sz, t1)));
+    const ey_ = ad4(ad4(by0, mu4(sw, t1)), sb4(mu4(sz, t0), mu4(sx, t2)));
+    const ez_ = ad4(ad4(bz0, mu4(sw, t2)), sb4(mu4(sx, t1), mu4(sy, t0)));
+    const qpx = dot34(a00, a10, a20, ex_, ey_, ez_);
+    const qpy = dot34(a01, a11, a21, ex_, ey_, ez_);
+    const qpz = dot34(a02, a12, a22, ex_, ey_, ez_);
+    const nx = dot34(m00, m01, m02, qpx, qpy, qpz);
+    const ny = dot34(m10, m11, m12, qpx, qpy, qpz);
+    const nz = dot34(m20, m21, m22, qpx, qpy, qpz);
+    const vr2 = dot34(vx, vy, vz, nx, ny, nz);
+    let wx2 = sb4(vx, mu4(vr2, nx)), wy2 = sb4(vy, mu4(vr2, ny)), wz2 = sb4(vz, mu4(vr2, nz));
+    const cc = dot34(dx, dy, dz, nx, ny, nz);
+    let qx2 = sb4(nx, mu4(cc, dx)), qy2 = sb4(ny, mu4(cc, dy)), qz2 = sb4(nz, mu4(cc, dz));
+    const ve0 = dot34(wx2, wy2, wz2, qx2, qy2, qz2);
+    const el = sq4(dot34(qx2, qy2, qz2, qx2, qy2, qz2));
+    const cm = v128.and(lt4(ve0, ZERO), gt4(el, EPS12));
+    const il2 = dv4(ONE, el);
+    qx2 = mu4(qx2, il2); qy2 = mu4(qy2, il2); qz2 = mu4(qz2, il2);
+    const ve = mu4(ve0, il2);
+    const lim = dv4(ng4(mu4(el, len)), H);
+    let cut = f32x4.pmax(lim, ve); // (ve > lim ? ve : lim)
+    if (v128.any_true(limited)) cut = sel(limited, ve, cut);
+    if (v128.any_true(cm)) { wx2 = sel(cm, sb4(wx2, mu4(cut, qx2)), wx2); wy2 = sel(cm, sb4(wy2, mu4(cut, qy2)), wy2); wz2 = sel(cm, sb4(wz2, mu4(cut, qz2)), wz2); }
+    if (all4(bm)) {
+      vx = wx2; vy = wy2; vz = wz2; dx = nx; dy = ny; dz = nz; dpx = qpx; dpy = qpy; dpz = qpz;
+    } else {
+      vx = sel(bm, wx2, vx); vy = sel(bm, wy2, vy); vz = sel(bm, wz2, vz);
+      dx = sel(bm, nx, dx); dy = sel(bm, ny, dy); dz = sel(bm, nz, dz);
+      dpx = sel(bm, qpx, dpx); dpy = sel(bm, qpy, dpy); dpz = sel(bm, qpz, dpz);
+    }
+  }
+  // Particles (a zero-length link: at its head, at rest, no bend).
+  const tipY = ad4(hy, mu4(len, dy));
+  if (allLive) {
+    v128.store(r, ad4(hx, mu4(len, dx)), PO * 16); v128.store(r, tipY, PO * 16 + 16); v128.store(r, ad4(hz, mu4(len, dz)), PO * 16 + 32);
+    v128.store(r, vx, VE * 16); v128.store(r, vy, VE * 16 + 16); v128.store(r, vz, VE * 16 + 32);
+  } else {
+    v128.store(r, sel(live, ad4(hx, mu4(len, dx)), hx), PO * 16); v128.store(r, sel(live, tipY, hy), PO * 16 + 16);
+    v128.store(r, sel(live, ad4(hz, mu4(len, dz)), hz), PO * 16 + 32);
+    v128.store(r, sel(live, vx, ZERO), VE * 16); v128.store(r, sel(live, vy, ZERO), VE * 16 + 16); v128.store(r, sel(live, vz, ZERO), VE * 16 + 32);
+    dpx = sel(live, dpx, ux); dpy = sel(live, dpy, uy); dpz = sel(live, dpz, uz);
+  }
+  if (l0) store<u8>(pContact + <usize>(r0 + i), 0);
+  if (l1) store<u8>(pContact + <usize>(r1 + i), 0);
+  if (l2) store<u8>(pContact + <usize>(r2 + i), 0);
+  if (l3) store<u8>(pContact + <usize>(r3 + i), 0);
+  // ---- 7. FloorContact (rare: per lane, in f64)
+  if (anyFloor) {
+    const fm = v128.and(v128.and(live, floorOn), lt4(tipY, floorF));
+    if (v128.any_true(fm)) {
+      v128.store(gk, m00, K_M * 16); v128.store(gk, m01, K_M * 16 + 16); v128.store(gk, m02, K_M * 16 + 32);
+      v128.store(gk, m10, K_M * 16 + 48); v128.store(gk, m11, K_M * 16 + 64); v128.store(gk, m12, K_M * 16 + 80);
+      v128.store(gk, m20, K_M * 16 + 96); v128.store(gk, m21, K_M * 16 + 112); v128.store(gk, m22, K_M * 16 + 128);
+      v128.store(gk, hx, K_H * 16); v128.store(gk, hy, K_H * 16 + 16); v128.store(gk, hz, K_H * 16 + 32);
+      v128.store(gk, rx, K_R * 16); v128.store(gk, rz, K_R * 16 + 16); v128.store(gk, dx, K_D * 16); v128.store(gk, dz, K_D * 16 + 16);
+      v128.store(gk, len, K_LEN * 16);
+      v128.store(gk, dpx, K_DP * 16); v128.store(gk, dpy, K_DP * 16 + 16); v128.store(gk, dpz, K_DP * 16 + 32);
+      if (i32x4.extract_lane(fm, 0) != 0) floorLane(gk, r, 0, r0 + i, e0);
+      if (i32x4.extract_lane(fm, 1) != 0) floorLane(gk, r, 4, r1 + i, e1);
+      if (i32x4.extract_lane(fm, 2) != 0) floorLane(gk, r, 8, r2 + i, e2);
+      if (i32x4.extract_lane(fm, 3) != 0) floorLane(gk, r, 12, r3 + i, e3);
+      dpx = v128.load(gk, K_DP * 16); dpy = v128.load(gk, K_DP * 16 + 16); dpz = v128.load(gk, K_DP * 16 + 32);
+    }
+  }
+  // ---- aim: local = swing(restDirLs, d_parent) · restR; the next link's parent frame
+  const dd2 = dot34(ux, uy, uz, dpx, dpy, dpz);
+  const upx = ad4(ux, dpx), upy = ad4(uy, dpy), upz = ad4(uz, dpz);
+  let ax = sb4(mu4(uy, dpz), mu4(uz, dpy)), ay = sb4(mu4(uz, dpx), mu4(ux, dpz)), az = sb4(mu4(ux, dpy), mu4(uy, dpx)), aw = sel(gt4(dd2, f4(-0.5)), ad4(ONE, dd2), mu4(f4(0.5), dot34(upx, upy, upz, upx, upy, upz)));
+  const anti2 = lt4(aw, f4(1e-9));
+  const sl = dv4(ONE, sq4(ad4(aw, aw)));
+  ax = mu4(ax, sl); ay = mu4(ay, sl); az = mu4(az, sl); aw = mu4(aw, sl);
+  if (v128.any_true(anti2)) {
+    let qa = ZERO, qb = ng4(uz), qc = uy;
+    const deg = lt4(ad4(mu4(qb, qb), mu4(qc, qc)), EPS12);
+    qa = sel(deg, uz, qa); qb = sel(deg, ZERO, qb); qc = sel(deg, ng4(ux), qc);
+    const pl = sq4(dot34(qa, qb, qc, qa, qb, qc));
+    ax = sel(anti2, dv4(qa, pl), ax); ay = sel(anti2, dv4(qb, pl), ay); az = sel(anti2, dv4(qc, pl), az); aw = sel(anti2, ZERO, aw);
+  }
+  const q0 = v128.load(r, RR * 16), q1 = v128.load(r, RR * 16 + 16), q2 = v128.load(r, RR * 16 + 32), q3 = v128.load(r, RR * 16 + 48);
+  const kx = qmx4(ax, ay, az, aw, q0, q1, q2, q3), ky = qmy4(ax, ay, az, aw, q0, q1, q2, q3);
+  const kz = qmz4(ax, ay, az, aw, q0, q1, q2, q3), kw = qmw4(ax, ay, az, aw, q0, q1, q2, q3);
+  v128.store(r, kx, LC * 16); v128.store(r, ky, LC * 16 + 16); v128.store(r, kz, LC * 16 + 32); v128.store(r, kw, LC * 16 + 48);
+  const nqx = qmx4(qx, qy, qz, qw, kx, ky, kz, kw), nqy = qmy4(qx, qy, qz, qw, kx, ky, kz, kw);
+  const nqz = qmz4(qx, qy, qz, qw, kx, ky, kz, kw), nqw = qmw4(qx, qy, qz, qw, kx, ky, kz, kw);
+  qx = nqx; qy = nqy; qz = nqz; qw = nqw;
+  px = hx; py = hy; pz = hz;
+  ps = mu4(s, v128.load(r, SR * 16));
+  v128.store(gk, qx, K_SQ * 16); v128.store(gk, qy, K_SQ * 16 + 16); v128.store(gk, qz, K_SQ * 16 + 32); v128.store(gk, qw, K_SQ * 16 + 48);
+  v128.store(gk, px, K_SP * 16); v128.store(gk, py, K_SP * 16 + 16); v128.store(gk, pz, K_SP * 16 + 32);
+  v128.store(gk, ps, K_SPS * 16);
+  if (i == 0) { v128.store(gk, ox, K_SO * 16); v128.store(gk, oy, K_SO * 16 + 16); v128.store(gk, oz, K_SO * 16 + 32); }
 }
+
 
 // ---- jobs: the groups of one step or the pairs of one write, claimed in chunks by the
 // calling thread and by any worker threads sharing this memory (core/wasm/tailThreads.ts). One
@@ -864,8 +923,7 @@ export function run(): i32 {
       const al = load<f64>(pParams + 8);
       for (let p = <i32>idx; p < <i32>end; p++) writePair(load<i32>(pPairs + (<usize>p << 3)), load<i32>(pPairs + (<usize>p << 3) + 4), al);
     } else {
-      const h = load<f64>(pParams);
-      for (let g = <i32>idx; g < <i32>end; g++) stepGroupJob(g, h);
+      stepChunk(<i32>idx, <i32>end, load<f64>(pParams));
     }
     atomic.add<i32>(pCtl + CTL_DONE, <i32>(end - idx));
     ran += <i32>(end - idx);
@@ -1299,4 +1357,41 @@ function prepareChain(eid: i32, steps: i32): bool {
   const uniform = Math.abs(sx2 - sy2) <= 1e-9 * sx2 && Math.abs(sx2 - sz2) <= 1e-9 * sx2;
   store<u8>(pExactWorld + <usize>eid, uniform ? load<u8>(pExactWorldSetup + <usize>eid) : 1);
   return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tail clock per step (systems/tailClock.ts tailClockStep): each chain's anchor at the step's
+// time t, bit-identical (the same operations; the slerp of core/qmath.ts qSlerpAt, its
+// normalised-lerp case).
+
+/**
+ * `anchorStep` of the `count` chains listed in `ents` (those with a step pending) at the
+ * step's time t: position and scale interpolated, rotation as qSlerpAt does for rotations
+ * within its lerp threshold (cos > 0.9995, the common case). A chain whose rotation needs the
+ * full slerp (acos and sin: JavaScript's own) gets the position and scale here and is listed
+ * at the front of `ents` for JavaScript to finish. Returns how many were left.
+ */
+export function anchorSteps(count: i32, t: f64): i32 {
+  let left = 0;
+  const u = 1 - t;
+  for (let e = 0; e < count; e++) {
+    const eid = load<i32>(pEnts + (<usize>e << 2));
+    if (load<u8>(pSteps + <usize>eid) == 0) continue;
+    const a = eid * 8;
+    S(pAS, a, u * L(pAnchorPrev, a) + t * L(pAnchorCur, a));
+    S(pAS, a + 1, u * L(pAnchorPrev, a + 1) + t * L(pAnchorCur, a + 1));
+    S(pAS, a + 2, u * L(pAnchorPrev, a + 2) + t * L(pAnchorCur, a + 2));
+    S(pAS, a + 7, u * L(pAnchorPrev, a + 7) + t * L(pAnchorCur, a + 7));
+    const ax = L(pAnchorPrev, a + 3), ay = L(pAnchorPrev, a + 4), az = L(pAnchorPrev, a + 5), aw = L(pAnchorPrev, a + 6);
+    let bx = L(pAnchorCur, a + 3), by = L(pAnchorCur, a + 4), bz = L(pAnchorCur, a + 5), bw = L(pAnchorCur, a + 6);
+    let cos = ax * bx + ay * by + az * bz + aw * bw;
+    if (cos < 0) { cos = -cos; bx = -bx; by = -by; bz = -bz; bw = -bw; }
+    if (!(cos > 0.9995)) { store<i32>(pEnts + (<usize>left << 2), eid); left++; continue; }
+    const s0 = 1 - t, s1 = t;
+    let x = s0 * ax + s1 * bx, y = s0 * ay + s1 * by, z = s0 * az + s1 * bz, w = s0 * aw + s1 * bw;
+    const l = Math.sqrt(x * x + y * y + z * z + w * w);
+    if (l > 1e-15) { x /= l; y /= l; z /= l; w /= l; } else { x = 0; y = 0; z = 0; w = 1; }
+    S(pAS, a + 3, x); S(pAS, a + 4, y); S(pAS, a + 5, z); S(pAS, a + 6, w);
+  }
+  return left;
 }

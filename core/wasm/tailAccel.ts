@@ -3,7 +3,7 @@
  * `localT`, `localR`, `localS`, `worldM` and `owner`) live in a WebAssembly memory and `systems/tailStep` and
  * `systems/tailWrite` hand their link loops to `wasm/tailStep.ts` (compiled into
  * {@link TAIL_STEP_WASM_BASE64}), `systems/tailClock` the common case of its per-chain
- * preparation (bit-identical: the same operations).
+ * preparation and of its per-step anchors (bit-identical: the same operations).
  *
  * The step runs in float32, four chains of the same link count per f32x4 group, on the
  * kernel's own interleaved float32 copy of the chains' data (the mirror, laid out here: group
@@ -55,6 +55,7 @@ interface TailStepExports {
   setControl(offset: number): void;
   setPreparePointers(...offsets: number[]): void;
   prepareChains(count: number, steps: number): number;
+  anchorSteps(count: number, t: number): number;
   prepareStep(count: number): number;
   prepareWrite(count: number): number;
   run(): number;
@@ -178,7 +179,7 @@ const CONTROL_BLOCKS = 32;
 const PAGE = 65536;
 // Bytes of one group-link record and of one group block of the step's mirror (wasm/tailStep.ts REC, GKV).
 const MIRROR_RECORD_BYTES = 42 * 16;
-const MIRROR_GROUP_BYTES = 40 * 16;
+const MIRROR_GROUP_BYTES = 52 * 16;
 
 let _shared: WebAssembly.Module | null | undefined;
 let _unshared: WebAssembly.Module | null | undefined;

@@ -26,7 +26,7 @@ function rng(seed: number): () => number {
   };
 }
 
-const FIELDS = ['anchorCur', 'anchorPrev', 'stepsLastFrame', 'resetLastFrame', 'exactWorld', 'mirrored', 'initialised'] as const;
+const FIELDS = ['anchorCur', 'anchorPrev', 'anchorStep', 'stepsLastFrame', 'resetLastFrame', 'exactWorld', 'mirrored', 'initialised'] as const;
 
 describe('tail clock preparation in the WebAssembly kernel', () => {
   test('anchors and flags bit-identical to the JavaScript preparation over 400 frames of anchors turned, scaled, mirrored, moved and teleported', () => {
