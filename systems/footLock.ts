@@ -31,11 +31,11 @@
  * FootLock's outputs of this frame (another character's, or its own `groundBlend` and earlier
  * legs') would see them one frame older, and one that grows a capacity (adds supports past the
  * rows made at setup) loses that frame's foot lock — a ground query answers from the game's
- * terrain and adds nothing. Worker threads' chunks (a scene view, no `tailAccel`) run in
- * JavaScript.
+ * terrain and adds nothing. Worker threads run their chunks (a scene view, no `tailAccel`, no
+ * character with a ground query) on an instance and list of their own (`view.sceneAccel`).
  */
 import type { BitrigWorld } from '../core/world';
-import type { TailAccel } from '../core/wasm/tailAccel';
+import type { SceneContactsKernel } from '../core/wasm/tailAccel';
 import { MAX_LEGS } from '../core/components/scene';
 import type { GroundHit } from '../core/sceneIK';
 import { qSlerpAt, rotationToLocal, transformPoint } from '../core/ik/frames';
@@ -66,7 +66,9 @@ export function footLock(world: BitrigWorld, dt: number): void {
   const rootWs = world.pose.charRootWs;
   const chars = world.queries.sceneChars.dense;
   const valid = dt > 0 && Number.isFinite(dt);
-  const accel = (world as { tailAccel?: TailAccel | null }).tailAccel; // (a worker's scene view has none)
+  // (the world's layout, or a worker's scene view's own instance and list)
+  const v = world as { tailAccel?: SceneContactsKernel | null; sceneAccel?: SceneContactsKernel | null };
+  const accel = v.tailAccel != null ? v.tailAccel : v.sceneAccel;
   if (accel != null && accel.scene !== null && chars.length <= accel.sceneList.length && S.matrixWs.buffer === accel.memory.buffer) {
     groundPrepass(world, accel);
     accel.sceneParams[0] = dt;
@@ -260,7 +262,7 @@ export function footLock(world: BitrigWorld, dt: number): void {
  * query's answer for it ({@link queryGround}: the same point, asked in the same order as the
  * JavaScript loop asks; a leg the kernel finds non-finite is not asked, as there).
  */
-function groundPrepass(world: BitrigWorld, accel: TailAccel): void {
+function groundPrepass(world: BitrigWorld, accel: SceneContactsKernel): void {
   const SC = world.components.SceneCharacter;
   const L = world.components.Limb;
   const F = world.components.FootContact;
@@ -355,7 +357,7 @@ function queryGround(world: BitrigWorld, c: number): boolean {
   _gp[0] = _v[0]!; _gp[1] = _v[1]!; _gp[2] = _v[2]!;
   try { ok = fn(_gp, _hit) === true; } catch (e) {
     ok = false;
-    const ge = world.groundError; // (absent on a worker's view: characters with a ground query never run there)
+    const ge = world.groundError; // (the world's, through the calling thread's view; absent on a worker's: characters with a ground query never run there)
     if (ge !== undefined) { ge.char = c; ge.error = e; ge.time = world.time; }
   }
   const h = +_hit.height;

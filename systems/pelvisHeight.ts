@@ -26,10 +26,11 @@
  * With WebAssembly (`world.tailAccel.scene`, these components, the pose store and the COM
  * segment pool in its memory) every character runs in `wasm/sceneContacts.ts`, the same
  * operations in the same order, so every f64 is bit-identical (test/scene/contactsWasm.test.ts).
- * Worker threads' chunks (a scene view, no `tailAccel`) run in JavaScript.
+ * Worker threads run their chunks (a scene view, no `tailAccel`) on an instance and list of
+ * their own (`view.sceneAccel`).
  */
 import type { BitrigWorld } from '../core/world';
-import type { TailAccel } from '../core/wasm/tailAccel';
+import type { SceneContactsKernel } from '../core/wasm/tailAccel';
 import { MAX_LEGS } from '../core/components/scene';
 import { computeCenterOfMass } from '../core/ik/com';
 
@@ -59,7 +60,9 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
   const stanceEff = F.stanceEff, contactWs = F.contactWs;
   const legs = SC.legs, offsetWs = SC.offsetWs;
   const chars = world.queries.sceneChars.dense;
-  const accel = (world as { tailAccel?: TailAccel | null }).tailAccel; // (a worker's scene view has none)
+  // (the world's layout, or a worker's scene view's own instance and list)
+  const v = world as { tailAccel?: SceneContactsKernel | null; sceneAccel?: SceneContactsKernel | null };
+  const accel = v.tailAccel != null ? v.tailAccel : v.sceneAccel;
   if (accel != null && accel.scene !== null && chars.length <= accel.sceneList.length && world.comSegments.buffer === accel.memory.buffer) {
     const list = accel.sceneList;
     list.set(chars); // (chars.length <= list.length, tested above)

@@ -12,6 +12,12 @@
  * contacts and limbs; supports are only read), so the results are bit-identical to the
  * single-threaded pipeline (test/scene/threads.test.ts).
  *
+ * The systems run their WebAssembly kernels on every thread, as on one: the calling thread's
+ * view inherits the world (its `tailAccel`, `groundError`, clock), a worker's view has
+ * instances of its own of the two-bone kernel (`ikAccel`) and of the scene contacts kernel
+ * (`sceneAccel`: FootLock and PelvisHeight), each with its own list, parameters and scratch in
+ * the shared memory ({@link SCENE_SLAB}).
+ *
  * This module is bundled into the worker (scripts/build-wasm.mjs): it imports only the systems
  * and constants, never the world or bitECS.
  */
@@ -23,7 +29,7 @@ import { tailFinishChain } from '../tailFinish';
 import { MAX_ARMS, MAX_LEGS } from '../components/scene';
 import { CLOCK } from '../components/tail';
 import type { BitrigWorld } from '../world';
-import type { TwoBoneExports } from './tailAccel';
+import type { SceneContactsKernel, TwoBoneExports } from './tailAccel';
 
 /** Control block layout: i32 indices (the wasm tail job's 64-bit claim word sits at bytes 16–23). */
 export const CTL = {
@@ -81,6 +87,13 @@ export interface SceneView {
   lists: { chars: Int32Array; limbs: Int32Array; charViews: Int32Array[]; limbViews: Int32Array[] };
   /** This thread's two-bone IK kernel and limb list in the shared memory (`null`: the JavaScript solve; systems/twoBoneIK.ts). */
   ikAccel: { ik: TwoBoneExports | null; ikList: Int32Array } | null;
+  /**
+   * A worker's scene contacts kernel (FootLock, PelvisHeight) and its slab in the shared memory
+   * ({@link SCENE_SLAB}; `null`: the JavaScript systems, or the calling thread's view, which reads
+   * the world's `tailAccel`). `legs`: the slab's count of legs whose FootLock ran in the kernel
+   * (diagnostics and tests).
+   */
+  sceneAccel: (SceneContactsKernel & { legs: Int32Array }) | null;
 }
 
 /**
@@ -98,11 +111,28 @@ export function makeSceneView(
     queries: { sceneChars: { dense: empty }, limbs: { dense: empty } },
     lists: { chars: new Int32Array(SCENE_CHUNK), limbs: new Int32Array(SCENE_CHUNK * (MAX_LEGS + MAX_ARMS)), charViews: [], limbViews: [] },
     ikAccel: null,
+    sceneAccel: null,
   };
 }
 
 /** Characters per chunk of the scene job (and of the calling thread's own characters). */
 export const SCENE_CHUNK = 64;
+
+/** Bytes of the scene contacts kernel's scratch (PelvisHeight's per-leg arrays, FootLock's foot rotations). */
+export const SCENE_SCRATCH_BYTES = 512;
+
+/**
+ * A worker's slab for its scene contacts kernel (byte offsets in the slab): the chunk's
+ * character list (i32 × {@link SCENE_CHUNK}), the kernel's parameters ([0] dt), its scratch,
+ * and the count of legs whose FootLock ran in the kernel (i32; diagnostics and tests).
+ */
+export const SCENE_SLAB = {
+  LIST: 0,
+  PARAMS: SCENE_CHUNK * 4,
+  SCRATCH: SCENE_CHUNK * 4 + 16,
+  LEGS: SCENE_CHUNK * 4 + 16 + SCENE_SCRATCH_BYTES,
+  BYTES: SCENE_CHUNK * 4 + 16 + SCENE_SCRATCH_BYTES + 16,
+} as const;
 
 function listView(views: Int32Array[], backing: Int32Array, n: number): Int32Array {
   return views[n] ??= backing.subarray(0, n);
@@ -192,8 +222,11 @@ export function runSceneChunks(view: SceneView, ctl: Int32Array, ctlF64: Float64
       // one entry per character: its first chain, then the rest in order
       const world = view as unknown as BitrigWorld, next = view.chainNext;
       for (let i = from; i < to; i++) for (let e = list[i]!; e >= 0; e = next[e]!) tailFinishChain(world, e);
-    } else if (worker) runSceneList(view, list, from, to, ctlF64[CTL.SCENE_DT_F64]!);
-    else runSceneList(view, list, from, to, dt); // (the publisher's own dt, passed on as it came: a number read from the block and passed to a call is boxed, 16 bytes a chunk)
+    } else if (worker) {
+      runSceneList(view, list, from, to, ctlF64[CTL.SCENE_DT_F64]!);
+      const k = view.sceneAccel;
+      if (k !== null) Atomics.add(k.legs, 0, k.scene!.pairedLegsSince() + k.scene!.scalarLegsSince()); // (the kernel's own counters of the chunk's legs)
+    } else runSceneList(view, list, from, to, dt); // (the publisher's own dt, passed on as it came: a number read from the block and passed to a call is boxed, 16 bytes a chunk)
     Atomics.add(ctl, CTL.SCENE_DONE, 1);
     ran++;
     w = next;

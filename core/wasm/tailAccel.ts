@@ -43,7 +43,7 @@ import { TAIL_STEP_WASM_BASE64 } from './tailStepWasm';
 import { TWO_BONE_WASM_BASE64 } from './twoBoneWasm';
 import { SCENE_CONTACTS_WASM_BASE64 } from './sceneContactsWasm';
 import { CTL, WAIT_LIMIT_MS, runTailJob, startTailWorkers, stopTailWorkers, threadsAvailable, waitCounter, type TailWorker, type WorkerInit } from './tailThreads';
-import { JOB, makeSceneView, publishJsJob, runSceneChunks, runSceneList, SCENE_CHUNK, SCENE_MAX_CHUNKS, type SceneView } from './sceneJob';
+import { JOB, makeSceneView, publishJsJob, runSceneChunks, runSceneList, SCENE_CHUNK, SCENE_MAX_CHUNKS, SCENE_SCRATCH_BYTES, SCENE_SLAB, type SceneView } from './sceneJob';
 import { MAX_ARMS, MAX_LEGS } from '../components/scene';
 import type { WorkerArray } from './worker';
 import { tailFinishChain } from '../tailFinish';
@@ -85,6 +85,20 @@ export interface SceneContactsExports {
   scalarLegsSince(): number;
   /** Legs whose whole FootLock ran two to a f64x2 (planted on static ground, no ground query) since the last call (a test counter). */
   pairedLocksSince(): number;
+}
+
+/**
+ * What FootLock and PelvisHeight need of a WebAssembly layout (`world.tailAccel`, or a worker's
+ * scene view's `sceneAccel`): the scene contacts kernel, this thread's character list,
+ * parameters and ground hits, and the memory's buffer (the systems check their arrays live in it).
+ */
+export interface SceneContactsKernel {
+  scene: SceneContactsExports | null;
+  sceneList: Int32Array;
+  sceneParams: Float64Array;
+  sceneGround: Float64Array;
+  sceneGroundOk: Uint8Array;
+  memory: { readonly buffer: ArrayBufferLike };
 }
 
 /**
@@ -138,8 +152,9 @@ export interface TailAccel {
   /** The scene job: every thread's view of the world (`null` without threads) … */
   sceneView: SceneView | null;
   /**
-   * The calling thread's view for {@link sceneContactsChunked} (the world itself but for its own
-   * chunk queries and lists; `null` without both scene kernels).
+   * The calling thread's view for {@link sceneContactsChunked} and for its chunks of the scene
+   * job (the world itself, through the prototype, but for its own chunk queries and lists;
+   * `null` without threads and without both scene kernels).
    */
   chunkView: SceneView | null;
   /** … the characters listed for it (i32 over the shared memory) … */
@@ -328,9 +343,6 @@ const SCENE_ORDER: ReadonlyArray<readonly ['SceneCharacter' | 'Limb' | 'FootCont
   ['HandTarget', 'mass'], ['HandTarget', 'hasGrip'], ['HandTarget', 'objectPosWs'],
 ];
 
-/** Bytes of the scene contacts kernel's scratch (PelvisHeight's per-leg arrays). */
-const SCENE_SCRATCH_BYTES = 512;
-
 /** The two-bone IK kernel's arrays (setIkPointers order; then the limb list). */
 const IK_ORDER: ReadonlyArray<readonly ['Limb' | 'HandTarget' | 'pose', string]> = [
   ['pose', 'parent'], ['pose', 'owner'], ['pose', 'localT'], ['pose', 'localR'], ['pose', 'localS'], ['pose', 'worldM'],
@@ -467,6 +479,11 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const sceneScratchOff = top; top += SCENE_SCRATCH_BYTES;
   const sceneGroundOff = top; top += cap * 5 * 8;
   const sceneGroundOkOff = top; top += cap;
+  // the workers' scene contacts slabs (a scene chunk's list, parameters, scratch each) and the counter they claim them with
+  const sceneSlabs = wantThreads && sceneModule !== null ? Math.max(1, world.tailThreadsWanted) : 0;
+  top = (top + 15) & ~15;
+  const sceneSlabsOff = top; top += sceneSlabs * SCENE_SLAB.BYTES;
+  const sceneCounterOff = top; top += 16;
   let memory: WebAssembly.Memory, instance: WebAssembly.Instance;
   let shared = wantThreads;
   try {
@@ -519,12 +536,13 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     }
   }
   let scene: SceneContactsExports | null = null;
+  const scenePointers = sceneModule !== null ? [...SCENE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), offsetOf.get('world.comSegments')!] : [];
   if (sceneModule !== null) {
     try {
       // (JavaScript's own exp, acos, sin and cos: the kernel's results are bit for bit the JavaScript systems')
       const sceneInstance = new WebAssembly.Instance(shared ? sceneModule : sceneContactsWasmModule(false)!, { env: { memory, exp: Math.exp, acos: Math.acos, sin: Math.sin, cos: Math.cos } });
       scene = sceneInstance.exports as unknown as SceneContactsExports;
-      scene.setScenePointers(...SCENE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), offsetOf.get('world.comSegments')!, sceneListOff, sceneParamsOff, sceneScratchOff, sceneGroundOff, sceneGroundOkOff);
+      scene.setScenePointers(...scenePointers, sceneListOff, sceneParamsOff, sceneScratchOff, sceneGroundOff, sceneGroundOkOff);
     } catch {
       scene = null; // (the JavaScript systems, on the same arrays)
     }
@@ -559,6 +577,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     workerInit: shared ? {
       module, memory, pointers, writePointers, control: controlOff, arrays, jobChars: jobCharsOff, nextChain: nextChainOff, capacity: cap,
       ik: ik !== null ? { module: ikModule!, pointers: ikPointers, lists: ikSlabsOff, slabs: ikSlabs, slabLength: ikSlabLength, counter: ikCounterOff, bones: world.pose.capacity, chars: world.pose.charCapacity } : null,
+      scene: scene !== null && sceneSlabs > 0 ? { module: sceneModule!, pointers: scenePointers, slabs: sceneSlabsOff, count: sceneSlabs, counter: sceneCounterOff, ground: sceneGroundOff, groundOk: sceneGroundOkOff } : null,
     } : null,
     failed: false,
     waitLimitMs: WAIT_LIMIT_MS,
@@ -568,7 +587,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     prepareChunksByWorkers: 0,
     finishChunksByWorkers: 0,
     sceneView: shared ? makeSceneView(world.components, world.pose, cap, world.comSegments, new Int32Array(buffer, nextChainOff, cap)) : null,
-    chunkView: scene !== null && ik !== null ? makeChunkView(world) : null,
+    chunkView: shared || (scene !== null && ik !== null) ? makeChunkView(world) : null,
     jobChars: new Int32Array(buffer, jobCharsOff, cap),
     ownChars: new Int32Array(shared ? cap : 0),
     controlF64: null as unknown as Float64Array, // set below
@@ -576,7 +595,6 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     finishThreaded: shared ? tailFinishThreaded : null,
     chainsPerChar: new Int32Array(shared ? world.pose.charCapacity : 0),
   };
-  if (world.tailAccel.sceneView !== null && ik !== null) world.tailAccel.sceneView.ikAccel = { ik, ikList: world.tailAccel.ikList }; // (the calling thread's chunks)
   useControl(world.tailAccel, 0);
   return true;
 }
@@ -643,14 +661,17 @@ export function tailJob(world: BitrigWorld, accel: TailAccel, np: number): void 
 
 /**
  * Pipeline steps 1–3 (FootLock → PelvisHeight → TwoBoneIK) with the world's worker threads:
- * chunks of characters run on every thread (core/wasm/sceneJob.ts); characters with a ground
- * callback run on this thread (the game's function is called where the game lives). Returns
- * `false`, having done nothing, when the world has no worker threads (the caller runs the
- * three systems itself). Same results as the single-threaded steps. Per-frame; never throws.
+ * chunks of characters run on every thread (core/wasm/sceneJob.ts), each in the scene kernels
+ * where they run (this thread's on the world's `tailAccel`, a worker's on instances of its
+ * own); characters with a ground callback run on this thread (the game's function is called
+ * where the game lives; one that throws is kept in `world.groundError`, as on one thread: this
+ * thread's view is the world's). Returns `false`, having done nothing, when the world has no
+ * worker threads (the caller runs the three systems itself). Same results as the
+ * single-threaded steps. Per-frame; never throws.
  */
 export function sceneContactsThreaded(world: BitrigWorld, dt: number): boolean {
   const a = world.tailAccel;
-  if (a === null || a.threads === 0 || a.sceneView === null) return false;
+  if (a === null || a.threads === 0 || a.sceneView === null || a.chunkView === null) return false;
   const chars = world.queries.sceneChars.dense;
   if (chars.length < 32 || !ensureWorkers(a)) return false;
   const SC = world.components.SceneCharacter;
@@ -662,7 +683,7 @@ export function sceneContactsThreaded(world: BitrigWorld, dt: number): boolean {
   }
   a.controlF64[CTL.SCENE_DT_F64] = dt;
   const count = publishJsJob(ctl, JOB.SCENE, n, Math.max(64, Math.ceil(n / SCENE_MAX_CHUNKS)));
-  const view = a.sceneView;
+  const view = a.chunkView; // (the world's: its kernels, ground callbacks and groundError)
   const ran = runSceneChunks(view, ctl, a.controlF64, list, false, dt);
   if (m > 0) runSceneList(view, own, 0, m, dt);
   if (!waitCounter(ctl, CTL.SCENE_DONE, count, a.waitLimitMs)) timedOut(a); else a.sceneChunksByWorkers += count - ran;
@@ -670,7 +691,7 @@ export function sceneContactsThreaded(world: BitrigWorld, dt: number): boolean {
 }
 
 /**
- * A view of `world` for {@link sceneContactsChunked}: every property is the world's (through the
+ * A view of `world` for {@link sceneContactsChunked} and this thread's chunks of the scene job: every property is the world's (through the
  * prototype: components, pose, `tailAccel`, `groundError`, the clock…) but the two queries and
  * the chunk lists, which are its own. Setup-time.
  */
@@ -696,7 +717,7 @@ function makeChunkView(world: BitrigWorld): SceneView {
  */
 export function sceneContactsChunked(world: BitrigWorld, dt: number): boolean {
   const a = world.tailAccel;
-  if (a === null || a.chunkView === null) return false;
+  if (a === null || a.chunkView === null || a.scene === null || a.ik === null) return false;
   const chars = world.queries.sceneChars.dense;
   if (chars.length < 2 * SCENE_CHUNK) return false;
   runSceneList(a.chunkView, chars, 0, chars.length, dt);
@@ -832,6 +853,24 @@ export function disposeTailThreads(world: BitrigWorld): void {
 export function tailThreads(world: BitrigWorld): number {
   const a = world.tailAccel;
   return a !== null && a.threads > 0 && a.workers !== null ? Atomics.load(a.control, CTL.READY) : 0;
+}
+
+/**
+ * Legs whose FootLock ran in a worker thread's scene contacts kernel since the world's layout
+ * (diagnostics and tests: 0 without workers, or where the workers run the JavaScript systems).
+ *
+ * @example
+ * const before = sceneKernelLegsByWorkers(world); update(world, dt);
+ * console.log(sceneKernelLegsByWorkers(world) - before); // the workers' share of the legs
+ */
+export function sceneKernelLegsByWorkers(world: BitrigWorld): number {
+  const a = world.tailAccel;
+  const s = a !== null && a.workerInit !== null ? a.workerInit.scene : null;
+  if (s === null) return 0;
+  const slabs = new Int32Array(a!.memory.buffer, s.slabs, (s.count * SCENE_SLAB.BYTES) / 4);
+  let n = 0;
+  for (let i = 0; i < s.count; i++) n += Atomics.load(slabs, (i * SCENE_SLAB.BYTES + SCENE_SLAB.LEGS) / 4);
+  return n;
 }
 
 /**

@@ -5,13 +5,15 @@
  * It instantiates the tail kernel on the world's shared memory, rebuilds a view of the world
  * (every component and pose array as a typed array over that memory), then serves jobs until
  * told to stop: each time the job sequence moves, it runs chunks of the current scene job (the
- * scene systems, in JavaScript, the two-bone IK's legs in its WebAssembly kernel) and of the
- * current tail job (the kernel's `run`).
+ * scene systems: FootLock and PelvisHeight in an instance of its own of the scene contacts
+ * kernel, the two-bone IK in one of the two-bone kernel, each on a slab of its own in the
+ * shared memory, as on the calling thread; JavaScript where a kernel is unavailable, the same
+ * results) and of the current tail job (the kernel's `run`).
  */
-import { CTL, makeSceneView, runSceneChunks, type SceneView } from './sceneJob';
+import { CTL, makeSceneView, runSceneChunks, SCENE_CHUNK, SCENE_SLAB, type SceneView } from './sceneJob';
 import { createTailComponents } from '../components/tail';
 import { createSceneComponents } from '../components/scene';
-import type { TwoBoneExports } from './tailAccel';
+import type { SceneContactsExports, TwoBoneExports } from './tailAccel';
 
 /** One array of the world laid out in the shared memory. */
 export interface WorkerArray {
@@ -47,6 +49,14 @@ export interface WorkerInit {
    * i32 from byte `lists`, each claimed by one worker with the counter at byte `counter`.
    */
   ik: { module: WebAssembly.Module; pointers: number[]; lists: number; slabs: number; slabLength: number; counter: number; bones: number; chars: number } | null;
+  /**
+   * The scene contacts kernel for scene jobs (`null`: the JavaScript FootLock and PelvisHeight):
+   * its module, pointers (setScenePointers order up to the COM segment pool), and the workers'
+   * slabs — `count` of `SCENE_SLAB.BYTES` from byte `slabs`, each claimed by one worker with the
+   * counter at byte `counter` — and the world's ground hits (`ground`, `groundOk`: never read
+   * here, no character with a ground query runs on a worker).
+   */
+  scene: { module: WebAssembly.Module; pointers: number[]; slabs: number; count: number; counter: number; ground: number; groundOk: number } | null;
 }
 
 /** Polls of the job sequence before a worker sleeps (about 0.1 ms). */
@@ -90,6 +100,26 @@ function viewOf(init: WorkerInit): SceneView | null {
         view.ikAccel = { ik: k, ikList: new Int32Array(buffer, at, ik.slabLength) };
       } catch {
         view.ikAccel = null;
+      }
+    }
+  }
+  const sc = init.scene;
+  if (sc !== null) {
+    // this worker's slab: list, parameters, scratch (none left: the JavaScript systems, same results)
+    const slab = Atomics.add(new Int32Array(buffer, sc.counter, 1), 0, 1);
+    if (slab < sc.count) {
+      try {
+        const at = sc.slabs + slab * SCENE_SLAB.BYTES;
+        // (JavaScript's own exp, acos, sin and cos, as on the calling thread)
+        const k = new WebAssembly.Instance(sc.module, { env: { memory: init.memory, exp: Math.exp, acos: Math.acos, sin: Math.sin, cos: Math.cos } }).exports as unknown as SceneContactsExports;
+        k.setScenePointers(...sc.pointers, at + SCENE_SLAB.LIST, at + SCENE_SLAB.PARAMS, at + SCENE_SLAB.SCRATCH, sc.ground, sc.groundOk);
+        view.sceneAccel = {
+          scene: k, sceneList: new Int32Array(buffer, at + SCENE_SLAB.LIST, SCENE_CHUNK), sceneParams: new Float64Array(buffer, at + SCENE_SLAB.PARAMS, 2),
+          sceneGround: new Float64Array(buffer, sc.ground, cap * 5), sceneGroundOk: new Uint8Array(buffer, sc.groundOk, cap),
+          memory: { buffer }, legs: new Int32Array(buffer, at + SCENE_SLAB.LEGS, 1),
+        };
+      } catch {
+        view.sceneAccel = null;
       }
     }
   }

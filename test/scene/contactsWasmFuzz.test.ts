@@ -9,7 +9,10 @@
  * balance and loads, NaN/huge feet and roots, one-leg characters, characters added and removed,
  * capacity growth, odd dt. Tolerance: none (bytes). Review 6's fuzz.
  *
- * FUZZ_SEEDS=n FUZZ_FRAMES=n to scale; FUZZ_ONLY=seed to rerun one.
+ * FUZZ_SEEDS=n FUZZ_FRAMES=n to scale; FUZZ_ONLY=seed to rerun one; FUZZ_CHARS=n characters;
+ * FUZZ_UPDATE=1 whole `update` passes (the world's groundError compared as well);
+ * FUZZ_THREADS=n the wasm world with n worker threads (e.g. FUZZ_CHARS=150 FUZZ_UPDATE=1
+ * FUZZ_THREADS=1: the scene job on both threads, ground callbacks on the calling one).
  */
 import { describe, expect, test } from 'vitest';
 import { mat4, quat, vec3 } from 'gl-matrix';
@@ -262,7 +265,7 @@ function firstDifference(a: BitrigWorld, b: BitrigWorld): string | null {
   }
   if (!bytesOf(a.comSegments).equals(bytesOf(b.comSegments))) return 'comSegments';
   const ga = a.groundError, gb = b.groundError;
-  if (!process.env.FUZZ_UPDATE && (ga.char !== gb.char || ga.time !== gb.time || String(ga.error) !== String(gb.error))) return `groundError ${ga.char}/${gb.char} ${String(ga.error)}/${String(gb.error)}`;
+  if (ga.char !== gb.char || ga.time !== gb.time || String(ga.error) !== String(gb.error)) return `groundError ${ga.char}/${gb.char} ${String(ga.error)}/${String(gb.error)}`;
   return null;
 }
 

@@ -6,17 +6,18 @@
  * hand targets with and without grips and loads (COM), out-of-reach hands, mirrored and
  * rotated root frames, tails, and characters with a ground callback (those run on the calling
  * thread: the game's function is never called from a worker) on a moving platform. The
- * workers must really run chunks; removing and adding characters after they started (the
- * shared COM segment pool leaves holes, grows and compacts) and the worker bundle being current
- * are checked too.
+ * workers must really run chunks, and run them in the scene contacts kernel (every leg of every
+ * chunk they ran, counted by their kernels); removing and adding characters after they started (the
+ * shared COM segment pool leaves holes, grows and compacts), a throwing ground callback kept in
+ * `world.groundError` as on one thread, and the worker bundle being current are checked too.
  */
 import { describe, expect, test } from 'vitest';
 import { mat4, quat, vec3 } from 'gl-matrix';
 import { createBitrigWorld, type BitrigWorld } from '../../core/world';
 import { beginCharacterFrame } from '../../core/binding';
 import { update } from '../../systems/pipeline';
-import { addSupport, removeSceneIK, setSceneInputs, setSupportFrame, type GroundQuery, type SceneInputs } from '../../core/sceneIK';
-import { tailThreads } from '../../core/wasm/tailAccel';
+import { addSupport, removeSceneIK, sceneDiagnostics, setSceneInputs, setSupportFrame, type GroundQuery, type SceneInputs } from '../../core/sceneIK';
+import { sceneKernelLegsByWorkers, tailThreads } from '../../core/wasm/tailAccel';
 import { CTL } from '../../core/wasm/sceneJob';
 import { WORKER_SOURCE } from '../../core/wasm/workerSource';
 import { makeBiped, type BipedRig } from './rig';
@@ -194,6 +195,81 @@ describe('scene contacts on worker threads', () => {
     comValid = 0;
     for (const m of B.members) comValid += SC.comValid[m.rig.ik.eid]!;
     expect(comValid).toBeGreaterThan(10);
+  }, 120_000);
+
+  test('the worker runs its chunks in the scene contacts kernel (every leg of every chunk it ran), bit-identical to one thread on every frame over 300 frames of varied inputs', async () => {
+    const one = createBitrigWorld({ entities: 16, bones: 64 });
+    const two = createBitrigWorld({ entities: 16, bones: 64, threads: 1 });
+    const A = crowd(one, 160), B = crowd(two, 160); // 128 without a ground callback: two full chunks of 64 bipeds
+    expect(one.tailAccel!.scene).not.toBeNull(); // (the one-thread world runs the kernel too)
+    expect(two.tailAccel!.scene).not.toBeNull();
+    let f = 0;
+    const frame = (): void => {
+      const dt = [1 / 60, 1 / 30, 1 / 144, 0.05, 1 / 60, 0][f % 6]!;
+      for (const [w, c] of [[one, A], [two, B]] as const) {
+        setSupportFrame(w, c.platform, mat4.fromRotationTranslation(mat4.create(), quat.setAxisAngle(quat.create(), [0, 1, 0], 0.01 * f), [0.003 * f, 0, 0.001 * f]) as unknown as number[]);
+        for (const m of c.members) load(m, f);
+        update(w, dt);
+      }
+      const a = worldSnapshot(one, 'all'), b = worldSnapshot(two, 'all');
+      for (const [key, buf] of a) if (!buf.equals(b.get(key)!)) throw new Error(`frame ${f}: ${key} differs between one thread and two`);
+      f++;
+    };
+    frame();
+    expect(await until(() => tailThreads(two) === 1, 10_000)).toBe(true);
+    const accel = two.tailAccel!;
+    for (let i = 0; i < 300; i++) {
+      frame();
+      // every leg of every chunk the worker ran went through its kernel (two legs a biped, 64 bipeds a chunk)
+      expect(sceneKernelLegsByWorkers(two), `frame ${f}`).toBe(accel.sceneChunksByWorkers * 64 * 2);
+    }
+    expect(two.tailAccel).toBe(accel); // (no re-layout: the counters are this layout's)
+    expect(accel.sceneChunksByWorkers).toBeGreaterThan(0); // (else this proves nothing)
+    expect(sceneKernelLegsByWorkers(one)).toBe(0);
+  }, 120_000);
+
+  test('a ground callback that throws in a world with a worker thread: kept in world.groundError (character, error, world time) and shown by sceneDiagnostics exactly as on one thread, the last one of a frame winning', async () => {
+    const one = createBitrigWorld({ entities: 16, bones: 64 });
+    const two = createBitrigWorld({ entities: 16, bones: 64, threads: 1 });
+    const A = crowd(one, 80), B = crowd(two, 80); // 64 without a ground callback: the scene job runs
+    let f = 0;
+    // two of the slope characters' callbacks throw now and then (k = 7 on odd frames; k = 27, later in the list, every third)
+    const throwing = (c: { members: Member[] }): void => {
+      for (const m of c.members) {
+        if (m.k !== 7 && m.k !== 27) continue;
+        const inner = m.ground!, k = m.k;
+        m.ground = (p, hit) => {
+          if (k === 7 ? f % 2 === 1 : f % 3 === 0) throw new Error(`terrain tile ${k} not loaded (frame ${f})`);
+          return inner(p, hit);
+        };
+      }
+    };
+    throwing(A); throwing(B);
+    const frame = (): void => {
+      for (const [w, c] of [[one, A], [two, B]] as const) {
+        setSupportFrame(w, c.platform, mat4.fromTranslation(mat4.create(), [0.003 * f, 0, 0]) as unknown as number[]);
+        for (const m of c.members) load(m, f);
+        update(w, [1 / 60, 1 / 30][f % 2]!);
+      }
+      f++;
+    };
+    frame();
+    expect(await until(() => tailThreads(two) === 1, 10_000)).toBe(true);
+    let seen = 0;
+    for (let i = 0; i < 30; i++) {
+      frame();
+      const ga = one.groundError, gb = two.groundError;
+      expect(ga.char).toBeGreaterThanOrEqual(0); // (the fixture throws from the first frame on)
+      if (ga.char === A.members[7]!.rig.ik.eid) seen |= 1; else if (ga.char === A.members[27]!.rig.ik.eid) seen |= 2;
+      expect({ char: gb.char, time: gb.time, error: String(gb.error) }, `frame ${f}`).toEqual({ char: ga.char, time: ga.time, error: String(ga.error) });
+      for (const k of [7, 27]) {
+        expect(sceneDiagnostics(two, B.members[k]!.rig.ik).groundError, `frame ${f}, k ${k}`).toEqual(sceneDiagnostics(one, A.members[k]!.rig.ik).groundError);
+      }
+      const a = worldSnapshot(one, 'all'), b = worldSnapshot(two, 'all');
+      for (const [key, buf] of a) if (!buf.equals(b.get(key)!)) throw new Error(`frame ${f}: ${key} differs between one thread and two`);
+    }
+    expect(seen).toBe(3); // both throwers were the last of some frame
+    expect(tailThreads(two)).toBe(1); // (still threaded: the scene job ran every frame)
   }, 120_000);
 
   test('a worker stalled 0.4 s with a scene chunk in hand: the world times out (limit 50 ms) and loses that chunk, leaves the shared memory at the end of the frame (the old memory then filled with NaN changes nothing); feet, pelvis and tails restart, then bit-identical to one thread restarted alike', async () => {
