@@ -19,7 +19,7 @@ import { twoBoneIK } from '../systems/twoBoneIK';
 import { tailClockBegin, tailClockStep } from '../systems/tailClock';
 import { tailStep } from '../systems/tailStep';
 import { tailWrite } from '../systems/tailWrite';
-import { disposeTailThreads, sceneContactsChunked, sceneContactsThreaded, tailThreads } from '../core/wasm/tailAccel';
+import { disposeTailThreads, sceneContactsChunked, sceneContactsThreaded, sceneKernelLegsByWorkers, tailThreads } from '../core/wasm/tailAccel';
 import { update } from '../systems/pipeline';
 import type { BitrigWorld } from '../core/world';
 import { crowd } from './ik';
@@ -118,14 +118,14 @@ async function stageIkThreads(): Promise<void> {
   const t1: number[] = [], t2: number[] = [];
   const a = c.world.tailAccel!;
   for (let k = 60; k < 100; k++) { one(k); two(k); }
-  const before = a.sceneChunksByWorkers;
+  const before = a.sceneChunksByWorkers, legsBefore = sceneKernelLegsByWorkers(c.world);
   for (let k = 100; k < 100 + FR; k += 10) {
     for (let i = 0; i < 10; i++) t1.push(one(k + i));
     for (let i = 0; i < 10; i++) t2.push(two(k + i));
   }
   const chunks = Math.ceil(N / 64) * FR;
   const per = (x: number[]): string => ((median(x) * 1e6) / (2 * N)).toFixed(1);
-  console.log(`ikt: ${N} characters — ns per limb, steps 1-3 as update runs them: one thread ${per(t1)}, with ${j} worker ${per(t2)} (the worker ran ${((100 * (a.sceneChunksByWorkers - before)) / chunks).toFixed(0)}% of the chunks)`);
+  console.log(`ikt: ${N} characters — ns per limb, steps 1-3 as update runs them: one thread ${per(t1)}, with ${j} worker ${per(t2)} (the worker ran ${((100 * (a.sceneChunksByWorkers - before)) / chunks).toFixed(0)}% of the chunks, ${sceneKernelLegsByWorkers(c.world) - legsBefore} legs in its scene kernel)`);
   disposeTailThreads(c.world);
 }
 
