@@ -14,8 +14,7 @@
 // hits per leg in `groundHit` (f64 × 5: height, normal x y z, support) and `groundOk` (u8).
 // Two legs of a character run together, one per f64x2 lane, where both are planted on static
 // ground (footLockPair: no ground query, locked on no support, stance × fade at least 1); every
-// other leg runs alone. pelvisRun takes every character of the list (a biped's two legs' reach
-// in lanes, the rest of the band in scalar).
+// other leg runs alone. pelvisRun takes every character of the list.
 //
 // Reads (byte offsets from `setScenePointers`): the pose store's worldM, charRootWs, parent and
 // localT; SceneCharacter (char, legs, legCount, grounded, groundRate, initialised, balance,
@@ -621,37 +620,7 @@ export function pelvisRun(count: i32): void {
     let meanLen: f64 = 0;
     let minStance: f64 = 1;
     let sw: f64 = 0, sx: f64 = 0, sz: f64 = 0;
-    const e0 = I(pLegs, c * MAX_LEGS), e1 = I(pLegs, c * MAX_LEGS + 1);
-    if (nLegs === 2 && B(pEndIsChild, e0) === 1 && B(pEndIsChild, e1) === 1) {
-      // Two legs ending in a child bone (a biped): the loop below with one leg per f64x2 lane
-      // (the same operations; the sums over the legs in leg order, as there).
-      const wa0: usize = pWorldM + (<usize>I(pRootSlot, e0) << 7), wa1: usize = pWorldM + (<usize>I(pRootSlot, e1) << 7);
-      const wb0: usize = pWorldM + (<usize>I(pMidSlot, e0) << 7), wb1: usize = pWorldM + (<usize>I(pMidSlot, e1) << 7);
-      const we0: usize = pWorldM + (<usize>I(pEndSlot, e0) << 7), we1: usize = pWorldM + (<usize>I(pEndSlot, e1) << 7);
-      const bx = L12(wb0, wb1), by = L13(wb0, wb1), bz = L14(wb0, wb1);
-      const cx = L12(we0, we1), cy = L13(we0, we1), cz = L14(we0, we1);
-      const ax = L12(wa0, wa1), ay = L13(wa0, wa1), az = L14(wa0, wa1);
-      const ux = sb(bx, ax), uy = sb(by, ay), uz = sb(bz, az), vx = sb(cx, bx), vy = sb(cy, by), vz = sb(cz, bz);
-      const len = ad(f64x2.sqrt(ad(ad(mu(ux, ux), mu(uy, uy)), mu(uz, uz))), f64x2.sqrt(ad(ad(mu(vx, vx), mu(vy, vy)), mu(vz, vz))));
-      const hp: usize = sc + (<usize>S_HIP << 3);
-      St0(hp, hp + 24, ax); St1(hp, hp + 24, ay); St2(hp, hp + 24, az);
-      const one = f64x2.splat(1);
-      let R = mu(len, sb(one, L0(pSoften + (<usize>e0 << 3), pSoften + (<usize>e1 << 3))));
-      const dx = sb(cx, ax), dy = sb(cy, ay), dz = sb(cz, az);
-      const dc = f64x2.sqrt(ad(ad(mu(dx, dx), mu(dy, dy)), mu(dz, dz)));
-      R = v128.bitselect(v128.bitselect(dc, len, f64x2.lt(dc, len)), R, f64x2.gt(dc, R));
-      v128.store(sc + (<usize>S_R << 3), mu(R, f64x2.splat(1 - 1e-9)));
-      const q = f64x2.div(len, f64x2.splat(2));
-      meanLen += f64x2.extract_lane(q, 0);
-      meanLen += f64x2.extract_lane(q, 1);
-      const w0 = F(pStanceEff, e0), w1 = F(pStanceEff, e1);
-      SF(sc, S_W, w0); SF(sc, S_W + 1, w1);
-      if (w0 < minStance) minStance = w0;
-      if (w0 > 0) { const cw: usize = pContactWs + <usize>(e0 * 24); sw += w0; sx += w0 * F(cw, 0); sz += w0 * F(cw, 2); }
-      if (w1 < minStance) minStance = w1;
-      if (w1 > 0) { const cw: usize = pContactWs + <usize>(e1 * 24); sw += w1; sx += w1 * F(cw, 0); sz += w1 * F(cw, 2); }
-      SI(so, 0, 0); SI(so, 1, 1);
-    } else for (let k = 0; k < nLegs; k++) {
+    for (let k = 0; k < nLegs; k++) {
       const e = I(pLegs, c * MAX_LEGS + k);
       const sk: usize = sc + (<usize>k << 3); // (leg k's scratch entries by immediate offsets)
       // (the world matrices by base address and immediate offsets)
@@ -704,21 +673,7 @@ export function pelvisRun(count: i32): void {
     if (sh > maxShift) { const f = maxShift > 0 ? maxShift / sh : 0; ox *= f; oz *= f; }
     if (!isFinite<f64>(ox + oz)) { ox = 0; oz = 0; }
     let nBad: i32 = 0;
-    if (nLegs === 2) {
-      // (two legs: the loop below with one leg per f64x2 lane)
-      const w = v128.load(sc + (<usize>S_W << 3)), planted = f64x2.gt(w, f64x2.splat(0));
-      const hp: usize = sc + (<usize>S_HIP << 3), tg0: usize = pTargetWs + <usize>(e0 * 24), tg1: usize = pTargetWs + <usize>(e1 * 24);
-      const dx = sb(ad(L0(hp, hp + 24), f64x2.splat(ox)), L0(tg0, tg1));
-      const dy = sb(L1(hp, hp + 24), L1(tg0, tg1));
-      const dz = sb(ad(L2(hp, hp + 24), f64x2.splat(oz)), L2(tg0, tg1));
-      const R = v128.load(sc + (<usize>S_R << 3));
-      const disc = sb(sb(mu(R, R), mu(dx, dx)), mu(dz, dz));
-      const reach = f64x2.ge(disc, f64x2.splat(0)), ok = v128.and(planted, reach), bad = v128.andnot(planted, reach);
-      nBad += (i64x2.extract_lane(bad, 0) !== 0 ? 1 : 0) + (i64x2.extract_lane(bad, 1) !== 0 ? 1 : 0);
-      const sq = f64x2.sqrt(disc), ndy = f64x2.neg(dy), nan = f64x2.splat(NaN);
-      v128.store(sc + (<usize>S_LO << 3), v128.bitselect(sb(ndy, sq), nan, ok));
-      v128.store(sc + (<usize>S_HI << 3), v128.bitselect(ad(ndy, sq), nan, ok));
-    } else for (let k = 0; k < nLegs; k++) {
+    for (let k = 0; k < nLegs; k++) {
       const sk: usize = sc + (<usize>k << 3);
       SF(sk, S_LO, NaN); SF(sk, S_HI, NaN);
       if (!(F(sk, S_W) > 0)) continue;
@@ -812,10 +767,9 @@ export function pelvisRun(count: i32): void {
   const end = I(pPelvisSubEnd, c);
   if (B(pPelvisDense, c) === 1) {
     // (the translation columns of slots ps..end − 1, by base address and immediate offsets)
-    const dxy = f64x2.replace_lane(f64x2.splat(dx), 1, dy);
     for (let k = ps; k < end; k++) {
       const w: usize = pWorldM + (<usize>k << 7);
-      v128.store(w, f64x2.add(v128.load(w, 96), dxy), 96); SF(w, 14, F(w, 14) + dz); // (x and y in one f64x2)
+      SF(w, 12, F(w, 12) + dx); SF(w, 13, F(w, 13) + dy); SF(w, 14, F(w, 14) + dz);
     }
     return;
   }
