@@ -1074,6 +1074,16 @@ function writePair(eA: i32, eB: i32, al: f64): void {
   let m10 = ad(xy, wz), m11 = sb(ONE, ad(xx, zz)), m12 = sb(yz, wx);
   let m20 = sb(xz, wy), m21 = ad(yz, wx), m22 = sb(ONE, ad(xx, yy));
   let bad = f64x2.ne(ZERO, ZERO); // all false
+  // The chains' Tail_End helpers for the finish below, read here: their misses overlap the
+  // link loop (which writes neither their owner nor their local T and S; their local R it may:
+  // a helper that is the other chain's link, read after the loop).
+  const endA = load<i32>(pEndSlot + (<usize>eA << 2)), endB = load<i32>(pEndSlot + (<usize>eB << 2));
+  const hA = endA >= 0 ? endA : 0, hB = endB >= 0 ? endB : 0;
+  const liveA = endA >= 0 && load<u8>(pEndLeaf + <usize>eA) == 1 && load<i32>(pPoseOwner + (<usize>hA << 2)) >= 0;
+  const liveB = endB >= 0 && load<u8>(pEndLeaf + <usize>eB) == 1 && load<i32>(pPoseOwner + (<usize>hB << 2)) >= 0;
+  const t3A = hA * 3, t3B = hB * 3;
+  const esx = G0(pPoseLocalS, t3A, t3B), esy = G1(pPoseLocalS, t3A, t3B), esz = G2(pPoseLocalS, t3A, t3B);
+  const b30 = G0(pPoseLocalT, t3A, t3B), b31 = G1(pPoseLocalT, t3A, t3B), b32 = G2(pPoseLocalT, t3A, t3B);
   for (let i = 0; i < n; i++) {
     const kA = baseA + i, kB = baseB + i;
     const a3 = kA * 3, b3 = kB * 3, a4 = kA * 4, b4 = kB * 4;
@@ -1194,8 +1204,7 @@ function writePair(eA: i32, eB: i32, al: f64): void {
   store<u8>(pWriteFailed + <usize>eB, badB ? 1 : 0);
   // The per-chain finish: both chains with a Tail_End helper to compose (the common case) as
   // a pair here, from the last link's world matrix still in registers; else finishChain each.
-  const endA = load<i32>(pEndSlot + (<usize>eA << 2)), endB = load<i32>(pEndSlot + (<usize>eB << 2));
-  if (!(endPairable(eA, endA, composeA, badA) && endPairable(eB, endB, composeB, badB))) {
+  if (!(composeA && !badA && liveA && composeB && !badB && liveB)) {
     finishChain(eA, composeA, badA);
     if (eB != eA) finishChain(eB, composeB, badB);
     return;
@@ -1203,16 +1212,14 @@ function writePair(eA: i32, eB: i32, al: f64): void {
   copyAnchor(aA);
   if (eB != eA) copyAnchor(aB);
   // composeTRS of the helpers' local T, R, S (finishChain's operations, a chain per lane)
-  const r4A = endA * 4, r4B = endB * 4, t3A = endA * 3, t3B = endB * 3;
+  const r4A = endA * 4, r4B = endB * 4;
   const ex = G0(pPoseLocalR, r4A, r4B), ey = G1(pPoseLocalR, r4A, r4B), ez = G2(pPoseLocalR, r4A, r4B), ew = G3(pPoseLocalR, r4A, r4B);
-  const esx = G0(pPoseLocalS, t3A, t3B), esy = G1(pPoseLocalS, t3A, t3B), esz = G2(pPoseLocalS, t3A, t3B);
   x2 = ad(ex, ex); y2 = ad(ey, ey); z2 = ad(ez, ez);
   xx = mu(ex, x2); xy = mu(ex, y2); xz = mu(ex, z2); yy = mu(ey, y2); yz = mu(ey, z2); zz = mu(ez, z2);
   wx = mu(ew, x2); wy = mu(ew, y2); wz = mu(ew, z2);
   const b00 = mu(sb(ONE, ad(yy, zz)), esx), b01 = mu(ad(xy, wz), esx), b02 = mu(sb(xz, wy), esx);
   const b10 = mu(sb(xy, wz), esy), b11 = mu(sb(ONE, ad(xx, zz)), esy), b12 = mu(ad(yz, wx), esy);
   const b20 = mu(ad(xz, wy), esz), b21 = mu(sb(yz, wx), esz), b22 = mu(sb(ONE, ad(xx, yy)), esz);
-  const b30 = G0(pPoseLocalT, t3A, t3B), b31 = G1(pPoseLocalT, t3A, t3B), b32 = G2(pPoseLocalT, t3A, t3B);
   // the parent (last link) world matrix as written above: columns (c_0 … c_3), rows 0–2
   const sxv = mu(mxv, ps);
   const c00 = mu(m00, sxv), c01 = mu(m10, ps), c02 = mu(m20, ps);
@@ -1234,11 +1241,6 @@ function writePair(eA: i32, eB: i32, al: f64): void {
 /** a0·b0 + a1·b1 + a2·b2 + a3·b3, left to right (one row of {@link mulAffineColumn}, a chain per lane). */
 @inline function mac(a0: v128, a1: v128, a2: v128, a3: v128, b0: v128, b1: v128, b2: v128, b3: v128): v128 {
   return ad(ad(ad(mu(a0, b0), mu(a1, b1)), mu(a2, b2)), mu(a3, b3));
-}
-
-/** Whether chain e's finish is the common case {@link writePair} does as a pair: composed, not failed, a live Tail_End helper without children (as finishChain). */
-@inline function endPairable(e: i32, end: i32, composed: bool, failed: bool): bool {
-  return composed && !failed && load<u8>(pEndLeaf + <usize>e) == 1 && end >= 0 && load<i32>(pPoseOwner + (<usize>end << 2)) >= 0;
 }
 
 /** anchorPrev ← anchorCur of the chain at a = eid·8 (four 16-byte moves). */
