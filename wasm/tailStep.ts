@@ -1074,6 +1074,16 @@ function writePair(eA: i32, eB: i32, al: f64): void {
   let m10 = ad(xy, wz), m11 = sb(ONE, ad(xx, zz)), m12 = sb(yz, wx);
   let m20 = sb(xz, wy), m21 = ad(yz, wx), m22 = sb(ONE, ad(xx, yy));
   let bad = f64x2.ne(ZERO, ZERO); // all false
+  // The chains' Tail_End helpers for the finish below, read here: their misses overlap the
+  // link loop (which writes neither their owner nor their local T and S; their local R it may:
+  // a helper that is the other chain's link, read after the loop).
+  const endA = load<i32>(pEndSlot + (<usize>eA << 2)), endB = load<i32>(pEndSlot + (<usize>eB << 2));
+  const hA = endA >= 0 ? endA : 0, hB = endB >= 0 ? endB : 0;
+  const liveA = endA >= 0 && load<u8>(pEndLeaf + <usize>eA) == 1 && load<i32>(pPoseOwner + (<usize>hA << 2)) >= 0;
+  const liveB = endB >= 0 && load<u8>(pEndLeaf + <usize>eB) == 1 && load<i32>(pPoseOwner + (<usize>hB << 2)) >= 0;
+  const t3A = hA * 3, t3B = hB * 3;
+  const esx = G0(pPoseLocalS, t3A, t3B), esy = G1(pPoseLocalS, t3A, t3B), esz = G2(pPoseLocalS, t3A, t3B);
+  const b30 = G0(pPoseLocalT, t3A, t3B), b31 = G1(pPoseLocalT, t3A, t3B), b32 = G2(pPoseLocalT, t3A, t3B);
   for (let i = 0; i < n; i++) {
     const kA = baseA + i, kB = baseB + i;
     const a3 = kA * 3, b3 = kB * 3, a4 = kA * 4, b4 = kB * 4;
@@ -1194,8 +1204,7 @@ function writePair(eA: i32, eB: i32, al: f64): void {
   store<u8>(pWriteFailed + <usize>eB, badB ? 1 : 0);
   // The per-chain finish: both chains with a Tail_End helper to compose (the common case) as
   // a pair here, from the last link's world matrix still in registers; else finishChain each.
-  const endA = load<i32>(pEndSlot + (<usize>eA << 2)), endB = load<i32>(pEndSlot + (<usize>eB << 2));
-  if (!(endPairable(eA, endA, composeA, badA) && endPairable(eB, endB, composeB, badB))) {
+  if (!(composeA && !badA && liveA && composeB && !badB && liveB)) {
     finishChain(eA, composeA, badA);
     if (eB != eA) finishChain(eB, composeB, badB);
     return;
@@ -1203,16 +1212,14 @@ function writePair(eA: i32, eB: i32, al: f64): void {
   copyAnchor(aA);
   if (eB != eA) copyAnchor(aB);
   // composeTRS of the helpers' local T, R, S (finishChain's operations, a chain per lane)
-  const r4A = endA * 4, r4B = endB * 4, t3A = endA * 3, t3B = endB * 3;
+  const r4A = endA * 4, r4B = endB * 4;
   const ex = G0(pPoseLocalR, r4A, r4B), ey = G1(pPoseLocalR, r4A, r4B), ez = G2(pPoseLocalR, r4A, r4B), ew = G3(pPoseLocalR, r4A, r4B);
-  const esx = G0(pPoseLocalS, t3A, t3B), esy = G1(pPoseLocalS, t3A, t3B), esz = G2(pPoseLocalS, t3A, t3B);
   x2 = ad(ex, ex); y2 = ad(ey, ey); z2 = ad(ez, ez);
   xx = mu(ex, x2); xy = mu(ex, y2); xz = mu(ex, z2); yy = mu(ey, y2); yz = mu(ey, z2); zz = mu(ez, z2);
   wx = mu(ew, x2); wy = mu(ew, y2); wz = mu(ew, z2);
   const b00 = mu(sb(ONE, ad(yy, zz)), esx), b01 = mu(ad(xy, wz), esx), b02 = mu(sb(xz, wy), esx);
   const b10 = mu(sb(xy, wz), esy), b11 = mu(sb(ONE, ad(xx, zz)), esy), b12 = mu(ad(yz, wx), esy);
   const b20 = mu(ad(xz, wy), esz), b21 = mu(sb(yz, wx), esz), b22 = mu(sb(ONE, ad(xx, yy)), esz);
-  const b30 = G0(pPoseLocalT, t3A, t3B), b31 = G1(pPoseLocalT, t3A, t3B), b32 = G2(pPoseLocalT, t3A, t3B);
   // the parent (last link) world matrix as written above: columns (c_0 … c_3), rows 0–2
   const sxv = mu(mxv, ps);
   const c00 = mu(m00, sxv), c01 = mu(m10, ps), c02 = mu(m20, ps);
@@ -1234,11 +1241,6 @@ function writePair(eA: i32, eB: i32, al: f64): void {
 /** a0·b0 + a1·b1 + a2·b2 + a3·b3, left to right (one row of {@link mulAffineColumn}, a chain per lane). */
 @inline function mac(a0: v128, a1: v128, a2: v128, a3: v128, b0: v128, b1: v128, b2: v128, b3: v128): v128 {
   return ad(ad(ad(mu(a0, b0), mu(a1, b1)), mu(a2, b2)), mu(a3, b3));
-}
-
-/** Whether chain e's finish is the common case {@link writePair} does as a pair: composed, not failed, a live Tail_End helper without children (as finishChain). */
-@inline function endPairable(e: i32, end: i32, composed: bool, failed: bool): bool {
-  return composed && !failed && load<u8>(pEndLeaf + <usize>e) == 1 && end >= 0 && load<i32>(pPoseOwner + (<usize>end << 2)) >= 0;
 }
 
 /** anchorPrev ← anchorCur of the chain at a = eid·8 (four 16-byte moves). */
@@ -1293,12 +1295,87 @@ export function setPreparePointers(
  * the front of `ents` for JavaScript to prepare whole. Returns how many were left.
  */
 export function prepareChains(count: i32, steps: i32): i32 {
-  let left = 0;
-  for (let e = 0; e < count; e++) {
+  let left = 0, e = 0;
+  // two at a time (preparePair), each alone where the pair's fast path does not apply
+  for (; e + 1 < count; e += 2) {
+    const eA = load<i32>(pEnts + (<usize>e << 2)), eB = load<i32>(pEnts + (<usize>(e + 1) << 2));
+    if (preparePair(eA, eB, steps)) continue;
+    if (!prepareChain(eA, steps)) { store<i32>(pEnts + (<usize>left << 2), eA); left++; }
+    if (!prepareChain(eB, steps)) { store<i32>(pEnts + (<usize>left << 2), eB); left++; }
+  }
+  if (e < count) {
     const eid = load<i32>(pEnts + (<usize>e << 2));
     if (!prepareChain(eid, steps)) { store<i32>(pEnts + (<usize>left << 2), eid); left++; }
   }
   return left;
+}
+
+/** Whether chain eid may take {@link prepareChain}'s common case (its flags; the anchor is checked later). */
+@inline function prepareable(eid: i32): bool {
+  return load<u8>(pInitialised + <usize>eid) == 1 && load<u8>(pRestSource + <usize>eid) != REST_ANIMATION && !(L(pSeatEase, eid) > 0);
+}
+
+/**
+ * {@link prepareChain} for two chains at once, one per f64x2 lane (the same operations lane
+ * by lane: the same results), when both are in its common case with a positive trace (the
+ * first branch of qFromRotationRows: an anchor turned less than 180°); `false`, having written
+ * nothing, otherwise.
+ */
+function preparePair(eA: i32, eB: i32, steps: i32): bool {
+  if (eA == eB || !prepareable(eA) || !prepareable(eB)) return false;
+  const moA = load<i32>(pAnchorSlot + (<usize>eA << 2)) * 16, moB = load<i32>(pAnchorSlot + (<usize>eB << 2)) * 16;
+  const W = pPoseWorldM;
+  const m00 = G0(W, moA, moB), m01 = G1(W, moA, moB), m02 = G2(W, moA, moB);
+  const m10 = G4(W, moA, moB), m11 = G5(W, moA, moB), m12 = G6(W, moA, moB);
+  const m20 = G8(W, moA, moB), m21 = G9(W, moA, moB), m22 = G10(W, moA, moB);
+  const tx = G12(W, moA, moB), ty = G13(W, moA, moB), tz = G14(W, moA, moB);
+  // anchorFromMatrix
+  const sx2 = ad(ad(mu(m00, m00), mu(m01, m01)), mu(m02, m02));
+  const sy2 = ad(ad(mu(m10, m10), mu(m11, m11)), mu(m12, m12));
+  const sz2 = ad(ad(mu(m20, m20), mu(m21, m21)), mu(m22, m22));
+  let sx = sq(sx2);
+  const sy = sq(sy2), sz = sq(sz2);
+  const det = ad(sb(mu(m00, sb(mu(m11, m22), mu(m12, m21))), mu(m10, sb(mu(m01, m22), mu(m02, m21)))), mu(m20, sb(mu(m01, m12), mu(m02, m11))));
+  // (finite: x − x is 0 for a finite x, NaN for ±Inf and NaN)
+  const tsum = ad(ad(tx, ty), tz);
+  const fin = v128.and(f64x2.eq(sb(det, det), sp(0)), f64x2.eq(sb(tsum, tsum), sp(0)));
+  const TINY = sp(1e-12);
+  const pos = v128.and(v128.and(gt(sx, TINY), gt(sy, TINY)), gt(sz, TINY));
+  const neg = lt(det, sp(0));
+  const mirA: u8 = f64x2.extract_lane(det, 0) < 0 ? 1 : 0, mirB: u8 = f64x2.extract_lane(det, 1) < 0 ? 1 : 0;
+  if (!i64x2.all_true(v128.and(fin, pos)) || load<u8>(pMirrored + <usize>eA) != mirA || load<u8>(pMirrored + <usize>eB) != mirB) return false;
+  sx = sel(neg, ng(sx), sx);
+  // qFromRotationRows of the rows (m00/sx, m10/sy, m20/sz), (m01/sx, m11/sy, m21/sz), (m02/sx, m12/sy, m22/sz): its first branch
+  const r00 = dv(m00, sx), r01 = dv(m10, sy), r02 = dv(m20, sz);
+  const r10 = dv(m01, sx), r11 = dv(m11, sy), r12 = dv(m21, sz);
+  const r20 = dv(m02, sx), r21 = dv(m12, sy), r22 = dv(m22, sz);
+  const tr = ad(ad(r00, r11), r22);
+  if (!i64x2.all_true(gt(tr, sp(0)))) return false;
+  const S2 = mu(sq(ad(tr, sp(1))), sp(2));
+  const w = mu(sp(0.25), S2), x = dv(sb(r21, r12), S2), y = dv(sb(r02, r20), S2), z = dv(sb(r10, r01), S2);
+  const l = dv(sp(1), sq(ad(ad(ad(mu(x, x), mu(y, y)), mu(z, z)), mu(w, w))));
+  let qx = mu(x, l), qy = mu(y, l), qz = mu(z, l);
+  const qw = mu(w, l);
+  let px = tx;
+  // (the world reflected across x = 0: P·R·P is (x, −y, −z, w))
+  px = sel(neg, ng(px), px); qy = sel(neg, ng(qy), qy); qz = sel(neg, ng(qz), qz);
+  // teleport: JavaScript resets the chain
+  const aA = eA * 8, aB = eB * 8;
+  const dx = sb(px, G0(pAnchorPrev, aA, aB)), dy = sb(ty, G1(pAnchorPrev, aA, aB)), dz = sb(tz, G2(pAnchorPrev, aA, aB));
+  const lim = mu(G0(pTeleport, eA, eB), G0(pUnitScale, eA, eB));
+  if (v128.any_true(gt(ad(ad(mu(dx, dx), mu(dy, dy)), mu(dz, dz)), mu(lim, lim)))) return false;
+  P0(pAnchorCur, aA, aB, px); P1(pAnchorCur, aA, aB, ty); P2(pAnchorCur, aA, aB, tz);
+  P3(pAnchorCur, aA, aB, qx); P4(pAnchorCur, aA, aB, qy); P5(pAnchorCur, aA, aB, qz); P6(pAnchorCur, aA, aB, qw);
+  S(pAnchorCur, aA + 7, Math.cbrt(Math.abs(f64x2.extract_lane(det, 0))));
+  S(pAnchorCur, aB + 7, Math.cbrt(Math.abs(f64x2.extract_lane(det, 1))));
+  store<u8>(pResetLast + <usize>eA, 0); store<u8>(pResetLast + <usize>eB, 0);
+  store<u8>(pSteps + <usize>eA, <u8>steps); store<u8>(pSteps + <usize>eB, <u8>steps);
+  // a non-uniformly scaled anchor sends the tail's world matrices through the pose store
+  const e9 = mu(sp(1e-9), sx2);
+  const uni = v128.and(f64x2.le(f64x2.abs(sb(sx2, sy2)), e9), f64x2.le(f64x2.abs(sb(sx2, sz2)), e9));
+  store<u8>(pExactWorld + <usize>eA, i64x2.extract_lane(uni, 0) != 0 ? load<u8>(pExactWorldSetup + <usize>eA) : 1);
+  store<u8>(pExactWorld + <usize>eB, i64x2.extract_lane(uni, 1) != 0 ? load<u8>(pExactWorldSetup + <usize>eB) : 1);
+  return true;
 }
 
 /** {@link prepareChains} for one chain; `false` (nothing written) outside the common case. */
