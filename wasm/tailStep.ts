@@ -1327,6 +1327,22 @@ export function prepareWrite(count: i32): i32 {
   return np;
 }
 
+/**
+ * How many of the `count` chains listed in `ents` the write left part of their finish to
+ * JavaScript (systems/tailWrite.ts finishLeft: written, and without links, failed, with exact
+ * world matrices or with a `Tail_End` helper that has children). After the write job.
+ */
+export function finishLeftCount(count: i32): i32 {
+  let left = 0;
+  for (let e = 0; e < count; e++) {
+    const eid = load<i32>(pEnts + (<usize>e << 2));
+    if (load<u8>(pInitialised + <usize>eid) == 0) continue;
+    if (load<u8>(pLinks + <usize>eid) == 0 || load<u8>(pWriteFailed + <usize>eid) == 1 || load<u8>(pExactWorld + <usize>eid) == 1 ||
+      (load<i32>(pEndSlot + (<usize>eid << 2)) >= 0 && load<u8>(pEndLeaf + <usize>eid) != 1)) left++;
+  }
+  return left;
+}
+
 /** Write the `count` chains listed in `ents` on this thread alone. */
 export function tailWrite(count: i32): void {
   prepareWrite(count);

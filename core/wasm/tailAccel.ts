@@ -61,6 +61,7 @@ interface TailStepExports {
   run(): number;
   tailStep(count: number): void;
   tailWrite(count: number): void;
+  finishLeftCount(count: number): number;
 }
 
 /** The two-bone IK kernel's exports (see wasm/twoBone.ts). */
