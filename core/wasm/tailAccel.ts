@@ -7,11 +7,11 @@
  *
  * The step runs in float32, four chains of the same link count per f32x4 group, on the
  * kernel's own interleaved float32 copy of the chains' data (the mirror, laid out here: group
- * records, group blocks, the group table, each chain's anchor reference and lane); after every
- * step it writes the particle state back into the f64 components, which stay the truth for
- * everything else. JavaScript that writes a chain's per-link data marks it in
- * `TailChain.mirrorStale` (bitrig's own writers do; others call `markTailChainChanged`), and
- * the kernel reads it in again before its next step. Results agree with the f64 JavaScript step
+ * records, the group table, each chain's anchor reference and lane; and per thread, a scratch
+ * for what lives one step only); after every step it writes the particle state back into the
+ * f64 components, which stay the truth for everything else. JavaScript that writes a chain's
+ * per-link data marks it in `TailChain.mirrorStale` (bitrig's own writers do; others call
+ * `markTailChainChanged`), and the kernel reads it in again before its next step. Results agree with the f64 JavaScript step
  * (the reference) within float32 rounding — tip positions within 1e-5 × the chain's length,
  * local rotations within 0.01° on the test fixtures and ordinary motion (test/tail/wasm.test.ts
  * and wasmPrecision.test.ts; seeded extreme worlds: 1e-4 × length, 0.12°, wasmFuzz.test.ts) — and
