@@ -185,10 +185,10 @@ function tailWriteWasm(world: BitrigWorld, accel: TailAccel): void {
   for (let e = 0; e < ents.length; e++) ids[e] = ents[e]!;
   accel.params[1] = world.clock[CLOCK.ALPHA]!;
   tailJob(world, accel, accel.kernel.prepareWrite(ents.length));
-  const C = world.components.TailChain;
-  let left = 0;
-  for (let e = 0; e < ents.length; e++) if (finishLeft(C, ents[e]!)) left++;
+  // (counted in the kernel, from the list it wrote: the same test as finishLeft)
+  const left = accel.kernel.finishLeftCount(ents.length);
   if (left === 0) return;
+  const C = world.components.TailChain;
   // Many left (say exact world matrices everywhere): the whole finish, on the workers if any
   // (it repeats the anchor copies and helpers done, with the same values).
   if (left >= 256) { tailWriteFinish(world); return; }

@@ -42,9 +42,10 @@ export function setPointers(
   axesLs: usize, frequency: usize, tipRatio: usize, damping: usize, gravity: usize, unitScale: usize,
   floorY: usize, floorClearance: usize, floorEnabled: usize, stepCache: usize,
   chainK: usize, ents: usize, pending: usize, params: usize, pairs: usize,
-  mirror: usize, groups: usize, groupK: usize, ref: usize, laneOf: usize, stale: usize,
+  mirror: usize, groups: usize, ref: usize, laneOf: usize, stale: usize, scratch: usize, scratchTaken: usize, scratchSlots: i32,
 ): void {
-  pRec = mirror; pGroups = groups; pGK = groupK; pRef = ref; pLaneOf = laneOf; pStale = stale;
+  pRec = mirror; pGroups = groups; pScratch = scratch; pRef = ref; pLaneOf = laneOf; pStale = stale;
+  pScratchTaken = scratchTaken; gScratchSlots = scratchSlots; gScratch = 0;
   pAS = anchorStep; pLinks = links; pRow = row; pSteps = steps; pHeadLs = headLs; pRestDirLs = restDirLs; pLenRel = lenRel;
   pScaleRel = scaleRel; pRestR = restR; pLocalCur = localCur; pLocalPrev = localPrev; pToHipsM = toHipsM; pRestDirHs = restDirHs;
   pBendOld = bendOld; pBendNew = bendNew; pPos = pos; pVel = vel; pContact = contact; pChainK = chainK; pEnts = ents; pPending = pending;
@@ -165,17 +166,25 @@ function chainConstants(eid: i32): void {
 // memory) is read in again before its next step, and after every step the kernel writes
 // the particle state back (pos, vel, bendOld, localPrev ← localCur, localCur, contact). Not
 // `bendNew`: the bends before their snapshot are the step's scratch (after a step they equal
-// `bendOld`; nothing reads them between steps), kept in the mirror only — 32 bytes a link
+// `bendOld`; nothing reads them between steps), kept in the kernel only — 32 bytes a link
 // that were a sixth of the write-back's stores. A lane without a chain, or whose chain has
-// no step pending, writes nothing there.
+// no step pending, writes nothing there. What lives only for one step (the lane constants,
+// the link loop's state, the new bends and local rotations) is in a per-thread scratch below,
+// not in the mirror.
 //
 // Group-link record (v128 each, lane j = chain j of the group):
 const HL: i32 = 0, RD: i32 = 3, LN: i32 = 6, SR: i32 = 7, RR: i32 = 8, TH: i32 = 12, RH: i32 = 21;
-const PO: i32 = 24, VE: i32 = 27, BO: i32 = 30, BN: i32 = 34, LC: i32 = 38;
+const PO: i32 = 24, VE: i32 = 27, BO: i32 = 30;
 //   headLs 3, restDirLs 3, lenRel, scaleRel, restR 4, toHipsM 9, restDirHs 3 (rest data);
-//   pos − ref 3, vel 3, bendOld 4, bendNew 4, localCur 4 (this step's, for the write-back)
-const REC: i32 = 42;
+//   pos − ref 3, vel 3, bendOld 4 (the state between steps)
+const REC: i32 = 34;
 const RECB: i32 = REC * 16;
+// A step's own per-link values (v128 each; in the step's scratch, below): bendNew 4 and
+// localCur 4 (this step's, for the snapshot and the write-back).
+const BN: i32 = 0, LC: i32 = 4;
+/** Bytes of one link's step values, and of a group's (LINK_STRIDE links). */
+const DYNB: i32 = 8 * 16;
+const GDYNB: i32 = LINK_STRIDE * DYNB;
 // Group block (v128 each): the chain constants of this step per lane, then the floor scratch.
 const K_F0: i32 = 0, K_DF: i32 = 1, K_Z2: i32 = 2, K_FX: i32 = 3, K_GRAV: i32 = 6, K_ALPHA: i32 = 7, K_COSH: i32 = 8, K_SINH: i32 = 9;
 const K_FLOORON: i32 = 10, K_FLOOR: i32 = 11, K_DX: i32 = 12, K_QX: i32 = 15, K_S: i32 = 19;
@@ -186,8 +195,18 @@ const K_ROWS: i32 = 40, K_SQ: i32 = 41, K_SP: i32 = 45, K_SPS: i32 = 48, K_SO: i
 /** v128 per group block. */
 const GKV: i32 = 52;
 const GKB: i32 = GKV * 16;
+// The step's scratch: a chunk's group blocks, then their step values (both live only for one
+// chunk's step). One per thread: each instance takes a slot on its first step and keeps it, so
+// it is reused chunk after chunk and stays in cache (as blocks of every group and fields of
+// every record they were 1.5 KB a group written to memory and read back every step). Beyond
+// the slots JavaScript laid out (more instances stepping than threads), a chunk uses a region
+// of its own.
+const SCRATCH_GK: i32 = <i32>16 * GKB;
+/** Bytes of one scratch (core/wasm/tailAccel.ts lays out as many). */
+const SCRATCH: i32 = SCRATCH_GK + 16 * GDYNB;
 // Group table (i32 × 8 per group): links, first record, the four entity ids (−1: none).
-let pRec: usize = 0, pGroups: usize = 0, pGK: usize = 0, pRef: usize = 0, pLaneOf: usize = 0, pStale: usize = 0;
+let pRec: usize = 0, pGroups: usize = 0, pScratch: usize = 0, pRef: usize = 0, pLaneOf: usize = 0, pStale: usize = 0;
+let pScratchTaken: usize = 0, gScratchSlots: i32 = 0;
 let gGroups: i32 = 0, gGrouped: i32 = 0, gRecs: i32 = 0;
 
 @inline function f4(a: f32): v128 { return f32x4.splat(a); }
@@ -262,7 +281,7 @@ function padLane(rb: usize, n: i32, j: i32): void {
     const r = rb + <usize>(i * RECB);
     for (let f = 0; f < REC; f++) SF(r, f, lj, 0);
     SF(r, SR, lj, 1); SF(r, RR + 3, lj, 1); SF(r, TH, lj, 1); SF(r, TH + 4, lj, 1); SF(r, TH + 8, lj, 1);
-    SF(r, BO + 3, lj, 1); SF(r, BN + 3, lj, 1); SF(r, LC + 3, lj, 1);
+    SF(r, BO + 3, lj, 1);
   }
 }
 
@@ -360,6 +379,40 @@ function laneConsts(gk: usize, j: i32, eid: i32): void {
   SF(gk, K_S, lj, L(pAS, a + 7));
 }
 
+/** Lanes j, j + 1 (byte offset lo = 8·j/2 … as one 8-byte store) of the group block gk: the f32 pair of f64x2 v. */
+@inline function SF2(gk: usize, f: i32, lo: usize, v: v128): void { v128.store64_lane(gk + (<usize>f << 4) + lo, f32x4.demote_f64x2_zero(v), 0); }
+
+/**
+ * {@link laneConsts} for the lanes (j, j + 1) of chains eA, eB (lo: their byte offset in the
+ * block, 0 or 8), one per f64x2 lane: the same operations, the same f32 results.
+ */
+function laneConsts2(gk: usize, lo: usize, eA: i32, eB: i32, n: i32): void {
+  const aA = eA * 8, aB = eB * 8, e3A = eA * 3, e3B = eB * 3, vA = eA * 9, vB = eB * 9, cA = eA * 5, cB = eB * 5;
+  const qx = G3(pAS, aA, aB), qy = G4(pAS, aA, aB), qz = G5(pAS, aA, aB), qw = G6(pAS, aA, aB);
+  const vx = G0(pAxesLs, vA, vB), vy = G1(pAxesLs, vA, vB), vz = G2(pAxesLs, vA, vB);
+  const TWO = sp(2);
+  const tx = mu(TWO, sb(mu(qy, vz), mu(qz, vy)));
+  const ty = mu(TWO, sb(mu(qz, vx), mu(qx, vz)));
+  const tz = mu(TWO, sb(mu(qx, vy), mu(qy, vx)));
+  const us = G0(pUnitScale, eA, eB);
+  const f0 = G0(pFrequency, eA, eB);
+  SF2(gk, K_F0, lo, f0);
+  SF2(gk, K_DF, lo, n > 1 ? dv(mu(f0, sb(G0(pTipRatio, eA, eB), sp(1))), sp(<f64>(n - 1))) : sp(0));
+  SF2(gk, K_Z2, lo, mu(TWO, G0(pDamping, eA, eB)));
+  SF2(gk, K_FX, lo, ad(ad(vx, mu(qw, tx)), sb(mu(qy, tz), mu(qz, ty))));
+  SF2(gk, K_FX + 1, lo, ad(ad(vy, mu(qw, ty)), sb(mu(qz, tx), mu(qx, tz))));
+  SF2(gk, K_FX + 2, lo, ad(ad(vz, mu(qw, tz)), sb(mu(qx, ty), mu(qy, tx))));
+  SF2(gk, K_GRAV, lo, mu(G0(pGravity, eA, eB), us));
+  SF2(gk, K_ALPHA, lo, G2(pStepCache, cA, cB)); SF2(gk, K_COSH, lo, G3(pStepCache, cA, cB)); SF2(gk, K_SINH, lo, G4(pStepCache, cA, cB));
+  SF2(gk, K_FLOORON, lo, f64x2.replace_lane(sp(<f64>load<u8>(pFloorEnabled + <usize>eA)), 1, <f64>load<u8>(pFloorEnabled + <usize>eB)));
+  const ax = G0(pAS, aA, aB), ay = G1(pAS, aA, aB), az = G2(pAS, aA, aB);
+  SF2(gk, K_FLOOR, lo, sb(ad(G0(pFloorY, eA, eB), mu(G0(pFloorClearance, eA, eB), us)), ay));
+  SF2(gk, K_DX, lo, sb(ax, G0(pRef, e3A, e3B))); SF2(gk, K_DX + 1, lo, sb(ay, G1(pRef, e3A, e3B))); SF2(gk, K_DX + 2, lo, sb(az, G2(pRef, e3A, e3B)));
+  P0(pRef, e3A, e3B, ax); P1(pRef, e3A, e3B, ay); P2(pRef, e3A, e3B, az);
+  SF2(gk, K_QX, lo, qx); SF2(gk, K_QX + 1, lo, qy); SF2(gk, K_QX + 2, lo, qz); SF2(gk, K_QX + 3, lo, qw);
+  SF2(gk, K_S, lo, G7(pAS, aA, aB));
+}
+
 /** Lane j of a lane that steps nothing: benign constants (no coupling, floor off, identity anchor). */
 function padConsts(gk: usize, j: i32): void {
   const lj = <usize>(j << 2);
@@ -374,7 +427,7 @@ function padConsts(gk: usize, j: i32): void {
  * velocity and bend snapshot into the record, contact into the component, the new direction in
  * the parent frame into the block's DP scratch.
  */
-function floorLane(gk: usize, r: usize, lj: usize, k: i32, eid: i32): void {
+function floorLane(gk: usize, r: usize, dl: usize, lj: usize, k: i32, eid: i32): void {
   const m00 = LF(gk, K_M, lj), m01 = LF(gk, K_M + 1, lj), m02 = LF(gk, K_M + 2, lj);
   const m10 = LF(gk, K_M + 3, lj), m11 = LF(gk, K_M + 4, lj), m12 = LF(gk, K_M + 5, lj);
   const m20 = LF(gk, K_M + 6, lj), m21 = LF(gk, K_M + 7, lj), m22 = LF(gk, K_M + 8, lj);
@@ -422,33 +475,33 @@ function floorLane(gk: usize, r: usize, lj: usize, k: i32, eid: i32): void {
     let px: f64 = 0, py = -az, pz = ay;
     if (py * py + pz * pz < 1e-12) { px = az; py = 0; pz = -ax; }
     const lp = Math.sqrt(px * px + py * py + pz * pz);
-    SF(r, BN, lj, px / lp); SF(r, BN + 1, lj, py / lp); SF(r, BN + 2, lj, pz / lp); SF(r, BN + 3, lj, 0);
+    SF(dl, BN, lj, px / lp); SF(dl, BN + 1, lj, py / lp); SF(dl, BN + 2, lj, pz / lp); SF(dl, BN + 3, lj, 0);
     return;
   }
   const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
   const w = 1 + d;
   const l = Math.sqrt(cx * cx + cy * cy + cz * cz + w * w);
-  SF(r, BN, lj, cx / l); SF(r, BN + 1, lj, cy / l); SF(r, BN + 2, lj, cz / l); SF(r, BN + 3, lj, w / l);
+  SF(dl, BN, lj, cx / l); SF(dl, BN + 1, lj, cy / l); SF(dl, BN + 2, lj, cz / l); SF(dl, BN + 3, lj, w / l);
 }
 
-/** Write lane lj of the records at rb (n links) back to chain eid's f64 components. */
-function exportLane(rb: usize, n: i32, lj: usize, eid: i32): void {
+/** Write lane lj of the records at rb and step values at dg (n links) back to chain eid's f64 components. */
+function exportLane(rb: usize, dg: usize, n: i32, lj: usize, eid: i32): void {
   const k0 = load<i32>(pRow + (<usize>eid << 2)) * LINK_STRIDE;
   const e3 = eid * 3;
   const rx = L(pRef, e3), ry = L(pRef, e3 + 1), rz = L(pRef, e3 + 2);
   for (let i = 0; i < n; i++) {
-    const r = rb + <usize>(i * RECB);
+    const r = rb + <usize>(i * RECB), dl = dg + <usize>(i * DYNB);
     const k = k0 + i, k3 = k * 3, k4 = k * 4;
     S(pPos, k3, rx + LF(r, PO, lj)); S(pPos, k3 + 1, ry + LF(r, PO + 1, lj)); S(pPos, k3 + 2, rz + LF(r, PO + 2, lj));
     S(pVel, k3, LF(r, VE, lj)); S(pVel, k3 + 1, LF(r, VE + 1, lj)); S(pVel, k3 + 2, LF(r, VE + 2, lj));
     for (let c = 0; c < 4; c++) {
-      const b = LF(r, BN + c, lj);
+      const b = LF(dl, BN + c, lj);
       S(pBendOld, k4 + c, b);
       S(pLocalPrev, k4 + c, L(pLocalCur, k4 + c));
     }
     // localCur normalised in f64 (a float32 quaternion is unit to 1e-7 only: bone lengths and
     // composed world matrices would carry that)
-    const x = LF(r, LC, lj), y = LF(r, LC + 1, lj), z = LF(r, LC + 2, lj), w = LF(r, LC + 3, lj);
+    const x = LF(dl, LC, lj), y = LF(dl, LC + 1, lj), z = LF(dl, LC + 2, lj), w = LF(dl, LC + 3, lj);
     const il = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
     S(pLocalCur, k4, x * il); S(pLocalCur, k4 + 1, y * il); S(pLocalCur, k4 + 2, z * il); S(pLocalCur, k4 + 3, w * il);
   }
@@ -460,14 +513,14 @@ function exportLane(rb: usize, n: i32, lj: usize, eid: i32): void {
  * step write nothing to the components (their mirror lanes are read in again before their
  * next step).
  */
-function stepGroupBegin(g: i32): bool {
+function stepGroupBegin(g: i32, gk: usize): bool {
   const t = pGroups + (<usize>(g * 8) << 2);
   const n = load<i32>(t);
   const rb = pRec + <usize>(load<i32>(t, 4) * RECB);
-  const gk = pGK + <usize>(g * GKB);
   const e0 = load<i32>(t, 8), e1 = load<i32>(t, 12), e2 = load<i32>(t, 16), e3 = load<i32>(t, 20);
   const l0 = e0 >= 0 && load<u8>(pSteps + <usize>e0) != 0, l1 = e1 >= 0 && load<u8>(pSteps + <usize>e1) != 0;
   const l2 = e2 >= 0 && load<u8>(pSteps + <usize>e2) != 0, l3 = e3 >= 0 && load<u8>(pSteps + <usize>e3) != 0;
+  const all = l0 && l1 && l2 && l3;
   for (let j = 0; j < 4; j++) {
     const e = j == 0 ? e0 : j == 1 ? e1 : j == 2 ? e2 : e3;
     const live = j == 0 ? l0 : j == 1 ? l1 : j == 2 ? l2 : l3;
@@ -478,8 +531,9 @@ function stepGroupBegin(g: i32): bool {
     }
     const st = <i32>load<u8>(pStale + <usize>e);
     if (st != 0) { importLane(rb, n, j, e, st); store<u8>(pStale + <usize>e, 0); }
-    laneConsts(gk, j, e);
+    if (!all) laneConsts(gk, j, e);
   }
+  if (all) { laneConsts2(gk, 0, e0, e1, n); laneConsts2(gk, 8, e2, e3, n); } // (the common case: two lanes at a time)
   if (!(l0 || l1 || l2 || l3)) return false;
   // the lanes' row bases (−1: no step this call), the starting frame (the anchor's), head and scale
   const r0 = l0 ? load<i32>(pRow + (<usize>e0 << 2)) * LINK_STRIDE : -1, r1 = l1 ? load<i32>(pRow + (<usize>e1 << 2)) * LINK_STRIDE : -1;
@@ -493,25 +547,36 @@ function stepGroupBegin(g: i32): bool {
 }
 
 /** Finish group g's step (every link done): the bend snapshots, then the stepped chains written back. */
-function stepGroupEnd(g: i32): void {
+function stepGroupEnd(g: i32, gk: usize, dg: usize): void {
   const t = pGroups + (<usize>(g * 8) << 2);
   const n = load<i32>(t);
   const rb = pRec + <usize>(load<i32>(t, 4) * RECB);
-  const gk = pGK + <usize>(g * GKB);
   const e0 = load<i32>(t, 8), e1 = load<i32>(t, 12), e2 = load<i32>(t, 16), e3 = load<i32>(t, 20);
   const rows = v128.load(gk, K_ROWS * 16);
   const r0 = i32x4.extract_lane(rows, 0), r1 = i32x4.extract_lane(rows, 1), r2 = i32x4.extract_lane(rows, 2), r3 = i32x4.extract_lane(rows, 3);
   // Snapshots for the next step's coupling, once the whole group is done.
   for (let i = 0; i < n; i++) {
-    const r = rb + <usize>(i * RECB);
-    v128.store(r, v128.load(r, BN * 16), BO * 16); v128.store(r, v128.load(r, BN * 16 + 16), BO * 16 + 16);
-    v128.store(r, v128.load(r, BN * 16 + 32), BO * 16 + 32); v128.store(r, v128.load(r, BN * 16 + 48), BO * 16 + 48);
+    const r = rb + <usize>(i * RECB), dl = dg + <usize>(i * DYNB);
+    v128.store(r, v128.load(dl, BN * 16), BO * 16); v128.store(r, v128.load(dl, BN * 16 + 16), BO * 16 + 16);
+    v128.store(r, v128.load(dl, BN * 16 + 32), BO * 16 + 32); v128.store(r, v128.load(dl, BN * 16 + 48), BO * 16 + 48);
   }
-  if (r0 >= 0 && r1 >= 0 && r2 >= 0 && r3 >= 0) { exportGroup(rb, n, r0, r1, r2, r3, e0, e1, e2, e3); return; }
-  if (r0 >= 0) exportLane(rb, n, 0, e0);
-  if (r1 >= 0) exportLane(rb, n, 4, e1);
-  if (r2 >= 0) exportLane(rb, n, 8, e2);
-  if (r3 >= 0) exportLane(rb, n, 12, e3);
+  if (r0 >= 0 && r1 >= 0 && r2 >= 0 && r3 >= 0) { exportGroup(rb, dg, n, r0, r1, r2, r3, e0, e1, e2, e3); return; }
+  if (r0 >= 0) exportLane(rb, dg, n, 0, e0);
+  if (r1 >= 0) exportLane(rb, dg, n, 4, e1);
+  if (r2 >= 0) exportLane(rb, dg, n, 8, e2);
+  if (r3 >= 0) exportLane(rb, dg, n, 12, e3);
+}
+
+let gScratch: usize = 0; // (this instance's scratch; 0: not taken yet, 1: none left)
+
+/** The scratch for the chunk starting at group g0: this instance's, or past the slots the chunk's own. */
+function stepScratch(g0: i32): usize {
+  if (gScratch == 0) {
+    const k = atomic.add<i32>(pScratchTaken, 1);
+    gScratch = k < gScratchSlots ? pScratch + <usize>(k * SCRATCH) : 1;
+  }
+  if (gScratch != 1) return gScratch;
+  return pScratch + <usize>((gScratchSlots + g0 / <i32>CHUNK) * SCRATCH);
 }
 
 /**
@@ -519,9 +584,10 @@ function stepGroupEnd(g: i32): void {
  * link across the groups ({@link stepLink}), then finished.
  */
 function stepChunk(g0: i32, g1: i32, h: f64): void {
+  const sc = stepScratch(g0), sd = sc + <usize>SCRATCH_GK;
   let live = 0, maxN = 0;
   for (let g = g0; g < g1; g++) {
-    if (!stepGroupBegin(g)) continue;
+    if (!stepGroupBegin(g, sc + <usize>((g - g0) * GKB))) continue;
     live |= 1 << (g - g0);
     const n = load<i32>(pGroups + (<usize>(g * 8) << 2));
     if (n > maxN) maxN = n;
@@ -530,10 +596,10 @@ function stepChunk(g0: i32, g1: i32, h: f64): void {
   const hf = <f32>h;
   for (let i = 0; i < maxN; i++) {
     for (let g = g0; g < g1; g++) {
-      if ((live >> (g - g0)) & 1 && load<i32>(pGroups + (<usize>(g * 8) << 2)) > i) stepLink(g, i, hf);
+      if ((live >> (g - g0)) & 1 && load<i32>(pGroups + (<usize>(g * 8) << 2)) > i) stepLink(g, i, hf, sc + <usize>((g - g0) * GKB), sd + <usize>((g - g0) * GDYNB));
     }
   }
-  for (let g = g0; g < g1; g++) if ((live >> (g - g0)) & 1) stepGroupEnd(g);
+  for (let g = g0; g < g1; g++) if ((live >> (g - g0)) & 1) stepGroupEnd(g, sc + <usize>((g - g0) * GKB), sd + <usize>((g - g0) * GDYNB));
 }
 
 /** Lanes 2, 3 of a v128 of f32 as f64x2. */
@@ -559,14 +625,14 @@ function stepChunk(g0: i32, g1: i32, h: f64): void {
 }
 
 /** {@link exportLane} for a group whose four lanes all stepped (the common case), two lanes per f64x2. */
-function exportGroup(rb: usize, n: i32, r0: i32, r1: i32, r2: i32, r3: i32, e0: i32, e1: i32, e2: i32, e3: i32): void {
+function exportGroup(rb: usize, dg: usize, n: i32, r0: i32, r1: i32, r2: i32, r3: i32, e0: i32, e1: i32, e2: i32, e3: i32): void {
   // the chains' refs, lanes (0, 1) and (2, 3) per component
   const f0 = pRef + (<usize>(e0 * 3) << 3), f1 = pRef + (<usize>(e1 * 3) << 3), f2 = pRef + (<usize>(e2 * 3) << 3), f3 = pRef + (<usize>(e3 * 3) << 3);
   const rxl = v128.load64_lane(f1, v128.load64_zero(f0), 1), rxh = v128.load64_lane(f3, v128.load64_zero(f2), 1);
   const ryl = v128.load64_lane(f1 + 8, v128.load64_zero(f0 + 8), 1), ryh = v128.load64_lane(f3 + 8, v128.load64_zero(f2 + 8), 1);
   const rzl = v128.load64_lane(f1 + 16, v128.load64_zero(f0 + 16), 1), rzh = v128.load64_lane(f3 + 16, v128.load64_zero(f2 + 16), 1);
   for (let i = 0; i < n; i++) {
-    const r = rb + <usize>(i * RECB);
+    const r = rb + <usize>(i * RECB), dl = dg + <usize>(i * DYNB);
     const k0 = r0 + i, k1 = r1 + i, k2 = r2 + i, k3 = r3 + i;
     // pos = ref + relative, vel (3 per link). Each chain's (x, y) as one 16-byte store, z as
     // one 8-byte store: fewer stores in flight per cache line (the write-back is bound by its
@@ -585,12 +651,12 @@ function exportGroup(rb: usize, n: i32, r0: i32, r1: i32, r2: i32, r3: i32, e0: 
     v128.store(pLocalPrev + b1, v128.load(pLocalCur + b1)); v128.store(pLocalPrev + b1 + 16, v128.load(pLocalCur + b1 + 16));
     v128.store(pLocalPrev + b2, v128.load(pLocalCur + b2)); v128.store(pLocalPrev + b2 + 16, v128.load(pLocalCur + b2 + 16));
     v128.store(pLocalPrev + b3, v128.load(pLocalCur + b3)); v128.store(pLocalPrev + b3 + 16, v128.load(pLocalCur + b3 + 16));
-    const vbx = v128.load(r, BN * 16), vby = v128.load(r, BN * 16 + 16), vbz = v128.load(r, BN * 16 + 32), vbw = v128.load(r, BN * 16 + 48);
+    const vbx = v128.load(dl, BN * 16), vby = v128.load(dl, BN * 16 + 16), vbz = v128.load(dl, BN * 16 + 32), vbw = v128.load(dl, BN * 16 + 48);
     put4q(pBendOld, b0, b1, b2, b3,
       f64x2.promote_low_f32x4(vbx), f64x2.promote_low_f32x4(vby), f64x2.promote_low_f32x4(vbz), f64x2.promote_low_f32x4(vbw),
       hi2(vbx), hi2(vby), hi2(vbz), hi2(vbw));
     // localCur normalised in f64 (as exportLane)
-    const qx = v128.load(r, LC * 16), qy = v128.load(r, LC * 16 + 16), qz = v128.load(r, LC * 16 + 32), qw = v128.load(r, LC * 16 + 48);
+    const qx = v128.load(dl, LC * 16), qy = v128.load(dl, LC * 16 + 16), qz = v128.load(dl, LC * 16 + 32), qw = v128.load(dl, LC * 16 + 48);
     const xl = f64x2.promote_low_f32x4(qx), yl = f64x2.promote_low_f32x4(qy), zl = f64x2.promote_low_f32x4(qz), wl = f64x2.promote_low_f32x4(qw);
     const xh = hi2(qx), yh = hi2(qy), zh = hi2(qz), wh = hi2(qw);
     const one = f64x2.splat(1);
@@ -614,11 +680,11 @@ function exportGroup(rb: usize, n: i32, r0: i32, r1: i32, r2: i32, r3: i32, e0: 
  * independent, so the processor overlaps one group's link with the next group's (one chain's
  * links are a single long dependency chain).
  */
-function stepLink(g: i32, i: i32, h: f32): void {
+function stepLink(g: i32, i: i32, h: f32, gk: usize, dg: usize): void {
   const t = pGroups + (<usize>(g * 8) << 2);
   const n = load<i32>(t);
   const r = pRec + <usize>((load<i32>(t, 4) + i) * RECB);
-  const gk = pGK + <usize>(g * GKB);
+  const dq = dg + <usize>(i * DYNB); // (this link's step values)
   const e0 = load<i32>(t, 8), e1 = load<i32>(t, 12), e2 = load<i32>(t, 16), e3 = load<i32>(t, 20);
   const rows = v128.load(gk, K_ROWS * 16);
   const r0 = i32x4.extract_lane(rows, 0), r1 = i32x4.extract_lane(rows, 1), r2 = i32x4.extract_lane(rows, 2), r3 = i32x4.extract_lane(rows, 3);
@@ -765,10 +831,10 @@ function stepLink(g: i32, i: i32, h: f32): void {
   const bm = v128.or(limited, alphaPos);
   const allLive = all4(live);
   if (allLive) {
-    v128.store(r, sx, BN * 16); v128.store(r, sy, BN * 16 + 16); v128.store(r, sz, BN * 16 + 32); v128.store(r, sw, BN * 16 + 48);
+    v128.store(dq, sx, BN * 16); v128.store(dq, sy, BN * 16 + 16); v128.store(dq, sz, BN * 16 + 32); v128.store(dq, sw, BN * 16 + 48);
   } else {
-    v128.store(r, sel(live, sx, ZERO), BN * 16); v128.store(r, sel(live, sy, ZERO), BN * 16 + 16);
-    v128.store(r, sel(live, sz, ZERO), BN * 16 + 32); v128.store(r, sel(live, sw, ONE), BN * 16 + 48);
+    v128.store(dq, sel(live, sx, ZERO), BN * 16); v128.store(dq, sel(live, sy, ZERO), BN * 16 + 16);
+    v128.store(dq, sel(live, sz, ZERO), BN * 16 + 32); v128.store(dq, sel(live, sw, ONE), BN * 16 + 48);
   }
   if (v128.any_true(bm)) {
     const t0 = mu4(TWO, sb4(mu4(sy, bz0), mu4(sz, by0))), t1 = mu4(TWO, sb4(mu4(sz, bx0), mu4(sx, bz0))), t2 = mu4(TWO, sb4(mu4(sx, by0), mu4(sy, bx0)));
@@ -829,10 +895,10 @@ function stepLink(g: i32, i: i32, h: f32): void {
       v128.store(gk, rx, K_R * 16); v128.store(gk, rz, K_R * 16 + 16); v128.store(gk, dx, K_D * 16); v128.store(gk, dz, K_D * 16 + 16);
       v128.store(gk, len, K_LEN * 16);
       v128.store(gk, dpx, K_DP * 16); v128.store(gk, dpy, K_DP * 16 + 16); v128.store(gk, dpz, K_DP * 16 + 32);
-      if (i32x4.extract_lane(fm, 0) != 0) floorLane(gk, r, 0, r0 + i, e0);
-      if (i32x4.extract_lane(fm, 1) != 0) floorLane(gk, r, 4, r1 + i, e1);
-      if (i32x4.extract_lane(fm, 2) != 0) floorLane(gk, r, 8, r2 + i, e2);
-      if (i32x4.extract_lane(fm, 3) != 0) floorLane(gk, r, 12, r3 + i, e3);
+      if (i32x4.extract_lane(fm, 0) != 0) floorLane(gk, r, dq, 0, r0 + i, e0);
+      if (i32x4.extract_lane(fm, 1) != 0) floorLane(gk, r, dq, 4, r1 + i, e1);
+      if (i32x4.extract_lane(fm, 2) != 0) floorLane(gk, r, dq, 8, r2 + i, e2);
+      if (i32x4.extract_lane(fm, 3) != 0) floorLane(gk, r, dq, 12, r3 + i, e3);
       dpx = v128.load(gk, K_DP * 16); dpy = v128.load(gk, K_DP * 16 + 16); dpz = v128.load(gk, K_DP * 16 + 32);
     }
   }
@@ -853,7 +919,7 @@ function stepLink(g: i32, i: i32, h: f32): void {
   const q0 = v128.load(r, RR * 16), q1 = v128.load(r, RR * 16 + 16), q2 = v128.load(r, RR * 16 + 32), q3 = v128.load(r, RR * 16 + 48);
   const kx = qmx4(ax, ay, az, aw, q0, q1, q2, q3), ky = qmy4(ax, ay, az, aw, q0, q1, q2, q3);
   const kz = qmz4(ax, ay, az, aw, q0, q1, q2, q3), kw = qmw4(ax, ay, az, aw, q0, q1, q2, q3);
-  v128.store(r, kx, LC * 16); v128.store(r, ky, LC * 16 + 16); v128.store(r, kz, LC * 16 + 32); v128.store(r, kw, LC * 16 + 48);
+  v128.store(dq, kx, LC * 16); v128.store(dq, ky, LC * 16 + 16); v128.store(dq, kz, LC * 16 + 32); v128.store(dq, kw, LC * 16 + 48);
   const nqx = qmx4(qx, qy, qz, qw, kx, ky, kz, kw), nqy = qmy4(qx, qy, qz, qw, kx, ky, kz, kw);
   const nqz = qmz4(qx, qy, qz, qw, kx, ky, kz, kw), nqw = qmw4(qx, qy, qz, qw, kx, ky, kz, kw);
   qx = nqx; qy = nqy; qz = nqz; qw = nqw;
@@ -1259,6 +1325,22 @@ export function prepareWrite(count: i32): i32 {
   const np = pairChains(count, pInitialised);
   publish(1, np);
   return np;
+}
+
+/**
+ * How many of the `count` chains listed in `ents` the write left part of their finish to
+ * JavaScript (systems/tailWrite.ts finishLeft: written, and without links, failed, with exact
+ * world matrices or with a `Tail_End` helper that has children). After the write job.
+ */
+export function finishLeftCount(count: i32): i32 {
+  let left = 0;
+  for (let e = 0; e < count; e++) {
+    const eid = load<i32>(pEnts + (<usize>e << 2));
+    if (load<u8>(pInitialised + <usize>eid) == 0) continue;
+    if (load<u8>(pLinks + <usize>eid) == 0 || load<u8>(pWriteFailed + <usize>eid) == 1 || load<u8>(pExactWorld + <usize>eid) == 1 ||
+      (load<i32>(pEndSlot + (<usize>eid << 2)) >= 0 && load<u8>(pEndLeaf + <usize>eid) != 1)) left++;
+  }
+  return left;
 }
 
 /** Write the `count` chains listed in `ents` on this thread alone. */

@@ -7,11 +7,11 @@
  *
  * The step runs in float32, four chains of the same link count per f32x4 group, on the
  * kernel's own interleaved float32 copy of the chains' data (the mirror, laid out here: group
- * records, group blocks, the group table, each chain's anchor reference and lane); after every
- * step it writes the particle state back into the f64 components, which stay the truth for
- * everything else. JavaScript that writes a chain's per-link data marks it in
- * `TailChain.mirrorStale` (bitrig's own writers do; others call `markTailChainChanged`), and
- * the kernel reads it in again before its next step. Results agree with the f64 JavaScript step
+ * records, the group table, each chain's anchor reference and lane; and per thread, a scratch
+ * for what lives one step only); after every step it writes the particle state back into the
+ * f64 components, which stay the truth for everything else. JavaScript that writes a chain's
+ * per-link data marks it in `TailChain.mirrorStale` (bitrig's own writers do; others call
+ * `markTailChainChanged`), and the kernel reads it in again before its next step. Results agree with the f64 JavaScript step
  * (the reference) within float32 rounding — tip positions within 1e-5 × the chain's length,
  * local rotations within 0.01° on the test fixtures and ordinary motion (test/tail/wasm.test.ts
  * and wasmPrecision.test.ts; seeded extreme worlds: 1e-4 × length, 0.12°, wasmFuzz.test.ts) — and
@@ -61,6 +61,7 @@ interface TailStepExports {
   run(): number;
   tailStep(count: number): void;
   tailWrite(count: number): void;
+  finishLeftCount(count: number): number;
 }
 
 /** The two-bone IK kernel's exports (see wasm/twoBone.ts). */
@@ -192,9 +193,9 @@ const ARENA_BASE = 65536;
 // have to be still alive for a reused block to matter.
 const CONTROL_BLOCKS = 32;
 const PAGE = 65536;
-// Bytes of one group-link record and of one group block of the step's mirror (wasm/tailStep.ts REC, GKV).
-const MIRROR_RECORD_BYTES = 42 * 16;
-const MIRROR_GROUP_BYTES = 52 * 16;
+// Bytes of one group-link record of the step's mirror and of one step scratch (wasm/tailStep.ts REC, SCRATCH).
+const MIRROR_RECORD_BYTES = 34 * 16;
+const STEP_SCRATCH_BYTES = 16 * 52 * 16 + 16 * LINK_STRIDE * 8 * 16;
 
 let _shared: WebAssembly.Module | null | undefined;
 let _unshared: WebAssembly.Module | null | undefined;
@@ -462,7 +463,11 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const groups = Math.ceil(chains / 4) + 9;
   top = (top + 15) & ~15;
   const mirrorOff = top; top += (2 * chains + 28) * MIRROR_RECORD_BYTES;
-  const groupKOff = top; top += groups * MIRROR_GROUP_BYTES;
+  // the step's scratch: one per thread that may step (this one, the workers, one spare), then
+  // one per chunk of 16 groups for any instance beyond them
+  const scratchSlots = (wantThreads ? world.tailThreadsWanted : 0) + 2;
+  const scratchOff = top; top += (scratchSlots + Math.ceil(groups / 16)) * STEP_SCRATCH_BYTES;
+  const scratchTakenOff = top; top += 16;
   const groupsOff = top; top += groups * 32;
   const refOff = top; top += cap * 3 * 8;
   const laneOfOff = top; top += cap * 4;
@@ -517,7 +522,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   }
   const pointers = [
     ...POINTER_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), chainKOff, entsOff, pendingOff, paramsOff, pairsOff,
-    mirrorOff, groupsOff, groupKOff, refOff, laneOfOff, offsetOf.get('TailChain.mirrorStale')!,
+    mirrorOff, groupsOff, refOff, laneOfOff, offsetOf.get('TailChain.mirrorStale')!, scratchOff, scratchTakenOff, scratchSlots,
   ];
   const writePointers = WRITE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!);
   kernel.setPointers(...pointers);
