@@ -78,4 +78,43 @@ describe('WebAssembly write against the JavaScript write', () => {
     const C = world.components.TailChain;
     expect(bindings.filter((b) => C.endLeaf[b.tails[0]!.eid] === 1 && C.exactWorld[b.tails[0]!.eid] === 0).length).toBeGreaterThan(4);
   });
+
+  test('a Tail_End helper whose pose slot was released (owner −1) is left alone by both writes, in a pair and alone', () => {
+    const world = createBitrigWorld({ wasm: true });
+    expect(tailBackend(world)).toBe('wasm-simd');
+    const links = [6, 6, 3];
+    const bindings = links.map((n) => bindSkeleton(world, chainSource(n)));
+    for (const b of bindings) beginCharacterFrame(b);
+    const C = world.components.TailChain;
+    const endOf = (i: number): number => bindings[i]!.slotOf[bindings[i]!.boneCount - 1]!;
+    const m = mat4.create(), q = quat.create();
+    const released = [0, 2]; // one chain of a pair of six-link chains, and the three-link chain alone
+    let frozen: Float64Array[] = [], kept = new Float64Array(16);
+    for (let f = 0; f < 40; f++) {
+      bindings.forEach((b, i) => {
+        quat.setAxisAngle(q, [0, 1, 0], 0.4 * Math.sin(0.1 * f + i));
+        mat4.fromRotationTranslationScale(m, q, [i * 2 + 0.3 * Math.sin(0.2 * f), 1, 0], [1, 1, 1]);
+        world.pose.worldM.set(m, b.slotOf[0]! * 16);
+      });
+      if (f === 10) {
+        // (validity first: the helpers are leaves the write finishes itself)
+        for (const i of released) expect(C.endLeaf[bindings[i]!.tails[0]!.eid]).toBe(1);
+        for (const i of released) world.pose.owner[endOf(i)] = -1;
+        frozen = released.map((i) => world.pose.worldM.slice(endOf(i) * 16, endOf(i) * 16 + 16));
+        kept = world.pose.worldM.slice(endOf(1) * 16, endOf(1) * 16 + 16);
+      }
+      update(world, 1 / 60);
+      const before = worldSnapshot(world, 'tail');
+      const accel = world.tailAccel;
+      world.tailAccel = null; // the JavaScript write on the same arrays
+      try { tailWrite(world); } finally { world.tailAccel = accel; }
+      expectSameBytes(before, worldSnapshot(world, 'tail'), `frame ${f}: JavaScript write vs WebAssembly write`);
+      if (f >= 10) {
+        released.forEach((i, k) => expect(Array.from(world.pose.worldM.subarray(endOf(i) * 16, endOf(i) * 16 + 16)), `frame ${f}, chain ${i}`).toEqual(Array.from(frozen[k]!)));
+      }
+    }
+    // the partner's helper, still owned, kept following its tail (moved more than 1 mm since frame 10)
+    const e1 = endOf(1) * 16;
+    expect(Math.hypot(world.pose.worldM[e1 + 12]! - kept[12]!, world.pose.worldM[e1 + 13]! - kept[13]!, world.pose.worldM[e1 + 14]! - kept[14]!)).toBeGreaterThan(1e-3);
+  });
 });
