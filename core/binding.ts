@@ -58,6 +58,8 @@ export interface CharacterBinding {
   world: BitrigWorld;
   /** Pose-store character id. */
   charId: number;
+  /** Pose-store serial number of the character (`PoseStore.charSerial`): the id may be reused after release. */
+  charSerial: number;
   /** Pose slot of each source bone. */
   slotOf: Int32Array;
   /** Number of bones. */
@@ -125,9 +127,9 @@ export function bindSkeleton(world: BitrigWorld, src: SkeletonSource, options: B
   const ibms = src.inverseBind ?? new Array<null>(n).fill(null);
   if (ibms.length !== n) throw new Error('bitrig/bind: inverseBind must have one entry per bone');
   const { bones, problems } = bindLocalsFromInverseBind(ibms, src.parents, src.names, src.rest);
-  const { id, slotOf } = poseAddCharacter(world.pose, bones as BoneDef[]);
+  const { id, slotOf, serial } = poseAddCharacter(world.pose, bones as BoneDef[]);
   const binding: CharacterBinding = {
-    world, charId: id, slotOf, boneCount: n, pelvis: -1, tails: [],
+    world, charId: id, charSerial: serial, slotOf, boneCount: n, pelvis: -1, tails: [],
     drivenRotation: new Uint8Array(n), drivenTranslation: new Uint8Array(n), problems, alive: true,
   };
   try {
@@ -213,7 +215,7 @@ export function unbindSkeleton(binding: CharacterBinding): void {
   if (!binding.alive) return;
   for (const t of binding.tails) removeTailChain(binding.world, t.eid);
   binding.tails.length = 0;
-  poseRemoveCharacter(binding.world.pose, binding.charId);
+  poseRemoveCharacter(binding.world.pose, binding.charId, binding.charSerial);
   binding.alive = false;
 }
 

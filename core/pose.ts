@@ -65,8 +65,18 @@ export interface PoseStore {
   freeRanges: number[];
   /** Free character ids. */
   freeChars: number[];
+  /**
+   * Serial number of the character holding each id (a new one at every
+   * {@link poseAddCharacter}, 0 while free): a handle made for an earlier holder of a reused id
+   * can tell that the id is no longer its character's.
+   */
+  charSerial: number[];
+  /** The serial number the next character added gets. */
+  nextSerial: number;
   /** Called after the slot arrays (`'slots'`) or the character arrays (`'chars'`) grew (the world moves them back into WebAssembly memory). */
   onGrow: ((what: 'slots' | 'chars') => void) | null;
+  /** Called by {@link poseRemoveCharacter} before a character's slots and id are released (the world stops the chains still on them). */
+  onRemove: ((id: number) => void) | null;
 }
 
 function grow<T extends Float64Array | Int32Array | Uint8Array>(a: T, n: number, fill = 0): T {
@@ -104,7 +114,10 @@ export function createPoseStore(capacity = 256, charCapacity = 16): PoseStore {
     dirty: new Uint8Array(capacity),
     freeRanges: [0, capacity],
     freeChars: [],
+    charSerial: new Array<number>(charCapacity).fill(0),
+    nextSerial: 1,
     onGrow: null,
+    onRemove: null,
   };
   for (let c = charCapacity - 1; c >= 0; c--) s.freeChars.push(c);
   return s;
@@ -141,6 +154,7 @@ function growChars(s: PoseStore): void {
   s.charCount = grow(s.charCount, cap);
   s.charRootWs = grow(s.charRootWs, cap * 16);
   for (let c = cap - 1; c >= old; c--) s.freeChars.push(c);
+  for (let c = old; c < cap; c++) s.charSerial.push(0);
   s.charCapacity = cap;
   if (s.onGrow !== null) s.onGrow('chars');
 }
@@ -183,6 +197,8 @@ export interface PoseCharacter {
   start: number;
   /** Slot of each input bone, in input order. */
   slotOf: Int32Array;
+  /** The character's serial number ({@link PoseStore.charSerial}); pass it to {@link poseRemoveCharacter}. */
+  serial: number;
 }
 
 /**
@@ -247,21 +263,28 @@ export function poseAddCharacter(s: PoseStore, bones: readonly BoneDef[]): PoseC
   }
   s.charStart[id] = start;
   s.charCount[id] = n;
+  const serial = s.nextSerial++;
+  s.charSerial[id] = serial;
   mat4.identity(s.charRootWs.subarray(id * 16, id * 16 + 16) as unknown as mat4);
   poseResetToBind(s, id);
   poseUpdateWorld(s, id);
-  return { id, start, slotOf };
+  return { id, start, slotOf, serial };
 }
 
 /**
- * Release a character's slots and id (e.g. when an engine skeleton is disposed).
- * Safe to call twice.
+ * Release a character's slots and id (e.g. when an engine skeleton is disposed). A bound
+ * character goes with `unbindSkeleton`, which calls this; a world's tail chains and scene IK
+ * still on the character stop here (they never touch its slots again, whoever gets them).
+ * With `serial`, only the character of that serial number is released, so a second call after
+ * the id went to another character does nothing. Safe to call twice.
  *
  * @example
- * poseRemoveCharacter(pose, character.id);
+ * poseRemoveCharacter(pose, character.id, character.serial);
  */
-export function poseRemoveCharacter(s: PoseStore, id: number): void {
+export function poseRemoveCharacter(s: PoseStore, id: number, serial?: number): void {
   if (id < 0 || id >= s.charCapacity || s.charStart[id]! < 0) return;
+  if (serial !== undefined && s.charSerial[id] !== serial) return; // (the id went to another character since)
+  if (s.onRemove !== null) s.onRemove(id);
   const start = s.charStart[id]!;
   const count = s.charCount[id]!;
   for (let k = start; k < start + count; k++) {
@@ -272,6 +295,7 @@ export function poseRemoveCharacter(s: PoseStore, id: number): void {
   giveRange(s, start, count);
   s.charStart[id] = -1;
   s.charCount[id] = 0;
+  s.charSerial[id] = 0;
   s.freeChars.push(id);
 }
 

@@ -6,11 +6,11 @@
  * bake's private copy — never share state. Systems read `world.components.X.field[eid]`
  * afresh on every call: arrays are replaced (grown) at setup when entities outgrow them.
  */
-import { addEntity, createWorld, hasComponent, registerQuery, removeEntity, commitRemovals, type Query, type World } from 'bitecs';
+import { addEntity, createWorld, hasComponent, registerQuery, removeComponent, removeEntity, commitRemovals, type Query, type World } from 'bitecs';
 import { createPoseStore, type PoseStore } from './pose';
 import { describeValue, withDefaultsStrict } from './defaults';
 import { CLOCK, createTailComponents, TAIL_LINK_FIELDS } from './components/tail';
-import { createSceneComponents, SUPPORT_ROW_FIELDS } from './components/scene';
+import { createSceneComponents, MAX_ARMS, MAX_LEGS, SUPPORT_ROW_FIELDS } from './components/scene';
 import { layoutTailArena, type TailAccel } from './wasm/tailAccel';
 import { rotationToWorld, transformPoint } from './ik/frames';
 import { qRotate } from './qmath';
@@ -215,11 +215,40 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
   world.queries.tails = registerQuery(world, [components.TailChain]);
   world.queries.sceneChars = registerQuery(world, [components.SceneCharacter]);
   world.queries.limbs = registerQuery(world, [components.Limb]);
+  world.pose.onRemove = (id) => stopCharacterSystems(world, id);
   if (o.wasm && layoutTailArena(world)) {
     // (the character arrays live in the memory with worker threads, and charRootWs with the two-bone IK kernel)
     world.pose.onGrow = (what) => { if (world.tailAccel !== null && (what === 'slots' || world.tailAccel.sceneView !== null || world.tailAccel.ik !== null || world.tailAccel.scene !== null)) layoutTailArena(world); };
   }
   return world;
+}
+
+/**
+ * A character leaves the pose store (`poseRemoveCharacter`) while tail chains or scene IK still
+ * run on it (the way out is `unbindSkeleton`, after `removeSceneIK`): its slots and id go to
+ * the next character bound, so those systems must never touch them again. Its tail chains are
+ * cut loose (no character, no anchor: they simulate and write nothing) and its scene character
+ * and limbs leave the scene systems' queries. Their entities stay, so that `unbindSkeleton`,
+ * `removeTailChain` and `removeSceneIK` later release them as usual. Setup-time.
+ */
+function stopCharacterSystems(world: BitrigWorld, id: number): void {
+  const C = world.components.TailChain;
+  const tails = world.tailsByChar.get(id);
+  if (tails) {
+    for (const eid of tails) {
+      C.char[eid] = -1; C.anchorSlot[eid] = -1;
+      C.initialised[eid] = 0; C.stepsLastFrame[eid] = 0;
+    }
+    world.tailsByChar.delete(id);
+  }
+  const { SceneCharacter: SC, Limb: L } = world.components;
+  const chars = Array.from(world.queries.sceneChars.dense).filter((eid) => SC.char[eid] === id);
+  for (const c of chars) {
+    for (let k = 0; k < SC.legCount[c]!; k++) { const le = SC.legs[c * MAX_LEGS + k]!; if (le >= 0 && hasComponent(world, le, L)) removeComponent(world, le, L); }
+    for (let k = 0; k < SC.armCount[c]!; k++) { const le = SC.arms[c * MAX_ARMS + k]!; if (le >= 0 && hasComponent(world, le, L)) removeComponent(world, le, L); }
+    removeComponent(world, c, SC);
+  }
+  if (chars.length > 0) commitRemovals(world);
 }
 
 function growComponent(comp: Record<string, unknown>, oldCap: number, newCap: number, keys: readonly string[]): void {

@@ -1,7 +1,8 @@
 /**
  * TailClock — the tail's fixed internal clock and per-frame preparation.
  *
- * Reads: `world.tailClock`, the pose store's world matrix of each chain's anchor and, for the
+ * Reads: `world.tailClock`, the pose store's world matrix and owner of each chain's anchor (a
+ * slot its character no longer owns: the chain simulates and writes nothing) and, for the
  * `'animation'` rest source, the clip's local rotations/translations of the tail bones.
  * Writes: the accumulator and step count; per chain `anchorCur` (world position, rotation,
  * uniform scale; reflected across x = 0 for a mirrored anchor, see `mirrored`), `mirrored`, `stepsLastFrame`, `resetLastFrame`, the rest rotations in animation mode,
@@ -94,6 +95,13 @@ export function tailPrepareChain(world: BitrigWorld, eid: number, steps: number)
   const B = world.components.BendState;
   const pose = world.pose;
   C.resetLastFrame[eid] = 0;
+  if (pose.owner[C.anchorSlot[eid]!] !== C.char[eid]) {
+    // The anchor bone is no longer the character's (its pose slots were released, perhaps
+    // given to another character, under a live chain): simulate and write nothing.
+    C.stepsLastFrame[eid] = 0;
+    C.initialised[eid] = 0;
+    return;
+  }
   const sign = anchorFromMatrix(pose.worldM, C.anchorSlot[eid]! * 16, C.anchorCur, eid * 8);
   if (sign === 0) {
     // Non-finite or degenerate anchor: simulate nothing, write nothing this frame.

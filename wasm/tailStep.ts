@@ -1358,13 +1358,30 @@ export function tailWrite(count: i32): void {
 const REST_ANIMATION: u8 = 1; // = REST_ANIMATION in core/components/tail.ts
 
 let pAnchorSlot: usize = 0, pResetLast: usize = 0, pExactWorldSetup: usize = 0, pRestSource: usize = 0, pTeleport: usize = 0, pSeatEase: usize = 0;
+let pChar: usize = 0, poseSlots: u32 = 0;
 
-/** Byte offsets of the further arrays the clock preparation reads and writes (setup, after every re-layout; with {@link setPointers} and {@link setWritePointers}). */
+/**
+ * Byte offsets of the further arrays the clock preparation reads and writes, and the pose
+ * store's slot count (setup, after every re-layout; with {@link setPointers} and
+ * {@link setWritePointers}).
+ */
 export function setPreparePointers(
   anchorSlot: usize, resetLastFrame: usize, exactWorldSetup: usize, restSource: usize, teleportDistance: usize, seatEase: usize,
+  char: usize, slots: i32,
 ): void {
   pAnchorSlot = anchorSlot; pResetLast = resetLastFrame; pExactWorldSetup = exactWorldSetup; pRestSource = restSource;
-  pTeleport = teleportDistance; pSeatEase = seatEase;
+  pTeleport = teleportDistance; pSeatEase = seatEase; pChar = char; poseSlots = <u32>slots;
+}
+
+/**
+ * Whether chain eid's anchor bone is a pose slot its character still owns (as tailPrepareChain
+ * tests first): a slot outside the store, or one released or given to another character, is
+ * left to JavaScript, which writes nothing for the chain. The kernel then never reads or
+ * writes outside the pose store for it.
+ */
+@inline function anchorOwned(eid: i32): bool {
+  const a = load<i32>(pAnchorSlot + (<usize>eid << 2));
+  return <u32>a < poseSlots && load<i32>(pPoseOwner + (<usize>a << 2)) == load<i32>(pChar + (<usize>eid << 2));
 }
 
 /**
@@ -1392,9 +1409,9 @@ export function prepareChains(count: i32, steps: i32): i32 {
   return left;
 }
 
-/** Whether chain eid may take {@link prepareChain}'s common case (its flags; the anchor is checked later). */
+/** Whether chain eid may take {@link prepareChain}'s common case (its flags and anchor slot; the anchor's matrix is checked later). */
 @inline function prepareable(eid: i32): bool {
-  return load<u8>(pInitialised + <usize>eid) == 1 && load<u8>(pRestSource + <usize>eid) != REST_ANIMATION && !(L(pSeatEase, eid) > 0);
+  return load<u8>(pInitialised + <usize>eid) == 1 && load<u8>(pRestSource + <usize>eid) != REST_ANIMATION && !(L(pSeatEase, eid) > 0) && anchorOwned(eid);
 }
 
 /**
@@ -1462,7 +1479,7 @@ function preparePair(eA: i32, eB: i32, steps: i32): bool {
 
 /** {@link prepareChains} for one chain; `false` (nothing written) outside the common case. */
 function prepareChain(eid: i32, steps: i32): bool {
-  if (load<u8>(pInitialised + <usize>eid) != 1 || load<u8>(pRestSource + <usize>eid) == REST_ANIMATION || L(pSeatEase, eid) > 0) return false;
+  if (load<u8>(pInitialised + <usize>eid) != 1 || load<u8>(pRestSource + <usize>eid) == REST_ANIMATION || L(pSeatEase, eid) > 0 || !anchorOwned(eid)) return false;
   const mo = load<i32>(pAnchorSlot + (<usize>eid << 2)) * 16;
   const m00 = L(pPoseWorldM, mo), m01 = L(pPoseWorldM, mo + 1), m02 = L(pPoseWorldM, mo + 2);
   const m10 = L(pPoseWorldM, mo + 4), m11 = L(pPoseWorldM, mo + 5), m12 = L(pPoseWorldM, mo + 6);

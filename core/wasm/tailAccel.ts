@@ -378,10 +378,10 @@ const WRITE_ORDER: ReadonlyArray<readonly ['TailChain' | 'BendState' | 'pose', s
   ['pose', 'localT'], ['pose', 'localS'], ['pose', 'owner'],
 ];
 
-/** The clock preparation's further arrays (setPreparePointers order). */
+/** The clock preparation's further arrays (setPreparePointers order; then the pose store's slot count). */
 const PREPARE_ORDER: ReadonlyArray<readonly ['TailChain', string]> = [
   ['TailChain', 'anchorSlot'], ['TailChain', 'resetLastFrame'], ['TailChain', 'exactWorldSetup'], ['TailChain', 'restSource'],
-  ['TailChain', 'teleportDistance'], ['TailChain', 'seatEase'],
+  ['TailChain', 'teleportDistance'], ['TailChain', 'seatEase'], ['TailChain', 'char'],
 ];
 
 type Typed = Float64Array | Int32Array | Uint8Array;
@@ -527,7 +527,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const writePointers = WRITE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!);
   kernel.setPointers(...pointers);
   kernel.setWritePointers(...writePointers);
-  kernel.setPreparePointers(...PREPARE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!));
+  kernel.setPreparePointers(...PREPARE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), world.pose.capacity);
   let ik: TwoBoneExports | null = null;
   const ikPointers = IK_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!);
   if (ikModule !== null) {

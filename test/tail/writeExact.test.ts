@@ -14,33 +14,10 @@ import { update } from '../../systems/pipeline';
 import { tailWrite } from '../../systems/tailWrite';
 import { tailBackend } from '../../core/wasm/tailAccel';
 import { expectSameBytes, worldSnapshot } from '../helpers/worldBytes';
+import { chainSource } from '../helpers/chainSource';
 
 // f64 matrices: float32 ones make the anchor's scale non-uniform at 1e-8 (exact world matrices everywhere)
 glMatrix.setMatrixArrayType(Float64Array as unknown as ArrayConstructor);
-
-function chainSource(links: number) {
-  const names = ['Hips'];
-  const parents = [-1];
-  const rest = [{ t: [0, 0.9, 0], r: [0, 0, 0, 1], s: [1, 1, 1] }];
-  const inverseBind: number[][] = [];
-  const seg = 0.8 / links;
-  let wy = 0.9, wz = 0;
-  inverseBind.push([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -wy, 0, 1]);
-  for (let i = 0; i < links; i++) {
-    names.push(`Tail_${i + 1}`);
-    parents.push(i);
-    const t = i === 0 ? [0, -0.05, -0.1] : [0, -0.5 * seg, -0.866 * seg];
-    rest.push({ t, r: [0, 0, 0, 1], s: [1, 1, 1] });
-    wy += t[1]!; wz += t[2]!;
-    inverseBind.push([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -wy, -wz, 1]);
-  }
-  names.push('Tail_End');
-  parents.push(links);
-  rest.push({ t: [0, -0.5 * seg, -0.866 * seg], r: [0, 0, 0, 1], s: [1, 1, 1] });
-  wy += -0.5 * seg; wz += -0.866 * seg;
-  inverseBind.push([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -wy, -wz, 1]);
-  return { names, parents, rest, inverseBind };
-}
 
 describe('WebAssembly write against the JavaScript write', () => {
   test('bit-identical pose and tail arrays on the same state over 120 frames (pairs, self-paired chains, Tail_End helpers, mirrored and squashed anchors, 0–2 steps a frame)', () => {
