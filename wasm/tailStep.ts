@@ -1394,17 +1394,28 @@ export function setPreparePointers(
  * the front of `ents` for JavaScript to prepare whole. Returns how many were left.
  */
 export function prepareChains(count: i32, steps: i32): i32 {
-  let left = 0, e = 0;
+  return prepareList(pEnts, 0, count, steps);
+}
+
+/**
+ * {@link prepareChains} for entries `from` … `to` − 1 of the i32 chain list at byte `list`
+ * (a worker's chunk of the prepare job): the chains left to JavaScript are listed from entry
+ * `from` on. Returns how many were left. Threads may run disjoint ranges at once (each chain's
+ * own data only).
+ */
+export function prepareList(list: usize, from: i32, to: i32, steps: i32): i32 {
+  let left = 0, e = from;
+  const out = list + (<usize>from << 2);
   // two at a time (preparePair), each alone where the pair's fast path does not apply
-  for (; e + 1 < count; e += 2) {
-    const eA = load<i32>(pEnts + (<usize>e << 2)), eB = load<i32>(pEnts + (<usize>(e + 1) << 2));
+  for (; e + 1 < to; e += 2) {
+    const eA = load<i32>(list + (<usize>e << 2)), eB = load<i32>(list + (<usize>(e + 1) << 2));
     if (preparePair(eA, eB, steps)) continue;
-    if (!prepareChain(eA, steps)) { store<i32>(pEnts + (<usize>left << 2), eA); left++; }
-    if (!prepareChain(eB, steps)) { store<i32>(pEnts + (<usize>left << 2), eB); left++; }
+    if (!prepareChain(eA, steps)) { store<i32>(out + (<usize>left << 2), eA); left++; }
+    if (!prepareChain(eB, steps)) { store<i32>(out + (<usize>left << 2), eB); left++; }
   }
-  if (e < count) {
-    const eid = load<i32>(pEnts + (<usize>e << 2));
-    if (!prepareChain(eid, steps)) { store<i32>(pEnts + (<usize>left << 2), eid); left++; }
+  if (e < to) {
+    const eid = load<i32>(list + (<usize>e << 2));
+    if (!prepareChain(eid, steps)) { store<i32>(out + (<usize>left << 2), eid); left++; }
   }
   return left;
 }

@@ -94,6 +94,12 @@ export interface SceneView {
    * (diagnostics and tests).
    */
   sceneAccel: (SceneContactsKernel & { legs: Int32Array }) | null;
+  /**
+   * This thread's tail kernel for the prepare job's chunks (`null`: every chain in JavaScript):
+   * its `prepareList` does the common case of a chunk's chains, in place in the job's list at
+   * byte `list` ({@link runSceneChunks}' `list`), and leaves the rest to `tailPrepareChain`.
+   */
+  tailPrepare: { kernel: { prepareList(list: number, from: number, to: number, steps: number): number }; list: number } | null;
 }
 
 /**
@@ -112,6 +118,7 @@ export function makeSceneView(
     lists: { chars: new Int32Array(SCENE_CHUNK), limbs: new Int32Array(SCENE_CHUNK * (MAX_LEGS + MAX_ARMS)), charViews: [], limbViews: [] },
     ikAccel: null,
     sceneAccel: null,
+    tailPrepare: null,
   };
 }
 
@@ -216,8 +223,10 @@ export function runSceneChunks(view: SceneView, ctl: Int32Array, ctlF64: Float64
     if (kind === JOB.TAIL_PREPARE) {
       const steps = ctl[CTL.JOB_ARG]!;
       view.clock[CLOCK.FIXED_STEP] = ctlF64[CTL.SCENE_DT_F64]!; // (the world's fixed step: the seat's ease-in reads it)
-      const world = view as unknown as BitrigWorld;
-      for (let i = from; i < to; i++) tailPrepareChain(world, list[i]!, steps);
+      const world = view as unknown as BitrigWorld, tp = view.tailPrepare;
+      // the common case in the kernel (the same results); the chains it leaves, listed from `from` on, here
+      const end = tp !== null ? from + tp.kernel.prepareList(tp.list, from, to, steps) : to;
+      for (let i = from; i < end; i++) tailPrepareChain(world, list[i]!, steps);
     } else if (kind === JOB.TAIL_FINISH) {
       // one entry per character: its first chain, then the rest in order
       const world = view as unknown as BitrigWorld, next = view.chainNext;

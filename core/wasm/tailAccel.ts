@@ -55,6 +55,7 @@ interface TailStepExports {
   setControl(offset: number): void;
   setPreparePointers(...offsets: number[]): void;
   prepareChains(count: number, steps: number): number;
+  prepareList(list: number, from: number, to: number, steps: number): number;
   anchorSteps(count: number, t: number): number;
   prepareStep(count: number): number;
   prepareWrite(count: number): number;
@@ -527,7 +528,8 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const writePointers = WRITE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!);
   kernel.setPointers(...pointers);
   kernel.setWritePointers(...writePointers);
-  kernel.setPreparePointers(...PREPARE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), world.pose.capacity);
+  const preparePointers = [...PREPARE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), world.pose.capacity];
+  kernel.setPreparePointers(...preparePointers);
   let ik: TwoBoneExports | null = null;
   const ikPointers = IK_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!);
   if (ikModule !== null) {
@@ -580,7 +582,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     threads: shared ? world.tailThreadsWanted : 0,
     workers: null,
     workerInit: shared ? {
-      module, memory, pointers, writePointers, control: controlOff, arrays, jobChars: jobCharsOff, nextChain: nextChainOff, capacity: cap,
+      module, memory, pointers, writePointers, preparePointers, control: controlOff, arrays, jobChars: jobCharsOff, nextChain: nextChainOff, capacity: cap,
       ik: ik !== null ? { module: ikModule!, pointers: ikPointers, lists: ikSlabsOff, slabs: ikSlabs, slabLength: ikSlabLength, counter: ikCounterOff, bones: world.pose.capacity, chars: world.pose.charCapacity } : null,
       scene: scene !== null && sceneSlabs > 0 ? { module: sceneModule!, pointers: scenePointers, slabs: sceneSlabsOff, count: sceneSlabs, counter: sceneCounterOff, ground: sceneGroundOff, groundOk: sceneGroundOkOff } : null,
     } : null,
@@ -600,6 +602,8 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     finishThreaded: shared ? tailFinishThreaded : null,
     chainsPerChar: new Int32Array(shared ? world.pose.charCapacity : 0),
   };
+  // (the calling thread's chunks of the prepare job: the common case in this kernel, as without threads)
+  if (world.tailAccel.sceneView !== null) world.tailAccel.sceneView.tailPrepare = { kernel, list: jobCharsOff };
   useControl(world.tailAccel, 0);
   return true;
 }
@@ -730,9 +734,11 @@ export function sceneContactsChunked(world: BitrigWorld, dt: number): boolean {
 }
 
 /**
- * The tail clock's per-chain preparation (`tailPrepareChain`) on the world's worker threads
- * (chunks of 128 chains) of the chains the caller listed in `jobChars` (every tail entity, in
- * `world.queries.tails.dense` order: systems/tailClock.ts lists them); `false`, having done
+ * The tail clock's per-chain preparation on the world's worker threads (chunks of 128 chains)
+ * of the chains the caller listed in `jobChars` (every tail entity, in
+ * `world.queries.tails.dense` order: systems/tailClock.ts lists them): each thread does the
+ * common case of its chunk in its tail kernel instance (`prepareList`, as `prepareChains` on
+ * one thread) and the rest with `tailPrepareChain`; `false`, having done
  * nothing, when it would not pay (no workers, fewer than 256 chains). Same results as the
  * loop on one thread. Per-frame; never throws.
  */

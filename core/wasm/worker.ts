@@ -8,7 +8,8 @@
  * scene systems: FootLock and PelvisHeight in an instance of its own of the scene contacts
  * kernel, the two-bone IK in one of the two-bone kernel, each on a slab of its own in the
  * shared memory, as on the calling thread; JavaScript where a kernel is unavailable, the same
- * results) and of the current tail job (the kernel's `run`).
+ * results; the tail clock's preparation of chains in the tail kernel's `prepareList`, the rest
+ * of them in JavaScript) and of the current tail job (the kernel's `run`).
  */
 import { CTL, makeSceneView, runSceneChunks, SCENE_CHUNK, SCENE_SLAB, type SceneView } from './sceneJob';
 import { createTailComponents } from '../components/tail';
@@ -35,6 +36,8 @@ export interface WorkerInit {
   memory: WebAssembly.Memory;
   pointers: number[];
   writePointers: number[];
+  /** The tail kernel's clock-preparation pointers (setPreparePointers order, then the pose store's slot count). */
+  preparePointers: number[];
   control: number;
   /** Every component and pose array (scene jobs); empty when the world only shares the tail. */
   arrays: WorkerArray[];
@@ -128,16 +131,19 @@ function viewOf(init: WorkerInit): SceneView | null {
 
 function serve(init: WorkerInit, close: () => void): void {
   const ex = new WebAssembly.Instance(init.module, { env: { memory: init.memory } }).exports as unknown as {
-    setPointers(...p: number[]): void; setWritePointers(...p: number[]): void; setControl(o: number): void; run(): number;
+    setPointers(...p: number[]): void; setWritePointers(...p: number[]): void; setPreparePointers(...p: number[]): void; setControl(o: number): void; run(): number;
+    prepareList(list: number, from: number, to: number, steps: number): number;
   };
   ex.setPointers(...init.pointers);
   ex.setWritePointers(...init.writePointers);
+  ex.setPreparePointers(...init.preparePointers);
   ex.setControl(init.control);
   const buffer = init.memory.buffer as ArrayBuffer;
   const ctl = new Int32Array(buffer, init.control, CTL.BYTES / 4);
   const ctlF64 = new Float64Array(buffer, init.control, CTL.BYTES / 8);
   const chars = new Int32Array(buffer, init.jobChars, init.capacity);
   const view = viewOf(init);
+  if (view !== null) view.tailPrepare = { kernel: ex, list: init.jobChars }; // (the prepare job's common case in this instance)
   let seen = Atomics.load(ctl, CTL.SEQ);
   Atomics.add(ctl, CTL.READY, 1);
   for (;;) {

@@ -111,9 +111,10 @@ describe('tail worker threads', () => {
     expect(await until(() => tailThreads(three) === 2, 10_000)).toBe(true);
     for (let k = 0; k < 40; k++) frame();
     expect(three.tailAccel!.pairsByWorkers).toBeGreaterThan(0);
-    // 540 chains: the clock's per-chain preparation ran as a JavaScript job, partly on the
-    // workers; the write's per-chain finish ran in the WebAssembly write (no chain here needs
-    // the JavaScript finish: no exact world matrices, no failure, end helpers without children)
+    // 540 chains: the clock's per-chain preparation ran as a job, partly on the workers (in
+    // each thread's kernel instance, the chains it leaves in JavaScript); the write's per-chain
+    // finish ran in the WebAssembly write (no chain here needs the JavaScript finish: no exact
+    // world matrices, no failure, end helpers without children)
     expect(three.tailAccel!.prepareChunksByWorkers).toBeGreaterThan(0);
     expect(three.tailAccel!.finishChunksByWorkers).toBe(0);
 
