@@ -63,11 +63,11 @@ export const SEAT_FROM_LOCAL = 2;
 
 /** Chain topology, options and clock (scalars per entity unless noted). */
 export interface TailChainComponent {
-  /** Pose-store character id. */
+  /** Pose-store character id (-1: the character left the pose store under the chain, which then does nothing). */
   char: Int32Array;
   /** Number of links N (1…8). */
   links: Uint8Array;
-  /** Slot of the bone the chain hangs from (parent of link 0). */
+  /** Slot of the bone the chain hangs from (parent of link 0; -1 with `char`). */
   anchorSlot: Int32Array;
   /** Slot of the hips (frame of carry axis and forward plane); usually the anchor. */
   hipsSlot: Int32Array;
