@@ -43,6 +43,8 @@
 // @ts-ignore: decorator
 @external("env", "cos") declare function jsCos(x: f64): f64;
 
+import { L0, L1, L2, L3, L4, L5, L6, L8, L9, L10, L12, L13, L14, St0, St1, St2, St3 } from './lanes';
+
 const MAX_LEGS: i32 = 4; // = MAX_LEGS in core/components/scene.ts
 const MAX_ARMS: i32 = 2; // = MAX_ARMS
 
@@ -215,25 +217,8 @@ function footRotation(wo: i32, k: i32): void {
 @inline function V(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3)), 1); }
 @inline function SV(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0); v128.store64_lane(p + (<usize>ib << 3), v, 1); }
 
-// f64x2 helpers for footLockPair (lane 0: the first leg, lane 1: the second): element k of the
-// arrays at byte addresses a and b by immediate offsets.
-@inline function L0(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 0), 1, 0); }
-@inline function L1(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 8), 1, 8); }
-@inline function L2(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 16), 1, 16); }
-@inline function L3(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 24), 1, 24); }
-@inline function L4(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 32), 1, 32); }
-@inline function L5(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 40), 1, 40); }
-@inline function L6(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 48), 1, 48); }
-@inline function L8(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 64), 1, 64); }
-@inline function L9(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 72), 1, 72); }
-@inline function L10(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 80), 1, 80); }
-@inline function L12(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 96), 1, 96); }
-@inline function L13(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 104), 1, 104); }
-@inline function L14(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 112), 1, 112); }
-@inline function St0(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 0); v128.store64_lane(b, v, 1, 0); }
-@inline function St1(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 8); v128.store64_lane(b, v, 1, 8); }
-@inline function St2(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 16); v128.store64_lane(b, v, 1, 16); }
-@inline function St3(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 24); v128.store64_lane(b, v, 1, 24); }
+// f64x2 helpers for footLockPair (lane 0: the first leg, lane 1: the second; the lane-pair
+// loads and stores L0…, St0… are wasm/lanes.ts's).
 @inline function ad(a: v128, b: v128): v128 { return f64x2.add(a, b); }
 @inline function sb(a: v128, b: v128): v128 { return f64x2.sub(a, b); }
 @inline function mu(a: v128, b: v128): v128 { return f64x2.mul(a, b); }

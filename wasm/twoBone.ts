@@ -38,6 +38,8 @@
 // @ts-ignore: decorator
 @external("env", "sin") declare function jsSin(x: f64): f64;
 
+import { L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11, L12, L13, L14, L15, St0, St1, St2, St3, St4, St5, St6, St7, St8, St9, St10, St11, St12, St13, St14, St15 } from './lanes';
+
 const LIMB_ARM: i32 = 1; // = LIMB_ARM in core/components/scene.ts
 
 let pParent: usize = 0, pOwner: usize = 0, pLocalT: usize = 0, pLocalR: usize = 0, pLocalS: usize = 0, pWorldM: usize = 0;
@@ -716,40 +718,6 @@ function armOutcome(e: i32, P: usize, w: f64, ax: f64, ay: f64, az: f64, tx0: f6
 @inline function lane0(v: v128): f64 { return f64x2.extract_lane(v, 0); }
 @inline function lane1(v: v128): f64 { return f64x2.extract_lane(v, 1); }
 @inline function P(p: usize, ia: i32, ib: i32, v: v128): void { v128.store64_lane(p + (<usize>ia << 3), v, 0); v128.store64_lane(p + (<usize>ib << 3), v, 1); }
-/** Element k (f64, literal byte offset 8k) at byte addresses a (lane 0) and b (lane 1): a base pointer plus an immediate offset, which the engine folds into the load (an index computed per element costs an address calculation each). */
-@inline function L0(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 0), 1, 0); }
-@inline function L1(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 8), 1, 8); }
-@inline function L2(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 16), 1, 16); }
-@inline function L3(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 24), 1, 24); }
-@inline function L4(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 32), 1, 32); }
-@inline function L5(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 40), 1, 40); }
-@inline function L6(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 48), 1, 48); }
-@inline function L7(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 56), 1, 56); }
-@inline function L8(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 64), 1, 64); }
-@inline function L9(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 72), 1, 72); }
-@inline function L10(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 80), 1, 80); }
-@inline function L11(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 88), 1, 88); }
-@inline function L12(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 96), 1, 96); }
-@inline function L13(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 104), 1, 104); }
-@inline function L14(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 112), 1, 112); }
-@inline function L15(a: usize, b: usize): v128 { return v128.load64_lane(b, v128.load64_zero(a, 120), 1, 120); }
-/** Store lane 0 of v at element k of a, lane 1 at element k of b (St0..St15; immediate offsets, as L0..L15). */
-@inline function St0(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 0); v128.store64_lane(b, v, 1, 0); }
-@inline function St1(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 8); v128.store64_lane(b, v, 1, 8); }
-@inline function St2(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 16); v128.store64_lane(b, v, 1, 16); }
-@inline function St3(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 24); v128.store64_lane(b, v, 1, 24); }
-@inline function St4(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 32); v128.store64_lane(b, v, 1, 32); }
-@inline function St5(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 40); v128.store64_lane(b, v, 1, 40); }
-@inline function St6(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 48); v128.store64_lane(b, v, 1, 48); }
-@inline function St7(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 56); v128.store64_lane(b, v, 1, 56); }
-@inline function St8(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 64); v128.store64_lane(b, v, 1, 64); }
-@inline function St9(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 72); v128.store64_lane(b, v, 1, 72); }
-@inline function St10(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 80); v128.store64_lane(b, v, 1, 80); }
-@inline function St11(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 88); v128.store64_lane(b, v, 1, 88); }
-@inline function St12(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 96); v128.store64_lane(b, v, 1, 96); }
-@inline function St13(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 104); v128.store64_lane(b, v, 1, 104); }
-@inline function St14(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 112); v128.store64_lane(b, v, 1, 112); }
-@inline function St15(a: usize, b: usize, v: v128): void { v128.store64_lane(a, v, 0, 120); v128.store64_lane(b, v, 1, 120); }
 /** Lane mask of a per-limb u8 flag equal to 1. */
 @inline function flag2(p: usize, ea: i32, eb: i32): v128 { return i64x2.replace_lane(i64x2.splat(B(p, ea) === 1 ? -1 : 0), 1, B(p, eb) === 1 ? -1 : 0); }
 

@@ -2,7 +2,7 @@
 // AssemblyScript flags: -O3 --runtime stub --noAssert --importMemory --sharedMemory --maximumMemory 65536 --enable simd --enable threads. 13770 bytes.
 
 /** SHA-256 of the wasm/sceneContacts.ts this module was compiled from. */
-export const SCENE_CONTACTS_WASM_SOURCE_SHA256 = '2a033b9082f0e8efea95e365242ad52d9efa6c7fc50b0d1c0515cb92024d639f';
+export const SCENE_CONTACTS_WASM_SOURCE_SHA256 = 'd34d3752b4592ea86460efe94320989967ba94b08805dd65a31f10689f7a83e8';
 
 /** The compiled scene contacts kernel (FootLock, PelvisHeight; WebAssembly), base64. */
 export const SCENE_CONTACTS_WASM_BASE64 =
