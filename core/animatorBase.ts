@@ -12,7 +12,7 @@
 import { tailBackend, tailThreads } from './wasm/tailAccel';
 import type { BitrigWorld } from './world';
 import { createBitrigWorld } from './world';
-import { bindSkeleton, mergeChainOptions, unbindSkeleton, writeTailRest, type BindOptions, type CharacterBinding, type SkeletonSource } from './binding';
+import { bindSkeleton, endCharacterFrame, mergeChainOptions, unbindSkeleton, writeTailRest, type BindOptions, type CharacterBinding, type SkeletonSource } from './binding';
 import { describeValue, TAIL_DEFAULTS, TAIL_OPTION_KEYS, withDefaults, withDefaultsStrict, type PartialOptions, type TailOptions } from './defaults';
 import { autoUnitScale } from './units';
 import {
@@ -278,7 +278,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
   // Deciding this at read time works whoever advances the engine's animation, and when.
   const readR = bindings.map((b) => new Float64Array(b.boneCount * 4));
   const readT = bindings.map((b) => new Float64Array(b.boneCount * 3));
-  const writtenR = bindings.map((b) => new Float64Array(b.boneCount * 4));
+  // (the rotations written are the bindings' shown poses, CharacterBinding.shownR)
   const writtenT = bindings.map((b) => new Float64Array(b.boneCount * 3));
   const keep = bindings.map((b) => new Uint8Array(b.boneCount)); // bones not to restore
   let wrote = false;
@@ -333,7 +333,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
         copyIn(skeletons[i]!, b, world);
         const flags = spec.animatedBones ? spec.animatedBones(skeletons[i]!) : null;
         resolveAutoRestSources(b, flags); // (on the engine's values as they are)
-        const r = readR[i]!, t = readT[i]!, wr = writtenR[i]!, wt = writtenT[i]!;
+        const r = readR[i]!, t = readT[i]!, wr = b.shownR, wt = writtenT[i]!;
         for (let j = 0; j < b.boneCount; j++) {
           const k = b.slotOf[j]!;
           if (b.drivenRotation[j] === 1) {
@@ -372,10 +372,10 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
           }
         } else if (!physics) writeTailRest(b);
         copyOut(skeletons[i]!, b, world);
-        const wr = writtenR[i]!, wt = writtenT[i]!;
+        endCharacterFrame(b); // (the driven rotations as written: b.shownR)
+        const wt = writtenT[i]!;
         for (let j = 0; j < b.boneCount; j++) {
           const k = b.slotOf[j]!;
-          if (b.drivenRotation[j] === 1) for (let c = 0; c < 4; c++) wr[j * 4 + c] = pose.localR[k * 4 + c]!;
           if (b.drivenTranslation[j] === 1) for (let c = 0; c < 3; c++) wt[j * 3 + c] = pose.localT[k * 3 + c]!;
         }
       }

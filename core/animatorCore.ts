@@ -46,11 +46,11 @@ export interface AnimatorDiagnostics {
 /**
  * After an adapter copied the engine's locals and root frame into the pose store: resolve
  * `'auto'` rest sources (from the engine's animated-bone flags when the adapter knows them,
- * else: the clip keys the tail when it overwrote what bitrig wrote), show the carried rest
- * pose when tail physics is off, and compute world matrices. Per-frame.
+ * else: the clip keys the tail when it overwrote what bitrig showed, `binding.shownR`), show
+ * the carried rest pose when tail physics is off, and compute world matrices. Per-frame.
  *
  * @example
- * copyBonesIn(); prepareCharacterFrame(binding, true); update(world, dt); copyBonesOut();
+ * copyBonesIn(); prepareCharacterFrame(binding, true); update(world, dt); copyBonesOut(); endCharacterFrame(binding);
  */
 export function prepareCharacterFrame(binding: CharacterBinding, tailPhysics: boolean, animatedBones: Uint8Array | null = null, autoResolved = false): void {
   if (!autoResolved) resolveAutoRestSources(binding, animatedBones);
@@ -99,12 +99,12 @@ export function reseatTails(binding: CharacterBinding): void {
 
 /**
  * Re-seat a binding's tails, next frame, along the pose shown last instead of at rest:
- * `shownR` holds local rotations by bone index (4 per bone, as the animators' written
- * rotations). The particles start on the shown directions at rest velocity, so leaving a clip
- * that showed the tail as keyed (a baked clip) does not snap it back to rest.
+ * `shownR` holds local rotations by bone index (4 per bone, as `binding.shownR`). The
+ * particles start on the shown directions at rest velocity, so leaving a clip that showed the
+ * tail as keyed (a baked clip) does not snap it back to rest.
  *
  * @example
- * reseatTailsAtPose(binding, writtenR); // the rotations bitrig wrote last frame
+ * reseatTailsAtPose(binding, binding.shownR); // the rotations bitrig showed last frame
  */
 export function reseatTailsAtPose(binding: CharacterBinding, shownR: ArrayLike<number>): void {
   const { TailChain: C, BendState: B } = binding.world.components;

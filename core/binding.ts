@@ -3,7 +3,8 @@
  * parents, inverse bind matrices and node rest TRS becomes a pose-store character plus
  * tail chain entities. Adapters only copy engine bones into and out of the pose store.
  *
- * Setup functions throw `bitrig/bind: …`; {@link beginCharacterFrame} is per-frame.
+ * Setup functions throw `bitrig/bind: …`; {@link beginCharacterFrame} and
+ * {@link endCharacterFrame} are per-frame.
  */
 import type { BitrigWorld } from './world';
 import { removeBitrigEntity } from './world';
@@ -11,7 +12,7 @@ import { bindLocalsFromInverseBind, poseAddCharacter, poseRemoveCharacter, poseU
 import { findPelvis, findTailChains, type TailChainBones } from './boneMap';
 import { addTailChain, removeTailChain, setTailRestSource } from './tailSetup';
 import { describeValue, mergeTailOptions, type TailOptions, type PartialOptions } from './defaults';
-import { LINK_STRIDE, MAX_LINKS, REST_ANIMATION, SEAT_FROM_LOCAL } from './components/tail';
+import { CLOCK, LINK_STRIDE, MAX_LINKS, REST_ANIMATION, SEAT_FROM_LOCAL } from './components/tail';
 
 /** A skeleton as an adapter reads it from an engine or a file. */
 export interface SkeletonSource {
@@ -72,6 +73,19 @@ export interface CharacterBinding {
   drivenRotation: Uint8Array;
   /** 1 for every bone whose local translation bitrig writes (source order). */
   drivenTranslation: Uint8Array;
+  /**
+   * Local rotation of every bone as bitrig last showed it (source order, 4 per bone): the
+   * driven bones' rotations at the last {@link endCharacterFrame}; until then, and for the
+   * other bones, the pose the skeleton was loaded in. {@link tailOverwrittenByClip} compares
+   * the engine's pose with it; a rest-source switch re-seats the tail along it.
+   */
+  shownR: Float64Array;
+  /** The world's frame count (`clock[CLOCK.FRAMES]`) when {@link CharacterBinding.shownR} was last filled (at bind, then by {@link endCharacterFrame}). */
+  shownFrame: number;
+  /** {@link endCharacterFrame} has filled {@link CharacterBinding.shownR} (from then on it holds what the engine's bones were last given, however many frames the world ran since). */
+  shownCaptured: boolean;
+  /** A frame ran before any {@link endCharacterFrame}, and this was reported in `problems` (once). */
+  shownStaleReported: boolean;
   /** Non-fatal problems found at setup (e.g. a non-invertible inverse bind matrix). */
   problems: string[];
   /** False after {@link unbindSkeleton}. */
@@ -130,8 +144,19 @@ export function bindSkeleton(world: BitrigWorld, src: SkeletonSource, options: B
   const { id, slotOf, serial } = poseAddCharacter(world.pose, bones as BoneDef[]);
   const binding: CharacterBinding = {
     world, charId: id, charSerial: serial, slotOf, boneCount: n, pelvis: -1, tails: [],
-    drivenRotation: new Uint8Array(n), drivenTranslation: new Uint8Array(n), problems, alive: true,
+    drivenRotation: new Uint8Array(n), drivenTranslation: new Uint8Array(n),
+    shownR: new Float64Array(n * 4), shownFrame: world.clock[CLOCK.FRAMES]!, shownCaptured: false, shownStaleReported: false, problems, alive: true,
   };
+  // Until the first frame, "what bitrig showed" is the pose the skeleton was loaded in: a clip
+  // that moves the tail away from it on the very first frame is seen keying the tail.
+  for (let j = 0; j < n; j++) {
+    const r = src.rest[j]!.r;
+    const x = Number(r[0]), y = Number(r[1]), z = Number(r[2]), w = Number(r[3]);
+    const l = Math.hypot(x, y, z, w);
+    const ok = l > 1e-12 && Number.isFinite(l);
+    binding.shownR[j * 4] = ok ? x / l : 0; binding.shownR[j * 4 + 1] = ok ? y / l : 0;
+    binding.shownR[j * 4 + 2] = ok ? z / l : 0; binding.shownR[j * 4 + 3] = ok ? w / l : 1;
+  }
   try {
     const topo = { names: src.names, parents: src.parents };
     if (options.pelvis !== undefined) {
@@ -188,14 +213,6 @@ export function bindSkeleton(world: BitrigWorld, src: SkeletonSource, options: B
         hipsSlot: binding.pelvis >= 0 ? slotOf[binding.pelvis]! : slotOf[ch.parent]!,
       }, opts);
       for (const b of bonesUsed) binding.drivenRotation[b] = 1;
-      // Until the first write, "what bitrig wrote" is the pose the skeleton was loaded in: a
-      // clip that moves the tail away from it on the very first frame is seen keying the tail.
-      const B = world.components.BendState;
-      for (let i = 0; i < bonesUsed.length; i++) {
-        const r = src.rest[bonesUsed[i]!]!.r, k = (world.components.TailChain.row[eid]! * LINK_STRIDE + i) * 4;
-        const l = Math.hypot(r[0]!, r[1]!, r[2]!, r[3]!);
-        if (l > 1e-12 && Number.isFinite(l)) for (let j = 0; j < 4; j++) B.writtenR[k + j] = r[j]! / l;
-      }
       binding.tails.push({ eid, bones: bonesUsed, end, restSource: opts.restSource });
     }
   } catch (e) {
@@ -228,6 +245,44 @@ export function beginCharacterFrame(binding: CharacterBinding): void {
 }
 
 /**
+ * After `update(world, dt)` (and whatever the adapter then wrote into the pose store, before
+ * or after copying it out to the engine): remember the local rotations of the driven bones as
+ * shown this frame, in {@link CharacterBinding.shownR}. Next frame, once the engine pose is
+ * copied in, {@link tailOverwrittenByClip} compares the two to see whether the engine's
+ * animation keys the tail, and a rest-source switch re-seats the tail along what was shown.
+ * The three.js and Babylon.js animators call it; an adapter of your own calls it every frame
+ * for `'auto'` chains (without it they stay on their current rest source). Per-frame; no allocation.
+ *
+ * @example
+ * copyBonesIn(); beginCharacterFrame(binding); update(world, dt); copyBonesOut(); endCharacterFrame(binding);
+ */
+export function endCharacterFrame(binding: CharacterBinding): void {
+  const R = binding.world.pose.localR, shown = binding.shownR, driven = binding.drivenRotation, slotOf = binding.slotOf;
+  for (let j = 0; j < binding.boneCount; j++) {
+    if (driven[j] !== 1) continue;
+    const k = slotOf[j]! * 4, o = j * 4;
+    shown[o] = R[k]!; shown[o + 1] = R[k + 1]!; shown[o + 2] = R[k + 2]!; shown[o + 3] = R[k + 3]!;
+  }
+  binding.shownFrame = binding.world.clock[CLOCK.FRAMES]!;
+  binding.shownCaptured = true;
+}
+
+/**
+ * Whether {@link CharacterBinding.shownR} holds what the engine's bones were last given: once
+ * {@link endCharacterFrame} has run (an animator skipped for some frames of a shared world
+ * still shows its last capture), or while no frame ran since the bind (the loaded pose). When
+ * it does not, reports it once in `binding.problems` and returns false.
+ */
+function shownCurrent(binding: CharacterBinding): boolean {
+  if (binding.shownCaptured || binding.shownFrame === binding.world.clock[CLOCK.FRAMES]) return true;
+  if (!binding.shownStaleReported) {
+    binding.shownStaleReported = true;
+    binding.problems.push('bitrig/bind: a frame ran but endCharacterFrame(binding) was never called, so what the bones were shown is not known: \'auto\' tail chains keep their rest source, and a switch re-seats at rest');
+  }
+  return false;
+}
+
+/**
  * Resolve a chain's rest source: `'auto'` picks `'animation'` when the playing clip keys the
  * chain's bones. Cheap when nothing changes; call when the playing clips change.
  *
@@ -242,12 +297,16 @@ export function resolveTailRestSource(binding: CharacterBinding, chainIndex: num
   const cur = C.restSource[t.eid] === REST_ANIMATION ? 'animation' : 'bind';
   if (want !== cur) {
     setTailRestSource(binding.world, t.eid, want);
-    // Re-seat the particles for the new rest pose, from the rotations written last frame when
+    // Re-seat the particles for the new rest pose, from the rotations shown last frame when
     // there are any (the tail continues from what was shown instead of snapping to rest).
-    if (C.initialised[t.eid] === 1) {
+    if (C.initialised[t.eid] === 1 && shownCurrent(binding)) {
       const B = binding.world.components.BendState;
-      const o = C.row[t.eid]! * LINK_STRIDE * 4;
-      B.localCur.set(B.writtenR.subarray(o, o + C.links[t.eid]! * 4), o);
+      const row = C.row[t.eid]! * LINK_STRIDE, shown = binding.shownR;
+      const n = Math.min(C.links[t.eid]!, t.bones.length);
+      for (let i = 0; i < n; i++) {
+        const j = t.bones[i]! * 4, k = (row + i) * 4;
+        B.localCur[k] = shown[j]!; B.localCur[k + 1] = shown[j + 1]!; B.localCur[k + 2] = shown[j + 2]!; B.localCur[k + 3] = shown[j + 3]!;
+      }
       C.initialised[t.eid] = SEAT_FROM_LOCAL;
     } else C.initialised[t.eid] = 0;
   }
@@ -266,23 +325,26 @@ export function tailLinkSlots(binding: CharacterBinding, chainIndex: number): nu
 /**
  * Does the engine's animation overwrite this chain's bones? Call right after an adapter
  * copied the engine pose into the pose store: if any link's local rotation differs from what
- * bitrig wrote last frame (before the first frame: the pose it was loaded in; beyond
- * `tolerance`), something — the playing clip — keys the
- * tail. Engine-agnostic: works for any mixer that writes bones before the adapter reads.
+ * bitrig showed last frame ({@link CharacterBinding.shownR}, captured by
+ * {@link endCharacterFrame}; before the first frame: the pose it was loaded in; beyond
+ * `tolerance`), something — the playing clip — keys the tail. Engine-agnostic: works for any
+ * mixer that writes bones before the adapter reads. False (and a problem reported once) when
+ * frames ran but {@link endCharacterFrame} was never called: what was shown is not known then.
  * Per-frame; no allocation.
+ *
+ * @example
+ * copyBonesIn(); if (tailOverwrittenByClip(binding, 0)) resolveTailRestSource(binding, 0, true);
  */
 export function tailOverwrittenByClip(binding: CharacterBinding, chainIndex: number, tolerance = 1e-6): boolean {
   const t = binding.tails[chainIndex];
-  if (!t) return false;
-  const { TailChain: C, BendState: B } = binding.world.components;
-  const pose = binding.world.pose;
-  const n = C.links[t.eid]!;
+  if (!t || !shownCurrent(binding)) return false;
+  const C = binding.world.components.TailChain;
+  const R = binding.world.pose.localR, W = binding.shownR;
+  const n = Math.min(C.links[t.eid]!, t.bones.length);
   for (let i = 0; i < n; i++) {
-    const k = C.row[t.eid]! * LINK_STRIDE + i;
-    const s = C.slot[k]!;
-    const R = pose.localR, W = B.writtenR;
+    const s = C.slot[C.row[t.eid]! * LINK_STRIDE + i]!, j = t.bones[i]!;
     const px = R[s * 4]!, py = R[s * 4 + 1]!, pz = R[s * 4 + 2]!, pw = R[s * 4 + 3]!;
-    const wx = W[k * 4]!, wy = W[k * 4 + 1]!, wz = W[k * 4 + 2]!, ww = W[k * 4 + 3]!;
+    const wx = W[j * 4]!, wy = W[j * 4 + 1]!, wz = W[j * 4 + 2]!, ww = W[j * 4 + 3]!;
     // angle between the rotations, whatever the quaternions' lengths (a valid glTF may store a
     // rotation a little off unit length; engines do not normalise it)
     const l = Math.sqrt((px * px + py * py + pz * pz + pw * pw) * (wx * wx + wy * wy + wz * wz + ww * ww));
@@ -314,10 +376,7 @@ export function writeTailRest(binding: CharacterBinding, bindOnly = false): void
     for (let i = 0; i < n; i++) {
       const k = C.row[t.eid]! * LINK_STRIDE + i;
       const s = C.slot[k]!;
-      for (let j = 0; j < 4; j++) {
-        pose.localR[s * 4 + j] = R[k * 4 + j]!;
-        B.writtenR[k * 4 + j] = R[k * 4 + j]!;
-      }
+      for (let j = 0; j < 4; j++) pose.localR[s * 4 + j] = R[k * 4 + j]!;
     }
   }
 }

@@ -21,7 +21,7 @@ export {
 } from './pose';
 export type { PoseStore, BoneDef, PoseCharacter } from './pose';
 export {
-  bindSkeleton, unbindSkeleton, beginCharacterFrame, resolveTailRestSource, tailOverwrittenByClip, tailLinkSlots,
+  bindSkeleton, unbindSkeleton, beginCharacterFrame, endCharacterFrame, resolveTailRestSource, tailOverwrittenByClip, tailLinkSlots,
   writeTailRest, BIND_DEFAULTS,
 } from './binding';
 export type { SkeletonSource, BindOptions, BoundTail, CharacterBinding } from './binding';

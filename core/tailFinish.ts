@@ -20,7 +20,7 @@ export function tailFinishChain(world: BitrigWorld, eid: number): void {
   const C = world.components.TailChain;
   const B = world.components.BendState;
   const pose = world.pose;
-  const localR = pose.localR, restR = B.restR, writtenR = B.writtenR, AC = C.anchorCur, AP = C.anchorPrev;
+  const localR = pose.localR, restR = B.restR, AC = C.anchorCur, AP = C.anchorPrev;
   if (C.initialised[eid] === 0) return;
   const n = C.links[eid]!;
   const base = C.row[eid]! * LINK_STRIDE;
@@ -29,10 +29,7 @@ export function tailFinishChain(world: BitrigWorld, eid: number): void {
     for (let i = 0; i < n; i++) {
       const k = base + i;
       const s4 = C.slot[k]! * 4;
-      for (let j = 0; j < 4; j++) {
-        localR[s4 + j] = restR[k * 4 + j]!;
-        writtenR[k * 4 + j] = restR[k * 4 + j]!;
-      }
+      for (let j = 0; j < 4; j++) localR[s4 + j] = restR[k * 4 + j]!;
     }
     C.initialised[eid] = 0;
   }

@@ -177,7 +177,7 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   P.pos.fill(0, row * L * 3, (row + 1) * L * 3);
   P.vel.fill(0, row * L * 3, (row + 1) * L * 3);
   P.contact.fill(0, row * L, (row + 1) * L);
-  for (const a of [B.restR, B.toHips, B.bendOld, B.bendNew, B.rotWs, B.writtenR, B.localCur, B.localPrev]) {
+  for (const a of [B.restR, B.toHips, B.bendOld, B.bendNew, B.rotWs, B.localCur, B.localPrev]) {
     for (let i = 0; i < L; i++) {
       const k = (row * L + i) * 4;
       a[k] = 0; a[k + 1] = 0; a[k + 2] = 0; a[k + 3] = 1;

@@ -6,7 +6,7 @@
  * its particle, in the parent's frame) and the clock's display fraction α (so every render
  * rate shows the same motion, one step behind); this frame's anchor `anchorCur`; the floor.
  * Writes: the pose store's local rotation and world matrix of every link bone (and the end
- * helper's world matrix; reflected back for a mirrored anchor), `writtenR`, `anchorPrev`.
+ * helper's world matrix; reflected back for a mirrored anchor), `anchorPrev`.
  *
  * Local rotations are blended, so the tail rides the body exactly as it moves this frame. A
  * drawn tip that the blend (or this frame's hips) puts under the floor goes back onto the
@@ -44,7 +44,7 @@ function tailWriteJs(world: BitrigWorld): void {
   const pose = world.pose;
   const localR = pose.localR, worldM = pose.worldM;
   const al = world.clock[CLOCK.ALPHA]!, al1 = 1 - al;
-  const lp = B.localPrev, lc = B.localCur, restR = B.restR, writtenR = B.writtenR;
+  const lp = B.localPrev, lc = B.localCur, restR = B.restR;
   const headLs = B.headLs, restDirLs = B.restDirLs, tipDirLs = B.tipDirLs, lenRel = B.lenRel, scaleRel = B.scaleRel;
   const AC = C.anchorCur;
   const ents = world.queries.tails.dense;
@@ -153,7 +153,6 @@ function tailWriteJs(world: BitrigWorld): void {
       const sl = C.slot[k]!;
       const s4 = sl * 4;
       localR[s4] = lx; localR[s4 + 1] = ly; localR[s4 + 2] = lz; localR[s4 + 3] = lw;
-      writtenR[q] = lx; writtenR[q + 1] = ly; writtenR[q + 2] = lz; writtenR[q + 3] = lw;
       const sc = s * scaleRel[k]!;
       if (composeWorld) {
         // The bone's world matrix straight from its world frame (uniform scale).

@@ -1036,26 +1036,25 @@ function pairChains(count: i32, flag: usize): i32 {
 
 // ---------------------------------------------------------------------------------------------
 // Tail write (systems/tailWrite.ts, the link loop and the common part of the per-chain
-// finish, core/tailFinish.ts): displayed local rotations into the pose store's `localR`, the
-// chain's `writtenR` and, unless the chain keeps exact world matrices, the bones' world
-// matrices; then per chain the anchor copy for the next frame and, for a `Tail_End` helper
-// without children, its world matrix (poseUpdateSlot's operations; for two such chains as a
-// pair, from the last link's world matrix in registers). The caller finishes what
-// is left: the non-finite fallback flagged in `writeFailed`, chains with exact world matrices
+// finish, core/tailFinish.ts): displayed local rotations into the pose store's `localR` and,
+// unless the chain keeps exact world matrices, the bones' world matrices; then per chain the
+// anchor copy for the next frame and, for a `Tail_End` helper without children, its world
+// matrix (poseUpdateSlot's operations; for two such chains as a pair, from the last link's
+// world matrix in registers). The caller finishes what is left: the non-finite fallback flagged in `writeFailed`, chains with exact world matrices
 // and end helpers with children.
 
 let pAnchorCur: usize = 0, pInitialised: usize = 0, pExactWorld: usize = 0, pMirrored: usize = 0, pSlot: usize = 0;
-let pTipDirLs: usize = 0, pWrittenR: usize = 0, pPoseLocalR: usize = 0, pPoseWorldM: usize = 0, pWriteFailed: usize = 0;
+let pTipDirLs: usize = 0, pPoseLocalR: usize = 0, pPoseWorldM: usize = 0, pWriteFailed: usize = 0;
 let pEndSlot: usize = 0, pEndLeaf: usize = 0, pAnchorPrev: usize = 0, pPoseLocalT: usize = 0, pPoseLocalS: usize = 0, pPoseOwner: usize = 0;
 
 /** Byte offsets of the arrays the write reads and writes (setup, after every re-layout). */
 export function setWritePointers(
   anchorCur: usize, initialised: usize, exactWorld: usize, mirrored: usize, slot: usize,
-  tipDirLs: usize, writtenR: usize, poseLocalR: usize, poseWorldM: usize, writeFailed: usize,
+  tipDirLs: usize, poseLocalR: usize, poseWorldM: usize, writeFailed: usize,
   endSlot: usize, endLeaf: usize, anchorPrev: usize, poseLocalT: usize, poseLocalS: usize, poseOwner: usize,
 ): void {
   pAnchorCur = anchorCur; pInitialised = initialised; pExactWorld = exactWorld; pMirrored = mirrored; pSlot = slot;
-  pTipDirLs = tipDirLs; pWrittenR = writtenR; pPoseLocalR = poseLocalR; pPoseWorldM = poseWorldM; pWriteFailed = writeFailed;
+  pTipDirLs = tipDirLs; pPoseLocalR = poseLocalR; pPoseWorldM = poseWorldM; pWriteFailed = writeFailed;
   pEndSlot = endSlot; pEndLeaf = endLeaf; pAnchorPrev = anchorPrev; pPoseLocalT = poseLocalT; pPoseLocalS = poseLocalS; pPoseOwner = poseOwner;
 }
 
@@ -1119,7 +1118,7 @@ function finishChain(e: i32, composed: bool, failed: bool): void {
 }
 
 function writePair(eA: i32, eB: i32, al: f64): void {
-  const lAnchorCur = pAnchorCur, lFloorClearance = pFloorClearance, lFloorY = pFloorY, lHeadLs = pHeadLs, lLenRel = pLenRel, lLocalCur = pLocalCur, lLocalPrev = pLocalPrev, lPoseLocalR = pPoseLocalR, lPoseWorldM = pPoseWorldM, lRestDirLs = pRestDirLs, lRestR = pRestR, lScaleRel = pScaleRel, lTipDirLs = pTipDirLs, lUnitScale = pUnitScale, lWrittenR = pWrittenR; // (the pointers as locals: one load each)
+  const lAnchorCur = pAnchorCur, lFloorClearance = pFloorClearance, lFloorY = pFloorY, lHeadLs = pHeadLs, lLenRel = pLenRel, lLocalCur = pLocalCur, lLocalPrev = pLocalPrev, lPoseLocalR = pPoseLocalR, lPoseWorldM = pPoseWorldM, lRestDirLs = pRestDirLs, lRestR = pRestR, lScaleRel = pScaleRel, lTipDirLs = pTipDirLs, lUnitScale = pUnitScale; // (the pointers as locals: one load each)
   const ONE = sp(1), ZERO = sp(0), EPS12 = sp(1e-12), ANTI = sp(-0.999999999), TINY = sp(1e-9);
   const AL = sp(al), AL1 = sp(1 - al), NAL = sp(-al);
   const n = <i32>load<u8>(pLinks + <usize>eA);
@@ -1232,7 +1231,6 @@ function writePair(eA: i32, eB: i32, al: f64): void {
     // value, so the store buffer holds twice the cache lines in flight — the write is bound by
     // its stores' memory traffic)
     Q2(lPoseLocalR, sA, sB, lx, ly, 0); Q2(lPoseLocalR, sA, sB, lz, lw, 2);
-    Q2(lWrittenR, a4, b4, lx, ly, 0); Q2(lWrittenR, a4, b4, lz, lw, 2);
     const sc = mu(s, G0(lScaleRel, kA, kB));
     if (composeA && composeB) {
       const oA = slA * 16, oB = slB * 16;

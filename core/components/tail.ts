@@ -46,8 +46,10 @@ export const CLOCK = {
   ALPHA: 7,
   /** `world.time`. */
   TIME: 8,
+  /** Frames run by `update(world, dt)` so far, whatever their dt (a binding's shown pose is current when captured since the last). */
+  FRAMES: 9,
   /** Length of the array. */
-  SIZE: 9,
+  SIZE: 10,
 } as const;
 
 /** {@link TailChainComponent.mirrorStale} bit: the per-link rest data changed. */
@@ -221,8 +223,6 @@ export interface BendStateComponent {
   restDirLs: Float64Array;
   /** Rest direction of each link in the hips frame (A_i · restDirLs); 3 × stride. */
   restDirHs: Float64Array;
-  /** Local rotation last written to each link's bone (to tell whether a clip overwrites it); 4 × stride. */
-  writtenR: Float64Array;
   /**
    * While a re-seat along a shown pose eases out (`TailChain.seatEase` > 0): each link's rest
    * rotation as its rest source gives it, without the turn `restR` then carries
@@ -260,7 +260,7 @@ export const TAIL_LINK_FIELDS: Readonly<Record<'TailChain' | 'TailParticle' | 'B
   TailParticle: ['pos', 'vel', 'contact'],
   BendState: [
     'restR', 'headLs', 'tipLs', 'toHips', 'toHipsM', 'bendOld', 'bendNew', 'rotWs', 'headWs', 'scaleRel', 'tipDirLs', 'lenRel',
-    'writtenR', 'localCur', 'localPrev', 'restDirLs', 'restDirHs', 'restBase', 'seatTwist', 'seatAxis',
+    'localCur', 'localPrev', 'restDirLs', 'restDirHs', 'restBase', 'seatTwist', 'seatAxis',
   ],
 };
 
@@ -294,7 +294,7 @@ export function createTailComponents(cap: number, rows: number = cap): {
       restR: f64(rows * L * 4), headLs: f64(rows * L * 3), tipLs: f64(rows * L * 3), toHips: f64(rows * L * 4), toHipsM: f64(rows * L * 9),
       bendOld: f64(rows * L * 4), bendNew: f64(rows * L * 4), rotWs: f64(rows * L * 4), headWs: f64(rows * L * 3),
       scaleRel: f64(rows * L), tipDirLs: f64(rows * L * 3), lenRel: f64(rows * L),
-      writtenR: f64(rows * L * 4), localCur: f64(rows * L * 4), localPrev: f64(rows * L * 4), restDirLs: f64(rows * L * 3), restDirHs: f64(rows * L * 3),
+      localCur: f64(rows * L * 4), localPrev: f64(rows * L * 4), restDirLs: f64(rows * L * 3), restDirHs: f64(rows * L * 3),
       restBase: f64(rows * L * 4), seatTwist: f64(rows * L), seatAxis: f64(rows * L * 3),
     },
   };

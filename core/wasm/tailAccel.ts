@@ -374,7 +374,7 @@ const POINTER_ORDER: ReadonlyArray<readonly ['TailChain' | 'TailParticle' | 'Ben
 /** The write's arrays (setWritePointers order; the pose store's five are laid out here too). */
 const WRITE_ORDER: ReadonlyArray<readonly ['TailChain' | 'BendState' | 'pose', string]> = [
   ['TailChain', 'anchorCur'], ['TailChain', 'initialised'], ['TailChain', 'exactWorld'], ['TailChain', 'mirrored'],
-  ['TailChain', 'slot'], ['BendState', 'tipDirLs'], ['BendState', 'writtenR'], ['pose', 'localR'], ['pose', 'worldM'],
+  ['TailChain', 'slot'], ['BendState', 'tipDirLs'], ['pose', 'localR'], ['pose', 'worldM'],
   ['TailChain', 'writeFailed'], ['TailChain', 'endSlot'], ['TailChain', 'endLeaf'], ['TailChain', 'anchorPrev'],
   ['pose', 'localT'], ['pose', 'localS'], ['pose', 'owner'],
 ];

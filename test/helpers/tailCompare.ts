@@ -35,7 +35,7 @@ export interface TailDiff {
  */
 const STEP_OUTPUTS = new Set([
   'TailParticle.pos', 'TailParticle.vel', 'TailParticle.contact', 'BendState.bendOld', 'BendState.bendNew', 'BendState.localCur',
-  'BendState.localPrev', 'BendState.writtenR', 'BendState.rotWs', 'BendState.headWs', 'TailChain.seatExcess', 'TailChain.stepCache',
+  'BendState.localPrev', 'BendState.rotWs', 'BendState.headWs', 'TailChain.seatExcess', 'TailChain.stepCache',
   'TailChain.mirrorStale', 'pose.localR', 'pose.worldM',
   // a seat along the shown pose measures the shown twist, which the rest carries while it
   // eases out (systems/tailClock.ts): the rest and what follows from it, compared in `rot`

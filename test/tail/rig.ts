@@ -8,7 +8,7 @@ import { glMatrix, mat4, quat, vec3 } from 'gl-matrix';
 // Float64 everywhere in the fixtures: the assertions go to 1e-9.
 glMatrix.setMatrixArrayType(Float64Array as unknown as Float32ArrayConstructor);
 import { createBitrigWorld, type BitrigWorld, type BitrigWorldOptions } from '../../core/world';
-import { bindSkeleton, beginCharacterFrame, type CharacterBinding, type BindOptions } from '../../core/binding';
+import { bindSkeleton, beginCharacterFrame, endCharacterFrame, type CharacterBinding, type BindOptions } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { tailLinkIndex } from '../../core/tailSetup';
 import type { TailOptions } from '../../core/defaults';
@@ -124,6 +124,7 @@ export function makeTailRig(o: TailRigOptions = {}): TailRig {
       for (let j = 0; j < 4; j++) pose.localR[hipsSlot * 4 + j] = state.rot[j]!;
       beginCharacterFrame(binding);
       update(world, dt);
+      endCharacterFrame(binding); // (as an adapter does after copying the bones out)
     },
     joints() {
       const out: number[][] = [];

@@ -24,7 +24,7 @@
 import { describe, expect, test } from 'vitest';
 import { makeTailRig, sweepX, type TailRig, type TailRigOptions } from './rig';
 import { reseatTailsAtPose } from '../../core/animatorCore';
-import { beginCharacterFrame, resolveTailRestSource } from '../../core/binding';
+import { beginCharacterFrame, endCharacterFrame, resolveTailRestSource } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { setTailOptions, tailLinkIndex } from '../../core/tailSetup';
 
@@ -144,6 +144,7 @@ describe.each([['wasm', true], ['js', false]] as const)('the shown twist survive
       for (let j = 0; j < 4; j++) pose.localR[hipsSlot * 4 + j] = hipsRot[j]!;
       beginCharacterFrame(r.binding);
       update(r.world, 1 / 60);
+      endCharacterFrame(r.binding); // (what was shown: the switch re-seats along it)
     };
     resolveTailRestSource(r.binding, 0, true); // the clip keys the tail: 'animation'
     for (let f = 0; f <= 24; f++) frame(sweepX(f / 60));
