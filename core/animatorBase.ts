@@ -286,6 +286,19 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
   const baked = new Uint8Array(bindings.length); // per binding: a baked clip plays (no simulation this frame)
   let alive = true;
   const advance = spec.advanceMixer;
+  // A binding whose pose slots were released under the animator (poseRemoveCharacter instead of
+  // dispose()): the slots may hold another character now, so its bones are neither read nor
+  // written any more (the world's systems already stopped on it). Said once in its problems.
+  // (dispose() still releases its entities: unbindSkeleton leaves the slots' new holder alone)
+  const released = new Uint8Array(bindings.length);
+  const owns = (b: CharacterBinding, i: number): boolean => {
+    if (world.pose.charSerial[b.charId] === b.charSerial) return true;
+    if (released[i] === 0) {
+      released[i] = 1;
+      b.problems.push(`${module}: this character's pose slots were released (poseRemoveCharacter) under its animator: its bones are left as they are; dispose() the animator`);
+    }
+    return false;
+  };
 
   const base: AnimatorBase = {
     world,
@@ -301,6 +314,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
       const C = world.components.TailChain;
       for (let i = 0; i < bindings.length; i++) {
         const b = bindings[i]!;
+        if (!owns(b, i)) continue;
         const r = readR[i]!, t = readT[i]!, skip = keep[i]!;
         // A chain on its bind rest ignores the engine's tail pose: leave bitrig's rotations
         // there, so that an engine that does not animate the tail keeps showing them.
@@ -330,6 +344,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
       const L = pose.localR, T = pose.localT;
       for (let i = 0; i < bindings.length; i++) {
         const b = bindings[i]!;
+        if (!owns(b, i)) continue;
         copyIn(skeletons[i]!, b, world);
         const flags = spec.animatedBones ? spec.animatedBones(skeletons[i]!) : null;
         resolveAutoRestSources(b, flags); // (on the engine's values as they are)
@@ -360,6 +375,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
       const pose = world.pose;
       for (let i = 0; i < bindings.length; i++) {
         const b = bindings[i]!;
+        if (!owns(b, i)) continue;
         // Tail physics off: the systems still ran on the world (it may be shared); the bones
         // show the carried rest pose.
         if (baked[i] === 1) {
