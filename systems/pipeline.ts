@@ -26,7 +26,6 @@ import { footLock } from './footLock';
 import { pelvisHeight } from './pelvisHeight';
 import { twoBoneIK } from './twoBoneIK';
 import { sceneContactsChunked, sceneContactsThreaded } from '../core/wasm/tailAccel';
-import { CLOCK } from '../core/components/tail';
 
 /**
  * Run every bitrig system for one frame of `dt` seconds. Never throws; a bad dt
@@ -36,7 +35,6 @@ import { CLOCK } from '../core/components/tail';
  * mixer.update(dt); animator.read(); update(world, dt); animator.write();
  */
 export function update(world: BitrigWorld, dt: number): void {
-  world.clock[CLOCK.FRAMES] = world.clock[CLOCK.FRAMES]! + 1; // (the shown poses captured before are now last frame's)
   // 1–3: scene contacts (with the world's worker threads, if it has any, or in chunks of
   // characters with the WebAssembly kernels: same results).
   if (!sceneContactsThreaded(world, dt) && !sceneContactsChunked(world, dt)) {

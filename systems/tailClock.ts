@@ -4,7 +4,7 @@
  * Reads: `world.tailClock`, the pose store's world matrix and owner of each chain's anchor (a
  * slot its character no longer owns: the chain simulates and writes nothing) and, for the
  * `'animation'` rest source, the clip's local rotations/translations of the tail bones.
- * Writes: the accumulator and step count; per chain `anchorCur` (world position, rotation,
+ * Writes: the frame count (every call, whatever `dt`), the accumulator and step count; per chain `anchorCur` (world position, rotation,
  * uniform scale; reflected across x = 0 for a mirrored anchor, see `mirrored`), `mirrored`, `stepsLastFrame`, `resetLastFrame`, the rest rotations in animation mode,
  * and while a seat along a shown pose eases out (`seatEase`), the rest rotations turned by the
  * share left of the shown twist about each link's own direction (a zero-length link: of its
@@ -36,6 +36,7 @@ export function tailClockBegin(world: BitrigWorld, dt: number): number {
   c[CLOCK.FRAME_DT] = valid ? dt : 0;
   c[CLOCK.ACC_START] = c[CLOCK.ACC]!;
   c[CLOCK.CAPPED] = 0;
+  c[CLOCK.FRAMES] = c[CLOCK.FRAMES]! + 1; // (here, not in update: this function is optimised within frames, see below; update's unoptimised code boxed it, 32 bytes a frame)
   if (valid) {
     c[CLOCK.TIME] = c[CLOCK.TIME]! + dt;
     c[CLOCK.ACC] = c[CLOCK.ACC]! + dt;

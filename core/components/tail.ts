@@ -46,7 +46,7 @@ export const CLOCK = {
   ALPHA: 7,
   /** `world.time`. */
   TIME: 8,
-  /** Frames run by `update(world, dt)` so far, whatever their dt (a binding's shown pose is current when captured since the last). */
+  /** Frames run so far, whatever their dt (counted by the tail clock, pipeline step 4: every `update(world, dt)`). */
   FRAMES: 9,
   /** Length of the array. */
   SIZE: 10,
