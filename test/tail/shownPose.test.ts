@@ -12,7 +12,7 @@ import {
   beginCharacterFrame, bindSkeleton, endCharacterFrame, resolveTailRestSource, tailOverwrittenByClip, type CharacterBinding,
 } from '../../core/binding';
 import { update } from '../../systems/pipeline';
-import { LINK_STRIDE, SEAT_FROM_LOCAL } from '../../core/components/tail';
+import { CLOCK, LINK_STRIDE, SEAT_FROM_LOCAL } from '../../core/components/tail';
 import { chainSource } from '../helpers/chainSource';
 
 const LINKS = 4;
@@ -115,6 +115,19 @@ describe.each([['wasm', true], ['js', false]] as const)('the shown pose (%s back
       e.copyIn();
       expect(tailOverwrittenByClip(e.binding, 0)).toBe(false);
     }
+    expect(staleProblems(e.binding)).toBe(1);
+  });
+
+  test.each([0, -1, NaN])('a frame of dt %s counts too (it still writes the pose): without endCharacterFrame the shown pose is unknown after it', (dt) => {
+    const e = engine(wasm);
+    const frames = e.world.clock[CLOCK.FRAMES]!;
+    e.copyIn();
+    beginCharacterFrame(e.binding);
+    update(e.world, dt);
+    expect(e.world.clock[CLOCK.FRAMES]).toBe(frames + 1);
+    key(e, 2, 0.3);
+    e.copyIn();
+    expect(tailOverwrittenByClip(e.binding, 0)).toBe(false);
     expect(staleProblems(e.binding)).toBe(1);
   });
 
