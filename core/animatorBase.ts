@@ -246,6 +246,10 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
   let sceneIK: SceneIKHandle | null = null;
   try {
     for (const s of skeletons) bindings.push(bindSkeleton(world, s.source, bindOpts));
+    // This animator keeps its bindings' shown poses (write() ends their frames): until its first
+    // write, what bitrig showed is the pose the bones were loaded in (as at bind), however many
+    // frames a shared world runs before this animator first updates.
+    for (const b of bindings) b.shownCaptured = true;
     if (o.sceneIK) {
       const skin = spec.sceneSkin ? spec.sceneSkin(skeletons[0]!) : null;
       sceneIK = addSceneIK(world, bindings[0]!, withDefaults({ unitScale, skin } as Partial<SceneIKOptions>, o.sceneIK === true ? {} : o.sceneIK));

@@ -82,7 +82,7 @@ export interface CharacterBinding {
   shownR: Float64Array;
   /** The world's frame count (`clock[CLOCK.FRAMES]`) when {@link CharacterBinding.shownR} was last filled (at bind, then by {@link endCharacterFrame}). */
   shownFrame: number;
-  /** {@link endCharacterFrame} has filled {@link CharacterBinding.shownR} (from then on it holds what the engine's bones were last given, however many frames the world ran since). */
+  /** {@link endCharacterFrame} has filled {@link CharacterBinding.shownR}, or the adapter that will (the animators) set it at setup: from then on it holds what the engine's bones were last given, however many frames the world ran since. */
   shownCaptured: boolean;
   /** A frame ran before any {@link endCharacterFrame}, and this was reported in `problems` (once). */
   shownStaleReported: boolean;

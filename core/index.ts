@@ -3,13 +3,14 @@
  * tail setup and the systems in their fixed pipeline order.
  *
  * @example
- * import { createBitrigWorld, bindSkeleton, beginCharacterFrame, update } from 'bitrig';
+ * import { createBitrigWorld, bindSkeleton, beginCharacterFrame, endCharacterFrame, update } from 'bitrig';
  * const world = createBitrigWorld();
  * const binding = bindSkeleton(world, { names, parents, inverseBind, rest });
  * // every frame: copy the engine pose into world.pose, then
  * beginCharacterFrame(binding);
  * update(world, dt);
- * // and copy the bones flagged in binding.drivenRotation back to the engine.
+ * // copy the bones flagged in binding.drivenRotation back to the engine, then
+ * endCharacterFrame(binding); // (what they were shown: for 'auto' tail rest sources)
  */
 export { createBitrigWorld, addBitrigEntity, ensureTailRow, removeBitrigEntity, BITRIG_WORLD_DEFAULTS } from './world';
 export type { BitrigWorld, BitrigWorldOptions, BitrigContext, BitrigComponents, TailClock } from './world';
