@@ -4,8 +4,8 @@
  * Reads: `world.tailClock`, the pose store's world matrix and owner of each chain's anchor (a
  * slot its character no longer owns: the chain simulates and writes nothing) and, for the
  * `'animation'` rest source, the clip's local rotations/translations of the tail bones.
- * Writes: the frame count (every call, whatever `dt`), the accumulator and step count; per chain `anchorCur` (world position, rotation,
- * uniform scale; reflected across x = 0 for a mirrored anchor, see `mirrored`), `mirrored`, `stepsLastFrame`, `resetLastFrame`, the rest rotations in animation mode,
+ * Writes: the frame count (every call, whatever `dt`), the accumulator and step count; per
+ * chain `anchorCur` (world position, rotation, uniform scale; reflected across x = 0 for a mirrored anchor, see `mirrored`), `mirrored`, `stepsLastFrame`, `resetLastFrame`, the rest rotations in animation mode,
  * and while a seat along a shown pose eases out (`seatEase`), the rest rotations turned by the
  * share left of the shown twist about each link's own direction (a zero-length link: of its
  * whole shown offset) (`restBase`, `seatTwist`, `seatAxis`);

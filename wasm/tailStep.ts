@@ -1040,8 +1040,8 @@ function pairChains(count: i32, flag: usize): i32 {
 // unless the chain keeps exact world matrices, the bones' world matrices; then per chain the
 // anchor copy for the next frame and, for a `Tail_End` helper without children, its world
 // matrix (poseUpdateSlot's operations; for two such chains as a pair, from the last link's
-// world matrix in registers). The caller finishes what is left: the non-finite fallback flagged in `writeFailed`, chains with exact world matrices
-// and end helpers with children.
+// world matrix in registers). The caller finishes what is left: the non-finite fallback
+// flagged in `writeFailed`, chains with exact world matrices and end helpers with children.
 
 let pAnchorCur: usize = 0, pInitialised: usize = 0, pExactWorld: usize = 0, pMirrored: usize = 0, pSlot: usize = 0;
 let pTipDirLs: usize = 0, pPoseLocalR: usize = 0, pPoseWorldM: usize = 0, pWriteFailed: usize = 0;

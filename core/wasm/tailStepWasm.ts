@@ -2,7 +2,7 @@
 // AssemblyScript flags: -O3 --runtime stub --noAssert --importMemory --sharedMemory --maximumMemory 65536 --enable simd --enable threads. 32070 bytes.
 
 /** SHA-256 of the wasm/tailStep.ts this module was compiled from. */
-export const TAIL_STEP_WASM_SOURCE_SHA256 = '5cbdedfe7644e62b1f7c62ec0d697239e04f7912583f1d948c13482e17deca0d';
+export const TAIL_STEP_WASM_SOURCE_SHA256 = '660564d5482d330fd3329fa55d8d9486a33ff3bf52aaede81dce1553b62d9cdc';
 
 /** The compiled tail kernel (WebAssembly with SIMD), base64. */
 export const TAIL_STEP_WASM_BASE64 =
