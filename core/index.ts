@@ -38,7 +38,7 @@ export { autoUnitScale } from './units';
 export { update } from '../systems/pipeline';
 export { tailClockBegin, tailClockStep, resetChainToRest } from '../systems/tailClock';
 export { tailStep } from '../systems/tailStep';
-export { bendAngleOf } from './tailKernel';
+export { bendAngleOf, tailStructureOk } from './tailKernel';
 export { tailWrite } from '../systems/tailWrite';
 export * from './character';
 export {

@@ -10,7 +10,7 @@
  * to the floor-contact resolution through {@link LK}.
  */
 import type { BitrigWorld } from './world';
-import { LINK_STRIDE, MIRROR_REST } from './components/tail';
+import { LINK_STRIDE, MAX_LINKS, MIRROR_REST } from './components/tail';
 import { qFromRotationRows, qMul, qRotate, qSwingUnit } from './qmath';
 
 /**
@@ -140,6 +140,35 @@ export function linkAim(world: BitrigWorld, eid: number, i: number, dir: Float64
   qSwingUnit(_s, 4, LF, 11, dir, o);
   qMul(B.rotWs, k * 4, _s, 4, LF, 3);
   qMul(B.rotWs, k * 4, B.rotWs, k * 4, B.restR, k * 4);
+}
+
+/**
+ * Whether chain `eid`'s structure lies inside the world's arrays: at most {@link MAX_LINKS}
+ * links, a `row` inside the per-link arrays, every link's bone slot (`TailChain.slot`) and the
+ * `Tail_End` helper's (`endSlot`, or -1) inside the pose store. bitrig's setup always writes
+ * such values; a chain whose fields were overwritten with others simulates and writes nothing
+ * until they are valid again (then it starts at rest, as after any reset), on either backend:
+ * TailClock tests it with the anchor when it prepares a chain in JavaScript, and the
+ * WebAssembly kernels, which prepare the common case without it, test the same where they read
+ * the fields (wasm/tailStep.ts structureOk: the write writes such a chain nothing and turns it
+ * off, `initialised` 0, so that JavaScript prepares it from the next frame on). Per-frame safe.
+ *
+ * @example
+ * if (!tailStructureOk(world, eid)) console.warn('bitrig: chain', eid, 'points outside the pose store');
+ */
+export function tailStructureOk(world: BitrigWorld, eid: number): boolean {
+  const C = world.components.TailChain;
+  const slots = world.pose.owner.length; // (the slot count: a worker thread's view of the pose store has its arrays only)
+  const n = C.links[eid]!, row = C.row[eid]!;
+  if (n > MAX_LINKS || !(row >= 0 && (row + 1) * LINK_STRIDE <= C.slot.length)) return false;
+  const end = C.endSlot[eid]!;
+  if (end < -1 || end >= slots) return false;
+  const base = row * LINK_STRIDE;
+  for (let i = 0; i < n; i++) {
+    const s = C.slot[base + i]!;
+    if (!(s >= 0 && s < slots)) return false;
+  }
+  return true;
 }
 
 /**

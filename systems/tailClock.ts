@@ -19,7 +19,7 @@
  */
 import type { BitrigWorld } from '../core/world';
 import { CLOCK, LINK_STRIDE, MIRROR_STATE, REST_ANIMATION, SEAT_EASE_TIME, SEAT_FROM_LOCAL } from '../core/components/tail';
-import { anchorFromMatrix, computeToHips, K, LF, LK, linkAim, linkFrame, refreshStepCache } from '../core/tailKernel';
+import { anchorFromMatrix, computeToHips, K, LF, LK, linkAim, linkFrame, refreshStepCache, tailStructureOk } from '../core/tailKernel';
 import { qConjMul, qMul, qNormalize, qRotate, qSlerp, qSwingUnit } from '../core/qmath';
 
 /**
@@ -96,9 +96,10 @@ export function tailPrepareChain(world: BitrigWorld, eid: number, steps: number)
   const B = world.components.BendState;
   const pose = world.pose;
   C.resetLastFrame[eid] = 0;
-  if (pose.owner[C.anchorSlot[eid]!] !== C.char[eid]) {
+  if (pose.owner[C.anchorSlot[eid]!] !== C.char[eid] || !tailStructureOk(world, eid)) {
     // The anchor bone is no longer the character's (its pose slots were released, perhaps
-    // given to another character, under a live chain): simulate and write nothing.
+    // given to another character, under a live chain), or the chain's links, row or bone
+    // slots were overwritten with values outside the world's arrays: simulate and write nothing.
     C.stepsLastFrame[eid] = 0;
     C.initialised[eid] = 0;
     return;

@@ -25,6 +25,7 @@
 //   12..13 backward horizontal (x, z), 14 contact damping e^(−γΔt)
 
 const LINK_STRIDE: i32 = 9; // = LINK_STRIDE in core/components/tail.ts
+const MAX_LINKS: i32 = 8; // = MAX_LINKS in core/components/tail.ts
 
 let pAS: usize = 0, pLinks: usize = 0, pRow: usize = 0, pSteps: usize = 0;
 let pHeadLs: usize = 0, pRestDirLs: usize = 0, pLenRel: usize = 0, pScaleRel: usize = 0;
@@ -299,7 +300,7 @@ function regroup(count: i32): void {
   let ng = 0, recs = 0, grouped = 0;
   for (let e = 0; e < count; e++) {
     const eid = load<i32>(pEnts + (<usize>e << 2));
-    const n = <i32>load<u8>(pLinks + <usize>eid);
+    const n = linksOf(eid);
     if (n == 0) continue;
     let g = load<i32>(pPending + (<usize>n << 2));
     let j = 0;
@@ -332,7 +333,7 @@ function groupsCurrent(count: i32): bool {
   let listed = 0;
   for (let e = 0; e < count; e++) {
     const eid = load<i32>(pEnts + (<usize>e << 2));
-    const n = <i32>load<u8>(pLinks + <usize>eid);
+    const n = linksOf(eid);
     if (n == 0) continue;
     listed++;
     const v = load<i32>(pLaneOf + (<usize>eid << 2)) - 1;
@@ -518,8 +519,8 @@ function stepGroupBegin(g: i32, gk: usize): bool {
   const n = load<i32>(t);
   const rb = pRec + <usize>(load<i32>(t, 4) * RECB);
   const e0 = load<i32>(t, 8), e1 = load<i32>(t, 12), e2 = load<i32>(t, 16), e3 = load<i32>(t, 20);
-  const l0 = e0 >= 0 && load<u8>(pSteps + <usize>e0) != 0, l1 = e1 >= 0 && load<u8>(pSteps + <usize>e1) != 0;
-  const l2 = e2 >= 0 && load<u8>(pSteps + <usize>e2) != 0, l3 = e3 >= 0 && load<u8>(pSteps + <usize>e3) != 0;
+  const l0 = e0 >= 0 && load<u8>(pSteps + <usize>e0) != 0 && rowOk(e0), l1 = e1 >= 0 && load<u8>(pSteps + <usize>e1) != 0 && rowOk(e1);
+  const l2 = e2 >= 0 && load<u8>(pSteps + <usize>e2) != 0 && rowOk(e2), l3 = e3 >= 0 && load<u8>(pSteps + <usize>e3) != 0 && rowOk(e3);
   const all = l0 && l1 && l2 && l3;
   for (let j = 0; j < 4; j++) {
     const e = j == 0 ? e0 : j == 1 ? e1 : j == 2 ? e2 : e3;
@@ -1007,7 +1008,8 @@ export function tailStep(count: i32): void {
 /**
  * Pair the listed chains whose `flag[eid]` is set and that have links, by link count, into
  * `pairs` (two i32 per pair; a chain left without a partner is paired with itself). Returns the
- * number of pairs. Chains are independent, so the order does not change any result.
+ * number of pairs. Chains are independent, so the order does not change any result. A chain
+ * with more than MAX_LINKS links is turned off instead (`flag` 0: see {@link structureOk}).
  */
 function pairChains(count: i32, flag: usize): i32 {
   let np = 0;
@@ -1017,6 +1019,7 @@ function pairChains(count: i32, flag: usize): i32 {
     const eid = load<i32>(pEnts + (<usize>e << 2));
     if (load<u8>(flag + <usize>eid) == 0) continue;
     const n = <i32>load<u8>(pLinks + <usize>eid);
+    if (n > MAX_LINKS) { store<u8>(flag + <usize>eid, 0); continue; }
     if (n == 0) continue;
     const slot = pPending + (<usize>n << 2);
     const other = load<i32>(slot);
@@ -1069,7 +1072,7 @@ function finishChain(e: i32, composed: bool, failed: bool): void {
   for (let j = 0; j < 8; j++) S(pAnchorPrev, a + j, L(pAnchorCur, a + j));
   if (!composed || failed || load<u8>(pEndLeaf + <usize>e) != 1) return;
   const end = load<i32>(pEndSlot + (<usize>e << 2));
-  if (end < 0 || load<i32>(pPoseOwner + (<usize>end << 2)) < 0) return; // (a released slot: as poseUpdateSubtree)
+  if (end < 0 || <u32>end >= poseSlots || load<i32>(pPoseOwner + (<usize>end << 2)) < 0) return; // (a released slot: as poseUpdateSubtree; outside the store: see structureOk)
   // composeTRS of the helper's local T, R, S (column-major, as poseMath.ts)
   const r4 = end * 4, t3 = end * 3;
   const x = L(pPoseLocalR, r4), y = L(pPoseLocalR, r4 + 1), z = L(pPoseLocalR, r4 + 2), w = L(pPoseLocalR, r4 + 3);
@@ -1118,6 +1121,15 @@ function finishChain(e: i32, composed: bool, failed: bool): void {
 }
 
 function writePair(eA: i32, eB: i32, al: f64): void {
+  // (a chain whose structure is outside the layout is written nothing and turned off; its
+  // partner, if whole, is written alone)
+  const okA = structureOk(eA), okB = eB == eA ? okA : structureOk(eB);
+  if (!(okA && okB)) {
+    if (!okA) store<u8>(pInitialised + <usize>eA, 0);
+    if (!okB) store<u8>(pInitialised + <usize>eB, 0);
+    if (okA) writePair(eA, eA, al); else if (okB) writePair(eB, eB, al);
+    return;
+  }
   const lAnchorCur = pAnchorCur, lFloorClearance = pFloorClearance, lFloorY = pFloorY, lHeadLs = pHeadLs, lLenRel = pLenRel, lLocalCur = pLocalCur, lLocalPrev = pLocalPrev, lPoseLocalR = pPoseLocalR, lPoseWorldM = pPoseWorldM, lRestDirLs = pRestDirLs, lRestR = pRestR, lScaleRel = pScaleRel, lTipDirLs = pTipDirLs, lUnitScale = pUnitScale; // (the pointers as locals: one load each)
   const ONE = sp(1), ZERO = sp(0), EPS12 = sp(1e-12), ANTI = sp(-0.999999999), TINY = sp(1e-9);
   const AL = sp(al), AL1 = sp(1 - al), NAL = sp(-al);
@@ -1143,9 +1155,9 @@ function writePair(eA: i32, eB: i32, al: f64): void {
   // link loop (which writes neither their owner nor their local T and S; their local R it may:
   // a helper that is the other chain's link, read after the loop).
   const endA = load<i32>(pEndSlot + (<usize>eA << 2)), endB = load<i32>(pEndSlot + (<usize>eB << 2));
-  const hA = endA >= 0 ? endA : 0, hB = endB >= 0 ? endB : 0;
-  const liveA = endA >= 0 && load<u8>(pEndLeaf + <usize>eA) == 1 && load<i32>(pPoseOwner + (<usize>hA << 2)) >= 0;
-  const liveB = endB >= 0 && load<u8>(pEndLeaf + <usize>eB) == 1 && load<i32>(pPoseOwner + (<usize>hB << 2)) >= 0;
+  const hA = endA >= 0 && <u32>endA < poseSlots ? endA : 0, hB = endB >= 0 && <u32>endB < poseSlots ? endB : 0;
+  const liveA = endA >= 0 && hA == endA && load<u8>(pEndLeaf + <usize>eA) == 1 && load<i32>(pPoseOwner + (<usize>hA << 2)) >= 0;
+  const liveB = endB >= 0 && hB == endB && load<u8>(pEndLeaf + <usize>eB) == 1 && load<i32>(pPoseOwner + (<usize>hB << 2)) >= 0;
   const t3A = hA * 3, t3B = hB * 3;
   const esx = G0(pPoseLocalS, t3A, t3B), esy = G1(pPoseLocalS, t3A, t3B), esz = G2(pPoseLocalS, t3A, t3B);
   const b30 = G0(pPoseLocalT, t3A, t3B), b31 = G1(pPoseLocalT, t3A, t3B), b32 = G2(pPoseLocalT, t3A, t3B);
@@ -1356,7 +1368,7 @@ export function tailWrite(count: i32): void {
 const REST_ANIMATION: u8 = 1; // = REST_ANIMATION in core/components/tail.ts
 
 let pAnchorSlot: usize = 0, pResetLast: usize = 0, pExactWorldSetup: usize = 0, pRestSource: usize = 0, pTeleport: usize = 0, pSeatEase: usize = 0;
-let pChar: usize = 0, poseSlots: u32 = 0;
+let pChar: usize = 0, poseSlots: u32 = 0, tailRows: u32 = 0;
 
 /**
  * Byte offsets of the further arrays the clock preparation reads and writes, and the pose
@@ -1365,10 +1377,39 @@ let pChar: usize = 0, poseSlots: u32 = 0;
  */
 export function setPreparePointers(
   anchorSlot: usize, resetLastFrame: usize, exactWorldSetup: usize, restSource: usize, teleportDistance: usize, seatEase: usize,
-  char: usize, slots: i32,
+  char: usize, slots: i32, rows: i32,
 ): void {
   pAnchorSlot = anchorSlot; pResetLast = resetLastFrame; pExactWorldSetup = exactWorldSetup; pRestSource = restSource;
-  pTeleport = teleportDistance; pSeatEase = seatEase; pChar = char; poseSlots = <u32>slots;
+  pTeleport = teleportDistance; pSeatEase = seatEase; pChar = char; poseSlots = <u32>slots; tailRows = <u32>rows;
+}
+
+/**
+ * Whether chain eid's structure lies inside the layout (core/tailKernel.ts tailStructureOk,
+ * the same tests): at most MAX_LINKS links, a row inside the per-link arrays, every link's bone
+ * slot and the `Tail_End` helper's (or -1) inside the pose store. bitrig's setup never writes
+ * others; a chain whose fields were overwritten outside them is not grouped for the step
+ * (links), steps nothing (row: stepGroupBegin) and is written nothing ({@link writePair}, which
+ * also turns it off: `initialised` 0, so that JavaScript prepares it next frame and keeps it off
+ * while the fields stay so). The kernels never read or write outside their arrays for it (nor
+ * trap). Tested where the fields are read anyway: the write reads the slots again at once.
+ */
+/** Chain eid's row lies inside the per-link arrays (see {@link structureOk}). */
+@inline function rowOk(eid: i32): bool { return <u32>load<i32>(pRow + (<usize>eid << 2)) < tailRows; }
+
+function structureOk(eid: i32): bool {
+  const n = <i32>load<u8>(pLinks + <usize>eid), row = load<i32>(pRow + (<usize>eid << 2));
+  if (n > MAX_LINKS || <u32>row >= tailRows) return false;
+  const end = load<i32>(pEndSlot + (<usize>eid << 2));
+  if (end < -1 || (end >= 0 && <u32>end >= poseSlots)) return false;
+  const base = pSlot + (<usize>(row * LINK_STRIDE) << 2);
+  for (let i = 0; i < n; i++) if (<u32>load<i32>(base + (<usize>i << 2)) >= poseSlots) return false;
+  return true;
+}
+
+/** Chain eid's link count, 0 when it is beyond MAX_LINKS (such a chain is never grouped, paired or prepared here). */
+@inline function linksOf(eid: i32): i32 {
+  const n = <i32>load<u8>(pLinks + <usize>eid);
+  return n <= MAX_LINKS ? n : 0;
 }
 
 /**
@@ -1488,7 +1529,7 @@ function preparePair(eA: i32, eB: i32, steps: i32): bool {
 
 /** {@link prepareChains} for one chain; `false` (nothing written) outside the common case. */
 function prepareChain(eid: i32, steps: i32): bool {
-  if (load<u8>(pInitialised + <usize>eid) != 1 || load<u8>(pRestSource + <usize>eid) == REST_ANIMATION || L(pSeatEase, eid) > 0 || !anchorOwned(eid)) return false;
+  if (!prepareable(eid)) return false;
   const mo = load<i32>(pAnchorSlot + (<usize>eid << 2)) * 16;
   const m00 = L(pPoseWorldM, mo), m01 = L(pPoseWorldM, mo + 1), m02 = L(pPoseWorldM, mo + 2);
   const m10 = L(pPoseWorldM, mo + 4), m11 = L(pPoseWorldM, mo + 5), m12 = L(pPoseWorldM, mo + 6);

@@ -379,7 +379,7 @@ const WRITE_ORDER: ReadonlyArray<readonly ['TailChain' | 'BendState' | 'pose', s
   ['pose', 'localT'], ['pose', 'localS'], ['pose', 'owner'],
 ];
 
-/** The clock preparation's further arrays (setPreparePointers order; then the pose store's slot count). */
+/** The clock preparation's further arrays (setPreparePointers order; then the pose store's slot count and the per-link arrays' row count). */
 const PREPARE_ORDER: ReadonlyArray<readonly ['TailChain', string]> = [
   ['TailChain', 'anchorSlot'], ['TailChain', 'resetLastFrame'], ['TailChain', 'exactWorldSetup'], ['TailChain', 'restSource'],
   ['TailChain', 'teleportDistance'], ['TailChain', 'seatEase'], ['TailChain', 'char'],
@@ -528,7 +528,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const writePointers = WRITE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!);
   kernel.setPointers(...pointers);
   kernel.setWritePointers(...writePointers);
-  const preparePointers = [...PREPARE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), world.pose.capacity];
+  const preparePointers = [...PREPARE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), world.pose.capacity, world.components.TailChain.slot.length / LINK_STRIDE];
   kernel.setPreparePointers(...preparePointers);
   let ik: TwoBoneExports | null = null;
   const ikPointers = IK_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!);

@@ -36,7 +36,7 @@ export interface WorkerInit {
   memory: WebAssembly.Memory;
   pointers: number[];
   writePointers: number[];
-  /** The tail kernel's clock-preparation pointers (setPreparePointers order, then the pose store's slot count). */
+  /** The tail kernel's clock-preparation pointers (setPreparePointers order, then the pose store's slot count and the per-link arrays' row count). */
   preparePointers: number[];
   control: number;
   /** Every component and pose array (scene jobs); empty when the world only shares the tail. */

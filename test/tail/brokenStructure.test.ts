@@ -1,0 +1,104 @@
+/**
+ * A chain whose structure fields were overwritten with values outside the world's arrays
+ * (`TailChain.slot` of a link or `endSlot` outside the pose store, `links` beyond MAX_LINKS,
+ * `row` beyond the per-link arrays; bitrig's setup never writes such values, but the
+ * components are public typed arrays): `update` never throws (the WebAssembly kernels used to
+ * trap, "memory access out of bounds", every frame), the chain simulates and writes nothing
+ * (its bones keep exactly what they had, no NaN anywhere), every other chain swings on, and
+ * once the field is put back the chain starts again. The same on the JavaScript step, the
+ * WebAssembly one and with a worker thread (where the clock's preparation runs on the workers;
+ * every third chain rests on the clip's pose, which JavaScript prepares, and stays on).
+ */
+import { describe, expect, test } from 'vitest';
+import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { beginCharacterFrame, bindSkeleton, type CharacterBinding } from '../../core/binding';
+import { update } from '../../systems/pipeline';
+import { tailLinkIndex } from '../../core/tailSetup';
+import { tailStructureOk } from '../../core/tailKernel';
+import { disposeTailThreads, tailBackend, tailThreads } from '../../core/wasm/tailAccel';
+import { chainSource } from '../helpers/chainSource';
+import { until } from '../helpers/worldBytes';
+
+type Field = 'slot' | 'negative slot' | 'endSlot' | 'links' | 'row';
+const FIELDS: Field[] = ['slot', 'negative slot', 'endSlot', 'links', 'row'];
+
+/** Overwrite `field` of chain `eid` with a value outside the arrays; returns the undo. */
+function breakField(world: BitrigWorld, eid: number, field: Field): () => void {
+  const C = world.components.TailChain;
+  const k = tailLinkIndex(world, eid, 2);
+  const put = <T extends Int32Array | Uint8Array>(a: T, i: number, v: number): (() => void) => { const old = a[i]!; a[i] = v; return () => { a[i] = old; }; };
+  switch (field) {
+    case 'slot': return put(C.slot, k, 2_000_000_000);
+    case 'negative slot': return put(C.slot, k, -7);
+    case 'endSlot': return put(C.endSlot, eid, 1_500_000_000);
+    case 'links': return put(C.links, eid, 200);
+    case 'row': return put(C.row, eid, 1_000_000_000);
+  }
+}
+
+const slotsOf = (b: CharacterBinding): number[] => Array.from({ length: b.boneCount }, (_, j) => b.slotOf[j]!);
+
+async function run(field: Field, wasm: boolean, threads: number): Promise<void> {
+  // (300 chains: with a worker the clock's preparation goes to the workers from 256 chains on)
+  const n = threads > 0 ? 300 : 4;
+  const world = createBitrigWorld({ wasm, threads, entities: n + 16, chains: n + 8, bones: n * 8 + 16, characters: n + 8 });
+  try {
+    expect(tailBackend(world)).toBe(wasm ? 'wasm-simd' : 'js');
+    // (every third chain rests on the clip's pose: prepared by JavaScript, on the workers when there are)
+    const bindings = Array.from({ length: n }, (_, k) => bindSkeleton(world, chainSource(6), k % 3 === 2 ? { tail: { restSource: 'animation' } } : {}));
+    const C = world.components.TailChain, pose = world.pose;
+    const broken = bindings[1]!, brokenEid = broken.tails[0]!.eid;
+    let undo: (() => void) | null = null;
+    let frozen: number[] = [];
+    let otherMoved = 0, brokenMovedAfter = 0;
+    for (let f = 0; f < 80; f++) {
+      bindings.forEach((b, i) => {
+        const o = b.slotOf[0]! * 3;
+        pose.localT[o] = 0.3 * Math.sin(0.15 * f + i); pose.localT[o + 2] = 0.2 * Math.cos(0.1 * f + i);
+        beginCharacterFrame(b);
+      });
+      // (the workers start with the first jobs: joined before the break)
+      if (f === 10 && threads > 0) expect(await until(() => tailThreads(world) >= 1, 5000)).toBe(true);
+      if (f === 20) {
+        expect(tailStructureOk(world, brokenEid)).toBe(true); // (validity first: the fixture is whole)
+        undo = breakField(world, brokenEid, field);
+        expect(tailStructureOk(world, brokenEid)).toBe(false);
+        frozen = slotsOf(broken).flatMap((s) => Array.from(pose.localR.subarray(s * 4, s * 4 + 4)));
+      }
+      if (f === 50) { undo!(); undo = null; expect(tailStructureOk(world, brokenEid)).toBe(true); }
+      const tip = (b: CharacterBinding): number[] => Array.from(pose.worldM.subarray(b.slotOf[6]! * 16 + 12, b.slotOf[6]! * 16 + 15));
+      const t0 = tip(bindings[0]!), tb0 = tip(broken);
+      expect(() => update(world, 1 / 60), `frame ${f}`).not.toThrow();
+      const t1 = tip(bindings[0]!), tb1 = tip(broken);
+      if (f > 20) otherMoved = Math.max(otherMoved, Math.hypot(t1[0]! - t0[0]!, t1[1]! - t0[1]!, t1[2]! - t0[2]!));
+      if (f > 55) brokenMovedAfter = Math.max(brokenMovedAfter, Math.hypot(tb1[0]! - tb0[0]!, tb1[1]! - tb0[1]!, tb1[2]! - tb0[2]!));
+      for (let i = 0; i < pose.localR.length; i++) if (!Number.isFinite(pose.localR[i]!)) throw new Error(`frame ${f}: localR[${i}] is ${pose.localR[i]}`);
+      for (let i = 0; i < pose.worldM.length; i++) if (!Number.isFinite(pose.worldM[i]!)) throw new Error(`frame ${f}: worldM[${i}] is ${pose.worldM[i]}`);
+      if (f >= 20 && f < 50) {
+        // exact: the broken chain wrote nothing onto any of its character's bones
+        const got = slotsOf(broken).flatMap((s) => Array.from(pose.localR.subarray(s * 4, s * 4 + 4)));
+        expect(got, `frame ${f}: the broken chain's bones`).toEqual(frozen);
+        expect(C.initialised[brokenEid], `frame ${f}`).toBe(0);
+        // (from the next frame's preparation on: on the WebAssembly backend the write finds it)
+        if (f > 20) expect(C.stepsLastFrame[brokenEid], `frame ${f}`).toBe(0);
+      }
+      // every other chain stays on, whichever thread and backend prepared and wrote it
+      if (f >= 1) bindings.forEach((b, i) => { if (b !== broken) expect(C.initialised[b.tails[0]!.eid], `frame ${f}: chain ${i}`).toBe(1); });
+    }
+    // the others swung on meanwhile (tip > 1 mm in a frame), and the broken chain swings again once repaired
+    expect(otherMoved).toBeGreaterThan(1e-3);
+    expect(brokenMovedAfter).toBeGreaterThan(1e-3);
+    expect(C.initialised[brokenEid]).toBe(1);
+  } finally {
+    disposeTailThreads(world);
+  }
+}
+
+describe.each(FIELDS)('a tail chain whose %s points outside the world\'s arrays', (field) => {
+  test.each([false, true])('WebAssembly %s: no throw, nothing written for it, the others swing, it restarts when repaired', async (wasm) => {
+    await run(field, wasm, 0);
+  });
+  test('with a worker thread', async () => {
+    await run(field, true, 1);
+  }, 20_000);
+});
