@@ -2,7 +2,8 @@
  * TailClock — the tail's fixed internal clock and per-frame preparation.
  *
  * Reads: `world.tailClock`, the pose store's world matrix and owner of each chain's anchor (a
- * slot its character no longer owns: the chain simulates and writes nothing) and, for the
+ * slot its character no longer owns, or links, row or bone slots outside the world's arrays —
+ * `tailStructureOk` —: the chain simulates and writes nothing) and, for the
  * `'animation'` rest source, the clip's local rotations/translations of the tail bones.
  * Writes: the frame count (every call, whatever `dt`), the accumulator and step count; per
  * chain `anchorCur` (world position, rotation, uniform scale; reflected across x = 0 for a mirrored anchor, see `mirrored`), `mirrored`, `stepsLastFrame`, `resetLastFrame`, the rest rotations in animation mode,

@@ -6,7 +6,9 @@
  * its particle, in the parent's frame) and the clock's display fraction α (so every render
  * rate shows the same motion, one step behind); this frame's anchor `anchorCur`; the floor.
  * Writes: the pose store's local rotation and world matrix of every link bone (and the end
- * helper's world matrix; reflected back for a mirrored anchor), `anchorPrev`.
+ * helper's world matrix; reflected back for a mirrored anchor), `anchorPrev`; on the WebAssembly
+ * write, `initialised` 0 for a chain whose links, row or bone slots lie outside the world's
+ * arrays (written nothing; `tailStructureOk`).
  *
  * Local rotations are blended, so the tail rides the body exactly as it moves this frame. A
  * drawn tip that the blend (or this frame's hips) puts under the floor goes back onto the
