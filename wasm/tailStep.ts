@@ -1383,6 +1383,9 @@ export function setPreparePointers(
   pTeleport = teleportDistance; pSeatEase = seatEase; pChar = char; poseSlots = <u32>slots; tailRows = <u32>rows;
 }
 
+/** Chain eid's row lies inside the per-link arrays (see {@link structureOk}). */
+@inline function rowOk(eid: i32): bool { return <u32>load<i32>(pRow + (<usize>eid << 2)) < tailRows; }
+
 /**
  * Whether chain eid's structure lies inside the layout (core/tailKernel.ts tailStructureOk,
  * the same tests): at most MAX_LINKS links, a row inside the per-link arrays, every link's bone
@@ -1393,9 +1396,6 @@ export function setPreparePointers(
  * while the fields stay so). The kernels never read or write outside their arrays for it (nor
  * trap). Tested where the fields are read anyway: the write reads the slots again at once.
  */
-/** Chain eid's row lies inside the per-link arrays (see {@link structureOk}). */
-@inline function rowOk(eid: i32): bool { return <u32>load<i32>(pRow + (<usize>eid << 2)) < tailRows; }
-
 function structureOk(eid: i32): bool {
   const n = <i32>load<u8>(pLinks + <usize>eid), row = load<i32>(pRow + (<usize>eid << 2));
   if (n > MAX_LINKS || <u32>row >= tailRows) return false;
@@ -1406,7 +1406,7 @@ function structureOk(eid: i32): bool {
   return true;
 }
 
-/** Chain eid's link count, 0 when it is beyond MAX_LINKS (such a chain is never grouped, paired or prepared here). */
+/** Chain eid's link count, 0 when it is beyond MAX_LINKS (such a chain is never grouped for the step). */
 @inline function linksOf(eid: i32): i32 {
   const n = <i32>load<u8>(pLinks + <usize>eid);
   return n <= MAX_LINKS ? n : 0;

@@ -2,7 +2,7 @@
 // AssemblyScript flags: -O3 --runtime stub --noAssert --importMemory --sharedMemory --maximumMemory 65536 --enable simd --enable threads. 32478 bytes.
 
 /** SHA-256 of the wasm/tailStep.ts this module was compiled from. */
-export const TAIL_STEP_WASM_SOURCE_SHA256 = '72aea78b87ceb03c484a752b3d4c7bec80e6ec63eaf753114064d38f1bf520ca';
+export const TAIL_STEP_WASM_SOURCE_SHA256 = '6bf4c1f9cc09085e19be63b9f4716e89504132186e500d5ad7bdd3c12ead32a2';
 
 /** The compiled tail kernel (WebAssembly with SIMD), base64. */
 export const TAIL_STEP_WASM_BASE64 =
