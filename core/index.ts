@@ -39,6 +39,7 @@ export { update } from '../systems/pipeline';
 export { tailClockBegin, tailClockStep, resetChainToRest } from '../systems/tailClock';
 export { tailStep } from '../systems/tailStep';
 export { bendAngleOf, tailStructureOk } from './tailKernel';
+export { sceneCharacterOk, limbStructureOk } from './sceneGuard';
 export { tailWrite } from '../systems/tailWrite';
 export * from './character';
 export {

@@ -34,6 +34,7 @@
  * terrain and adds nothing. Worker threads run their chunks (a scene view, no `tailAccel`, no
  * character with a ground query) on an instance and list of their own (`view.sceneAccel`).
  */
+import { releaseLegs, sceneCharacterOk } from '../core/sceneGuard';
 import type { BitrigWorld } from '../core/world';
 import type { SceneContactsKernel } from '../core/wasm/tailAccel';
 import { MAX_LEGS } from '../core/components/scene';
@@ -77,6 +78,8 @@ export function footLock(world: BitrigWorld, dt: number): void {
   }
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
+    // (structure fields outside the world's arrays: left alone, its legs as animated — core/sceneGuard.ts)
+    if (!sceneCharacterOk(world, c)) { releaseLegs(world, c); continue; }
     const want = SC.grounded[c] === 1 ? 1 : 0;
     let gb = SC.groundBlend[c]!;
     if (SC.initialised[c] === 0) gb = want;
@@ -273,6 +276,7 @@ function groundPrepass(world: BitrigWorld, accel: SceneContactsKernel): void {
     const c = chars[j]!;
     if (!ground[c]) { list[j] = c; continue; }
     list[j] = -1 - c;
+    if (!sceneCharacterOk(world, c)) continue; // (the kernel leaves it alone: no ground asked for it)
     const n = SC.legCount[c]!;
     for (let k = 0; k < n; k++) {
       const e = SC.legs[c * MAX_LEGS + k]!;

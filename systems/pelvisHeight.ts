@@ -29,6 +29,7 @@
  * Worker threads run their chunks (a scene view, no `tailAccel`) on an instance and list of
  * their own (`view.sceneAccel`).
  */
+import { sceneCharacterOk } from '../core/sceneGuard';
 import type { BitrigWorld } from '../core/world';
 import type { SceneContactsKernel } from '../core/wasm/tailAccel';
 import { MAX_LEGS } from '../core/components/scene';
@@ -75,6 +76,7 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
   let aRate = NaN, alpha = 0;
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
+    if (!sceneCharacterOk(world, c)) continue; // (structure fields outside the world's arrays: left alone — core/sceneGuard.ts)
     const nLegs = SC.legCount[c]!;
     const rate = SC.pelvisRate[c]!;
     if (rate !== aRate) { aRate = rate; alpha = valid ? 1 - Math.exp(-rate * dt) : 0; }

@@ -34,6 +34,7 @@
  * {@link solveOne} solves before the kernel goes on from the next. Worker threads run their
  * chunks (a scene view) on an instance and limb list of their own (`view.ikAccel`).
  */
+import { limbStructureOk } from '../core/sceneGuard';
 import type { BitrigWorld } from '../core/world';
 import type { TwoBoneExports } from '../core/wasm/tailAccel';
 
@@ -315,6 +316,8 @@ const PC = { VALID: 0, OK: 1, MIR: 2, CONF: 3, PAR: 4, CHAR: 5 } as const;
 /** Solve limb `e` (the fused straight-line path, or the step-by-step one). */
 function solveOne(world: BitrigWorld, e: number): void {
   const L = world.components.Limb;
+  // (structure fields outside the world's arrays: left alone, not solved — core/sceneGuard.ts)
+  if (!limbStructureOk(world, e)) { if (e >= 0 && e < world.capacity) { L.solved[e] = 0; L.invalid[e] = 1; } return; }
   const pose = world.pose;
   const wm = pose.worldM, R = pose.localR, T = pose.localT, Sc = pose.localS, parent = pose.parent, owner = pose.owner;
   const rootWs = pose.charRootWs;

@@ -29,7 +29,9 @@
 // contactWs, normalWs, groundY, hasGround, groundSupport; the Limb request targetWs,
 // targetRotWs, hasTargetRot, weight, rotWeight, hasPole) and PelvisHeight's (offsetWs, band*,
 // comWs, supportWs, comValid, initialised; pose localT of the pelvis and the translation
-// column of its subtree's worldM, pose `dirty` as scratch, left 0). Scratch: 448 bytes at
+// column of its subtree's worldM, pose `dirty` as scratch, left 0). A character whose structure
+// fields point outside the layout (`charOk`, against `setSceneLimits`) is left alone, its legs'
+// weights set to 0. Scratch: 448 bytes at
 // `scratch`. Spaces: `Ws` world, `Ss` the support's local frame, `Ls` the bone's; units: world
 // units, radians, seconds.
 
@@ -93,6 +95,52 @@ export function setScenePointers(
   pSRow = sRow; pSMatrix = sMatrix; pSInv = sInv; pSRot = sRot; pSMirrored = sMirrored;
   pHMass = hMass; pHHasGrip = hHasGrip; pHObjectPos = hObjectPos;
   pComSeg = comSeg; pList = list; pParams = params; pScratch = scratch; pGroundHit = groundHit; pGroundOk = groundOk;
+}
+
+// The layout's capacities (setSceneLimits): a character whose structure fields point outside them is left alone.
+let gSlots: u32 = 0, gChars: u32 = 0, gEnts: u32 = 0, gPool: i32 = 0, gSupportRows: i32 = 0;
+
+/** The pose store's slot and character counts, the entity capacity, the COM pool's length and the support rows (setup, after every re-layout). */
+export function setSceneLimits(slots: i32, chars: i32, ents: i32, pool: i32, supportRows: i32): void {
+  gSlots = <u32>slots; gChars = <u32>chars; gEnts = <u32>ents; gPool = pool; gSupportRows = supportRows;
+}
+
+/**
+ * core/sceneGuard.ts sceneCharacterOk (the same tests): character c's pose character, pelvis
+ * slot and subtree end, leg and arm entities and counts, legs' slots and supports and COM
+ * segments lie inside the layout. FootLock and PelvisHeight leave any other alone (FootLock
+ * sets its legs' weights to 0: {@link releaseLegs}), so the kernel never reads or writes
+ * outside its arrays for it (nor traps).
+ */
+function charOk(c: i32): bool {
+  const ps = I(pPelvisSlot, c), pe = I(pPelvisSubEnd, c);
+  if (<u32>I(pScChar, c) >= gChars || <u32>ps >= gSlots || !(pe > ps && pe <= <i32>gSlots)) return false;
+  const nl = B(pLegCount, c), na = B(pArmCount, c);
+  if (nl > MAX_LEGS || na > MAX_ARMS) return false;
+  const s0 = I(pSegStart, c), sn = I(pSegCount, c), s1 = s0 + sn;
+  if (!(s0 >= 0 && sn >= 0 && sn % 3 === 0 && s1 <= gPool)) return false;
+  for (let k = 0; k < na; k++) if (<u32>I(pArms, c * MAX_ARMS + k) >= gEnts) return false;
+  for (let k = 0; k < nl; k++) {
+    const e = I(pLegs, c * MAX_LEGS + k);
+    if (<u32>e >= gEnts) return false;
+    if (<u32>I(pRootSlot, e) >= gSlots || <u32>I(pMidSlot, e) >= gSlots || <u32>I(pEndSlot, e) >= gSlots) return false;
+    const s = I(pSupport, e);
+    if (s === -1) continue;
+    if (<u32>s >= gEnts) return false;
+    const row = I(pSRow, s);
+    if (!(row >= -1 && row < gSupportRows)) return false;
+  }
+  return true;
+}
+
+/** sceneGuard.ts releaseLegs: character c's legs that are entities get weight 0 (TwoBoneIK leaves them as animated). */
+function releaseLegs(c: i32): void {
+  let nl = B(pLegCount, c);
+  if (nl > MAX_LEGS) nl = MAX_LEGS;
+  for (let k = 0; k < nl; k++) {
+    const e = I(pLegs, c * MAX_LEGS + k);
+    if (<u32>e < gEnts) { SF(pWeight, e, 0); SF(pRotWeight, e, 0); }
+  }
 }
 
 @inline function F(p: usize, i: i32): f64 { return load<f64>(p + (<usize>i << 3)); }
@@ -159,7 +207,9 @@ export function footLockRun(from: i32, count: i32): i32 {
   const valid = dt > 0 && isFinite<f64>(dt);
   for (let i = from; i < count; i++) {
     const c = I(pList, i);
-    footLockChar(c < 0 ? -1 - c : c, dt, valid, c < 0); // (inlined: one copy)
+    const cc = c < 0 ? -1 - c : c;
+    if (!charOk(cc)) { releaseLegs(cc); continue; }
+    footLockChar(cc, dt, valid, c < 0); // (inlined: one copy)
   }
   return count;
 }
@@ -568,7 +618,10 @@ function centerOfMass(eid: i32): bool {
   let x: f64 = 0, y: f64 = 0, z: f64 = 0, m: f64 = 0;
   const s0 = I(pSegStart, eid), s1 = s0 + I(pSegCount, eid);
   for (let k = s0; k < s1; k += 3) {
-    const s = <i32>F(pComSeg, k) * 16, c = F(pComSeg, k + 1), w = F(pComSeg, k + 2);
+    const sl = F(pComSeg, k), c = F(pComSeg, k + 1), w = F(pComSeg, k + 2);
+    // (a pool entry that is no slot of the store: no centre, as JavaScript's NaN gives)
+    if (!(sl >= 0 && sl < <f64>gSlots && sl === <f64><i32>sl && c < <f64>gSlots && (c < 0 || c === <f64><i32>c))) return false;
+    const s = <i32>sl * 16;
     let px = F(pWorldM, s + 12), py = F(pWorldM, s + 13), pz = F(pWorldM, s + 14);
     if (c >= 0) {
       const co = <i32>c * 16;
@@ -598,6 +651,7 @@ export function pelvisRun(count: i32): void {
   let aRate: f64 = NaN, alpha: f64 = 0;
   for (let i = 0; i < count; i++) {
     const c = I(pList, i);
+    if (!charOk(c)) continue;
     const nLegs = B(pLegCount, c);
     const rate = F(pPelvisRate, c);
     if (rate !== aRate) { aRate = rate; alpha = valid ? 1 - jsExp(-rate * dt) : 0; }

@@ -159,9 +159,10 @@ export function fillSceneChunk(view: SceneView, chars: ArrayLike<number>, from: 
   for (let i = from; i < to; i++) {
     const c = chars[i]!;
     L.chars[nc++] = c;
-    const legs = SC.legCount[c]!, arms = SC.armCount[c]!;
-    for (let k = 0; k < legs; k++) L.limbs[nl++] = SC.legs[c * MAX_LEGS + k]!;
-    for (let k = 0; k < arms; k++) L.limbs[nl++] = SC.arms[c * MAX_ARMS + k]!;
+    // (only limbs that are entities, at most MAX_LEGS and MAX_ARMS: the fields are public arrays — core/sceneGuard.ts)
+    const legs = Math.min(SC.legCount[c]!, MAX_LEGS), arms = Math.min(SC.armCount[c]!, MAX_ARMS), cap = view.capacity;
+    for (let k = 0; k < legs; k++) { const e = SC.legs[c * MAX_LEGS + k]!; if (e >= 0 && e < cap) L.limbs[nl++] = e; }
+    for (let k = 0; k < arms; k++) { const e = SC.arms[c * MAX_ARMS + k]!; if (e >= 0 && e < cap) L.limbs[nl++] = e; }
   }
   view.queries.sceneChars.dense = listView(L.charViews, L.chars, nc);
   view.queries.limbs.dense = listView(L.limbViews, L.limbs, nl);

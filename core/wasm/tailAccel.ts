@@ -77,6 +77,8 @@ export interface TwoBoneExports {
 /** The scene contacts kernel's exports (see wasm/sceneContacts.ts). */
 export interface SceneContactsExports {
   setScenePointers(...offsets: number[]): void;
+  /** The capacities a character's structure fields are checked against (slots, characters, entities, COM pool length, support rows). */
+  setSceneLimits(slots: number, chars: number, ents: number, pool: number, supportRows: number): void;
   /** FootLock for the characters `sceneList[from..count)` in order (an entry `-1 - c`: character c has a ground query, its legs' hits in {@link TailAccel.sceneGround}); returns `count`. */
   footLockRun(from: number, count: number): number;
   /** PelvisHeight for the characters `sceneList[0..count)`. */
@@ -543,6 +545,8 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     }
   }
   let scene: SceneContactsExports | null = null;
+  // (the capacities the kernel checks a character's structure fields against: slots, characters, entities, COM pool, support rows)
+  const sceneLimits: [number, number, number, number, number] = [world.pose.capacity, world.pose.charCapacity, world.capacity, world.comSegments.length, world.components.SupportFrame.mirrored.length];
   const scenePointers = sceneModule !== null ? [...SCENE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), offsetOf.get('world.comSegments')!] : [];
   if (sceneModule !== null) {
     try {
@@ -550,6 +554,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
       const sceneInstance = new WebAssembly.Instance(shared ? sceneModule : sceneContactsWasmModule(false)!, { env: { memory, exp: Math.exp, acos: Math.acos, sin: Math.sin, cos: Math.cos } });
       scene = sceneInstance.exports as unknown as SceneContactsExports;
       scene.setScenePointers(...scenePointers, sceneListOff, sceneParamsOff, sceneScratchOff, sceneGroundOff, sceneGroundOkOff);
+      scene.setSceneLimits(...sceneLimits);
     } catch {
       scene = null; // (the JavaScript systems, on the same arrays)
     }
@@ -584,7 +589,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     workerInit: shared ? {
       module, memory, pointers, writePointers, preparePointers, control: controlOff, arrays, jobChars: jobCharsOff, nextChain: nextChainOff, capacity: cap,
       ik: ik !== null ? { module: ikModule!, pointers: ikPointers, lists: ikSlabsOff, slabs: ikSlabs, slabLength: ikSlabLength, counter: ikCounterOff, bones: world.pose.capacity, chars: world.pose.charCapacity } : null,
-      scene: scene !== null && sceneSlabs > 0 ? { module: sceneModule!, pointers: scenePointers, slabs: sceneSlabsOff, count: sceneSlabs, counter: sceneCounterOff, ground: sceneGroundOff, groundOk: sceneGroundOkOff } : null,
+      scene: scene !== null && sceneSlabs > 0 ? { module: sceneModule!, pointers: scenePointers, slabs: sceneSlabsOff, count: sceneSlabs, counter: sceneCounterOff, ground: sceneGroundOff, groundOk: sceneGroundOkOff, limits: sceneLimits } : null,
     } : null,
     failed: false,
     waitLimitMs: WAIT_LIMIT_MS,

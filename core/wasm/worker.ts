@@ -56,10 +56,11 @@ export interface WorkerInit {
    * The scene contacts kernel for scene jobs (`null`: the JavaScript FootLock and PelvisHeight):
    * its module, pointers (setScenePointers order up to the COM segment pool), and the workers'
    * slabs — `count` of `SCENE_SLAB.BYTES` from byte `slabs`, each claimed by one worker with the
-   * counter at byte `counter` — and the world's ground hits (`ground`, `groundOk`: never read
-   * here, no character with a ground query runs on a worker).
+   * counter at byte `counter` — the world's ground hits (`ground`, `groundOk`: never read
+   * here, no character with a ground query runs on a worker) and the capacities the kernel checks
+   * structure fields against (`limits`, setSceneLimits order).
    */
-  scene: { module: WebAssembly.Module; pointers: number[]; slabs: number; count: number; counter: number; ground: number; groundOk: number } | null;
+  scene: { module: WebAssembly.Module; pointers: number[]; slabs: number; count: number; counter: number; ground: number; groundOk: number; limits: number[] } | null;
 }
 
 /** Polls of the job sequence before a worker sleeps (about 0.1 ms). */
@@ -116,6 +117,7 @@ function viewOf(init: WorkerInit): SceneView | null {
         // (JavaScript's own exp, acos, sin and cos, as on the calling thread)
         const k = new WebAssembly.Instance(sc.module, { env: { memory: init.memory, exp: Math.exp, acos: Math.acos, sin: Math.sin, cos: Math.cos } }).exports as unknown as SceneContactsExports;
         k.setScenePointers(...sc.pointers, at + SCENE_SLAB.LIST, at + SCENE_SLAB.PARAMS, at + SCENE_SLAB.SCRATCH, sc.ground, sc.groundOk);
+        k.setSceneLimits(...(sc.limits as [number, number, number, number, number]));
         view.sceneAccel = {
           scene: k, sceneList: new Int32Array(buffer, at + SCENE_SLAB.LIST, SCENE_CHUNK), sceneParams: new Float64Array(buffer, at + SCENE_SLAB.PARAMS, 2),
           sceneGround: new Float64Array(buffer, sc.ground, cap * 5), sceneGroundOk: new Uint8Array(buffer, sc.groundOk, cap),

@@ -203,6 +203,7 @@ function countKernel(world: BitrigWorld): Counted {
   const c: Counted = { footChars: 0, footCalls: 0, pelvisChars: 0, real };
   a.scene = {
     setScenePointers: (...o: number[]) => real.setScenePointers(...o),
+    setSceneLimits: (...o: [number, number, number, number, number]) => real.setSceneLimits(...o),
     pairedLegsSince: () => real.pairedLegsSince(),
     scalarLegsSince: () => real.scalarLegsSince(),
     pairedLocksSince: () => real.pairedLocksSince(),
@@ -286,6 +287,7 @@ describe('scene contacts in WebAssembly', () => {
     let moved = 0;
     a.scene = {
       setScenePointers: real.setScenePointers,
+      setSceneLimits: real.setSceneLimits,
       pairedLegsSince: real.pairedLegsSince,
       scalarLegsSince: real.scalarLegsSince,
       pairedLocksSince: real.pairedLocksSince,
@@ -312,6 +314,7 @@ describe('scene contacts in WebAssembly', () => {
     const f64 = new Float64Array(1), u64 = new BigUint64Array(f64.buffer);
     a.scene = {
       setScenePointers: real.setScenePointers,
+      setSceneLimits: real.setSceneLimits,
       pairedLegsSince: real.pairedLegsSince,
       scalarLegsSince: real.scalarLegsSince,
       pairedLocksSince: real.pairedLocksSince,
