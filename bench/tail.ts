@@ -14,33 +14,10 @@ import { bindSkeleton, beginCharacterFrame } from '../core/binding';
 import { update } from '../systems/pipeline';
 import { median, timeOnce, type BenchResult } from './common';
 import { allocPerFrame, steadyAllocation } from './alloc';
+import { chainSource } from '../test/helpers/chainSource'; // (the tests' six-link chain: Hips, Tail_1…Tail_6, Tail_End)
 
 const CHAINS = 10_000;
 const LINKS = 6;
-
-function chainSource() {
-  const names = ['Hips'];
-  const parents = [-1];
-  const rest = [{ t: [0, 0.9, 0], r: [0, 0, 0, 1], s: [1, 1, 1] }];
-  const inverseBind: number[][] = [];
-  const seg = 0.8 / LINKS;
-  let wy = 0.9, wz = 0;
-  inverseBind.push([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -wy, 0, 1]);
-  for (let i = 0; i < LINKS; i++) {
-    names.push(`Tail_${i + 1}`);
-    parents.push(i);
-    const t = i === 0 ? [0, -0.05, -0.1] : [0, -0.5 * seg, -0.866 * seg];
-    rest.push({ t, r: [0, 0, 0, 1], s: [1, 1, 1] });
-    wy += t[1]!; wz += t[2]!;
-    inverseBind.push([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -wy, -wz, 1]);
-  }
-  names.push('Tail_End');
-  parents.push(LINKS);
-  rest.push({ t: [0, -0.5 * seg, -0.866 * seg], r: [0, 0, 0, 1], s: [1, 1, 1] });
-  wy += -0.5 * seg; wz += -0.866 * seg;
-  inverseBind.push([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -wy, -wz, 1]);
-  return { names, parents, rest, inverseBind };
-}
 
 function hipsX(i: number, f: number): number {
   return (i % 100) * 2 + 0.25 * Math.sin(f * 0.15 + i);
@@ -183,7 +160,7 @@ export function oursWorld(wasm: boolean, threads = 0): {
   world: BitrigWorld; pose: BitrigWorld['pose']; run(n: number): void; base(n: number): void; framesOnly(n: number): void;
 } {
   const world = createBitrigWorld({ entities: CHAINS + 8, chains: CHAINS + 8, bones: CHAINS * (LINKS + 2) + 8, characters: CHAINS + 8, wasm, threads });
-  const src = chainSource();
+  const src = chainSource(LINKS);
   const bindings = [];
   for (let i = 0; i < CHAINS; i++) bindings.push(bindSkeleton(world, src));
   const hipsSlots = bindings.map((b) => b.slotOf[0]!);
