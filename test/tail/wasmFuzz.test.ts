@@ -186,7 +186,11 @@ describe('WebAssembly tail step: randomised and degenerate worlds (float32, agai
       expect(r.nonFinite).toBe('');
       for (const d of [r.frame, r.frameCond, r.run]) expect(d.exact, `seed ${s}: outside the step's outputs`).toBe('');
       // one frame from the same f64 state, conditioned chains (measured over the 12 seeds:
-      // positions 1.8e-5 × L, rotations 0.0032°; before review 48's fixes 3.7e-5 × L, 0.005°)
+      // positions 1.8e-5 × L, rotations 0.0032°; before review 48's fixes 3.7e-5 × L, 0.005°;
+      // these bounds are for these seeds: over seeds 1-150, 12 exceed one of them — up to
+      // 2.7e-4 × L, 0.13° and 0.058 L/s, in 0.2 s frames of several steps under 3 m hip swings
+      // or at a zero-length link, and one contact flag flips at a near tie — while every
+      // bit-identity and finiteness check holds)
       const c = r.frameCond, t = `seed ${s}, one frame, conditioned chains`;
       expect(c.pos, `${t}: positions / L`).toBeLessThan(2e-4);
       expect(c.vel, `${t}: velocities / L (1/s)`).toBeLessThan(0.05);
