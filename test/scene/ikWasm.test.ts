@@ -265,7 +265,7 @@ describe('two-bone IK in WebAssembly', () => {
     } finally {
       disposeTailThreads(A.world);
     }
-  });
+  }, 120_000);
 
   test('the committed module is the compile of wasm/twoBone.ts (npm run build:wasm)', async () => {
     const build = await import('../../scripts/build-wasm.mjs' as string) as {
