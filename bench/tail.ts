@@ -3,7 +3,8 @@
  * pose store) per link at 60,000 links (10,000 six-link chains in one world), compared with
  * @pixiv/three-vrm-springbone running the same chains in the same process. `extra` also has
  * the same world on the JavaScript step (`jsBackendNs`) and with one worker thread
- * (`twoThreadsNs`, opt-in: not the headline), timed in the same interleaved rounds.
+ * (`twoThreadsNs`, opt-in: not the headline), and 500 of the chains alone (`links3000Ns`: a
+ * world small enough to stay in the caches), timed in the same interleaved rounds.
  */
 import { Bone, Object3D, Vector3 } from 'three';
 import { VRMSpringBoneJoint, VRMSpringBoneManager } from '@pixiv/three-vrm-springbone';
@@ -17,6 +18,7 @@ import { allocPerFrame, steadyAllocation } from './alloc';
 import { chainSource } from '../test/helpers/chainSource'; // (the tests' six-link chain: Hips, Tail_1…Tail_6, Tail_End)
 
 const CHAINS = 10_000;
+const SMALL_CHAINS = 500;
 const LINKS = 6;
 
 function hipsX(i: number, f: number): number {
@@ -33,12 +35,19 @@ export async function benchTail(): Promise<BenchResult[]> {
   // threads on this machine's two cores; opt-in, so not the headline number.
   const oursThreads = oursWorld(true, 1);
   await waitForThreads(oursThreads.world, 1);
+  // The same chains, 500 of them (3,000 links): what a scene of a few hundred tails costs per
+  // link, its state in the processor's caches (the 60,000 links' is not: there half the time is
+  // memory traffic). Not the headline.
+  const small = oursWorld(true, 0, SMALL_CHAINS);
   const { world, pose } = ours;
   const FR = 60;
   const oursRun = (): void => ours.run(FR);
   const oursJsRun = (): void => oursJs.run(FR);
   const oursThreadsRun = (): void => oursThreads.run(FR);
   const baseRun = (): void => ours.base(FR);
+  const SMALL_FR = FR * 10;
+  const smallRun = (): void => small.run(SMALL_FR);
+  const smallBaseRun = (): void => small.base(SMALL_FR);
 
   // Allocation per frame once V8 has optimised the step: the exact bytes the young generation
   // gains over windows of 100 frames, until three in a row allocate nothing (bench/alloc.ts).
@@ -103,8 +112,11 @@ export async function benchTail(): Promise<BenchResult[]> {
   // Interleaved rounds (ours, its input-only baseline, three-vrm, bare spring), medians: the
   // machine is shared, so the ratio comes from timings taken side by side.
   const tOurs: number[] = [], tBase: number[] = [], tVrm: number[] = [], tBare: number[] = [], tJs: number[] = [], tThreads: number[] = [];
+  const tSmall: number[] = [], tSmallBase: number[] = [];
   for (let r = 0; r < 7; r++) {
     tOurs.push(timeOnce(oursRun));
+    tSmall.push(timeOnce(smallRun));
+    tSmallBase.push(timeOnce(smallBaseRun));
     tJs.push(timeOnce(oursJsRun));
     tThreads.push(timeOnce(oursThreadsRun));
     tBase.push(timeOnce(baseRun));
@@ -114,6 +126,7 @@ export async function benchTail(): Promise<BenchResult[]> {
   const oursNs = ((median(tOurs) - median(tBase)) * 1e6) / (FR * CHAINS * LINKS);
   const jsNs = ((median(tJs) - median(tBase)) * 1e6) / (FR * CHAINS * LINKS);
   const threadsNs = ((median(tThreads) - median(tBase)) * 1e6) / (FR * CHAINS * LINKS);
+  const smallNs = ((median(tSmall) - median(tSmallBase)) * 1e6) / (SMALL_FR * SMALL_CHAINS * LINKS);
   const threadsJoined = tailThreads(oursThreads.world);
   disposeTailThreads(oursThreads.world);
   const vrmNs = (median(tVrm) * 1e6) / (VF * CHAINS * LINKS);
@@ -129,6 +142,7 @@ export async function benchTail(): Promise<BenchResult[]> {
       backend: tailBackend(world),
       jsBackendNs: jsNs,
       twoThreadsNs: threadsNs,
+      links3000Ns: smallNs,
       twoThreadsWorkersJoined: threadsJoined,
       twoThreadsSpeedup: oursNs / threadsNs,
       wasmSpeedup: jsNs / oursNs,
@@ -150,25 +164,25 @@ async function waitForThreads(world: BitrigWorld, n: number): Promise<void> {
 }
 
 /**
- * A world of 10,000 moving six-link chains on the given backend, warmed up: `base(n)` moves the
+ * A world of 10,000 (or `chains`) moving six-link chains on the given backend, warmed up: `base(n)` moves the
  * hips only (the input), `run(n)` moves them and updates, `framesOnly(n)` updates.
  *
  * @example
  * const o = oursWorld(true); o.run(60);
  */
-export function oursWorld(wasm: boolean, threads = 0): {
+export function oursWorld(wasm: boolean, threads = 0, chains = CHAINS): {
   world: BitrigWorld; pose: BitrigWorld['pose']; run(n: number): void; base(n: number): void; framesOnly(n: number): void;
 } {
-  const world = createBitrigWorld({ entities: CHAINS + 8, chains: CHAINS + 8, bones: CHAINS * (LINKS + 2) + 8, characters: CHAINS + 8, wasm, threads });
+  const world = createBitrigWorld({ entities: chains + 8, chains: chains + 8, bones: chains * (LINKS + 2) + 8, characters: chains + 8, wasm, threads });
   const src = chainSource(LINKS);
   const bindings = [];
-  for (let i = 0; i < CHAINS; i++) bindings.push(bindSkeleton(world, src));
+  for (let i = 0; i < chains; i++) bindings.push(bindSkeleton(world, src));
   const hipsSlots = bindings.map((b) => b.slotOf[0]!);
   for (const b of bindings) beginCharacterFrame(b);
   let frame = 0;
   const moveHips = (): void => {
     const m = world.pose.worldM;
-    for (let i = 0; i < CHAINS; i++) {
+    for (let i = 0; i < chains; i++) {
       const s = hipsSlots[i]!;
       m[s * 16 + 12] = hipsX(i, frame);
       m[s * 16 + 14] = Math.floor(i / 100) * 2;
