@@ -43,3 +43,16 @@ export async function until(cond: () => boolean, ms: number): Promise<boolean> {
   }
   return true;
 }
+
+/**
+ * Run `frame` until `done()`, for at most `ms` (30 s). For tests that need a worker thread to
+ * have run one of a job's few chunks: whether a worker wakes before the calling thread has
+ * claimed them all depends on scheduling (the calling thread can win every one of 1,500 frames
+ * on a loaded machine, as it once did in CI). Every extra frame should be checked like the
+ * others; a worker that never runs a chunk still fails the assertion after. Returns `done()`.
+ */
+export function runUntil(frame: () => void, done: () => boolean, ms = 30_000): boolean {
+  const end = Date.now() + ms;
+  while (!done() && Date.now() < end) frame();
+  return done();
+}

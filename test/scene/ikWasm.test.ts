@@ -28,7 +28,7 @@ import { TWO_BONE_WASM_BASE64 } from '../../core/wasm/twoBoneWasm';
 import type { TwoBoneExports } from '../../core/wasm/tailAccel';
 import { disposeTailThreads, sceneContactsThreaded, tailThreads } from '../../core/wasm/tailAccel';
 import { makeBiped, PARENTS, type BipedRig } from './rig';
-import { bytesOf, until } from '../helpers/worldBytes';
+import { bytesOf, runUntil, until } from '../helpers/worldBytes';
 
 const DT = 1 / 60;
 const DEG = Math.PI / 180;
@@ -254,13 +254,15 @@ describe('two-bone IK in WebAssembly', () => {
       // calling thread — 77 to 230 of 300 frames in three runs here — so, as a one-chunk run
       // in CI once had none, the run goes on, every frame checked, until a worker has run one,
       // for at most 30 s more)
-      let extraUntil = Infinity;
-      for (let f = 1; f < 300 || (a.sceneChunksByWorkers === 0 && Date.now() < extraUntil); f++) {
-        if (f === 300) extraUntil = Date.now() + 30_000;
+      let f = 1;
+      const checked = (): void => {
         A.frame(f); B.frame(f);
         const d = firstDifference(A.world, B.world);
         if (d !== null) throw new Error(`frame ${f}: ${d} differs`);
-      }
+        f++;
+      };
+      while (f < 300) checked();
+      runUntil(checked, () => a.sceneChunksByWorkers > 0);
       expect(a.sceneChunksByWorkers).toBeGreaterThan(0);
     } finally {
       disposeTailThreads(A.world);

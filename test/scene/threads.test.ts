@@ -21,7 +21,7 @@ import { sceneKernelLegsByWorkers, tailThreads } from '../../core/wasm/tailAccel
 import { CTL } from '../../core/wasm/sceneJob';
 import { WORKER_SOURCE } from '../../core/wasm/workerSource';
 import { makeBiped, type BipedRig } from './rig';
-import { bytesOf, until, worldSnapshot } from '../helpers/worldBytes';
+import { bytesOf, runUntil, until, worldSnapshot } from '../helpers/worldBytes';
 
 interface Member { rig: BipedRig; k: number; ground: GroundQuery | null }
 
@@ -78,19 +78,6 @@ function crowd(world: BitrigWorld, n: number, from = 0): { members: Member[]; pl
     members.push({ rig, k, ground });
   }
   return { members, platform };
-}
-
-/**
- * Run `frame` until `done()`, for at most `ms` (30 s): the scene jobs here have one or two
- * chunks, so whether a worker wakes before the calling thread has claimed them all depends on
- * scheduling (the calling thread can win every one of a few frames on a loaded machine, as it
- * did once in CI); every extra frame is compared like the others, and a worker that never runs
- * a chunk still fails the assertion after. Returns `done()`.
- */
-function runUntil(frame: () => void, done: () => boolean, ms = 30_000): boolean {
-  const end = Date.now() + ms;
-  while (!done() && Date.now() < end) frame();
-  return done();
 }
 
 describe('scene contacts on worker threads', () => {
