@@ -175,7 +175,7 @@ export interface TailAccel {
   chainsPerChar: Int32Array;
   /** A worker reported an error: the workers are dropped before the next job. */
   failed: boolean;
-  /** How long the calling thread waits for chunks a worker claimed (ms; {@link WAIT_LIMIT_MS}; tests lower it). */
+  /** How long the calling thread waits for chunks a worker claimed (ms; {@link WAIT_LIMIT_MS}, or what {@link setLayoutWaitLimitMs} set; tests lower it). */
   waitLimitMs: number;
   /** A worker missed {@link TailAccel.waitLimitMs}: it may still write late, so at the end of the frame the world leaves this memory ({@link settleTimedOutWorkers}). */
   timedOut: boolean;
@@ -199,6 +199,26 @@ const PAGE = 65536;
 // Bytes of one group-link record of the step's mirror and of one step scratch (wasm/tailStep.ts REC, SCRATCH).
 const MIRROR_RECORD_BYTES = 34 * 16;
 const STEP_SCRATCH_BYTES = 16 * 52 * 16 + 16 * LINK_STRIDE * 8 * 16;
+
+// The wait limit new layouts start with (see setLayoutWaitLimitMs).
+let _waitLimitMs = WAIT_LIMIT_MS;
+
+/**
+ * Set the wait limit (ms) that layouts made from now on start with, instead of
+ * {@link WAIT_LIMIT_MS}; returns the previous one. Not part of the public API: the test suite
+ * raises it (test/setup.ts) so that a worker descheduled for over 2 s on a loaded test machine
+ * does not make a thread bit-identity test fail by a time-out; the tests of the time-out itself
+ * set {@link TailAccel.waitLimitMs} on their world.
+ *
+ * @example
+ * const before = setLayoutWaitLimitMs(60_000); // … setLayoutWaitLimitMs(before);
+ */
+export function setLayoutWaitLimitMs(ms: number): number {
+  if (!(ms >= 0 && ms <= 2 ** 31 - 1)) throw new Error(`bitrig/wasm: the wait limit must be a number of milliseconds in [0, 2^31 - 1], got ${String(ms)}`);
+  const before = _waitLimitMs;
+  _waitLimitMs = ms;
+  return before;
+}
 
 let _shared: WebAssembly.Module | null | undefined;
 let _unshared: WebAssembly.Module | null | undefined;
@@ -592,7 +612,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
       scene: scene !== null && sceneSlabs > 0 ? { module: sceneModule!, pointers: scenePointers, slabs: sceneSlabsOff, count: sceneSlabs, counter: sceneCounterOff, ground: sceneGroundOff, groundOk: sceneGroundOkOff, limits: sceneLimits } : null,
     } : null,
     failed: false,
-    waitLimitMs: WAIT_LIMIT_MS,
+    waitLimitMs: _waitLimitMs,
     timedOut: false,
     pairsByWorkers: 0,
     sceneChunksByWorkers: 0,

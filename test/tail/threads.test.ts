@@ -13,7 +13,8 @@ import { createBitrigWorld, type BitrigWorld } from '../../core/world';
 import { beginCharacterFrame, bindSkeleton, type CharacterBinding } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { reseatTailsAtPose } from '../../core/animatorCore';
-import { disposeTailThreads, tailThreads, tailWasmModule, unsharedTailModuleBytes } from '../../core/wasm/tailAccel';
+import { disposeTailThreads, setLayoutWaitLimitMs, tailThreads, tailWasmModule, unsharedTailModuleBytes } from '../../core/wasm/tailAccel';
+import { WAIT_LIMIT_MS } from '../../core/wasm/tailThreads';
 import { TAIL_STEP_WASM_BASE64 } from '../../core/wasm/tailStepWasm';
 import type { TailOptions } from '../../core/defaults';
 import { expectSameBytes, until, worldSnapshot } from '../helpers/worldBytes';
@@ -77,6 +78,23 @@ describe('tail worker threads', () => {
     for (const bad of [-1, 1.5, 16, NaN]) expect(() => createBitrigWorld({ threads: bad })).toThrow(/^bitrig\/world: threads must be an integer in \[0, 15\]/);
     expect(tailThreads(createBitrigWorld())).toBe(0);
     expect(tailThreads(createBitrigWorld({ wasm: false, threads: 2 }))).toBe(0); // the JavaScript step has no workers
+  });
+
+  test('the wait limit: 2 s for games; the test setup raises it to 60 s for the layouts made after it; bad limits throw', () => {
+    expect(WAIT_LIMIT_MS).toBe(2000);
+    const w = createBitrigWorld({ entities: 8, bones: 64 });
+    if (w.tailAccel === null) return; // (no WebAssembly SIMD: no workers to wait for)
+    expect(w.tailAccel.waitLimitMs).toBe(60_000); // test/setup.ts
+    const before = setLayoutWaitLimitMs(WAIT_LIMIT_MS);
+    try {
+      expect(before).toBe(60_000);
+      expect(createBitrigWorld({ entities: 8, bones: 64 }).tailAccel!.waitLimitMs).toBe(2000);
+      expect(w.tailAccel.waitLimitMs).toBe(60_000); // (a layout keeps the limit it was made with)
+      for (const bad of [-1, NaN, Infinity, 2 ** 31]) expect(() => setLayoutWaitLimitMs(bad)).toThrow(/^bitrig\/wasm: the wait limit must be a number of milliseconds/);
+      expect(createBitrigWorld({ entities: 8, bones: 64 }).tailAccel!.waitLimitMs).toBe(2000); // (unchanged by the bad calls)
+    } finally {
+      setLayoutWaitLimitMs(before);
+    }
   });
 
   test('three threads give bit-identical state to one on every frame, through a re-layout, a worker failure and disposal', async () => {
