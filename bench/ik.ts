@@ -31,7 +31,7 @@ import { pelvisHeight } from '../systems/pelvisHeight';
 import { twoBoneIK } from '../systems/twoBoneIK';
 import { update } from '../systems/pipeline';
 import { disposeTailThreads, sceneContactsChunked, sceneContactsThreaded, tailThreads } from '../core/wasm/tailAccel';
-import { median, timeMedian, timeOnce, type BenchResult } from './common';
+import { machineProbes, median, timeMedian, timeOnce, type BenchResult } from './common';
 import { allocPerFrame, steadyAllocation } from './alloc';
 
 const DT = 1 / 60;
@@ -240,14 +240,16 @@ function babylonFullRig(n: number): { round(): number; dispose(): void } {
 /**
  * Our frames and Babylon's rounds interleaved (the machine is shared: the ratio comes from
  * timings taken side by side): 8 rounds of `frames / 8` of our frames (timed by `frame(true)`),
- * each followed by one round of Babylon's, whose garbage is collected before our next frames.
- * Returns the median ns per Babylon update; disposes the rig.
+ * each followed by one round of Babylon's, whose garbage is collected before our next frames,
+ * and by one round of the machine `probes` when given. Returns the median ns per Babylon
+ * update; disposes the rig.
  */
-function interleavedRounds(frame: (keep: boolean) => void, bab: { round(): number; dispose(): void }, frames: number): number {
+function interleavedRounds(frame: (keep: boolean) => void, bab: { round(): number; dispose(): void }, frames: number, probes?: { round(): void }): number {
   const t: number[] = [];
   for (let r = 0; r < 8; r++) {
     for (let k = 0; k < frames / 8; k++) frame(true);
     t.push(bab.round());
+    probes?.round();
     (globalThis as { gc?: () => void }).gc?.();
   }
   bab.dispose();
@@ -319,7 +321,8 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
     if (keep) { tLock.push(t1 - t0); tPelvis.push(t2 - t1); tTwo.push(t3 - t2); tAll.push(t3 - t0); }
   };
   for (let k = 0; k < 60; k++) sceneFrame(false);
-  const babylon = interleavedRounds(sceneFrame, babylonRig(2000), FR);
+  const probes = machineProbes();
+  const babylon = interleavedRounds(sceneFrame, babylonRig(2000), FR, probes);
   const perLimb = (ms: number): number => (ms * 1e6) / LIMBS;
   const oursNs = perLimb(median(tAll));
   // reached check (not timed): every planted foot reached its lock
@@ -424,6 +427,7 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
         reachedLimbs: reached,
         allocatedBytesPerFrame: allocPerFrame(alloc),
         allocQuietAfterFrames: alloc.warmFrames ?? 'never',
+        ...probes.result(),
       },
     },
     {

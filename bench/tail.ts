@@ -4,7 +4,8 @@
  * @pixiv/three-vrm-springbone running the same chains in the same process. `extra` also has
  * the same world on the JavaScript step (`jsBackendNs`) and with one worker thread
  * (`twoThreadsNs`, opt-in: not the headline), and 500 of the chains alone (`links3000Ns`: a
- * world small enough to stay in the caches), timed in the same interleaved rounds.
+ * world small enough to stay in the caches), timed in the same interleaved rounds, with the
+ * machine probes (`memProbeGBs`, `jsProbeNs`: which mode the shared machine was in).
  */
 import { Bone, Object3D, Vector3 } from 'three';
 import { VRMSpringBoneJoint, VRMSpringBoneManager } from '@pixiv/three-vrm-springbone';
@@ -13,7 +14,7 @@ import { TAIL_LINK_FIELDS } from '../core/components/tail';
 import { disposeTailThreads, tailBackend, tailThreads } from '../core/wasm/tailAccel';
 import { bindSkeleton, beginCharacterFrame } from '../core/binding';
 import { update } from '../systems/pipeline';
-import { median, timeOnce, type BenchResult } from './common';
+import { machineProbes, median, timeOnce, type BenchResult } from './common';
 import { allocPerFrame, steadyAllocation } from './alloc';
 import { chainSource } from '../test/helpers/chainSource'; // (the tests' six-link chain: Hips, Tail_1…Tail_6, Tail_End)
 
@@ -113,6 +114,7 @@ export async function benchTail(): Promise<BenchResult[]> {
   // machine is shared, so the ratio comes from timings taken side by side.
   const tOurs: number[] = [], tBase: number[] = [], tVrm: number[] = [], tBare: number[] = [], tJs: number[] = [], tThreads: number[] = [];
   const tSmall: number[] = [], tSmallBase: number[] = [];
+  const probes = machineProbes();
   for (let r = 0; r < 7; r++) {
     tOurs.push(timeOnce(oursRun));
     tSmall.push(timeOnce(smallRun));
@@ -122,6 +124,7 @@ export async function benchTail(): Promise<BenchResult[]> {
     tBase.push(timeOnce(baseRun));
     tVrm.push(timeOnce(vrmRun));
     tBare.push(timeOnce(bare.run));
+    probes.round();
   }
   const oursNs = ((median(tOurs) - median(tBase)) * 1e6) / (FR * CHAINS * LINKS);
   const jsNs = ((median(tJs) - median(tBase)) * 1e6) / (FR * CHAINS * LINKS);
@@ -153,6 +156,7 @@ export async function benchTail(): Promise<BenchResult[]> {
       allocatedBytesOver1000Frames: alloc1000,
       allocatedBytesPerFrame: allocPerFrame(alloc),
       allocQuietAfterFrames: alloc.warmFrames ?? 'never',
+      ...probes.result(),
     },
   }];
 }
