@@ -79,8 +79,43 @@ function bodyReason(piece: Piece, up: ArrayLike<number>, areaShare: number, o: R
   return null;
 }
 
+/**
+ * [ours] A short piece hanging from the pelvis or the lower back (a spine joint whose parent is
+ * the pelvis) is repaired whatever its length when at least this fraction of it is driven
+ * from far away (the rigger handed a stub tail to a leg); correctly weighted short pieces are
+ * left alone.
+ */
+export const STUB_MISWEIGHTED = 0.5;
+
+/**
+ * The repair of a misweighted short piece: a short chain (two or three links, settled by the
+ * grow phase against the mesh) when it is tail-shaped, else rigid on the pelvis (also in rigid
+ * mode). `notTail` says why it is not tail-shaped, or null when it is.
+ */
+function stubDecision(skel: SkinSkeleton, o: RigOptions, where: string, misweighted: number, notTail: string | null, kind: 'short' | 'tail'): Decision {
+  const pelvisName = skel.names[skel.pelvis]!;
+  const what = `${kind === 'short' ? 'short piece' : 'piece'} hanging from the pelvis or lower back (${where}), ${Math.round(100 * misweighted)} % of it driven from far away: a misweighted stub`;
+  const base = { kind, tail: true, worn: false, bone: skel.pelvis, stub: true } as const;
+  if (o.mode === 'rigid') return { ...base, verdict: 'rigid', reason: `${what}${rigidSuffix(pelvisName)}` };
+  if (notTail) return { ...base, verdict: 'rigid', reason: `${what}, not tail-shaped (${notTail}): rigid on ${pelvisName}` };
+  return { ...base, verdict: 'chain', reason: `${what}, tail-shaped${GREW} of ${STUB_MIN_LINKS}–${STUB_MAX_LINKS} links` };
+}
+
+/** The pelvis, a joint of its region, or a spine joint whose parent is the pelvis (the lower back). */
+function lowBack(skel: SkinSkeleton, region: number, a: number): boolean {
+  return skel.pelvis >= 0 && (region === REGION_PELVIS || (region === REGION_SPINE && skel.parents[a] === skel.pelvis));
+}
+
+/** [ours] A rigid stub's weight moves onto the pelvis over this fraction of its length from the ring. */
+export const STUB_BLEND = 0.1;
+
+/** [ours] Links of a stub's chain: at least this many (else it is made rigid on the pelvis)… */
+export const STUB_MIN_LINKS = 2;
+/** …and at most this many. */
+export const STUB_MAX_LINKS = 3;
+
 /** The policy of the 11 September update (SPEC §1). `areaShare` gives a piece's share of the skin's surface area. */
-export function decide(piece: Piece, skel: SkinSkeleton, regions: Uint8Array, o: RigOptions, height: number, areaShare: (p: Piece) => number): Decision {
+export function decide(piece: Piece, skel: SkinSkeleton, regions: Uint8Array, o: RigOptions, height: number, areaShare: (p: Piece) => number, misweighted: number): Decision {
   const a = piece.attachment;
   const name = a >= 0 ? skel.names[a]! : '?';
   const nWelded = piece.vertices.length;
@@ -102,6 +137,7 @@ export function decide(piece: Piece, skel: SkinSkeleton, regions: Uint8Array, o:
     return { kind: 'limb', verdict: 'left-alone', reason: `hangs from a limb (${name}): sleeves, hands and feet are left alone (${shape})`, ...none };
   }
   if (!long) {
+    if (lowBack(skel, region, a) && misweighted >= STUB_MISWEIGHTED) return stubDecision(skel, o, `${name}; ${shape}`, misweighted, appendage ? null : whyNot, 'short');
     return { kind: 'short', verdict: 'left-alone', reason: `short piece near ${name} (reach ${fmt(piece.reach / height)} H < ${o.minReach} H): left alone`, ...none };
   }
   const pelvisName = skel.pelvis >= 0 ? skel.names[skel.pelvis]! : '?';
@@ -131,6 +167,9 @@ export function decide(piece: Piece, skel: SkinSkeleton, regions: Uint8Array, o:
       bone: -1,
     };
   }
+  // A misweighted piece at the pelvis or lower back that is no tail-shaped appendage (a short
+  // tail with the rump it was handed over with) is a stub too, whatever its reach.
+  if (lowBack(skel, region, a) && misweighted >= STUB_MISWEIGHTED) return stubDecision(skel, o, `${name}; ${shape}`, misweighted, appendage ? null : whyNot, 'tail');
   const bone = region === REGION_PELVIS ? skel.pelvis : a;
   const boneName = skel.names[bone]!;
   if (o.include.includes('torso')) {

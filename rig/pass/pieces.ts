@@ -40,9 +40,18 @@ export function piecesPhase(f: Field): Pieces {
     if (k >= levels.length) return [];
     const out: Found[] = [];
     for (const sub of findPieces({ ...input, far: levels[k]! }, piece.vertices)) {
-      const d = decide(sub, skel, regions, o, H, areaShare);
       const mis = misweightedOf(f, sub);
-      if (d.tail && (sub.collarSpread <= o.maxCollarSpread || mis >= 0.5)) {
+      const d = decide(sub, skel, regions, o, H, areaShare, mis);
+      if (d.stub && d.kind === 'tail') {
+        // A misweighted piece that is no appendage at this threshold: a long tail may still
+        // come out of it at a higher one; only when none does is it repaired as a stub.
+        const deeper = refine(sub, k + 1);
+        if (deeper.some((x) => !x.decision.stub)) out.push(...deeper);
+        else {
+          d.reason += ` (found inside a worn piece at a raised far threshold of ${fmt(sub.far / H)} H)`;
+          out.push({ piece: sub, decision: d, misweighted: mis });
+        }
+      } else if (d.tail && (sub.collarSpread <= o.maxCollarSpread || mis >= 0.5)) {
         d.reason += ` (found inside a worn piece at a raised far threshold of ${fmt(sub.far / H)} H)`;
         out.push({ piece: sub, decision: d, misweighted: mis });
       } else if (d.worn) out.push(...refine(sub, k + 1));
@@ -51,8 +60,9 @@ export function piecesPhase(f: Field): Pieces {
   };
   const found: Found[] = [];
   for (const piece of findPieces(input, null)) {
-    const decision = decide(piece, skel, regions, o, H, areaShare);
-    found.push({ piece, decision, misweighted: misweightedOf(f, piece) });
+    const misweighted = misweightedOf(f, piece);
+    const decision = decide(piece, skel, regions, o, H, areaShare, misweighted);
+    found.push({ piece, decision, misweighted });
     if (decision.worn) found.push(...refine(piece, 0));
   }
   return { ...f, regions, found };

@@ -40,6 +40,14 @@
  *   rigid mode) it is left alone and the report names the chain. The part of the domain beyond
  *   every chain's bound (a separate tail nearby, a fork's bare branch) grows its own chain when
  *   it is long. So a run on the pass's own output changes nothing.
+ * - A misweighted piece at the pelvis or lower back (half of it or more driven from far away)
+ *   is a stub, repaired whatever its length: a chain of 2–3 links when tail-shaped and long
+ *   enough for its mesh, else rigid on the pelvis (decide.ts, grow.ts).
+ * - A chain starts where the tail leaves the body, not inside a rump its domain spilled over
+ *   (base.ts); twin or forked tails from one root get a chain each (fork.ts).
+ *
+ * Phases, one file each (docs/rig-pass.md): model → weld → distance field → pieces → decide →
+ * grow → re-weight.
  */
 import type { Document } from '@gltf-transform/core';
 import type { RigOptionsInput } from '../options';

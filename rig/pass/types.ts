@@ -150,6 +150,8 @@ export interface Decision {
   worn: boolean;
   /** Bone for rigid pieces. */
   bone: number;
+  /** A misweighted short piece at the pelvis or lower back, repaired as a stub (short chain or rigid). */
+  stub?: boolean;
 }
 
 /** A piece with its decision. */
