@@ -335,13 +335,15 @@ describe.skipIf(!hasAssets)('bake on real assets', () => {
     expect((await validate(doc)).numErrors).toBe(errorsBefore);
   });
 
-  it('de-tailed Quaternius fox after the rig pass: Walk bakes 8 links, loop seam < 0.5°, validator clean', async () => {
+  // 7 links: the chain starts where the tail leaves the body, and its links stay longer than
+  // the low-poly tail's edges along it.
+  it('de-tailed Quaternius fox after the rig pass: Walk bakes 7 links, loop seam < 0.5°, validator clean', async () => {
     const doc = await loadAsset('quaternius-fox');
     detailAnimal(doc, ANIMAL_PRESETS['quaternius-fox']);
     rigAppendages(doc, { mode: 'chain' });
     const r = bakeTails(doc, { clips: ['Walk'] });
     const c = r.clips[0]!;
-    expect(c.bones.length).toBe(8);
+    expect(c.bones.length).toBe(7);
     expect(c.converged).toBe(true);
     for (const s of c.seamJumpDeg) expect(s).toBeLessThan(0.5);
     const issues = await validate(doc);

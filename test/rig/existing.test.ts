@@ -21,7 +21,7 @@ import { readGlbBytes, rigGlb, writeGlbBytes } from '../../rig/glb';
 import { readSkinMesh } from '../../rig/meshData';
 import { rigAppendages, type RigReport } from '../../rig/pass';
 import { readSkinSkeleton } from '../../rig/skeleton';
-import { hasAssets, loadAsset, warnIfNoAssets, type AssetName } from '../fixtures/assets';
+import { hasAsset, loadAsset, warnIfNoAssets, type AssetName } from '../fixtures/assets';
 import { ANIMAL_PRESETS, addTailTube, detailAnimal, type TailTruth } from '../fixtures/detail';
 import { rawInfluences } from './helpers';
 import { validateGlb } from './validate';
@@ -230,8 +230,8 @@ const OWN_OUTPUT: OwnOutputCase[] = [
   { label: 'threejs-xbot + tail tube', asset: 'threejs-xbot', build: (d) => addTailTube(d, {}) },
 ];
 
-describe.skipIf(!hasAssets)('rig pass on its own output: real assets', () => {
-  it.each(OWN_OUTPUT)('$label: pass(pass(x)) adds no joints and changes no weight', async ({ asset, build }) => {
+describe('rig pass on its own output: real assets', () => {
+  it.each(OWN_OUTPUT.filter((c) => hasAsset(c.asset)))('$label: pass(pass(x)) adds no joints and changes no weight', async ({ asset, build }) => {
     const doc = await loadAsset(asset);
     build(doc);
     const t = await twice(await writeGlbBytes(doc));

@@ -20,12 +20,11 @@ import { readGlbBytes, rigGlb, writeGlbBytes } from '../../rig/glb';
 import { readSkinMesh } from '../../rig/meshData';
 import { atChainBound, rigAppendages } from '../../rig/pass';
 import { readSkinSkeleton } from '../../rig/skeleton';
-import { hasAssets, loadAsset, warnIfNoAssets } from '../fixtures/assets';
+import { loadAsset } from '../fixtures/assets';
 import { rawInfluences } from './helpers';
 import { addArtistChain, twoTailDoc } from './twoTails';
 import { validateGlb } from './validate';
 
-warnIfNoAssets();
 
 /** Summed weight per joint name over vertices [a, b). */
 function weightsByName(doc: Document, skin: Skin, [a, b]: [number, number]): Map<string, number> {
@@ -133,7 +132,7 @@ describe('rig pass: tail skin and existing chains (built in code)', () => {
   });
 });
 
-describe.skipIf(!hasAssets)('rig pass: a separate tail beside a rigged one (real asset)', () => {
+describe('rig pass: a separate tail beside a rigged one (real asset)', () => {
   it('khronos-fox with its tail copied 40 units (0.51 H) sideways onto a shin: the copy grows its own chain, none of it goes onto b_Tail…', async () => {
     const doc = await loadAsset('khronos-fox');
     const skin = doc.getRoot().listSkins()[0]!;
