@@ -123,7 +123,7 @@ function makeMeshes(c: Crowd): void {
   bodies.frustumCulled = tails.frustumCulled = false;
   grid = new GridHelper(2 * c.outer + 4, Math.round(c.outer + 2), 0x4a5568, 0x2d3442);
   scene.add(bodies, tails, grid);
-  const d = c.outer * 1.25 + 3;
+  const d = c.outer * 1.7 + 3;
   camera.position.set(0, d * 0.75, d);
   camera.lookAt(0, 0, 0);
   camera.far = d * 4;
