@@ -10,6 +10,7 @@ export default defineConfig({
   test: {
     include: BROWSER_TESTS,
     setupFiles: ['test/setup.ts'],
+    globalSetup: ['test/package/buildOnce.ts'],
     testTimeout: 240_000,
     hookTimeout: 360_000,
     pool: 'forks',
