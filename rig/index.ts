@@ -38,13 +38,3 @@ export {
 export type {
   GroundingOptions, GroundingLift, SupportSamples, SupportScratch, HipsLiftRow, HipsLiftComparison, HipsLiftOptions, GroundPlacement, PlaceOnGroundOptions,
 } from './grounding';
-
-// glTF-Transform's types name Float16Array, which TypeScript's lib has only from ES2025/ESNext.
-// Declared here (merging with the lib's own where it exists) so `bitrig/rig` type-checks
-// under the default lib of older targets.
-declare global {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars, @typescript-eslint/no-empty-object-type
-  interface Float16Array<TArrayBuffer extends ArrayBufferLike = ArrayBufferLike> {}
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-  interface Float16ArrayConstructor {}
-}

@@ -8,6 +8,6 @@ import { fileURLToPath } from 'node:url';
 
 export default function setup(): void {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-  const r = spawnSync('npx', ['tsup', '--silent'], { cwd: root, encoding: 'utf8', timeout: 300_000 });
-  if (r.status !== 0) throw new Error(`bitrig tests: the package build (tsup) failed:\n${r.stdout}\n${r.stderr}`);
+  const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, encoding: 'utf8', timeout: 300_000 });
+  if (r.status !== 0) throw new Error(`bitrig tests: the package build (npm run build) failed:\n${r.stdout}\n${r.stderr}`);
 }
