@@ -156,13 +156,14 @@ describe('package build', () => {
   test('installed from the npm pack tarball into an empty project: the entries load and npx bitrig --help exits 0', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'bitrig-tarball-'));
     try {
-      const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: repoRoot, encoding: 'utf8' });
+      const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: repoRoot, encoding: 'utf8' });
       expect(pack.status, pack.stderr).toBe(0);
       const tgz = path.join(dir, (JSON.parse(pack.stdout) as [{ filename: string }])[0].filename);
       const app = path.join(dir, 'app');
       mkdirSync(app);
       writeFileSync(path.join(app, 'package.json'), '{ "name": "app", "private": true, "type": "module" }\n');
-      // Offline: the dependencies come from this repository's npm cache (npm ci filled it).
+      // dist/ is the global setup's build (--ignore-scripts skips prepack's second build). The
+      // dependencies come from the npm cache that npm ci filled.
       const inst = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tgz], { cwd: app, encoding: 'utf8', timeout: 180_000 });
       expect(inst.status, inst.stderr).toBe(0);
       const load = spawnSync(process.execPath, ['--input-type=module', '-e', "const m = await import('bitrig'); const r = await import('bitrig/rig'); if (!m.createBitrigWorld || !r.rigGlb) process.exit(3);"], { cwd: app, encoding: 'utf8' });
@@ -175,7 +176,7 @@ describe('package build', () => {
   }, 240_000);
 
   test('the tarball holds dist, README and LICENSE, and no test assets', () => {
-    const r = spawnSync('npm', ['pack', '--dry-run', '--json'], { cwd: repoRoot, encoding: 'utf8' });
+    const r = spawnSync('npm', ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: repoRoot, encoding: 'utf8' });
     expect(r.status).toBe(0);
     const files = (JSON.parse(r.stdout) as [{ files: { path: string }[] }])[0].files.map((f) => f.path);
     expect(files).toContain('README.md');

@@ -64,7 +64,7 @@ describe('package size', () => {
   afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
 
   test('npm pack: at most 1 MB packed, no source maps', () => {
-    const r = spawnSync('npm', ['pack', '--dry-run', '--json'], { cwd: repoRoot, encoding: 'utf8' });
+    const r = spawnSync('npm', ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: repoRoot, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     const info = (JSON.parse(r.stdout) as [{ size: number; unpackedSize: number; files: { path: string }[] }])[0];
     console.log(`npm pack: ${info.size} bytes packed, ${info.unpackedSize} unpacked, ${info.files.length} files`);
