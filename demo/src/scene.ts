@@ -1,7 +1,7 @@
 /**
  * Scene page: the base pose (the clip alone) on the left, bitrig's corrected pose on the
  * right, one camera for both (drag either view), corrections on/off, pause and scrub, and
- * the seed's scenarios: uneven terrain, moving platforms, a reach with orientation, a key
+ * the scenarios: uneven terrain, moving platforms, a reach with orientation, a key
  * into a lock, pouring, and an out-of-reach target flagged "needs repositioning".
  */
 import GUI from 'lil-gui';
