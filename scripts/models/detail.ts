@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { readGlbBytes, writeGlbBytes } from '../../rig/glb';
 import { ANIMAL_PRESETS, detailAnimal } from './detailAnimal';
 
@@ -46,7 +47,7 @@ export async function detailFile(args: DetailFileArgs): Promise<{ tailVertices: 
 }
 
 function parseArgs(argv: string[]): DetailFileArgs {
-  const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
   const out: DetailFileArgs = {
     input: path.join(root, 'demo/models/quaternius-fox.glb'),
     output: path.join(root, 'demo/models/quaternius-fox-detailed.glb'),
