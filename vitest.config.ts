@@ -1,8 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * `npm test`: the library's unit and integration tests (Node only, under five minutes on two
+ * cores). The browser, build, package and type tests run with `npm run test:browser`
+ * (vitest.browser.config.ts); `BROWSER_TESTS` lists them so neither config runs them twice.
+ */
+export const BROWSER_TESTS = ['test/demo/**/*.test.ts', 'test/types/**/*.test.ts', 'test/package.test.ts', 'test/package/**/*.test.ts'];
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', ...BROWSER_TESTS],
     setupFiles: ['test/setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

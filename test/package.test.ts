@@ -1,5 +1,5 @@
 /**
- * The published package: `npm run build` produces ESM + CJS + .d.ts for every entry point,
+ * The published package (built once by test/package/buildOnce.ts): ESM + CJS + .d.ts for every entry point,
  * each loads in Node, the `bitrig` bin runs, and the tarball holds no test assets.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { repoRoot } from './helpers/loadThree';
 
 const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
@@ -18,11 +18,6 @@ const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')
 const entries = Object.entries(pkg.exports).filter(([k]) => k !== './package.json') as [string, { import: { types: string; default: string }; require: { types: string; default: string } }][];
 
 describe('package build', () => {
-  beforeAll(() => {
-    const r = spawnSync('npx', ['tsup', '--silent'], { cwd: repoRoot, encoding: 'utf8', timeout: 300_000 });
-    if (r.status !== 0) throw new Error(`tsup failed:\n${r.stdout}\n${r.stderr}`);
-  }, 320_000);
-
   test('every export has ESM, CJS and both .d.ts files', () => {
     for (const [, e] of entries) {
       for (const f of [e.import.default, e.import.types, e.require.default, e.require.types]) {
@@ -62,6 +57,7 @@ describe('package build', () => {
       const pkgDir = path.join(dir, 'node_modules', 'bitrig');
       mkdirSync(pkgDir, { recursive: true });
       cpSync(path.join(repoRoot, 'dist'), path.join(pkgDir, 'dist'), { recursive: true });
+      cpSync(path.join(repoRoot, 'bin'), path.join(pkgDir, 'bin'), { recursive: true });
       copyFileSync(path.join(repoRoot, 'package.json'), path.join(pkgDir, 'package.json'));
       const deps = Object.keys((JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
       const need = new Set<string>();
@@ -141,8 +137,46 @@ describe('package build', () => {
     expect(out).toMatch(/rig/);
   });
 
+  test('the bin runs the TypeScript sources when dist/ is absent (a clone right after npm install)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bitrig-clone-'));
+    try {
+      for (const d of ['bin', 'cli', 'core', 'systems', 'rig', 'adapters', 'wasm']) {
+        if (existsSync(path.join(repoRoot, d))) cpSync(path.join(repoRoot, d), path.join(dir, d), { recursive: true });
+      }
+      copyFileSync(path.join(repoRoot, 'package.json'), path.join(dir, 'package.json'));
+      symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+      const r = spawnSync(process.execPath, [path.join(dir, 'bin', 'bitrig.mjs'), '--help'], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/usage: bitrig/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  test('installed from the npm pack tarball into an empty project: the entries load and npx bitrig --help exits 0', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bitrig-tarball-'));
+    try {
+      const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: repoRoot, encoding: 'utf8' });
+      expect(pack.status, pack.stderr).toBe(0);
+      const tgz = path.join(dir, (JSON.parse(pack.stdout) as [{ filename: string }])[0].filename);
+      const app = path.join(dir, 'app');
+      mkdirSync(app);
+      writeFileSync(path.join(app, 'package.json'), '{ "name": "app", "private": true, "type": "module" }\n');
+      // dist/ is the global setup's build (--ignore-scripts skips prepack's second build). The
+      // dependencies come from the npm cache that npm ci filled.
+      const inst = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tgz], { cwd: app, encoding: 'utf8', timeout: 180_000 });
+      expect(inst.status, inst.stderr).toBe(0);
+      const load = spawnSync(process.execPath, ['--input-type=module', '-e', "const m = await import('bitrig'); const r = await import('bitrig/rig'); if (!m.createBitrigWorld || !r.rigGlb) process.exit(3);"], { cwd: app, encoding: 'utf8' });
+      expect(load.status, load.stderr).toBe(0);
+      const help = spawnSync('npx', ['--no-install', 'bitrig', '--help'], { cwd: app, encoding: 'utf8' });
+      expect(help.status, help.stderr).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
+
   test('the tarball holds dist, README and LICENSE, and no test assets', () => {
-    const r = spawnSync('npm', ['pack', '--dry-run', '--json'], { cwd: repoRoot, encoding: 'utf8' });
+    const r = spawnSync('npm', ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: repoRoot, encoding: 'utf8' });
     expect(r.status).toBe(0);
     const files = (JSON.parse(r.stdout) as [{ files: { path: string }[] }])[0].files.map((f) => f.path);
     expect(files).toContain('README.md');

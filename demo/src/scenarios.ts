@@ -1,5 +1,5 @@
 /**
- * Scene page scenarios (seed 002): each is a pure function of time t — where the game puts
+ * Scene page scenarios: each is a pure function of time t — where the game puts
  * the character, the stance weights it supplies, the hand target, the ground — plus props.
  * Being pure in t is what lets the page pause, scrub and re-simulate deterministically.
  */

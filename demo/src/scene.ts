@@ -1,16 +1,16 @@
 /**
  * Scene page: the base pose (the clip alone) on the left, bitrig's corrected pose on the
  * right, one camera for both (drag either view), corrections on/off, pause and scrub, and
- * the seed's scenarios: uneven terrain, moving platforms, a reach with orientation, a key
+ * the scenarios: uneven terrain, moving platforms, a reach with orientation, a key
  * into a lock, pouring, and an out-of-reach target flagged "needs repositioning".
  */
 import GUI from 'lil-gui';
-import { Color, Group, type Mesh, Quaternion, Scene, Vector3 } from 'three';
+import { Box3, Color, Group, type Mesh, Quaternion, Scene, Vector3 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { characterToThree } from '../../adapters/three/index';
 import { createBuiltinCharacter } from '../../core/character/index';
 import type { HandTargetInput, SceneDiagnostics, SceneInputs } from '../../core/sceneIK';
-import { addLights, createRenderer, fitCanvas, fmt, grabPixels, makeCamera, renderInto, reportError, setStatus } from './common';
+import { addLights, createRenderer, fitCanvas, grabPixels, makeCamera, renderInto, reportError, setStatus, viewRect } from './common';
 import { createOverlays } from './overlays';
 import {
   LAYER_BASE, LAYER_CORRECTED, LAYER_PROPS, SCENARIOS, type HandPose, type Scenario, type ScenarioContext, type ScenarioFrame,
@@ -74,6 +74,8 @@ const rightHand = scratch.bones.find((b) => b.name === 'RightHand')!;
 const rightFore = scratch.bones.find((b) => b.name === 'RightForeArm')!;
 const handBind = { pos: rightHand.getWorldPosition(new Vector3()), rot: rightHand.getWorldQuaternion(new Quaternion()) };
 const armDir = handBind.pos.clone().sub(rightFore.getWorldPosition(new Vector3())).normalize();
+/** The character's size at bind (metres), for framing. */
+const charSize = new Box3().setFromObject(scratch.root).getSize(new Vector3());
 const ankleBindY = scratch.bones.find((b) => b.name === 'LeftFoot')!.getWorldPosition(new Vector3()).y;
 
 const ctx: ScenarioContext = { props, world, gait: analyzeGait(data, 'walk'), handBind, armDir };
@@ -186,13 +188,50 @@ function setScenario(id: string): void {
   controls.target.set(o.target[0], o.target[1], o.target[2]);
   camera.position.set(o.target[0] + o.offset[0], o.target[1] + o.offset[1], o.target[2] + o.offset[2]);
   controls.update();
+  frameCharacter();
   scrub.max = String(duration);
   seek(0);
-  setStatus(`${next.label} · drag to orbit, wheel to zoom; both views share one camera`, 'info');
+  setStatus(`${next.label}: ${CORRECTS[next.id] ?? 'scene contacts'} · drag to orbit, wheel to zoom`, 'info');
 }
 
 // ------------------------------------------------------------------------------------------
 // Readouts
+
+/** A length in centimetres (one decimal below 10 cm). */
+function cm(m: number): string {
+  const c = m * 100;
+  return `${Math.abs(c) < 10 ? c.toFixed(1) : c.toFixed(0)} cm`;
+}
+
+/** Height of an ankle over the ground in words ("3.2 cm above", "1.0 cm below", "on it"). */
+function heightWords(m: number): string {
+  if (Math.abs(m) < 0.005) return 'on the ground';
+  return `${cm(Math.abs(m))} ${m > 0 ? 'above' : 'below'} it`;
+}
+
+/** What each scenario corrects, in plain words (the status line). */
+const CORRECTS: Record<string, string> = {
+  terrain: 'feet planted on the bumps, hips lowered to keep both feet down',
+  'platform-move': 'feet stay planted on the sliding platform instead of skating',
+  'platform-rotate': 'feet stay planted on the turning, tilting disc',
+  reach: 'the right hand reaches the target, wrist turned to match it',
+  key: 'the right hand brings the key into the lock, turned to fit',
+  pour: 'the right hand holds the spout over the cup while tilting',
+  'out-of-reach': 'the target is too far: the arm stretches as far as it can and the character is flagged to move closer',
+};
+
+/** Pull the camera back along its direction until the character fits the narrower view with a margin. */
+function frameCharacter(): void {
+  const r = viewRect(renderer, viewEl('corrected'));
+  const aspect = r.visible ? r.aspect : 0.8;
+  const vfov = (camera.fov * Math.PI) / 180;
+  const hfov = 2 * Math.atan(Math.tan(vfov / 2) * aspect);
+  const radius = 0.5 * Math.hypot(charSize.y, Math.max(charSize.x, charSize.z)) * 1.35;
+  const need = radius / Math.sin(Math.min(vfov, hfov) / 2);
+  const offset = camera.position.clone().sub(controls.target);
+  if (offset.length() < need) camera.position.copy(controls.target).addScaledVector(offset.normalize(), need);
+  controls.update();
+}
 
 function updateReadouts(force = false): void {
   const now = performance.now();
@@ -205,20 +244,21 @@ function updateReadouts(force = false): void {
     const hit = { height: 0, normal: [0, 1, 0], support: -1 };
     groundPt[0] = a.x; groundPt[1] = a.y; groundPt[2] = a.z;
     frame.ground(groundPt, hit);
-    bl.push(`${side[0]} ${fmt(a.y - ankleBindY - hit.height, 3)}`);
+    bl.push(`${side.toLowerCase()} ankle ${heightWords(a.y - ankleBindY - hit.height)}`);
   }
-  readoutEl('base').textContent = `ankle height over ground (m): ${bl.join(' · ')}`;
+  readoutEl('base').textContent = `The clip alone ignores the ground: ${bl.join(', ')}`;
   const d = diag;
   if (!d) return;
   const lines: string[] = [];
-  lines.push(`feet: ${d.contacts.map((c) => `${c.side[0].toUpperCase()} ${c.locked ? 'locked' : c.stance > 0.02 ? 'landing' : 'free'} gap ${fmt(c.gapWs, 3)}`).join(' · ')}`);
-  lines.push(`pelvis Δy ${fmt(d.pelvis.offsetWs[1], 3)} m in band [${fmt(d.pelvis.band[0], 3)}, ${fmt(d.pelvis.band[1], 3)}]`);
-  const h = d.hands[rightArm];
-  if (h && h.weight > 0) lines.push(`right hand: ${h.reached ? 'reached' : `miss ${fmt(h.missWs, 3)} m`} · extension ${fmt(h.extension, 2)}`);
-  lines.push(`COM over support: ${fmt(Math.hypot(d.comWs[0] - d.supportWs[0], d.comWs[2] - d.supportWs[2]), 3)} m off`);
-  const st = inst?.status();
-  if (st) lines.push(st);
-  if (!params.corrections) lines.push('corrections off: the runtime passes the clip through');
+  if (!params.corrections) lines.push('Corrections off: the clip as authored, the ground ignored.');
+  else {
+    lines.push(`Feet: ${d.contacts.map((c) => `${c.side} ${c.locked ? `planted on the ground (${cm(Math.abs(c.gapWs))} off)` : c.stance > 0.02 ? 'coming down' : 'in the air'}`).join(', ')}`);
+    const dy = d.pelvis.offsetWs[1];
+    lines.push(Math.abs(dy) < 0.001 ? 'Hips: where the clip put them' : `Hips ${dy < 0 ? 'lowered' : 'raised'} ${cm(Math.abs(dy))} so the feet reach the ground`);
+    const h = d.hands[rightArm];
+    if (h && h.weight > 0) lines.push(`Right hand: ${h.reached ? 'on its target' : `${cm(h.missWs)} short of its target`}`);
+    lines.push(`Balance: body centre ${cm(Math.hypot(d.comWs[0] - d.supportWs[0], d.comWs[2] - d.supportWs[2]))} from over the feet`);
+  }
   const el = readoutEl('corrected');
   el.textContent = lines.join('\n');
   const flagged = params.corrections && d.repositionNeeded;

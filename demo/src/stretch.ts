@@ -1,10 +1,10 @@
 /**
- * Live edge stretch of a tail in the browser (the seed's measure, SPEC §5, computed from the
- * three.js skinned meshes as drawn): for every mesh edge with both vertices on the tail,
+ * Live edge stretch of a tail in the browser (the same measure as `bitrig measure`, computed
+ * from the three.js skinned meshes as drawn): for every mesh edge with both vertices on the tail,
  * skinned length / bind length, over the last `window` samples (24 evenly spaced through a
  * clip cycle when sampled every duration/24 seconds). p99 by nearest rank; torn = ratio
  * > 1.5 or < 0.67 — the same statistics as `rig/measure.ts`, whose helpers it uses — plus the
- * 1st percentile, the squash side the seed's p99 does not see.
+ * 1st percentile, the squash side a p99 does not see.
  */
 import { type SkinnedMesh, Vector3 } from 'three';
 import { meshEdges, stretchStats } from '../../rig/measure';

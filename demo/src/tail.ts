@@ -1,8 +1,9 @@
 /**
  * Tail page: the same clip at the same frame on three rigs of one character — as rigged
- * (tail skinned to the shin), rigid on the pelvis, and the grown chain swung by bitrig's
- * runtime — with a side view of the chain and its skeleton, the spring options as live
- * controls, and the live edge stretch (p99, torn %) of every copy.
+ * (the de-tailed fox: its tail skinned to the left shin and both thighs), rigid on the
+ * pelvis, and the grown chain swung by bitrig's runtime — with a side view of the chain and
+ * its skeleton, the spring options as live controls, and the live edge stretch (p99, torn %)
+ * of every copy. Opens on the de-tailed fox walking.
  */
 import GUI, { type Controller } from 'lil-gui';
 import {
@@ -12,13 +13,14 @@ import {
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { createBuiltinCharacter } from '../../core/character/index';
-import { TAIL_DEFAULTS } from '../../core/defaults';
+import { TAIL_DEFAULTS, type TailOptions } from '../../core/defaults';
 import { characterToGlb } from '../../rig/characterDocument';
 import {
   addLights, createRenderer, fitCanvas, fitOrtho, fmt, grabPixels, makeCamera, nextFrame, renderInto, reportError, setStatus, viewRect,
 } from './common';
 import { COPY_KINDS, type CopyKind, loadTailSet, type TailSet } from './models';
 import { listSharedAssets, fetchSharedAsset } from './assets';
+import { fetchRepoModel, FIRST_MODEL, pickClip, REPO_MODELS } from './catalog';
 import { stepAnimator } from './animate';
 
 const RAD = Math.PI / 180;
@@ -294,25 +296,26 @@ function frameCamera(): void {
 // ------------------------------------------------------------------------------------------
 // Loading
 
-async function install(bytes: Uint8Array, label: string, tailVertex?: Uint8Array): Promise<void> {
+async function install(bytes: Uint8Array, label: string, tailVertex?: Uint8Array, preset: Partial<TailOptions> = {}): Promise<void> {
   if (loading) return;
   loading = true;
   setStatus(`${label}: loading…`, 'busy');
   await nextFrame();
   try {
+    setSpring(preset);
     const next = await loadTailSet(bytes, { label, tailVertex, tail: tailOptions(), onProgress: (s) => setStatus(s, 'busy') });
     set?.dispose();
     set = next;
     for (const k of COPY_KINDS) { scene.add(set.copies[k].holder); scene.add(set.copies[k].helper); }
     clipCtl = clipCtl.options(set.clipNames).name('clip').onChange((v: string) => setClip(v));
-    const want = set.clipNames.includes(params.clip) ? params.clip : set.clipNames.includes('walk') ? 'walk' : set.clipNames[0] ?? '';
+    const want = pickClip(set.clipNames);
     params.clip = want;
     clipCtl.updateDisplay();
     set.copies.chain.animator?.setTailPhysics(params.physics);
     applyTail();
     frameCamera();
     setClip(want);
-    setLabels(tailVertex !== undefined);
+    setLabels();
     setStatus(`${label} · ${set.notes.join(' · ')}`, 'info');
   } catch (e) {
     reportError(e);
@@ -321,25 +324,56 @@ async function install(bytes: Uint8Array, label: string, tailVertex?: Uint8Array
   }
 }
 
-/** Sub-labels of the views: what each copy is for the model on show. */
-function setLabels(builtin: boolean): void {
+/**
+ * Sub-labels of the views: what each copy is for the model on show. A file that already has
+ * tail bones gives the rig pass nothing to do, so its middle copy is the left one again: the
+ * label says so instead of inviting a comparison.
+ */
+function setLabels(): void {
   if (!set) return;
   const grown = set.reports.chain.chains > 0;
-  const text: Record<string, string> = {
-    shin: builtin ? 'tail skinned to the shin' : 'the file as it came',
-    rigid: set.reports.rigid.appendages.some((a) => a.verdict === 'rigid') ? 'tail on the pelvis' : 'rig pass found nothing to make rigid',
-    chain: grown ? 'grown bones, runtime springs' : set.chainBones.length ? "the file's tail bones, runtime springs" : 'no tail chain',
+  const rigid = set.reports.rigid.appendages.some((a) => a.verdict === 'rigid');
+  const own = !grown && set.chainBones.length > 0;
+  const text: Record<CopyKind, string> = {
+    shin: grown ? 'tail skinned to the legs, as the auto-rigger left it' : own ? 'its own tail bones, moved by the clip only' : 'the file as it came',
+    rigid: rigid ? 'repaired: the tail follows the pelvis as one piece'
+      : own ? 'same as the left: the file already has tail bones, so the rig pass leaves it alone'
+        : 'same as the left: the rig pass found no loose tail to repair',
+    chain: grown ? 'repaired: grown tail bones, swung by the runtime' : own ? 'its tail bones, swung by the runtime' : 'no tail chain: nothing to swing',
   };
   for (const k of COPY_KINDS) {
     const small = viewEl(k).querySelector('.label small');
-    if (small) small.textContent = text[k]!;
+    if (small) small.textContent = text[k];
+    viewEl(k).dataset.same = k === 'rigid' && !rigid ? 'yes' : 'no';
   }
+}
+
+/** Spring controls back to the defaults, then the model's own preset (its rest curve, its carry). */
+function setSpring(preset: Partial<TailOptions>): void {
+  Object.assign(params, {
+    frequency: TAIL_DEFAULTS.frequency, damping: TAIL_DEFAULTS.damping, gravity: TAIL_DEFAULTS.gravity,
+    carry: TAIL_DEFAULTS.carry / RAD, restCurve: TAIL_DEFAULTS.restCurve, floor: TAIL_DEFAULTS.floorEnabled, floorHeight: TAIL_DEFAULTS.floorHeight,
+  });
+  if (preset.restCurve !== undefined) params.restCurve = preset.restCurve;
+  if (preset.carry !== undefined) params.carry = preset.carry / RAD;
+  spring.controllersRecursive().forEach((c) => c.updateDisplay());
 }
 
 async function loadBuiltin(): Promise<void> {
   const data = createBuiltinCharacter({ variant: 'shin' });
   const bytes = await characterToGlb(data);
   await install(bytes, 'built-in critter', data.tailVertex);
+}
+
+async function loadRepo(file: string): Promise<void> {
+  const m = REPO_MODELS.find((x) => x.file === file);
+  if (!m) { reportError(new Error(`bitrig demo: no model ${file}`)); return; }
+  try {
+    setStatus(`${m.file}: fetching…`, 'busy');
+    await install(await fetchRepoModel(m), m.file, undefined, m.tail);
+  } catch (e) {
+    reportError(e);
+  }
 }
 
 async function loadShared(name: string): Promise<void> {
@@ -355,6 +389,7 @@ async function loadShared(name: string): Promise<void> {
 modelSelect.addEventListener('change', () => {
   const v = modelSelect.value;
   if (v === 'builtin') void loadBuiltin();
+  else if (v.startsWith('repo:')) void loadRepo(v.slice(5));
   else if (v.startsWith('shared:')) void loadShared(v.slice(7));
 });
 fileInput.addEventListener('change', async () => {
@@ -387,14 +422,10 @@ spring.add(params, 'floor').name('floor contact').onChange(applyTail);
 spring.add(params, 'floorHeight', -0.2, 0.6, 0.01).name('floor height (m)').onChange(applyTail);
 spring.add({
   defaults() {
-    Object.assign(params, {
-      frequency: TAIL_DEFAULTS.frequency, damping: TAIL_DEFAULTS.damping, gravity: TAIL_DEFAULTS.gravity,
-      carry: TAIL_DEFAULTS.carry / RAD, restCurve: TAIL_DEFAULTS.restCurve, floor: TAIL_DEFAULTS.floorEnabled, floorHeight: TAIL_DEFAULTS.floorHeight,
-    });
-    spring.controllersRecursive().forEach((c) => c.updateDisplay());
+    setSpring({});
     applyTail();
   },
-}, 'defaults').name('SPEC defaults');
+}, 'defaults').name('library defaults');
 
 // ------------------------------------------------------------------------------------------
 // Loop and test hook
@@ -430,22 +461,28 @@ const hook = {
     return out;
   },
   grab(view: string) { render(); return grabPixels(renderer, viewEl(view)); },
-  load(name: string) { return name === 'builtin' ? loadBuiltin() : loadShared(name); },
+  load(name: string) { return name === 'builtin' ? loadBuiltin() : name.startsWith('shared:') ? loadShared(name.slice(7)) : loadRepo(name); },
+  get clip() { return params.clip; },
   get label() { return set?.label ?? ''; },
 };
 (window as unknown as { __bitrigDemo: typeof hook }).__bitrigDemo = hook;
 
 async function main(): Promise<void> {
   renderer.setAnimationLoop(loop);
+  modelSelect.textContent = '';
+  for (const m of REPO_MODELS) modelSelect.append(new Option(m.label, `repo:${m.file}`));
+  modelSelect.append(new Option('Built-in critter, tail skinned to the shin (made in code)', 'builtin'));
+  modelSelect.value = `repo:${FIRST_MODEL}`;
   listSharedAssets().then((files) => {
     for (const f of files) {
+      if (REPO_MODELS.some((m) => m.file === f.name)) continue; // already offered
       const o = document.createElement('option');
       o.value = `shared:${f.name}`;
       o.textContent = `${f.name} (shared assets)`;
       modelSelect.append(o);
     }
   }).catch(() => { /* no shared assets: the built-in only */ });
-  await loadBuiltin();
+  await loadRepo(FIRST_MODEL);
   hook.ready = set !== null;
 }
 main().catch(reportError);

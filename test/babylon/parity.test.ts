@@ -25,7 +25,8 @@ import { createAnimator as createBabylonAnimator, type AnimatorOptions } from '.
 import type { GroundQuery, SceneInputs } from '../../core/sceneIK';
 import { createBuiltinCharacter } from '../../core/character';
 import { characterToGlb } from '../../rig/characterDocument';
-import { loadGlbThree, sharedAssets } from '../helpers/loadThree';
+import { loadGlbThree } from '../helpers/loadThree';
+import { modelsDir } from '../fixtures/assets';
 import { createTestScene, FRAME, loadGlbBabylon, rotationAngle, toThreeHanded, worldOf } from './helpers';
 
 /**
@@ -36,8 +37,6 @@ import { createTestScene, FRAME, loadGlbBabylon, rotationAngle, toThreeHanded, w
  */
 const TAIL_TOL = 3e-5;
 
-const hasAssets = existsSync(sharedAssets);
-if (!hasAssets) console.warn(`skipping: ../shared/assets absent (${sharedAssets}); Babylon parity on real files not run`);
 
 function threeBones(root: Object3D): Map<string, ThreeBone> {
   const out = new Map<string, ThreeBone>();
@@ -196,10 +195,10 @@ describe('three.js ↔ Babylon.js parity (300 frames)', () => {
     expect(r.comMax).toBeLessThan(1e-5); // diagnostics come back in Babylon's world (x mirrored)
   });
 
-  describe.skipIf(!hasAssets)('real files', () => {
+  describe('real files (the repository models)', () => {
     for (const [file, clip, units] of [['quaternius-fox.glb', 'Walk', 1], ['khronos-fox.glb', 'Walk', 100]] as const) {
       test(`${file} ${clip}: tail world rotations agree within 3e-5 rad`, async () => {
-        const bytes = new Uint8Array(readFileSync(path.join(sharedAssets, file)));
+        const bytes = new Uint8Array(readFileSync(path.join(modelsDir, file)));
         const r = await runParity(bytes, clip, 300);
         console.log(`${file} ${clip}: tail (${r.tailBones.length} bones) max ${r.tailMaxRad.toExponential(2)} rad, other bones max ${r.otherMaxPos.toExponential(2)} units, tail root swing ${(r.tailSwing * 180 / Math.PI).toFixed(1)}°`);
         expect(r.tailSwing).toBeGreaterThan(2 * Math.PI / 180);
@@ -208,7 +207,7 @@ describe('three.js ↔ Babylon.js parity (300 frames)', () => {
       });
     }
     test('khronos-fox.glb Walk, scene IK on four legs: IK-driven bones agree within 1e-5 rad and 1e-5 m (× 100 units)', async () => {
-      const bytes = new Uint8Array(readFileSync(path.join(sharedAssets, 'khronos-fox.glb')));
+      const bytes = new Uint8Array(readFileSync(path.join(modelsDir, 'khronos-fox.glb')));
       const r = await runParity(bytes, 'Walk', 300, { sceneIK: true });
       console.log(`khronos-fox Walk + scene IK: ${r.ikBones.length} IK bones max ${r.ikMaxRad.toExponential(2)} rad / ${r.ikMaxPos.toExponential(2)} units, tail max ${r.tailMaxRad.toExponential(2)} rad, locked frames ${r.lockedFrames}`);
       expect(r.lockedFrames).toBeGreaterThan(100);

@@ -19,7 +19,7 @@ import { update } from '../../systems/pipeline';
 import { makeCritter } from './fixtures';
 import { loadGlbThree } from '../helpers/loadThree';
 import { createAnimator } from '../../adapters/three';
-import { hasAssets, loadAsset, warnIfNoAssets } from '../fixtures/assets';
+import { loadAsset } from '../fixtures/assets';
 import { ANIMAL_PRESETS, detailAnimal } from '../fixtures/detail';
 
 interface ValidatorReport { issues: { numErrors: number; numWarnings: number; messages: { code: string; message: string; severity: number; pointer?: string }[] } }
@@ -319,8 +319,7 @@ describe('bake output: validator clean, plays in three.js with the tail moving',
   });
 });
 
-warnIfNoAssets();
-describe.skipIf(!hasAssets)('bake on real assets', () => {
+describe('bake on real assets', () => {
   it('Quaternius fox (tail keyed by its clips): tail tracks replaced, not duplicated; validator adds no errors', async () => {
     const doc = await loadAsset('quaternius-fox');
     const before = doc.getRoot().listAnimations().map((a) => [a.listChannels().length, a.listSamplers().length]);

@@ -21,7 +21,7 @@ import { characterToDocument } from '../../rig/characterDocument';
 import { createBuiltinCharacter } from '../../core/character/index';
 import { makeCritter } from './fixtures';
 import { addFallClip, addHoldClip, tailKeyAngles } from './oneShotFixtures';
-import { hasAssets, loadAsset, warnIfNoAssets } from '../fixtures/assets';
+import { loadAsset } from '../fixtures/assets';
 
 interface ValidatorReport { issues: { messages: { severity: number }[] } }
 const validator = createRequire(import.meta.url)('gltf-validator') as { validateBytes(b: Uint8Array, o?: object): Promise<ValidatorReport> };
@@ -253,8 +253,7 @@ describe('clip modes: forcing, per clip, loops unchanged, validation', () => {
   });
 });
 
-warnIfNoAssets();
-describe.skipIf(!hasAssets)('one-shots on real assets', () => {
+describe('one-shots on real assets', () => {
   it('detection: Quaternius fox and Shiba Death and Jump_ToIdle are one-shots, every other clip (Khronos fox\'s Survey too) a loop', async () => {
     const expectOnce: Record<string, string[]> = {
       'khronos-fox': [], 'quaternius-fox': ['Death', 'Jump_ToIdle'], 'quaternius-shiba-inu': ['Death', 'Jump_ToIdle'],

@@ -10,7 +10,7 @@ import { quat } from 'gl-matrix';
 import {
   computeWorldMatrices, createClipSampler, createLocalPose, findClip, listClipNames, readSceneGraph, sampleClip,
 } from '../../rig/sample';
-import { assetBytes, hasAssets, loadAsset, warnIfNoAssets } from '../fixtures/assets';
+import { assetBytes, loadAsset } from '../fixtures/assets';
 import { loadGlbThree } from '../helpers/loadThree';
 
 function docWith(channels: { path: 'translation' | 'rotation' | 'scale'; interp: 'STEP' | 'LINEAR' | 'CUBICSPLINE'; times: number[]; values: ArrayLike<number>; normalized?: boolean }[]) {
@@ -119,7 +119,6 @@ describe('clip sampling (glTF samplers)', () => {
   });
 });
 
-warnIfNoAssets();
 describe('the sampler evaluates as three.js does, to the bit (without importing three.js)', () => {
   it('STEP, LINEAR and CUBICSPLINE translations and rotations (also opposite, equal and near-equal quaternion keys, one-key tracks): every channel equals three\'s interpolant on the GLTFLoader-loaded clip at 24,000 times, bit for bit', async () => {
     const doc = new Document();
@@ -184,7 +183,7 @@ describe('the sampler evaluates as three.js does, to the bit (without importing 
   });
 });
 
-describe.skipIf(!hasAssets)('clip sampling agrees with three.js AnimationMixer (real assets)', () => {
+describe('clip sampling agrees with three.js AnimationMixer (real assets)', () => {
   for (const [asset, clipName] of [['quaternius-fox', 'Walk'], ['khronos-fox', 'Run']] as const) {
     it(`${asset} ${clipName}: every bone's local TRS matches the mixer at 7 times (1e-5)`, async () => {
       const doc = await loadAsset(asset);

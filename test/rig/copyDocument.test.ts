@@ -35,9 +35,11 @@ describe('copyDocument', () => {
 });
 
 warnIfNoAssets();
-describe('copyDocument on the real assets', () => {
+describe('copyDocument on the real assets (the Mixamo ones only when ../shared/assets has them)', () => {
   const names: AssetName[] = ['khronos-fox', 'quaternius-fox', 'quaternius-shiba-inu', 'threejs-xbot', 'threejs-soldier', 'threejs-robot-expressive'];
-  test.each(names.filter((n) => hasAsset(n)))('%s: same bytes as cloneDocument, nothing shared', async (name) => {
-    await expectSameAsClone(await io.readBinary(assetBytes(name)));
-  });
+  for (const name of names) {
+    test.skipIf(!hasAsset(name))(`${name}: same bytes as cloneDocument, nothing shared`, async () => {
+      await expectSameAsClone(await io.readBinary(assetBytes(name)));
+    });
+  }
 });

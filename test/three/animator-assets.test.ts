@@ -1,18 +1,14 @@
 /**
- * The three.js adapter on real files (skips with a printed reason when ../shared/assets is
- * absent): Quaternius fox (Tail1…Tail8 under `Back`, arbitrary units) and the Khronos fox
+ * The three.js adapter on the repository's real files: Quaternius fox (Tail1…Tail8 under `Back`, arbitrary units) and the Khronos fox
  * (b_Tail01…03, centimetres), each with its Walk clip.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AnimationMixer, type Bone, type Object3D } from 'three';
 import { tailLinkIndex } from '../../core/tailSetup';
 import { createAnimator } from '../../adapters/three';
-import { loadGlbFileThree, sharedAssets } from '../helpers/loadThree';
-
-const hasAssets = existsSync(sharedAssets);
-if (!hasAssets) console.warn(`skipping real-asset adapter tests: ${sharedAssets} is absent`);
+import { loadGlbFileThree } from '../helpers/loadThree';
+import { modelsDir } from '../fixtures/assets';
 
 function bonesOf(root: Object3D): Bone[] {
   const out: Bone[] = [];
@@ -25,12 +21,12 @@ const cases = [
   { file: 'khronos-fox.glb', clip: 'Walk', tails: 3, firstTail: 'b_Tail01_012' },
 ];
 
-describe.skipIf(!hasAssets)('createAnimator on real files', () => {
+describe('createAnimator on real files', () => {
   for (const c of cases) {
     test(`${c.file} ${c.clip}: the tail swings (root ≥ 5° off its rest), stays within the bend limit, other bones equal the mixer's output`, async () => {
       // Two copies: one driven by the mixer alone (reference), one through the animator.
-      const a = await loadGlbFileThree(path.join(sharedAssets, c.file));
-      const b = await loadGlbFileThree(path.join(sharedAssets, c.file));
+      const a = await loadGlbFileThree(path.join(modelsDir, c.file));
+      const b = await loadGlbFileThree(path.join(modelsDir, c.file));
       const clipA = a.animations.find((x) => x.name === c.clip)!;
       const clipB = b.animations.find((x) => x.name === c.clip)!;
       const mixA = new AnimationMixer(a.scene);

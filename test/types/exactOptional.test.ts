@@ -36,10 +36,10 @@ describe('public option types under exactOptionalPropertyTypes', () => {
     expect(text).toEqual([]);
   });
 
-  test('the README\'s GroundQuery example compiles under noUncheckedIndexedAccess (p[0] of a Float64Array is number | undefined there)', () => {
-    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  test('the API guide\'s GroundQuery example compiles under noUncheckedIndexedAccess (p[0] of a Float64Array is number | undefined there)', () => {
+    const readme = readFileSync(path.join(repoRoot, 'docs', 'api.md'), 'utf8');
     const line = readme.split('\n').find((l) => l.startsWith('const ground: GroundQuery ='));
-    expect(line, 'README has the GroundQuery example').toBeDefined();
+    expect(line, 'docs/api.md has the GroundQuery example').toBeDefined();
     const dir = mkdtempSync(path.join(os.tmpdir(), 'bitrig-readme-'));
     try {
       const file = path.join(dir, 'ground.ts');
