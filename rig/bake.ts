@@ -42,6 +42,7 @@ import {
 } from './sample';
 import { jointMatrices, readSkins, skinVertices, type SkinData } from './skinning';
 import { lowestPoint, tailDominatedVertices } from './grounding';
+import { INPUT_LIMITS, validateDocument } from './validate/index';
 
 /** A stable calibration: the node tree, rest TRS and skins, captured once. */
 export interface BakeCalibration {
@@ -865,6 +866,7 @@ export const BAKED_EXTRA = 'bitrigBaked';
 export function bakeTails(doc: Document, options: PartialOptions<BakeOptions> = {}): BakeReport {
   assertDocument(doc, 'bitrig/bake');
   const o = mergeBakeOptions(options);
+  validateDocument(doc, 'bitrig/bake');
   const calib = o.calibration ?? captureBakeCalibration(doc);
   if (calib.doc !== doc) throw new Error('bitrig/bake: the calibration was captured from another document');
   const names = listClipNames(doc);
@@ -900,6 +902,9 @@ export function bakeTails(doc: Document, options: PartialOptions<BakeOptions> = 
       return;
     }
     const F = Math.max(1, Math.round(sampler.duration * o.fps));
+    if (F + 1 > INPUT_LIMITS.maxBakeKeys) {
+      throw new Error(`bitrig/bake: clip "${name}" lasts ${sampler.duration} s: at ${o.fps} fps it needs ${F + 1} keys, more than the ${INPUT_LIMITS.maxBakeKeys} a bake writes per clip; lower the fps`);
+    }
     const sub: TailSimOptions = {
       ...o,
       onProgress: o.onProgress ? (stage, f) => o.onProgress!(stage, (ci + f) / chosen.length) : null,

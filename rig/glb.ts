@@ -9,6 +9,7 @@ import { WebIO } from '@gltf-transform/core';
 import type { RigOptions, RigOptionsInput } from './options';
 import type { RigReport } from './pass';
 import { describeInput } from './pass';
+import { validateDocument, validateGlbBytes } from './validate/index';
 
 /**
  * The glTF-Transform IO used for every read and write: all official extensions registered so
@@ -104,6 +105,7 @@ export function unknownExtensions(input: GlbBytes): string[] {
   const len = dv.getUint32(12, true);
   let json: { extensionsUsed?: unknown };
   try { json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + len))) as typeof json; } catch { return []; }
+  if (json === null || typeof json !== 'object') return [];
   const known = new Set(ALL_EXTENSIONS.map((e) => e.EXTENSION_NAME));
   return (Array.isArray(json.extensionsUsed) ? json.extensionsUsed : []).filter((e): e is string => typeof e === 'string' && !known.has(e));
 }
@@ -114,6 +116,7 @@ function compressionOf(bytes: Uint8Array): string | null {
   const len = dv.getUint32(12, true);
   let json: { extensionsRequired?: unknown };
   try { json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + len))) as typeof json; } catch { return null; } // (the reader reports it)
+  if (json === null || typeof json !== 'object') return null;
   const list = Array.isArray(json.extensionsRequired) ? json.extensionsRequired as unknown[] : []; // (an optional one has uncompressed fallbacks)
   const hit = list.find((e) => e === 'KHR_draco_mesh_compression' || e === 'EXT_meshopt_compression' || e === 'KHR_meshopt_compression');
   return typeof hit === 'string' ? hit : null;
@@ -121,7 +124,9 @@ function compressionOf(bytes: Uint8Array): string | null {
 
 /**
  * Read GLB bytes ({@link GlbBytes}: a Uint8Array, an ArrayBuffer…) into a Document, with
- * framing checked first and parse errors wrapped.
+ * framing, size, JSON depth and structure checked first and the values after
+ * (`validateGlbBytes`, `validateDocument`): a malformed file throws `bitrig/rig: …` naming
+ * the problem, never a JavaScript error from inside the reader.
  *
  * @example
  * const doc = await readGlbBytes(await file.arrayBuffer());
@@ -132,16 +137,20 @@ export async function readGlbBytes(input: GlbBytes): Promise<Document> {
   // own slice() is a view of the same memory (still unaligned), so use Uint8Array's.
   if (bytes.byteOffset % 4 !== 0) bytes = Uint8Array.prototype.slice.call(bytes) as Uint8Array;
   checkGlbBytes(bytes);
+  validateGlbBytes(bytes);
   const compressed = compressionOf(bytes);
   if (compressed) {
     throw new Error(`bitrig/rig: the GLB's meshes are compressed with ${compressed}, which bitrig does not decode; save it uncompressed first (e.g. from Blender, or glTF-Transform with the decoder)`);
   }
+  let doc: Document;
   try {
-    return await makeIO().readBinary(bytes);
+    doc = await makeIO().readBinary(bytes);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     throw new Error(`bitrig/rig: cannot read the GLB (${msg.split('\n')[0]})`);
   }
+  validateDocument(doc, 'bitrig/rig');
+  return doc;
 }
 
 /**
@@ -172,6 +181,9 @@ const ENCODE_AT = 0.9;
  */
 export async function rigGlb(bytes: GlbBytes, options: RigOptionsInput = {}): Promise<{ glb: Uint8Array; report: RigReport }> {
   const input = glbBytesOf(bytes);
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new Error(`bitrig/rig: options must be an object of rig options (e.g. { mode: 'chain' }) or left out, got ${describeInput(options)}`);
+  }
   const onProgress = options.onProgress ?? null;
   onProgress?.('read', 0);
   const doc = await readGlbBytes(input);

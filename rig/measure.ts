@@ -30,6 +30,7 @@ import { detectClipMode, hasTailBones, simulateTailCycle, TAIL_SIM_DEFAULTS, typ
 import { compareHipsLiftOn, HIPS_LIFT_DEFAULTS, tailDominatedVertices, tailJointMask, type HipsLiftComparison } from './grounding';
 import { jointBones, weightedBoneDistance } from './distance';
 import { assertDocument, rigAppendages } from './pass';
+import { INPUT_LIMITS, validateDocument } from './validate/index';
 
 /** One row of the seed's table. */
 export interface StretchRow {
@@ -117,7 +118,9 @@ export function mergeMeasureOptions(options: PartialOptions<MeasureOptions> = {}
   for (const k of Object.keys(options) as (keyof MeasureOptions)[]) {
     if (options[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = options[k];
   }
-  if (!(Number.isInteger(o.samples) && o.samples >= 1)) throw new Error(`bitrig/measure: samples must be an integer ≥ 1, got ${describeValue(o.samples)}`);
+  if (!(Number.isInteger(o.samples) && o.samples >= 1 && o.samples <= INPUT_LIMITS.maxMeasureSamples)) {
+    throw new Error(`bitrig/measure: samples must be an integer in 1…${INPUT_LIMITS.maxMeasureSamples}, got ${describeValue(o.samples)}`);
+  }
   if (!(o.tornAbove > 1 && o.tornBelow < 1 && o.tornBelow > 0)) throw new Error('bitrig/measure: need 0 < tornBelow < 1 < tornAbove');
   return o;
 }
@@ -330,6 +333,7 @@ const defaultRig: RigFunction = (doc, mode) => { rigAppendages(doc, { mode }); }
 export function measureTail(doc: Document, clip: string, options: PartialOptions<MeasureOptions> = {}): MeasureReport {
   assertDocument(doc, 'bitrig/measure');
   const o = mergeMeasureOptions(options);
+  validateDocument(doc, 'bitrig/measure');
   const graph = readSceneGraph(doc);
   const skins = readSkins(doc, graph);
   const sampler = createClipSampler(graph, findClip(doc, clip, 'bitrig/measure'));
