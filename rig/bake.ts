@@ -32,7 +32,7 @@ import { createBitrigWorld, type BitrigWorld } from '../core/world';
 import { beginCharacterFrame, bindSkeleton, resolveTailRestSource, type CharacterBinding } from '../core/binding';
 import { update } from '../systems/pipeline';
 import { checkOptionKeys, describeValue, mergeTailOptions, TAIL_OPTION_KEYS, type TailOptions, type PartialOptions } from '../core/defaults';
-import { autoUnitScale } from '../core/units';
+import { guessUnitScale, unitScaleNote } from './units';
 import { findTailChains } from '../core/boneMap';
 import { tailLinkIndex } from '../core/tailSetup';
 import { decomposeAffine, mulAffine } from '../core/pose';
@@ -245,7 +245,7 @@ function checkSim(o: TailSimOptions): void {
 
 /** Units and floor the simulation runs with. */
 export interface SimUnits {
-  /** World units per metre (given, or 100 when the skinned rest pose is taller than 20 units, else 1). */
+  /** World units per metre (given, or guessed from the skinned rest pose's height: see `guessUnitScale`). */
   unitScale: number;
   /** Floor height (world Y): given, or the lowest body point of the skinned rest pose, tail skin excluded. */
   floorY: number;
@@ -280,7 +280,7 @@ export function resolveSimUnits(calib: BakeCalibration, tail: PartialOptions<Tai
   const height = hi > lo ? hi - lo : 0;
   if (!Number.isFinite(body)) body = Number.isFinite(lo) ? lo : 0;
   return {
-    unitScale: tail.unitScale ?? autoUnitScale(height),
+    unitScale: tail.unitScale ?? guessUnitScale(height),
     floorY: tail.floorHeight ?? body,
     height,
   };
@@ -884,6 +884,8 @@ export function bakeTails(doc: Document, options: PartialOptions<BakeOptions> = 
   const tail = mergeTailOptions({ ...o.tail, unitScale: units.unitScale, floorHeight: units.floorY });
   const warnings: string[] = [];
   const warn = (msg: string): void => { warnings.push(msg); o.onWarning?.(msg); };
+  const scaleNote = o.tail.unitScale === undefined ? unitScaleNote(units.height, units.unitScale) : null;
+  if (scaleNote) warn(scaleNote);
   const felt = simulatedNodes(calib);
   const cycles: TailCycle[] = [];
   const modes: { source: 'auto' | 'option'; endPose: ClipEndPose }[] = [];

@@ -31,6 +31,7 @@ import { compareHipsLiftOn, HIPS_LIFT_DEFAULTS, tailDominatedVertices, tailJoint
 import { jointBones, weightedBoneDistance } from './distance';
 import { assertDocument, rigAppendages } from './pass';
 import { INPUT_LIMITS, validateDocument } from './validate/index';
+import { unitScaleNote } from './units';
 
 /** One row of the seed's table. */
 export interface StretchRow {
@@ -490,6 +491,8 @@ export function formatMeasureTable(r: MeasureReport): string {
     }
     lines.push(`largest extra lift from the tail: ${g.maxDy.toFixed(4)} (world units)`);
   }
+  const scaleNote = r.units ? unitScaleNote(r.units.height, r.units.unitScale) : null;
+  if (scaleNote) lines.push(`note: ${scaleNote}`);
   return lines.join('\n');
 }
 
