@@ -30,7 +30,7 @@ export async function bakeFile(input: string, output: string, options: Partial<B
   if (await samePath(input, output)) throw new Error(`bitrig/bake: refusing to write over the input file ${input}`);
   // (before the simulation, not after it: a .glb name, not a folder, in a folder that exists)
   await checkOutputPath(output, 'bitrig/bake', { glb: true });
-  const bytes = await readFileCapped(input, 'bitrig/bake');
+  const bytes = await readFileCapped(input, 'bitrig/bake', undefined, { glb: true });
   const doc = await readGlbBytes(bytes);
   const report = bakeTails(doc, options);
   const lost = unknownExtensions(bytes);

@@ -94,7 +94,7 @@ export function tailFlags(flags: Record<string, string | boolean>): MeasureOptio
  * const doc = await readInput('fox.glb');
  */
 export async function readInput(file: string) {
-  return readGlbBytes(await readFileCapped(file, 'bitrig/rig'));
+  return readGlbBytes(await readFileCapped(file, 'bitrig/rig', undefined, { glb: true }));
 }
 
 /** The flags of `bitrig measure`. */

@@ -234,7 +234,7 @@ async function runRig(args: string[], io: CliIO): Promise<number> {
     const exists = async (f: string): Promise<boolean> => (await fs.lstat(f).catch(() => null)) !== null;
     const replacedOutput = await exists(output);
     const replacedReport = reportPath ? await exists(reportPath) : false;
-    const bytes = await readFileCapped(input, 'bitrig/rig');
+    const bytes = await readFileCapped(input, 'bitrig/rig', undefined, { glb: true });
     onProgress('read', 0);
     const { glb, report } = await rigGlb(bytes, { mode, include, pelvis, onProgress: (step, f) => { if (step !== 'done') onProgress(step, f); } });
     onProgress('save', 0.95);

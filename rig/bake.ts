@@ -866,7 +866,7 @@ export const BAKED_EXTRA = 'bitrigBaked';
 export function bakeTails(doc: Document, options: PartialOptions<BakeOptions> = {}): BakeReport {
   assertDocument(doc, 'bitrig/bake');
   const o = mergeBakeOptions(options);
-  validateDocument(doc, 'bitrig/bake');
+  const inputNotes = validateDocument(doc, 'bitrig/bake');
   const calib = o.calibration ?? captureBakeCalibration(doc);
   if (calib.doc !== doc) throw new Error('bitrig/bake: the calibration was captured from another document');
   const names = listClipNames(doc);
@@ -884,6 +884,7 @@ export function bakeTails(doc: Document, options: PartialOptions<BakeOptions> = 
   const tail = mergeTailOptions({ ...o.tail, unitScale: units.unitScale, floorHeight: units.floorY });
   const warnings: string[] = [];
   const warn = (msg: string): void => { warnings.push(msg); o.onWarning?.(msg); };
+  for (const n of inputNotes) warn(n);
   const scaleNote = o.tail.unitScale === undefined ? unitScaleNote(units.height, units.unitScale) : null;
   if (scaleNote) warn(scaleNote);
   const felt = simulatedNodes(calib);

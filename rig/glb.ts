@@ -132,6 +132,17 @@ function compressionOf(bytes: Uint8Array): string | null {
  * const doc = await readGlbBytes(await file.arrayBuffer());
  */
 export async function readGlbBytes(input: GlbBytes): Promise<Document> {
+  return (await readGlbDocument(input)).doc;
+}
+
+/**
+ * {@link readGlbBytes}, with the validation's notes (what bitrig tolerates in the file and
+ * how: skin weights a little off 1…) for a report.
+ *
+ * @example
+ * const { doc, notes } = await readGlbDocument(bytes);
+ */
+export async function readGlbDocument(input: GlbBytes): Promise<{ doc: Document; notes: string[] }> {
   let bytes = glbBytesOf(input);
   // Typed views of the chunks need 4-byte alignment: copy an unaligned view. A Node Buffer's
   // own slice() is a view of the same memory (still unaligned), so use Uint8Array's.
@@ -149,8 +160,8 @@ export async function readGlbBytes(input: GlbBytes): Promise<Document> {
     const msg = e instanceof Error ? e.message : String(e);
     throw new Error(`bitrig/rig: cannot read the GLB (${msg.split('\n')[0]})`);
   }
-  validateDocument(doc, 'bitrig/rig');
-  return doc;
+  const notes = validateDocument(doc, 'bitrig/rig');
+  return { doc, notes };
 }
 
 /**
@@ -186,12 +197,13 @@ export async function rigGlb(bytes: GlbBytes, options: RigOptionsInput = {}): Pr
   }
   const onProgress = options.onProgress ?? null;
   onProgress?.('read', 0);
-  const doc = await readGlbBytes(input);
+  const { doc, notes } = await readGlbDocument(input);
   const report = rigAppendages(doc, {
     ...options,
     // (the pass's own 'done' is not the end here: the GLB is still to be encoded)
     onProgress: onProgress ? (step, f) => { if (step !== 'done') onProgress(step, PASS_FROM + (PASS_TO - PASS_FROM) * f); } : null,
   });
+  report.notes.push(...notes);
   const lost = unknownExtensions(input);
   if (lost.length) report.notes.push(`the output drops the extension${lost.length > 1 ? 's' : ''} ${lost.join(', ')} (not known to bitrig's reader; e.g. a VRM is no longer one)`);
   onProgress?.('encode', ENCODE_AT);

@@ -105,6 +105,8 @@ export interface MeasureReport {
   units: { height: number; unitScale: number };
   /** Grounding comparison (when asked). */
   grounding: HipsLiftComparison | null;
+  /** What the input's validation tolerated and how (skin weights a little off 1…), and a suspicious scale. */
+  notes: string[];
 }
 
 /**
@@ -334,7 +336,7 @@ const defaultRig: RigFunction = (doc, mode) => { rigAppendages(doc, { mode }); }
 export function measureTail(doc: Document, clip: string, options: PartialOptions<MeasureOptions> = {}): MeasureReport {
   assertDocument(doc, 'bitrig/measure');
   const o = mergeMeasureOptions(options);
-  validateDocument(doc, 'bitrig/measure');
+  const notes = validateDocument(doc, 'bitrig/measure');
   const graph = readSceneGraph(doc);
   const skins = readSkins(doc, graph);
   const sampler = createClipSampler(graph, findClip(doc, clip, 'bitrig/measure'));
@@ -442,6 +444,7 @@ export function measureTail(doc: Document, clip: string, options: PartialOptions
     warmup: { mode, cycles: cyc.cycles, converged: cyc.converged, cycleDeltaDeg: cyc.cycleDeltaDeg, maxSeamJumpDeg: Math.max(0, ...cyc.seamJumpDeg) },
     units: { height: cyc.units.height, unitScale: cyc.units.unitScale },
     grounding,
+    notes,
   };
 }
 
@@ -492,7 +495,7 @@ export function formatMeasureTable(r: MeasureReport): string {
     lines.push(`largest extra lift from the tail: ${g.maxDy.toFixed(4)} (world units)`);
   }
   const scaleNote = r.units ? unitScaleNote(r.units.height, r.units.unitScale) : null;
-  if (scaleNote) lines.push(`note: ${scaleNote}`);
+  for (const n of [...(r.notes ?? []), ...(scaleNote ? [scaleNote] : [])]) lines.push(`note: ${n}`);
   return lines.join('\n');
 }
 

@@ -176,14 +176,15 @@ export async function writeFileAtomic(file: string, bytes: Uint8Array | string):
 
 /**
  * Read a file of at most `max` bytes (default: the GLB size limit), in chunks, so that a
- * device or a pipe that never ends (`/dev/zero`) stops at the limit instead of filling the
- * memory. Throws `<module>: cannot read <file> (<reason>)` or `<module>: <file> is larger
+ * device or a pipe that never ends stops at the limit instead of filling the memory. With
+ * `glb`, reading stops after the first chunk when the file does not start with "glTF"
+ * (`/dev/zero` is refused at once as not a GLB). Throws `<module>: cannot read <file> (<reason>)` or `<module>: <file> is larger
  * than <max> bytes …`.
  *
  * @example
  * const bytes = await readFileCapped('fox.glb', 'bitrig/rig');
  */
-export async function readFileCapped(file: string, module: string, max: number = INPUT_LIMITS.maxGlbBytes): Promise<Uint8Array> {
+export async function readFileCapped(file: string, module: string, max: number = INPUT_LIMITS.maxGlbBytes, options: { glb?: boolean } = {}): Promise<Uint8Array> {
   let h: Awaited<ReturnType<typeof fs.open>>;
   try {
     h = await fs.open(file, 'r');
@@ -204,6 +205,8 @@ export async function readFileCapped(file: string, module: string, max: number =
       chunks.push(chunk.subarray(0, bytesRead));
       total += bytesRead;
       if (total > max) throw tooBig();
+      // Not a GLB (its first four bytes are not "glTF"): what was read is enough to say so.
+      if (options.glb && total >= 4 && !(chunks[0]![0] === 0x67 && chunks[0]![1] === 0x6c && chunks[0]![2] === 0x54 && chunks[0]![3] === 0x46)) break;
     }
     const out = new Uint8Array(total);
     let at = 0;
@@ -296,7 +299,7 @@ const SAVE_AT = 0.95;
 export async function rigFile(input: string, output: string, options: RigOptionsInput = {}): Promise<RigReport> {
   if (await samePath(input, output)) throw new Error(`bitrig/rig: refusing to write over the input ${input} (choose another output path)`);
   await checkOutputPath(output, 'bitrig/rig', { glb: true });
-  const bytes = await readFileCapped(input, 'bitrig/rig');
+  const bytes = await readFileCapped(input, 'bitrig/rig', undefined, { glb: true });
   const onProgress = options.onProgress ?? null;
   // rigGlb's 'done' comes once the GLB is encoded; here the file is still to be written.
   const { glb, report } = await rigGlb(bytes, {

@@ -2,7 +2,7 @@
  * The values of a glTF-Transform Document, checked before any pass reads them: every float
  * accessor finite (positions, normals, weights, inverse bind matrices, key times and values,
  * morph targets), indices below their primitive's vertex count, joint indices below their
- * skin's joint count, skin weights non-negative and not all 0 (the passes normalise each vertex's sum), key times increasing from
+ * skin's joint count, skin weights non-negative with sums near 1 (within 0.5: the passes normalise each vertex; sums off by more than 0.01 are noted), inverse bind matrices affine, key times increasing from
  * 0 and within the stated clip length, rotation keys unit quaternions, no node its own
  * ancestor. Never modifies the document; throws `<module>: …` naming the accessor and what
  * uses it (mesh, skin, clip).
@@ -69,7 +69,7 @@ function jointCounts(doc: Document): Map<object, number> {
   return out;
 }
 
-function checkPrimitives(doc: Document, uses: Map<Accessor, string>, module: string): void {
+function checkPrimitives(doc: Document, uses: Map<Accessor, string>, module: string, notes: string[]): void {
   const joints = jointCounts(doc);
   for (const mesh of doc.getRoot().listMeshes()) {
     const nJoints = joints.get(mesh);
@@ -87,7 +87,8 @@ function checkPrimitives(doc: Document, uses: Map<Accessor, string>, module: str
         const a = p.getAttribute(sem)!;
         if (sem.startsWith('JOINTS_') && nJoints !== undefined) checkJoints(doc, a, uses, nJoints, module);
       }
-      checkWeights(doc, p.listSemantics().filter((s) => s.startsWith('WEIGHTS_')).map((s) => p.getAttribute(s)!), uses, module);
+      const wsets = p.listSemantics().filter((s) => s.startsWith('WEIGHTS_')).sort();
+      checkWeights(doc, wsets.map((s) => p.getAttribute(s)!), wsets.map((s) => p.getAttribute(s.replace('WEIGHTS_', 'JOINTS_'))!), uses, module, notes);
     }
   }
 }
@@ -100,21 +101,51 @@ function checkJoints(doc: Document, a: Accessor, uses: Map<Accessor, string>, nJ
   }
 }
 
-function checkWeights(doc: Document, sets: Accessor[], uses: Map<Accessor, string>, module: string): void {
+/** Weight sums further than this from 1 are noted (the passes normalise them per vertex). */
+const WEIGHT_SUM_NOTE = 0.01;
+/** Weight sums outside [1 − this, 1 + this] are refused: not rounding, broken data. */
+const WEIGHT_SUM_REFUSE = 0.5;
+
+function checkWeights(doc: Document, sets: Accessor[], joints: Accessor[], uses: Map<Accessor, string>, module: string, notes: string[]): void {
   if (sets.length === 0) return;
   const count = sets[0]!.getCount();
   const el: number[] = [];
+  const jl: number[] = [];
+  let off = 0, worst = 1, worstV = -1, twice = 0;
   for (let v = 0; v < count; v++) {
     let sum = 0;
-    for (const a of sets) {
+    const seen = new Map<number, number>();
+    let dup = false;
+    sets.forEach((a, si) => {
       a.getElement(v, el);
-      for (const w of el) {
+      if (joints[si]) joints[si]!.getElement(v, jl);
+      el.forEach((w, k) => {
         if (w < 0) throw new Error(`${module}: ${accessorLabel(doc, a, uses)} has a negative weight (${w}) at vertex ${v}`);
         sum += w;
+        if (w > 0 && joints[si]) { if (seen.has(jl[k]!)) dup = true; seen.set(jl[k]!, w); }
+      });
+    });
+    if (!(sum >= MIN_WEIGHT_SUM)) throw new Error(`${module}: ${accessorLabel(doc, sets[0]!, uses)}: the skin weights of vertex ${v} are all 0 (it follows no joint)`);
+    if (!(Math.abs(sum - 1) <= WEIGHT_SUM_REFUSE)) throw new Error(`${module}: ${accessorLabel(doc, sets[0]!, uses)}: the skin weights of vertex ${v} sum to ${sum.toPrecision(4)}, not 1`);
+    if (Math.abs(sum - 1) > WEIGHT_SUM_NOTE) { off++; if (Math.abs(sum - 1) > Math.abs(worst - 1)) { worst = sum; worstV = v; } }
+    if (dup) twice++;
+  }
+  const label = accessorLabel(doc, sets[0]!, uses);
+  if (off) notes.push(`${label}: the skin weights of ${off} vertex(es) do not sum to 1 (vertex ${worstV}: ${worst.toPrecision(4)}); bitrig normalises them where it reads them, and vertices it does not re-weight keep them`);
+  if (twice) notes.push(`${label}: ${twice} vertex(es) give weight to the same joint twice; bitrig adds them up where it reads them, and vertices it does not re-weight keep them`);
+}
+
+/** Inverse bind matrices: affine (last row 0, 0, 0, 1), as glTF requires. */
+function checkInverseBinds(doc: Document, uses: Map<Accessor, string>, module: string): void {
+  for (const skin of doc.getRoot().listSkins()) {
+    const ibm = skin.getInverseBindMatrices();
+    const arr = ibm?.getArray();
+    if (!ibm || !arr) continue;
+    for (let j = 0; j + 15 < arr.length; j += 16) {
+      const row = [arr[j + 3]!, arr[j + 7]!, arr[j + 11]!, arr[j + 15]!];
+      if (Math.abs(row[0]!) > 1e-5 || Math.abs(row[1]!) > 1e-5 || Math.abs(row[2]!) > 1e-5 || Math.abs(row[3]! - 1) > 1e-5) {
+        throw new Error(`${module}: ${accessorLabel(doc, ibm, uses)}: inverse bind matrix ${j / 16} is not affine (its last row is ${row.map((x) => x.toPrecision(3)).join(', ')}, not 0, 0, 0, 1)`);
       }
-    }
-    if (!(sum >= MIN_WEIGHT_SUM)) {
-      throw new Error(`${module}: ${accessorLabel(doc, sets[0]!, uses)}: the skin weights of vertex ${v} are all 0 (it follows no joint)`);
     }
   }
 }
@@ -155,7 +186,7 @@ function checkNodes(doc: Document, module: string): void {
   const name = (n: Node): string => `node "${n.getName() || nodes.indexOf(n)}"`;
   for (const n of nodes) {
     const trs = [...n.getTranslation(), ...n.getRotation(), ...n.getScale()];
-    if (trs.some((x) => !Number.isFinite(x))) throw new Error(`${module}: ${name(n)} has a transform that is not finite`);
+    if (trs.some((x) => !Number.isFinite(x))) throw new Error(`${module}: ${name(n)} has a translation, rotation or scale that is not a finite number`);
     let p = n.getParentNode();
     for (let steps = 0; p; steps++) {
       if (steps > nodes.length) throw new Error(`${module}: ${name(n)} is part of a node cycle (a node is its own ancestor)`);
@@ -165,17 +196,22 @@ function checkNodes(doc: Document, module: string): void {
 }
 
 /**
- * Check a Document's values before a pass reads it (see the module header). Throws
+ * Check a Document's values before a pass reads it (see the module header). Returns notes
+ * on what bitrig tolerates and how (skin weights a little off 1, a joint weighted twice in a
+ * vertex), for the caller's report. Throws
  * `<module>: …` (e.g. `bitrig/measure: accessor 4 (POSITION of mesh "Body" primitive 0) has
  * NaN at element 31; every number must be finite`).
  *
  * @example
  * validateDocument(doc, 'bitrig/bake');
  */
-export function validateDocument(doc: Document, module: string): void {
+export function validateDocument(doc: Document, module: string): string[] {
   const uses = accessorUses(doc);
+  const notes: string[] = [];
   checkNodes(doc, module);
   checkFinite(doc, uses, module);
-  checkPrimitives(doc, uses, module);
+  checkPrimitives(doc, uses, module, notes);
+  checkInverseBinds(doc, uses, module);
   checkClips(doc, uses, module);
+  return notes;
 }

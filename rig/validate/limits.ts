@@ -6,7 +6,7 @@
 
 /** Limits the offline commands and functions enforce (bytes, seconds, counts). */
 export interface InputLimits {
-  /** Largest GLB read (bytes): 1 GiB. A larger file (or `/dev/zero`) is refused while reading. */
+  /** Largest GLB read (bytes): 512 MiB. A larger file (or `/dev/zero`) is refused while reading. */
   maxGlbBytes: number;
   /** Deepest nesting of arrays and objects in the JSON chunk (glTF itself needs about 8). */
   maxJsonDepth: number;
@@ -22,7 +22,7 @@ export interface InputLimits {
 
 /** The limits used everywhere (one table). */
 export const INPUT_LIMITS: Readonly<InputLimits> = Object.freeze({
-  maxGlbBytes: 1024 * 1024 * 1024,
+  maxGlbBytes: 512 * 1024 * 1024,
   maxJsonDepth: 64,
   maxClipSeconds: 3600,
   maxBakeKeys: 200_000,

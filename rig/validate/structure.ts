@@ -55,7 +55,8 @@ function int(v: unknown, what: string, min: number, max = Number.MAX_SAFE_INTEGE
 /** An index into a list of `n` (`undefined` allowed when `optional`). */
 function ref(v: unknown, what: string, target: string, n: number, optional = true): number | null {
   if (v === undefined && optional) return null;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= n) {
+  if (typeof v !== 'number' || !Number.isInteger(v)) fail(`${what} must be a ${target} index (a whole number), got ${show(v)}`);
+  if (v < 0 || v >= n) {
     fail(`${what} refers to ${target} ${show(v)}, but the file has ${n === 0 ? 'none' : `${target}s 0…${n - 1}`}`);
   }
   return v;
@@ -221,6 +222,12 @@ function checkMeshes(c: Ctx): void {
   });
 }
 
+/** A column-major 4×4 matrix with an invertible 3×3 part and a last row of 0, 0, 0, 1. */
+function decomposable(m: number[]): boolean {
+  const det = m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) - m[4]! * (m[1]! * m[10]! - m[2]! * m[9]!) + m[8]! * (m[1]! * m[6]! - m[2]! * m[5]!);
+  return Number.isFinite(det) && Math.abs(det) > 1e-12 && m[3] === 0 && m[7] === 0 && m[11] === 0 && m[15] === 1;
+}
+
 /** Nodes: references in range, one parent each, no cycles, finite transforms. */
 function checkNodes(c: Ctx): void {
   const n = c.nodes.length;
@@ -245,6 +252,8 @@ function checkNodes(c: Ctx): void {
     ref(nd.camera, `${what} camera`, 'camera', cameras);
     if (nd.skin !== undefined && nd.mesh === undefined) fail(`${what} has a skin but no mesh`);
     numbers(nd.matrix, `${what} matrix`, 16);
+    if (Array.isArray(nd.matrix) && !decomposable(nd.matrix as number[])) fail(`${what} matrix cannot be split into translation, rotation and scale (its 3×3 part is singular or its last row is not 0, 0, 0, 1)`);
+    if (nd.matrix !== undefined && (nd.translation !== undefined || nd.rotation !== undefined || nd.scale !== undefined)) fail(`${what} has both a matrix and translation, rotation or scale`);
     numbers(nd.translation, `${what} translation`, 3);
     numbers(nd.rotation, `${what} rotation`, 4);
     numbers(nd.scale, `${what} scale`, 3);
