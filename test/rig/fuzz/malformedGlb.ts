@@ -67,8 +67,8 @@ export function joinGlb(jsonText: string, bin: Uint8Array | null): Uint8Array {
 const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
 const TYPE_SIZE: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
 
-/** Accessors by use: POSITION, JOINTS_0, WEIGHTS_0, indices, IBM, key times, key values. */
-function accessorsByUse(json: Json): Record<string, number[]> {
+/** Accessors by use (indices into `json.accessors`): POSITION, JOINTS_0, WEIGHTS_0, indices, IBM, key times, key values. */
+export function accessorsByUse(json: Json): Record<string, number[]> {
   const use: Record<string, number[]> = { POSITION: [], JOINTS_0: [], WEIGHTS_0: [], indices: [], ibm: [], times: [], values: [] };
   for (const m of json.meshes ?? []) {
     for (const p of m.primitives) {
@@ -82,7 +82,7 @@ function accessorsByUse(json: Json): Record<string, number[]> {
 }
 
 /** Write `value` into component `comp` of element `el` of accessor `ai` in `bin`. */
-function poke(json: Json, bin: Uint8Array, ai: number, el: number, comp: number, value: number): void {
+export function poke(json: Json, bin: Uint8Array, ai: number, el: number, comp: number, value: number): void {
   const a = json.accessors[ai];
   const bv = json.bufferViews[a.bufferView];
   const cs = COMPONENT_BYTES[a.componentType]!;
