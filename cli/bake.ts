@@ -46,7 +46,7 @@ export async function bakeFile(input: string, output: string, options: Partial<B
 }
 
 /** The flags of `bitrig bake` (-o, --out and --output are one option; --clip-mode may repeat: its values merge). */
-const BAKE_FLAGS: readonly FlagSpec[] = [
+export const BAKE_FLAGS: readonly FlagSpec[] = [
   { names: ['--out', '-o', '--output'], kind: 'value' }, { names: ['--clips'], kind: 'value' }, { names: ['--fps'], kind: 'value' },
   { names: ['--rest-curve'], kind: 'value' }, { names: ['--carry'], kind: 'value' }, { names: ['--unit-scale'], kind: 'value' },
   { names: ['--clip-mode'], kind: 'value', repeatable: true },

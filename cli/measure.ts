@@ -98,7 +98,7 @@ export async function readInput(file: string) {
 }
 
 /** The flags of `bitrig measure`. */
-const MEASURE_FLAGS: readonly FlagSpec[] = [
+export const MEASURE_FLAGS: readonly FlagSpec[] = [
   { names: ['--clip'], kind: 'value' }, { names: ['--samples'], kind: 'value' }, { names: ['--rest-curve'], kind: 'value' },
   { names: ['--carry'], kind: 'value' }, { names: ['--unit-scale'], kind: 'value' },
   { names: ['--json'], kind: 'bool' }, { names: ['--grounding'], kind: 'bool' }, { names: ['--help', '-h'], kind: 'bool' },

@@ -62,7 +62,7 @@ interface RigArgs {
 }
 
 /** The flags of `bitrig rig` (-o, --out and --output are one option). */
-const RIG_FLAGS: readonly FlagSpec[] = [
+export const RIG_FLAGS: readonly FlagSpec[] = [
   { names: ['--out', '-o', '--output'], kind: 'value' }, { names: ['--mode'], kind: 'value' }, { names: ['--report'], kind: 'value' },
   { names: ['--include'], kind: 'value' }, { names: ['--pelvis'], kind: 'value' },
   { names: ['--quiet', '-q'], kind: 'bool' }, { names: ['--help', '-h'], kind: 'bool' },
