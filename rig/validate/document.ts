@@ -85,10 +85,12 @@ function checkPrimitives(doc: Document, uses: Map<Accessor, string>, module: str
       }
       for (const sem of p.listSemantics()) {
         const a = p.getAttribute(sem)!;
+        if (a.getCount() !== count) throw new Error(`${module}: ${accessorLabel(doc, a, uses)} has ${a.getCount()} elements for the primitive's ${count} vertices`);
+        if (/^(JOINTS|WEIGHTS)_/.test(sem) && a.getElementSize() !== 4) throw new Error(`${module}: ${accessorLabel(doc, a, uses)} must be VEC4, is ${a.getType()}`);
         if (sem.startsWith('JOINTS_') && nJoints !== undefined) checkJoints(doc, a, uses, nJoints, module);
       }
       const wsets = p.listSemantics().filter((s) => s.startsWith('WEIGHTS_')).sort();
-      checkWeights(doc, wsets.map((s) => p.getAttribute(s)!), wsets.map((s) => p.getAttribute(s.replace('WEIGHTS_', 'JOINTS_'))!), uses, module, notes);
+      checkWeights(doc, wsets.map((s) => p.getAttribute(s)!), wsets.map((s) => p.getAttribute(s.replace('WEIGHTS_', 'JOINTS_'))), uses, module, notes);
     }
   }
 }
@@ -106,25 +108,37 @@ const WEIGHT_SUM_NOTE = 0.01;
 /** Weight sums outside [1 − this, 1 + this] are refused: not rounding, broken data. */
 const WEIGHT_SUM_REFUSE = 0.5;
 
-function checkWeights(doc: Document, sets: Accessor[], joints: Accessor[], uses: Map<Accessor, string>, module: string, notes: string[]): void {
+/** Scale of a stored weight (normalised integers are stored as fractions of their maximum). */
+function weightScale(a: Accessor): number {
+  if (!a.getNormalized()) return 1;
+  const ct = a.getComponentType();
+  return ct === 5121 ? 1 / 255 : ct === 5123 ? 1 / 65535 : 1;
+}
+
+/** Joints of the vertex being checked with non-zero weight (a vertex has at most a few sets of four). */
+const vertexJoints: number[] = [];
+
+function checkWeights(doc: Document, sets: Accessor[], joints: (Accessor | null)[], uses: Map<Accessor, string>, module: string, notes: string[]): void {
   if (sets.length === 0) return;
   const count = sets[0]!.getCount();
-  const el: number[] = [];
-  const jl: number[] = [];
+  const arrays = sets.map((a) => a.getArray()!);
+  const jointArrays = joints.map((a) => a?.getArray() ?? null);
+  const scales = sets.map(weightScale);
   let off = 0, worst = 1, worstV = -1, twice = 0;
   for (let v = 0; v < count; v++) {
     let sum = 0;
-    const seen = new Map<number, number>();
     let dup = false;
-    sets.forEach((a, si) => {
-      a.getElement(v, el);
-      if (joints[si]) joints[si]!.getElement(v, jl);
-      el.forEach((w, k) => {
-        if (w < 0) throw new Error(`${module}: ${accessorLabel(doc, a, uses)} has a negative weight (${w}) at vertex ${v}`);
+    vertexJoints.length = 0;
+    for (let si = 0; si < sets.length; si++) {
+      const w4 = arrays[si]!;
+      const j4 = jointArrays[si];
+      for (let k = 4 * v; k < 4 * v + 4; k++) {
+        const w = w4[k]! * scales[si]!;
+        if (w < 0) throw new Error(`${module}: ${accessorLabel(doc, sets[si]!, uses)} has a negative weight (${w}) at vertex ${v}`);
         sum += w;
-        if (w > 0 && joints[si]) { if (seen.has(jl[k]!)) dup = true; seen.set(jl[k]!, w); }
-      });
-    });
+        if (w > 0 && j4) { if (vertexJoints.includes(j4[k]!)) dup = true; vertexJoints.push(j4[k]!); }
+      }
+    }
     if (!(sum >= MIN_WEIGHT_SUM)) throw new Error(`${module}: ${accessorLabel(doc, sets[0]!, uses)}: the skin weights of vertex ${v} are all 0 (it follows no joint)`);
     if (!(Math.abs(sum - 1) <= WEIGHT_SUM_REFUSE)) throw new Error(`${module}: ${accessorLabel(doc, sets[0]!, uses)}: the skin weights of vertex ${v} sum to ${sum.toPrecision(4)}, not 1`);
     if (Math.abs(sum - 1) > WEIGHT_SUM_NOTE) { off++; if (Math.abs(sum - 1) > Math.abs(worst - 1)) { worst = sum; worstV = v; } }

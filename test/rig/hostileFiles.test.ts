@@ -144,6 +144,19 @@ describe('the cases of the hostile-files report, each by name', () => {
     expect(new Set(runs.map((r) => r.err[0]!.replace(/^bitrig \w+: /, ''))).size).toBe(1);
   });
 
+  it('skin weights: a sum of 1e30 is refused; a sum a little off 1 is normalised and said in a note, the output keeping only the input\'s own error', async () => {
+    const huge = variant('weight-huge', shin, (json, bin) => { poke(json, bin, accessorsByUse(json).WEIGHTS_0![0]!, 9, 0, 1e30); });
+    await refused(huge, /accessor \d+ "weights" \(WEIGHTS_0 of mesh "Critter" primitive 0\): the skin weights of vertex 9 sum to 1\.000e\+30, not 1$/);
+    const slop = variant('weight-slop', shin, (json, bin) => {
+      const ai = accessorsByUse(json).WEIGHTS_0![0]!;
+      for (let c = 0; c < 4; c++) poke(json, bin, ai, 9, c, c === 0 ? 0.97 : 0);
+    });
+    const out = path.join(dir, 'weight-slop-out.glb');
+    const r = await runCli(ARGS.rig!(slop, out));
+    expect(r.code).toBe(0);
+    expect(r.out.join('\n')).toMatch(/note: accessor \d+ "weights" \(WEIGHTS_0 of mesh "Critter" primitive 0\): the skin weights of 1 vertex\(es\) do not sum to 1 \(vertex 9: 0\.9700\); bitrig normalises them/);
+  });
+
   it('/dev/zero as input: refused at once as not a GLB, memory not filled', async () => {
     if (!existsSync('/dev/zero')) return;
     const t0 = Date.now();
