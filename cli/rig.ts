@@ -2,7 +2,8 @@
  * `bitrig rig <in.glb> -o <out.glb> [--mode chain|rigid] [--report <file.json>]
  * [--include spine,torso] [--pelvis <joint>] [--quiet]`: the rig pass on a file. Prints progress lines on stderr
  * and a human summary on stdout; exit 0 on success (also when nothing was found), 2 on bad
- * input with a one-line reason. Never writes over its input; outputs are written atomically.
+ * input or usage with a one-line reason, 1 for a bug ("please report"). Never writes over its
+ * input; the GLB and its report are written all or nothing (both temp files, then both renamed).
  */
 import { promises as fs } from 'node:fs';
 import type { CliCommand, CliIO } from './main';

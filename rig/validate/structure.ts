@@ -307,6 +307,7 @@ function checkAnimations(c: Ctx): void {
     const what = label('clip', ai, an);
     const samplers = list(an, 'samplers', `${what} sampler`);
     const channels = list(an, 'channels', `${what} channel`);
+    if (channels.length === 0 || samplers.length === 0) fail(`${what} has no ${channels.length === 0 ? 'channels' : 'samplers'} (a clip needs at least one of each)`);
     const pathOf: (string | null)[] = samplers.map(() => null);
     channels.forEach((ch, ci) => {
       const s = ref(ch.sampler, `${what} channel ${ci}`, 'sampler', samplers.length, false)!;
@@ -336,6 +337,8 @@ function checkTexturesAndImages(c: Ctx): void {
     const what = label('image', i, im);
     if (im.uri !== undefined && !(typeof im.uri === 'string' && im.uri.startsWith('data:'))) fail(`${what} points to an outside file; bitrig reads self-contained GLBs`);
     ref(im.bufferView, `${what}`, 'buffer view', c.bufferViews.length);
+    if ((im.uri === undefined) === (im.bufferView === undefined)) fail(`${what} needs either a bufferView or a data: URI`);
+    if (im.bufferView !== undefined && typeof im.mimeType !== 'string') fail(`${what} is in a buffer view but has no mimeType`);
   });
   const samplers = list(c.json, 'samplers', 'texture sampler').length;
   const textures = list(c.json, 'textures', 'texture');

@@ -255,7 +255,7 @@ const MUTATIONS: Record<string, Mutation> = {
     return `node ${i} ${kind} = ${JSON.stringify(v)}`;
   }),
   deleteField: jsonMut('field removed', (rng, json) => {
-    const what = pick(rng, ['asset', 'asset.version', 'accessor.count', 'accessor.componentType', 'accessor.type', 'bufferView.byteLength', 'buffers', 'bufferViews', 'skin.joints', 'mesh.primitives', 'prim.attributes']);
+    const what = pick(rng, ['asset', 'asset.version', 'accessor.count', 'accessor.componentType', 'accessor.type', 'bufferView.byteLength', 'buffers', 'bufferViews', 'skin.joints', 'mesh.primitives', 'prim.attributes', 'animation.channels', 'animation.samplers', 'channel.target']);
     if (what === 'asset') delete json.asset;
     else if (what === 'asset.version') delete json.asset.version;
     else if (what.startsWith('accessor.')) delete json.accessors[int(rng, json.accessors.length)][what.slice(9)];
@@ -263,6 +263,8 @@ const MUTATIONS: Record<string, Mutation> = {
     else if (what === 'skin.joints') delete json.skins[0].joints;
     else if (what === 'mesh.primitives') delete json.meshes[0].primitives;
     else if (what === 'prim.attributes') delete json.meshes[0].primitives[0].attributes;
+    else if (what.startsWith('animation.')) delete json.animations[0][what.slice(10)];
+    else if (what === 'channel.target') delete json.animations[0].channels[0].target;
     else delete json[what];
     return what;
   }),
