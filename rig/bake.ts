@@ -481,7 +481,7 @@ export function simulateTailCycle(calib: BakeCalibration, clip: string, frames: 
     if (options[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = options[k];
   }
   checkSim(o);
-  if (!(Number.isInteger(frames) && frames >= 1)) throw new Error(`bitrig/bake: frames must be an integer ≥ 1, got ${describeValue(frames)}`);
+  if (!(Number.isInteger(frames) && frames >= 1 && frames < INPUT_LIMITS.maxBakeKeys)) throw new Error(`bitrig/bake: frames must be an integer in 1…${INPUT_LIMITS.maxBakeKeys - 1}, got ${describeValue(frames)}`);
   if (mode !== 'loop' && mode !== 'once') throw new Error(`bitrig/bake: mode must be 'loop' or 'once', got ${describeValue(mode)}`);
   const graph = calib.graph;
   const sampler = createClipSampler(graph, findClip(calib.doc, clip, 'bitrig/bake'));

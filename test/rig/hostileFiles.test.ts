@@ -186,6 +186,18 @@ describe('the API says the same as the commands', () => {
     expect(() => measureTail(doc, 'walk', { samples: 1e7 })).toThrow(/^bitrig\/measure: samples must be an integer in 1…10000, got 10000000$/);
   });
 
+  it('sizes are capped with the limit named: frames of a simulated cycle, keys of a bake', async () => {
+    const { bakeTails, captureBakeCalibration, simulateTailCycle } = await import('../../rig/bake');
+    const doc = await readGlbBytes(chain);
+    expect(() => simulateTailCycle(captureBakeCalibration(doc), 'walk', 1e9)).toThrow(/^bitrig\/bake: frames must be an integer in 1…199999, got 1000000000$/);
+    const long = await readGlbBytes(await import('node:fs').then((fs) => fs.readFileSync(variant('long-clip', chain, (json, bin) => {
+      const ai = json.animations[0].samplers[0].input as number;
+      poke(json, bin, ai, json.accessors[ai].count - 1, 0, 3000);
+      json.accessors[ai].max = [3000];
+    }))));
+    expect(() => bakeTails(long, { clips: ['walk'], fps: 100 })).toThrow(/^bitrig\/bake: clip "walk" lasts 3000 s: at 100 fps it needs 300001 keys, more than the 200000 a bake writes per clip; lower the fps$/);
+  });
+
   it('measureTail and bakeTails validate a Document built in code too (NaN in a key)', async () => {
     const { bakeTails } = await import('../../rig/bake');
     const doc = await readGlbBytes(chain);
