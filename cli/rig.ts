@@ -236,8 +236,8 @@ async function runRig(args: string[], io: CliIO): Promise<number> {
     const replacedOutput = await exists(output);
     const replacedReport = reportPath ? await exists(reportPath) : false;
     const bytes = await readFileCapped(input, 'bitrig/rig', undefined, { glb: true });
-    onProgress('read', 0);
-    const { glb, report } = await rigGlb(bytes, { mode, include, pelvis, onProgress: (step, f) => { if (step !== 'done') onProgress(step, f); } });
+    // (no line for 'read': a file refused by the validation gets its one line and nothing else)
+    const { glb, report } = await rigGlb(bytes, { mode, include, pelvis, onProgress: (step, f) => { if (step !== 'done' && step !== 'read') onProgress(step, f); } });
     onProgress('save', 0.95);
     const files: AtomicFile[] = [{ file: output, bytes: glb }];
     if (reportPath) files.push({ file: reportPath, bytes: `${JSON.stringify({ input, output, mode, include, ...report }, null, 2)}\n` });

@@ -26,6 +26,7 @@ async function run(): Promise<number> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bitrig-fuzz-'));
   const counts = { clean: 0, inputErrorsOnly: 0, refused: 0, other: 0 };
   let broken = 0;
+  const kept = new Map<string, number>();
   const t0 = Date.now();
   try {
     for (let s = from; s < from + seeds; s++) {
@@ -34,7 +35,10 @@ async function run(): Promise<number> {
         for (const o of await runFuzzCase(dir, c)) {
           if (o.problems.length) { broken++; console.log(`BROKEN ${c.name} [${o.command}]: ${o.problems.join('; ')}`); }
           if (o.code === 2) counts.refused++;
-          else if (o.code === 0 && o.clean === false) counts.inputErrorsOnly++;
+          else if (o.code === 0 && o.clean === false) {
+            counts.inputErrorsOnly++;
+            for (const k of o.outputCodes ?? []) kept.set(k, (kept.get(k) ?? 0) + 1);
+          }
           else if (o.code === 0) counts.clean++;
           else counts.other++;
         }
@@ -46,6 +50,7 @@ async function run(): Promise<number> {
     rmSync(dir, { recursive: true, force: true });
   }
   console.log(`${seeds} seeds × ${cases} cases × 3 commands: exit 0 clean ${counts.clean}, exit 0 with only the input's own validator errors ${counts.inputErrorsOnly}, exit 2 ${counts.refused}, other ${counts.other}; broken promises ${broken}; ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  if (kept.size) console.log(`validator errors kept from inputs (outputs of exit 0): ${[...kept].map(([k, n]) => `${k} ${n}`).join(', ')}`);
   return broken ? 1 : 0;
 }
 

@@ -25,6 +25,8 @@ export interface CommandOutcome {
   problems: string[];
   /** Exit 0 with an output: whether the validator found no error at all in it. */
   clean?: boolean;
+  /** Exit 0 with an output that is not clean: the validator's error codes in it (each also in the input). */
+  outputCodes?: string[];
 }
 
 /** The base GLBs the cases start from: a critter with a tail chain (bake, measure) and one whose tail is on a shin (rig). */
@@ -78,6 +80,7 @@ export async function runFuzzCase(dir: string, c: FuzzCase): Promise<CommandOutc
       else {
         const v = await validateGlb(new Uint8Array(readFileSync(out)));
         o.clean = v.errors === 0;
+        if (!o.clean) o.outputCodes = Object.keys(v.codes);
         inputCodes ??= (await validateGlb(c.bytes)).codes;
         const fresh = Object.keys(v.codes).filter((k) => !(k in inputCodes!));
         if (fresh.length) problems.push(`the output has validator errors the input did not have: ${fresh.join(', ')}`);
