@@ -84,6 +84,8 @@ interface Ctx {
   bufferViews: Obj[];
   accessors: Obj[];
   nodes: Obj[];
+  /** Parent of each node (-1 for a root), filled by the node check. */
+  parent: Int32Array;
 }
 
 function checkBuffers(c: Ctx): number[] {
@@ -232,7 +234,7 @@ function decomposable(m: number[]): boolean {
 function checkNodes(c: Ctx): void {
   const n = c.nodes.length;
   if (n > INPUT_LIMITS.maxNodes) fail(`the file has ${n} nodes, more than the ${INPUT_LIMITS.maxNodes} bitrig reads`);
-  const parent = new Int32Array(n).fill(-1);
+  const parent = c.parent;
   const meshes = list(c.json, 'meshes', 'mesh').length;
   const skins = list(c.json, 'skins', 'skin').length;
   const cameras = list(c.json, 'cameras', 'camera').length;
@@ -281,6 +283,20 @@ function checkNodes(c: Ctx): void {
   ref(c.json.scene, 'the default scene', 'scene', list(c.json, 'scenes', 'scene').length);
 }
 
+/** A node with a skin is in a scene only with its skin's joints (their tree is in that scene too). */
+function checkSkinnedScenes(c: Ctx): void {
+  const skins = list(c.json, 'skins', 'skin');
+  const rootOf = (k: number): number => { while (c.parent[k]! >= 0) k = c.parent[k]!; return k; };
+  list(c.json, 'scenes', 'scene').forEach((sc, si) => {
+    const roots = new Set((sc.nodes as number[] | undefined) ?? []);
+    c.nodes.forEach((nd, i) => {
+      if (nd.skin === undefined || !roots.has(rootOf(i))) return;
+      const j0 = (skins[nd.skin as number]!.joints as number[])[0]!;
+      if (!roots.has(rootOf(j0))) fail(`${label('node', i, nd)} is skinned in ${label('scene', si, sc)}, but the joints of its skin are not in that scene`);
+    });
+  });
+}
+
 function checkSkins(c: Ctx): void {
   list(c.json, 'skins', 'skin').forEach((s, si) => {
     const what = label('skin', si, s);
@@ -291,7 +307,14 @@ function checkSkins(c: Ctx): void {
       if (seen.has(k)) fail(`${what} lists node ${k} twice as a joint`);
       seen.add(k);
     }
-    ref(s.skeleton, `${what} skeleton`, 'node', c.nodes.length);
+    const root = ref(s.skeleton, `${what} skeleton`, 'node', c.nodes.length);
+    const rootOf = (k: number): number => { while (c.parent[k]! >= 0) k = c.parent[k]!; return k; };
+    const under = (k: number, a: number): boolean => { for (; k >= 0; k = c.parent[k]!) if (k === a) return true; return false; };
+    const tree = rootOf(s.joints[0] as number);
+    for (const j of s.joints as number[]) {
+      if (root !== null && !under(j, root)) fail(`${what} skeleton node ${root} is not above its joint ${label('node', j, c.nodes[j]!)}`);
+      if (rootOf(j) !== tree) fail(`${what} has joints in two separate node trees (${label('node', s.joints[0] as number, c.nodes[s.joints[0] as number]!)} and ${label('node', j, c.nodes[j]!)})`);
+    }
     const ibm = accessorRef(c, s.inverseBindMatrices, `${what} inverseBindMatrices`, [F('MAT4')], true);
     if (ibm && (ibm.count as number) < s.joints.length) fail(`${what} has ${ibm.count as number} inverse bind matrices for ${s.joints.length} joints`);
   });
@@ -380,12 +403,15 @@ export function checkGltfStructure(json: Obj, binLength: number): void {
     bufferViews: list(json, 'bufferViews', 'buffer view'),
     accessors: list(json, 'accessors', 'accessor'),
     nodes: list(json, 'nodes', 'node'),
+    parent: new Int32Array(0),
   };
+  c.parent = new Int32Array(c.nodes.length).fill(-1);
   checkBufferViews(c, checkBuffers(c));
   checkAccessors(c);
   checkMeshes(c);
   checkNodes(c);
   checkSkins(c);
+  checkSkinnedScenes(c);
   checkAnimations(c);
   checkTexturesAndImages(c);
   list(json, 'cameras', 'camera');
