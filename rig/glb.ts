@@ -171,7 +171,33 @@ export async function readGlbDocument(input: GlbBytes): Promise<{ doc: Document;
  * const out = await writeGlbBytes(doc);
  */
 export async function writeGlbBytes(doc: Document): Promise<Uint8Array> {
-  return makeIO().writeBinary(doc);
+  const glb = await makeIO().writeBinary(doc);
+  return doc.getRoot().listScenes().some((s) => s.listChildren().length === 0) ? withoutEmptySceneNodes(glb) : glb;
+}
+
+/**
+ * The GLB with `"nodes": []` removed from its scenes: glTF-Transform writes an empty list for
+ * a scene without nodes (valid in the input, where `nodes` is left out), which the Khronos
+ * validator calls an error (EMPTY_ENTITY). The binary chunk is kept as it is.
+ */
+function withoutEmptySceneNodes(glb: Uint8Array): Uint8Array {
+  const dv = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+  const jsonLength = dv.getUint32(12, true);
+  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as { scenes?: { nodes?: unknown[] }[] };
+  for (const scene of json.scenes ?? []) if (Array.isArray(scene.nodes) && scene.nodes.length === 0) delete scene.nodes;
+  const text = new TextEncoder().encode(JSON.stringify(json));
+  const padded = (text.length + 3) & ~3;
+  const rest = glb.subarray(20 + jsonLength);
+  const out = new Uint8Array(20 + padded + rest.length);
+  const ov = new DataView(out.buffer);
+  out.set(glb.subarray(0, 12));
+  ov.setUint32(8, out.length, true);
+  ov.setUint32(12, padded, true);
+  ov.setUint32(16, CHUNK_JSON, true);
+  out.fill(0x20, 20, 20 + padded);
+  out.set(text, 20);
+  out.set(rest, 20 + padded);
+  return out;
 }
 
 /** Share of the progress bar the pass itself runs over inside {@link rigGlb} (read before, encode after). */

@@ -5,7 +5,7 @@
  * the same things.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readGlbBytes, rigGlb } from '../../rig/glb';
@@ -155,6 +155,17 @@ describe('the cases of the hostile-files report, each by name', () => {
     const r = await runCli(ARGS.rig!(slop, out));
     expect(r.code).toBe(0);
     expect(r.out.join('\n')).toMatch(/note: accessor \d+ "weights" \(WEIGHTS_0 of mesh "Critter" primitive 0\): the skin weights of 1 vertex\(es\) do not sum to 1 \(vertex 9: 0\.9700\); bitrig normalises them/);
+  });
+
+  it('a scene without nodes (valid): rig and bake write no empty node list, so the output stays valid', async () => {
+    const { validateGlb } = await import('./validate');
+    const f = variant('scene-no-nodes', chain, (json) => { delete json.scenes[0].nodes; });
+    for (const c of ['rig', 'bake']) {
+      const out = path.join(dir, `scene-no-nodes-${c}.glb`);
+      const r = await runCli(ARGS[c]!(f, out));
+      expect(r.code, `${c}: ${r.err.join(' | ')}`).toBe(0);
+      expect((await validateGlb(new Uint8Array(readFileSync(out)))).codes, c).toEqual({});
+    }
   });
 
   it('/dev/zero as input: refused at once as not a GLB, memory not filled', async () => {

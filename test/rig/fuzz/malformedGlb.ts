@@ -255,7 +255,7 @@ const MUTATIONS: Record<string, Mutation> = {
     return `node ${i} ${kind} = ${JSON.stringify(v)}`;
   }),
   deleteField: jsonMut('field removed', (rng, json) => {
-    const what = pick(rng, ['asset', 'asset.version', 'accessor.count', 'accessor.componentType', 'accessor.type', 'bufferView.byteLength', 'buffers', 'bufferViews', 'skin.joints', 'mesh.primitives', 'prim.attributes', 'animation.channels', 'animation.samplers', 'channel.target']);
+    const what = pick(rng, ['asset', 'asset.version', 'accessor.count', 'accessor.componentType', 'accessor.type', 'bufferView.byteLength', 'buffers', 'bufferViews', 'skin.joints', 'mesh.primitives', 'prim.attributes', 'animation.channels', 'animation.samplers', 'channel.target', 'scene.nodes']);
     if (what === 'asset') delete json.asset;
     else if (what === 'asset.version') delete json.asset.version;
     else if (what.startsWith('accessor.')) delete json.accessors[int(rng, json.accessors.length)][what.slice(9)];
@@ -265,6 +265,7 @@ const MUTATIONS: Record<string, Mutation> = {
     else if (what === 'prim.attributes') delete json.meshes[0].primitives[0].attributes;
     else if (what.startsWith('animation.')) delete json.animations[0][what.slice(10)];
     else if (what === 'channel.target') delete json.animations[0].channels[0].target;
+    else if (what === 'scene.nodes') delete json.scenes[0].nodes;
     else delete json[what];
     return what;
   }),
