@@ -11,12 +11,13 @@
  *
  * Exit codes: 0 done, 2 bad input (one line on stderr), 1 unexpected failure.
  */
-import { promises as fs } from 'node:fs';
-import { unknownExtensions, writeGlbBytes } from '../rig/glb';
-import { checkOutputPath, samePath, writeOrExplain } from '../rig/node';
+import { readGlbBytes, unknownExtensions, writeGlbBytes } from '../rig/glb';
+import { checkOutputPath, readFileCapped, samePath, writeOrExplain } from '../rig/node';
 import type { CliCommand } from './main';
 import { bakeTails, type BakedClipReport, type BakeOptions, type BakeReport, type ClipModeSetting } from '../rig/bake';
-import { CliInputError, isInputError, parseArgs, PROCESS_IO, progressShown, readInput, reasonOf, tailFlags, type CliIo } from './measure';
+import { PROCESS_IO, progressShown, readInput, tailFlags, type CliIo } from './measure';
+import { CliUsageError as CliInputError, parseFlags, type FlagSpec } from './args';
+import { failWith } from './fail';
 
 /**
  * Bake a GLB file into another (Node). Refuses to write over the input; atomic output.
@@ -29,22 +30,31 @@ export async function bakeFile(input: string, output: string, options: Partial<B
   if (await samePath(input, output)) throw new Error(`bitrig/bake: refusing to write over the input file ${input}`);
   // (before the simulation, not after it: a .glb name, not a folder, in a folder that exists)
   await checkOutputPath(output, 'bitrig/bake', { glb: true });
-  const doc = await readInput(input);
+  const bytes = await readFileCapped(input, 'bitrig/bake', undefined, { glb: true });
+  const doc = await readGlbBytes(bytes);
   const report = bakeTails(doc, options);
-  const lost = unknownExtensions(new Uint8Array(await fs.readFile(input)));
+  const lost = unknownExtensions(bytes);
   if (lost.length) {
     const msg = `the output drops the extension${lost.length > 1 ? 's' : ''} ${lost.join(', ')} (not known to bitrig's reader)`;
     report.warnings.push(msg);
     options.onWarning?.(msg);
   }
   options.onProgress?.('encode', 1);
-  const bytes = await writeGlbBytes(doc);
-  await writeOrExplain(output, bytes, 'bitrig/bake');
+  const glb = await writeGlbBytes(doc);
+  await writeOrExplain(output, glb, 'bitrig/bake');
   return report;
 }
 
+/** The flags of `bitrig bake` (-o, --out and --output are one option; --clip-mode may repeat: its values merge). */
+export const BAKE_FLAGS: readonly FlagSpec[] = [
+  { names: ['--out', '-o', '--output'], kind: 'value' }, { names: ['--clips'], kind: 'value' }, { names: ['--fps'], kind: 'value' },
+  { names: ['--rest-curve'], kind: 'value' }, { names: ['--carry'], kind: 'value' }, { names: ['--unit-scale'], kind: 'value' },
+  { names: ['--clip-mode'], kind: 'value', repeatable: true },
+  { names: ['--json'], kind: 'bool' }, { names: ['--progress'], kind: 'bool' }, { names: ['--help', '-h'], kind: 'bool' },
+];
+
 /** One-line usage of `bitrig bake`. */
-export const BAKE_USAGE = 'usage: bitrig bake <in.glb> -o <out.glb> [--clips A,B] [--fps 30] [--clip-mode auto|loop|once|Clip=mode,...] [--json] [--rest-curve 0..1] [--carry degrees]';
+export const BAKE_USAGE = 'usage: bitrig bake <in.glb> -o <out.glb> [--clips A,B] [--fps 30] [--clip-mode auto|loop|once|Clip=mode,...] [--json] [--rest-curve 0..1] [--carry degrees] [--unit-scale N]';
 
 const MODES: readonly ClipModeSetting[] = ['auto', 'loop', 'once'];
 
@@ -100,14 +110,12 @@ function modeText(c: BakedClipReport): string {
 export async function bakeCommand(argv: readonly string[], io: CliIo = PROCESS_IO): Promise<number> {
   try {
     // --clip-mode may repeat: its values merge (a clip named twice is refused by parseClipModeFlag).
-    const args = parseArgs(argv, ['-o', '--out', '--output', '--clips', '--fps', '--rest-curve', '--carry', '--clip-mode'], ['--json', '--help', '-h', '--progress'], ['--clip-mode']);
-    if (args.flags['--help'] || args.flags['-h']) { io.out(BAKE_USAGE); return 0; }
+    const args = parseFlags(argv, BAKE_FLAGS);
+    if (args.flags['--help']) { io.out(BAKE_USAGE); return 0; }
     if (args._.length !== 1) throw new CliInputError('expected one input file', true);
-    // -o, --out and --output are one option (rig and bake take all three spellings).
-    const given = (['-o', '--out', '--output'] as const).filter((k) => args.flags[k] !== undefined);
-    if (given.length > 1) throw new CliInputError(`${given.join(' and ')} both name the output: give one`);
-    const out = given.length ? args.flags[given[0]!] as string : undefined;
+    const out = args.flags['--out'];
     if (typeof out !== 'string' || out === '') throw new CliInputError('-o <out.glb> is required', true);
+    if (out === '-') throw new CliInputError('-o needs a file path (writing to standard output is not supported)');
     let fps = 30;
     if (typeof args.flags['--fps'] === 'string') {
       fps = Number(args.flags['--fps']);
@@ -157,9 +165,7 @@ export async function bakeCommand(argv: readonly string[], io: CliIo = PROCESS_I
     }
     return 0;
   } catch (e) {
-    io.err(`bitrig bake: ${reasonOf(e)}`);
-    if (e instanceof CliInputError && e.usage) io.err(BAKE_USAGE);
-    return isInputError(e) ? 2 : 1;
+    return failWith('bake', e, io);
   }
 }
 
@@ -191,10 +197,12 @@ export const BAKE_COMMAND: CliCommand = {
     '  --rest-curve 0..1      keep the modelled tail curve (1) or centre it (0, default); tails the clip does not key',
     '  --carry <degrees>      carry angle of the whole tail (default 50); tails the clip does not key',
     '                         (a clip that keys the tail is its rest: the bake adds follow-through to it)',
+    '  --unit-scale <n>       model units per metre (default: guessed from the height; 100 for centimetres)',
     '  --json                 print the report as JSON',
     '  --progress             always print progress lines',
+    '  --flag=value works for every flag; --json=false and --json=no turn a switch off',
     '',
-    'Exit codes: 0 success, 2 bad input, 1 internal error.',
+    'Exit codes: 0 success, 2 bad input or usage (one line), 1 a bug in bitrig (please report it).',
   ].join('\n'),
   run: (args, io) => bakeCommand(args, io),
 };

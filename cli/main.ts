@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `bitrig` command: a dispatcher over the subcommands `rig`, `measure` and `bake`. Exit
- * codes: 0 success, 2 bad input or usage (a one-line reason on stderr), 1 an unexpected
- * internal error.
+ * codes: 0 success, 2 bad input or usage (a one-line reason on stderr), 1 a bug in bitrig
+ * (one line saying "please report"; the stack only with `--debug`).
  *
  * Registered as the package's `bin` (`dist/cli.js`), so `npx bitrig rig in.glb -o out.glb`
  * works after `npm install` (no engine needed). Tests call {@link main} in-process with their own {@link CliIO}.
@@ -11,6 +11,8 @@ import { version } from '../package.json';
 import { RIG_COMMAND } from './rig';
 import { MEASURE_COMMAND } from './measure';
 import { BAKE_COMMAND } from './bake';
+import { didYouMean } from './args';
+import { failWith } from './fail';
 
 /** Where a command prints: `out` for results, `err` for progress and errors. */
 export interface CliIO {
@@ -18,6 +20,8 @@ export interface CliIO {
   out: (line: string) => void;
   /** One line of progress or error output. */
   err: (line: string) => void;
+  /** Print the stack of an internal error (`--debug`). */
+  debug?: boolean;
 }
 
 /** A subcommand of `bitrig`. */
@@ -57,7 +61,8 @@ function usage(): string {
     'commands:',
     ...names.map((n) => `  ${n.padEnd(width)}  ${COMMANDS[n]!.summary}`),
     '',
-    'bitrig <command> --help shows a command\'s options; bitrig --version prints the version.',
+    'bitrig <command> --help shows a command\'s options; bitrig --version prints the version;',
+    '--debug shows the stack when bitrig fails with an internal error (exit 1).',
   ].join('\n');
 }
 
@@ -69,7 +74,12 @@ function usage(): string {
  * const code = await main(['rig', 'fox.glb', '-o', 'fox-rigged.glb']);
  */
 export async function main(argv: readonly string[], io: CliIO = PROCESS_IO): Promise<number> {
-  const [cmd, ...rest] = argv;
+  // --debug (anywhere before a lone --) shows the stack of an internal error.
+  const end = argv.indexOf('--');
+  const flagsPart = end < 0 ? argv : argv.slice(0, end);
+  const debug = flagsPart.includes('--debug');
+  if (debug) io = { ...io, debug: true };
+  const [cmd, ...rest] = debug ? [...flagsPart.filter((a) => a !== '--debug'), ...(end < 0 ? [] : argv.slice(end))] : argv;
   if (cmd === undefined || cmd === '--help' || cmd === '-h' || cmd === 'help') {
     io.out(usage());
     return cmd === undefined ? 2 : 0;
@@ -80,7 +90,8 @@ export async function main(argv: readonly string[], io: CliIO = PROCESS_IO): Pro
   }
   const command = COMMANDS[cmd];
   if (!command) {
-    io.err(`bitrig: unknown command "${cmd}" (commands: ${Object.keys(COMMANDS).join(', ')}; see bitrig --help)`);
+    const hint = didYouMean(cmd, Object.keys(COMMANDS));
+    io.err(`bitrig: unknown command "${cmd}"${hint || ` (commands: ${Object.keys(COMMANDS).join(', ')}; see bitrig --help)`}`);
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -90,8 +101,7 @@ export async function main(argv: readonly string[], io: CliIO = PROCESS_IO): Pro
   try {
     return await command.run([...rest], io);
   } catch (e) {
-    io.err(`bitrig ${cmd}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-    return 1;
+    return failWith(cmd, e, io);
   }
 }
 

@@ -5,11 +5,13 @@
  * Exit codes: 0 done, 2 bad input (one line on stderr: unknown clip with the clip list, no
  * skin, no animations, unreadable file, bad arguments), 1 unexpected failure.
  */
-import { readFile } from 'node:fs/promises';
 import { readGlbBytes } from '../rig/glb';
-import { readFailure } from '../rig/node';
+import { readFileCapped } from '../rig/node';
 import { formatMeasureTable, measureJson, measureTail, type MeasureOptions } from '../rig/measure';
+import { INPUT_LIMITS } from '../rig/validate/limits';
 import type { CliCommand } from './main';
+import { CliUsageError, parseFlags, type FlagSpec } from './args';
+import { failWith } from './fail';
 
 /** Where a command writes (replaceable in tests). */
 export interface CliIo {
@@ -19,6 +21,8 @@ export interface CliIo {
   err: (text: string) => void;
   /** True when stderr is a terminal (progress lines are shown). */
   isTTY?: boolean;
+  /** Print the stack of an internal error (`--debug`). */
+  debug?: boolean;
 }
 
 /** Process stdout/stderr. */
@@ -37,78 +41,27 @@ export function progressShown(io: CliIo): boolean {
   return io.isTTY ?? !!process.stderr?.isTTY;
 }
 
-/** A bad-input error: exit code 2 with a one-line reason (and the usage when `usage` is set). */
-export class CliInputError extends Error {
-  /** Print the command's usage after the reason. */
-  usage: boolean;
-  constructor(message: string, usage = false) {
-    super(message);
-    this.usage = usage;
-  }
-}
+/** A bad-input error: exit code 2 with a one-line reason (the same class as the flag parser's). */
+export { CliUsageError as CliInputError, parseFlags } from './args';
+export { isInputError, reasonOf } from './fail';
 
 /**
- * Parse `--flag value` / `--flag=value` / boolean flags; positional arguments in `_`.
- * Unknown options throw a {@link CliInputError}, and so does a value flag given twice unless
- * it is `repeatable` (its values are then joined with commas, in order).
+ * Parse `--flag value` / `--flag=value` / boolean flags with the shared parser
+ * ({@link parseFlags}); positional arguments in `_`. Unknown options, empty values and a flag
+ * given twice (unless `repeatable`: its values are then joined with commas) throw.
  *
  * @example
  * parseArgs(['in.glb', '--clip', 'Walk', '--json'], ['--clip'], ['--json']); // { _: ['in.glb'], flags: { '--clip': 'Walk', '--json': true } }
  */
 export function parseArgs(argv: readonly string[], valueFlags: readonly string[], boolFlags: readonly string[], repeatable: readonly string[] = []): { _: string[]; flags: Record<string, string | boolean> } {
-  const out: { _: string[]; flags: Record<string, string | boolean> } = { _: [], flags: {} };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a.startsWith('-') && a !== '-') {
-      const eq = a.indexOf('=');
-      const name = eq >= 0 ? a.slice(0, eq) : a;
-      if (valueFlags.includes(name)) {
-        const v = eq >= 0 ? a.slice(eq + 1) : argv[++i];
-        if (v === undefined) throw new CliInputError(`${name} needs a value`, true);
-        const had = out.flags[name];
-        if (typeof had === 'string') {
-          // (a second value must not silently replace the first)
-          if (!repeatable.includes(name)) throw new CliInputError(`${name} is given twice; give it once`);
-          out.flags[name] = `${had},${v}`;
-        } else out.flags[name] = v;
-      } else if (boolFlags.includes(name) && eq < 0) {
-        out.flags[name] = true;
-      } else {
-        throw new CliInputError(`unknown option ${name}`, true);
-      }
-    } else {
-      out._.push(a);
-    }
-  }
-  return out;
+  return parseFlags(argv, [
+    ...valueFlags.map((n) => ({ names: [n], kind: 'value' as const, repeatable: repeatable.includes(n) })),
+    ...boolFlags.map((n) => ({ names: [n], kind: 'bool' as const })),
+  ]);
 }
 
 /**
- * One-line reason from an error: the library prefix (`bitrig/x: `) and stack removed.
- *
- * @example
- * reasonOf(new Error('bitrig/sample: the file has no animations')); // 'the file has no animations'
- */
-export function reasonOf(e: unknown): string {
-  const msg = e instanceof Error ? e.message : String(e);
-  return msg.split('\n')[0]!.replace(/^bitrig\/[a-z]+: /, '');
-}
-
-/**
- * Is this error a bad-input error (exit 2) rather than a defect (exit 1)? Library setup
- * errors (`bitrig/…: `) and file-system errors are bad input.
- *
- * @example
- * isInputError(new Error('bitrig/skinning: the file has no skin')); // true
- */
-export function isInputError(e: unknown): boolean {
-  if (e instanceof CliInputError) return true;
-  const msg = e instanceof Error ? e.message : String(e);
-  return /^bitrig\/[a-z]+: /.test(msg) || /ENOENT|EISDIR|EACCES|ENOTDIR/.test(msg);
-}
-
-/**
- * Tail options from `--rest-curve` and `--carry` (degrees).
+ * Tail options from `--rest-curve`, `--carry` (degrees) and `--unit-scale` (model units per metre).
  *
  * @example
  * tailFlags({ '--carry': '30' }); // { carry: 0.5236 }
@@ -117,13 +70,18 @@ export function tailFlags(flags: Record<string, string | boolean>): MeasureOptio
   const tail: MeasureOptions['tail'] = {};
   if (typeof flags['--rest-curve'] === 'string') {
     const v = Number(flags['--rest-curve']);
-    if (!(v >= 0 && v <= 1)) throw new CliInputError('--rest-curve must be a number in [0, 1]');
+    if (!(v >= 0 && v <= 1)) throw new CliUsageError('--rest-curve must be a number in [0, 1]');
     tail.restCurve = v;
   }
   if (typeof flags['--carry'] === 'string') {
     const v = Number(flags['--carry']);
-    if (!(Number.isFinite(v) && v >= -180 && v <= 180)) throw new CliInputError(`--carry must be a number of degrees in [-180, 180], got ${flags['--carry']}`);
+    if (!(Number.isFinite(v) && v >= -180 && v <= 180)) throw new CliUsageError(`--carry must be a number of degrees in [-180, 180], got ${flags['--carry']}`);
     tail.carry = (v * Math.PI) / 180;
+  }
+  if (typeof flags['--unit-scale'] === 'string') {
+    const v = Number(flags['--unit-scale']);
+    if (!(Number.isFinite(v) && v > 0)) throw new CliUsageError(`--unit-scale must be a positive number of model units per metre (100 for centimetres, 1000 for millimetres), got ${flags['--unit-scale']}`);
+    tail.unitScale = v;
   }
   return tail;
 }
@@ -136,18 +94,18 @@ export function tailFlags(flags: Record<string, string | boolean>): MeasureOptio
  * const doc = await readInput('fox.glb');
  */
 export async function readInput(file: string) {
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await readFile(file));
-  } catch (e) {
-    const why = readFailure((e as NodeJS.ErrnoException).code);
-    throw new CliInputError(`cannot read ${file}${why ? ` (${why})` : ''}`);
-  }
-  return readGlbBytes(bytes);
+  return readGlbBytes(await readFileCapped(file, 'bitrig/rig', undefined, { glb: true }));
 }
 
+/** The flags of `bitrig measure`. */
+export const MEASURE_FLAGS: readonly FlagSpec[] = [
+  { names: ['--clip'], kind: 'value' }, { names: ['--samples'], kind: 'value' }, { names: ['--rest-curve'], kind: 'value' },
+  { names: ['--carry'], kind: 'value' }, { names: ['--unit-scale'], kind: 'value' },
+  { names: ['--json'], kind: 'bool' }, { names: ['--grounding'], kind: 'bool' }, { names: ['--help', '-h'], kind: 'bool' },
+];
+
 /** One-line usage of `bitrig measure`. */
-export const MEASURE_USAGE = 'usage: bitrig measure <in.glb> --clip <name> [--json] [--grounding] [--samples 24] [--rest-curve 0..1] [--carry degrees]';
+export const MEASURE_USAGE = 'usage: bitrig measure <in.glb> --clip <name> [--json] [--grounding] [--samples 24] [--rest-curve 0..1] [--carry degrees] [--unit-scale N]';
 
 /**
  * Run `bitrig measure` with the arguments after the command name. Returns the exit code.
@@ -157,15 +115,15 @@ export const MEASURE_USAGE = 'usage: bitrig measure <in.glb> --clip <name> [--js
  */
 export async function measureCommand(argv: readonly string[], io: CliIo = PROCESS_IO): Promise<number> {
   try {
-    const args = parseArgs(argv, ['--clip', '--samples', '--rest-curve', '--carry'], ['--json', '--grounding', '--help', '-h']);
-    if (args.flags['--help'] || args.flags['-h']) { io.out(MEASURE_USAGE); return 0; }
-    if (args._.length !== 1) throw new CliInputError('expected one input file', true);
+    const args = parseFlags(argv, MEASURE_FLAGS);
+    if (args.flags['--help']) { io.out(MEASURE_USAGE); return 0; }
+    if (args._.length !== 1) throw new CliUsageError('expected one input file', true);
     const clip = args.flags['--clip'];
-    if (typeof clip !== 'string' || clip === '') throw new CliInputError('--clip <name> is required', true);
+    if (typeof clip !== 'string' || clip === '') throw new CliUsageError('--clip <name> is required', true);
     let samples = 24;
     if (typeof args.flags['--samples'] === 'string') {
       samples = Number(args.flags['--samples']);
-      if (!(Number.isInteger(samples) && samples >= 1 && samples <= 10_000)) throw new CliInputError('--samples must be an integer in 1…10000');
+      if (!(Number.isInteger(samples) && samples >= 1 && samples <= INPUT_LIMITS.maxMeasureSamples)) throw new CliUsageError(`--samples must be a whole number in 1…${INPUT_LIMITS.maxMeasureSamples}, got ${args.flags['--samples']}`);
     }
     const tail = tailFlags(args.flags);
     const doc = await readInput(args._[0]!);
@@ -181,9 +139,7 @@ export async function measureCommand(argv: readonly string[], io: CliIo = PROCES
     io.out(args.flags['--json'] ? JSON.stringify(measureJson(report), null, 2) : formatMeasureTable(report));
     return 0;
   } catch (e) {
-    io.err(`bitrig measure: ${reasonOf(e)}`);
-    if (e instanceof CliInputError && e.usage) io.err(MEASURE_USAGE);
-    return isInputError(e) ? 2 : 1;
+    return failWith('measure', e, io);
   }
 }
 
@@ -203,8 +159,10 @@ export const MEASURE_COMMAND: CliCommand = {
     '  --samples 24           sample times through the clip',
     '  --rest-curve 0..1      runtime rest arc: keep the modelled tail curve (1) or centre it (0)',
     '  --carry <degrees>      runtime carry angle of the whole tail (default 50)',
+    '  --unit-scale <n>       model units per metre (default: guessed from the height; 100 for centimetres)',
+    '  --flag=value works for every flag; --json=false and --json=no turn a switch off',
     '',
-    'Exit codes: 0 success, 2 bad input, 1 internal error.',
+    'Exit codes: 0 success, 2 bad input or usage (one line), 1 a bug in bitrig (please report it).',
   ].join('\n'),
   run: (args, io) => measureCommand(args, io),
 };

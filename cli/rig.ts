@@ -2,7 +2,8 @@
  * `bitrig rig <in.glb> -o <out.glb> [--mode chain|rigid] [--report <file.json>]
  * [--include spine,torso] [--pelvis <joint>] [--quiet]`: the rig pass on a file. Prints progress lines on stderr
  * and a human summary on stdout; exit 0 on success (also when nothing was found), 2 on bad
- * input with a one-line reason. Never writes over its input; outputs are written atomically.
+ * input or usage with a one-line reason, 1 for a bug ("please report"). Never writes over its
+ * input; the GLB and its report are written all or nothing (both temp files, then both renamed).
  */
 import { promises as fs } from 'node:fs';
 import type { CliCommand, CliIO } from './main';
@@ -19,7 +20,10 @@ const KIND_LABEL: Record<AppendageKind, string> = {
   limb: 'piece(s) on limbs (sleeves, hands, feet)',
   speck: 'speck(s)',
 };
-import { checkOutputPath, rigFile, samePath, writeFileAtomic } from '../rig/node';
+import { checkOutputPath, readFileCapped, samePath, writeFilesAtomic, type AtomicFile } from '../rig/node';
+import { rigGlb } from '../rig/glb';
+import { CliUsageError, didYouMean, parseFlags, type FlagSpec } from './args';
+import { failWith } from './fail';
 
 const USAGE = [
   'usage: bitrig rig <in.glb> -o <out.glb> [--mode chain|rigid] [--report <file.json>] [--include spine,torso] [--pelvis <joint>] [--quiet]',
@@ -39,7 +43,13 @@ const USAGE = [
   '  --pelvis <joint>      the pelvis joint, when neither its name nor the skeleton shows it',
   '  --quiet               no progress lines',
   '',
-  'Exit codes: 0 success (also when nothing was found), 2 bad input, 1 internal error.',
+  '  --flag=value works for every flag; --quiet=false turns the switch off',
+  '',
+  'The GLB and the report are written all or nothing: both to temporary files first, then',
+  'renamed into place.',
+  '',
+  'Exit codes: 0 success (also when nothing was found), 2 bad input or usage (one line),',
+  '1 a bug in bitrig (please report it).',
 ].join('\n');
 
 interface RigArgs {
@@ -52,86 +62,30 @@ interface RigArgs {
   quiet: boolean;
 }
 
-class UsageError extends Error {}
+/** The flags of `bitrig rig` (-o, --out and --output are one option). */
+export const RIG_FLAGS: readonly FlagSpec[] = [
+  { names: ['--out', '-o', '--output'], kind: 'value' }, { names: ['--mode'], kind: 'value' }, { names: ['--report'], kind: 'value' },
+  { names: ['--include'], kind: 'value' }, { names: ['--pelvis'], kind: 'value' },
+  { names: ['--quiet', '-q'], kind: 'bool' }, { names: ['--help', '-h'], kind: 'bool' },
+];
 
 function parseArgs(args: string[]): RigArgs {
-  let input: string | null = null;
-  let output: string | null = null;
-  let mode: RigMode = 'chain';
-  let report: string | null = null;
-  let include: RigInclude[] = [];
-  let quiet = false;
-  let pelvis: string | null = null;
-  let includeSeen = false;
-  let positionalOnly = false;
-  for (let i = 0; i < args.length; i++) {
-    let a = args[i]!;
-    if (!positionalOnly && a === '--') { positionalOnly = true; continue; } // (what follows is a file name, even "-x.glb")
-    if (positionalOnly) {
-      if (input !== null) throw new UsageError(`one input file only (got "${input}" and "${a}")`);
-      input = a;
-      continue;
-    }
-    let value: string | undefined;
-    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
-    if (eq > 0) {
-      value = a.slice(eq + 1);
-      a = a.slice(0, eq);
-    }
-    const take = (): string => {
-      if (value !== undefined) {
-        if (value === '') throw new UsageError(`${a} needs a value`);
-        return value;
-      }
-      const v = args[++i];
-      if (v === undefined || v === '' || (v.startsWith('-') && v.length > 1)) throw new UsageError(`${a} needs a value`);
-      return v;
-    };
-    const once = (seen: unknown): void => { if (seen !== null && seen !== undefined) throw new UsageError(`${a} given twice`); };
-    switch (a) {
-      case '-o':
-      case '--out':
-      case '--output':
-        once(output);
-        output = take();
-        if (output === '-') throw new UsageError('-o needs a file path (writing to standard output is not supported)');
-        break;
-      case '--mode': {
-        const m = take();
-        if (m !== 'chain' && m !== 'rigid') throw new UsageError(`--mode must be chain or rigid, got "${m}"`);
-        mode = m;
-        break;
-      }
-      case '--report':
-        once(report);
-        report = take();
-        break;
-      case '--include': {
-        once(includeSeen ? true : null);
-        includeSeen = true;
-        const list = take().split(',').map((s) => s.trim()).filter(Boolean);
-        for (const s of list) if (s !== 'spine' && s !== 'torso') throw new UsageError(`--include accepts spine and torso, got "${s}"`);
-        include = list as RigInclude[];
-        break;
-      }
-      case '--pelvis':
-        once(pelvis);
-        pelvis = take();
-        break;
-      case '--quiet':
-      case '-q':
-        if (value !== undefined) throw new UsageError(`${a} takes no value`);
-        quiet = true;
-        break;
-      default:
-        if (a.startsWith('-') && a.length > 1) throw new UsageError(`unknown option ${a}`);
-        if (input !== null) throw new UsageError(`one input file only (got "${input}" and "${a}")`);
-        input = a;
-    }
-  }
-  if (input === null) throw new UsageError('missing the input GLB');
-  if (output === null) throw new UsageError('missing -o <out.glb>');
-  return { input, output, mode, report, include, pelvis, quiet };
+  const { _: positional, flags } = parseFlags(args, RIG_FLAGS);
+  if (positional.length > 1) throw new CliUsageError(`one input file only (got "${positional[0]}" and "${positional[1]}")`);
+  const input = positional[0] ?? null;
+  const output = typeof flags['--out'] === 'string' ? flags['--out'] : null;
+  if (output === '-') throw new CliUsageError('-o needs a file path (writing to standard output is not supported)');
+  const m = flags['--mode'] ?? 'chain';
+  if (m !== 'chain' && m !== 'rigid') throw new CliUsageError(`--mode must be chain or rigid, got "${m}"${didYouMean(String(m), ['chain', 'rigid'])}`);
+  const list = typeof flags['--include'] === 'string' ? flags['--include'].split(',').map((s) => s.trim()).filter(Boolean) : [];
+  for (const s of list) if (s !== 'spine' && s !== 'torso') throw new CliUsageError(`--include accepts spine and torso, got "${s}"${didYouMean(s, ['spine', 'torso'])}`);
+  if (input === null) throw new CliUsageError('missing the input GLB', true);
+  if (output === null) throw new CliUsageError('missing -o <out.glb>', true);
+  return {
+    input, output, mode: m, include: list as RigInclude[], quiet: flags['--quiet'] === true,
+    report: typeof flags['--report'] === 'string' ? flags['--report'] : null,
+    pelvis: typeof flags['--pelvis'] === 'string' ? flags['--pelvis'] : null,
+  };
 }
 
 function n3(x: number): string {
@@ -236,69 +190,65 @@ function describe(a: AppendageReport, nameSkin: boolean): string {
   );
 }
 
-async function runRig(args: string[], io: CliIO): Promise<number> {
-  let parsed: RigArgs;
-  try {
-    parsed = parseArgs(args);
-  } catch (e) {
-    if (e instanceof UsageError) {
-      io.err(`bitrig rig: ${e.message} (see bitrig rig --help)`);
-      return 2;
-    }
-    throw e;
-  }
-  const { input, output, mode, include, pelvis, quiet } = parsed;
-  const reportPath = parsed.report;
-  if (await samePath(input, output)) {
-    io.err(`bitrig rig: refusing to write over the input ${input}; choose another -o`);
-    return 2;
-  }
+/** Check the paths before any work: not the input, not each other, writable names in existing folders. */
+async function checkRigPaths(input: string, output: string, reportPath: string | null): Promise<void> {
+  if (await samePath(input, output)) throw new CliUsageError(`refusing to write over the input ${input}; choose another -o`);
   if (reportPath && ((await samePath(reportPath, input)) || (await samePath(reportPath, output)))) {
-    io.err(`bitrig rig: --report ${reportPath} would overwrite the ${(await samePath(reportPath, input)) ? 'input' : 'output'}; choose another path`);
-    return 2;
+    throw new CliUsageError(`--report ${reportPath} would overwrite the ${(await samePath(reportPath, input)) ? 'input' : 'output'}; choose another path`);
   }
   // Both outputs are checked before the pass runs (a folder, a missing folder, a .gltf name),
-  // so a bad path never costs a whole run nor leaves the GLB written without its report.
+  // so a bad path never costs a whole run.
+  await checkOutputPath(output, 'bitrig/rig', { glb: true });
+  if (reportPath) await checkOutputPath(reportPath, 'bitrig/rig', { label: 'the report ' });
+}
+
+/** Write the GLB and its report all or nothing (both temp files written, then both renamed). */
+async function writeOutputs(files: AtomicFile[]): Promise<void> {
   try {
-    await checkOutputPath(output, 'bitrig/rig', { glb: true });
-    if (reportPath) await checkOutputPath(reportPath, 'bitrig/rig', { label: 'the report ' });
+    await writeFilesAtomic(files);
   } catch (e) {
-    io.err(`bitrig rig: ${(e as Error).message.replace(/^bitrig\/[a-z]+: /, '')}`);
-    return 2;
+    const failed = (e as { path?: string }).path ?? files[0]!.file;
+    const reason = explainWrite(e, failed);
+    throw new Error(`bitrig/rig: cannot write ${failed} (${reason})${files.length > 1 ? '; nothing was written' : ''}`);
   }
-  let lastStep = '';
-  const t0 = Date.now();
-  const onProgress = (step: string, fraction: number): void => {
-    if (quiet || step === lastStep) return;
-    lastStep = step;
-    io.err(`bitrig rig: [${String(Math.round(fraction * 100)).padStart(3)}%] ${step} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  };
-  // An existing output is replaced (as cp and most tools do), and the summary says so.
-  const exists = async (f: string): Promise<boolean> => (await fs.lstat(f).catch(() => null)) !== null;
-  const replacedOutput = await exists(output);
-  const replacedReport = reportPath ? await exists(reportPath) : false;
-  let report: RigReport;
+}
+
+function explainWrite(e: unknown, file: string): string {
+  const err = e as NodeJS.ErrnoException & { signal?: string };
+  if (err.code === 'EINTR' && err.signal) return `the write was interrupted by ${err.signal}; ${file} is as it was`;
+  return err.code === 'EISDIR' ? 'it is a folder' : err.code === 'ENOTFILE' ? 'it is not a regular file' : err.code === 'ENOENT' ? 'its folder does not exist'
+    : err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS' ? 'permission denied' : err.code === 'ENOSPC' || err.code === 'EFBIG' || err.code === 'EDQUOT' ? 'no space left' : err.code ?? err.message;
+}
+
+async function runRig(args: string[], io: CliIO): Promise<number> {
   try {
-    report = await rigFile(input, output, { mode, include, pelvis, onProgress });
+    const { input, output, mode, include, pelvis, quiet, report: reportPath } = parseArgs(args);
+    await checkRigPaths(input, output, reportPath);
+    let lastStep = '';
+    const t0 = Date.now();
+    const onProgress = (step: string, fraction: number): void => {
+      if (quiet || step === lastStep) return;
+      lastStep = step;
+      io.err(`bitrig rig: [${String(Math.round(fraction * 100)).padStart(3)}%] ${step} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    };
+    // An existing output is replaced (as cp and most tools do), and the summary says so.
+    const exists = async (f: string): Promise<boolean> => (await fs.lstat(f).catch(() => null)) !== null;
+    const replacedOutput = await exists(output);
+    const replacedReport = reportPath ? await exists(reportPath) : false;
+    const bytes = await readFileCapped(input, 'bitrig/rig', undefined, { glb: true });
+    // (no line for 'read': a file refused by the validation gets its one line and nothing else)
+    const { glb, report } = await rigGlb(bytes, { mode, include, pelvis, onProgress: (step, f) => { if (step !== 'done' && step !== 'read') onProgress(step, f); } });
+    onProgress('save', 0.95);
+    const files: AtomicFile[] = [{ file: output, bytes: glb }];
+    if (reportPath) files.push({ file: reportPath, bytes: `${JSON.stringify({ input, output, mode, include, ...report }, null, 2)}\n` });
+    await writeOutputs(files);
+    onProgress('done', 1);
+    for (const line of formatRigSummary(report, input, output, { replaced: replacedOutput })) io.out(line);
+    if (reportPath) io.out(`  report: ${reportPath}${replacedReport ? ` (replaced existing ${reportPath})` : ''}`);
+    return 0;
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    if (msg.startsWith('bitrig/')) {
-      io.err(`bitrig rig: ${msg.replace(/^bitrig\/[a-z]+: /, '')}`);
-      return 2;
-    }
-    throw e;
+    return failWith('rig', e, io);
   }
-  if (reportPath) {
-    try {
-      await writeFileAtomic(reportPath, `${JSON.stringify({ input, output, mode, include, ...report }, null, 2)}\n`);
-    } catch (e) {
-      io.err(`bitrig rig: wrote ${output} but cannot write the report ${reportPath} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-      return 2;
-    }
-  }
-  for (const line of formatRigSummary(report, input, output, { replaced: replacedOutput })) io.out(line);
-  if (reportPath) io.out(`  report: ${reportPath}${replacedReport ? ` (replaced existing ${reportPath})` : ''}`);
-  return 0;
 }
 
 /** The `rig` subcommand. */

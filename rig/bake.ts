@@ -32,7 +32,7 @@ import { createBitrigWorld, type BitrigWorld } from '../core/world';
 import { beginCharacterFrame, bindSkeleton, resolveTailRestSource, type CharacterBinding } from '../core/binding';
 import { update } from '../systems/pipeline';
 import { checkOptionKeys, describeValue, mergeTailOptions, TAIL_OPTION_KEYS, type TailOptions, type PartialOptions } from '../core/defaults';
-import { autoUnitScale } from '../core/units';
+import { guessUnitScale, unitScaleNote } from './units';
 import { findTailChains } from '../core/boneMap';
 import { tailLinkIndex } from '../core/tailSetup';
 import { decomposeAffine, mulAffine } from '../core/pose';
@@ -42,6 +42,7 @@ import {
 } from './sample';
 import { jointMatrices, readSkins, skinVertices, type SkinData } from './skinning';
 import { lowestPoint, tailDominatedVertices } from './grounding';
+import { INPUT_LIMITS, validateDocument } from './validate/index';
 
 /** A stable calibration: the node tree, rest TRS and skins, captured once. */
 export interface BakeCalibration {
@@ -244,7 +245,7 @@ function checkSim(o: TailSimOptions): void {
 
 /** Units and floor the simulation runs with. */
 export interface SimUnits {
-  /** World units per metre (given, or 100 when the skinned rest pose is taller than 20 units, else 1). */
+  /** World units per metre (given, or guessed from the skinned rest pose's height: see `guessUnitScale`). */
   unitScale: number;
   /** Floor height (world Y): given, or the lowest body point of the skinned rest pose, tail skin excluded. */
   floorY: number;
@@ -279,7 +280,7 @@ export function resolveSimUnits(calib: BakeCalibration, tail: PartialOptions<Tai
   const height = hi > lo ? hi - lo : 0;
   if (!Number.isFinite(body)) body = Number.isFinite(lo) ? lo : 0;
   return {
-    unitScale: tail.unitScale ?? autoUnitScale(height),
+    unitScale: tail.unitScale ?? guessUnitScale(height),
     floorY: tail.floorHeight ?? body,
     height,
   };
@@ -480,7 +481,7 @@ export function simulateTailCycle(calib: BakeCalibration, clip: string, frames: 
     if (options[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = options[k];
   }
   checkSim(o);
-  if (!(Number.isInteger(frames) && frames >= 1)) throw new Error(`bitrig/bake: frames must be an integer ≥ 1, got ${describeValue(frames)}`);
+  if (!(Number.isInteger(frames) && frames >= 1 && frames < INPUT_LIMITS.maxBakeKeys)) throw new Error(`bitrig/bake: frames must be an integer in 1…${INPUT_LIMITS.maxBakeKeys - 1}, got ${describeValue(frames)}`);
   if (mode !== 'loop' && mode !== 'once') throw new Error(`bitrig/bake: mode must be 'loop' or 'once', got ${describeValue(mode)}`);
   const graph = calib.graph;
   const sampler = createClipSampler(graph, findClip(calib.doc, clip, 'bitrig/bake'));
@@ -865,6 +866,7 @@ export const BAKED_EXTRA = 'bitrigBaked';
 export function bakeTails(doc: Document, options: PartialOptions<BakeOptions> = {}): BakeReport {
   assertDocument(doc, 'bitrig/bake');
   const o = mergeBakeOptions(options);
+  const inputNotes = validateDocument(doc, 'bitrig/bake');
   const calib = o.calibration ?? captureBakeCalibration(doc);
   if (calib.doc !== doc) throw new Error('bitrig/bake: the calibration was captured from another document');
   const names = listClipNames(doc);
@@ -882,6 +884,9 @@ export function bakeTails(doc: Document, options: PartialOptions<BakeOptions> = 
   const tail = mergeTailOptions({ ...o.tail, unitScale: units.unitScale, floorHeight: units.floorY });
   const warnings: string[] = [];
   const warn = (msg: string): void => { warnings.push(msg); o.onWarning?.(msg); };
+  for (const n of inputNotes) warn(n);
+  const scaleNote = o.tail.unitScale === undefined ? unitScaleNote(units.height, units.unitScale) : null;
+  if (scaleNote) warn(scaleNote);
   const felt = simulatedNodes(calib);
   const cycles: TailCycle[] = [];
   const modes: { source: 'auto' | 'option'; endPose: ClipEndPose }[] = [];
@@ -900,6 +905,9 @@ export function bakeTails(doc: Document, options: PartialOptions<BakeOptions> = 
       return;
     }
     const F = Math.max(1, Math.round(sampler.duration * o.fps));
+    if (F + 1 > INPUT_LIMITS.maxBakeKeys) {
+      throw new Error(`bitrig/bake: clip "${name}" lasts ${sampler.duration} s: at ${o.fps} fps it needs ${F + 1} keys, more than the ${INPUT_LIMITS.maxBakeKeys} a bake writes per clip; lower the fps`);
+    }
     const sub: TailSimOptions = {
       ...o,
       onProgress: o.onProgress ? (stage, f) => o.onProgress!(stage, (ci + f) / chosen.length) : null,

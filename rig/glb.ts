@@ -9,6 +9,7 @@ import { WebIO } from '@gltf-transform/core';
 import type { RigOptions, RigOptionsInput } from './options';
 import type { RigReport } from './pass';
 import { describeInput } from './pass';
+import { validateDocument, validateGlbBytes } from './validate/index';
 
 /**
  * The glTF-Transform IO used for every read and write: all official extensions registered so
@@ -104,6 +105,7 @@ export function unknownExtensions(input: GlbBytes): string[] {
   const len = dv.getUint32(12, true);
   let json: { extensionsUsed?: unknown };
   try { json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + len))) as typeof json; } catch { return []; }
+  if (json === null || typeof json !== 'object') return [];
   const known = new Set(ALL_EXTENSIONS.map((e) => e.EXTENSION_NAME));
   return (Array.isArray(json.extensionsUsed) ? json.extensionsUsed : []).filter((e): e is string => typeof e === 'string' && !known.has(e));
 }
@@ -114,6 +116,7 @@ function compressionOf(bytes: Uint8Array): string | null {
   const len = dv.getUint32(12, true);
   let json: { extensionsRequired?: unknown };
   try { json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + len))) as typeof json; } catch { return null; } // (the reader reports it)
+  if (json === null || typeof json !== 'object') return null;
   const list = Array.isArray(json.extensionsRequired) ? json.extensionsRequired as unknown[] : []; // (an optional one has uncompressed fallbacks)
   const hit = list.find((e) => e === 'KHR_draco_mesh_compression' || e === 'EXT_meshopt_compression' || e === 'KHR_meshopt_compression');
   return typeof hit === 'string' ? hit : null;
@@ -121,27 +124,44 @@ function compressionOf(bytes: Uint8Array): string | null {
 
 /**
  * Read GLB bytes ({@link GlbBytes}: a Uint8Array, an ArrayBuffer…) into a Document, with
- * framing checked first and parse errors wrapped.
+ * framing, size, JSON depth and structure checked first and the values after
+ * (`validateGlbBytes`, `validateDocument`): a malformed file throws `bitrig/rig: …` naming
+ * the problem, never a JavaScript error from inside the reader.
  *
  * @example
  * const doc = await readGlbBytes(await file.arrayBuffer());
  */
 export async function readGlbBytes(input: GlbBytes): Promise<Document> {
+  return (await readGlbDocument(input)).doc;
+}
+
+/**
+ * {@link readGlbBytes}, with the validation's notes (what bitrig tolerates in the file and
+ * how: skin weights a little off 1…) for a report.
+ *
+ * @example
+ * const { doc, notes } = await readGlbDocument(bytes);
+ */
+export async function readGlbDocument(input: GlbBytes): Promise<{ doc: Document; notes: string[] }> {
   let bytes = glbBytesOf(input);
   // Typed views of the chunks need 4-byte alignment: copy an unaligned view. A Node Buffer's
   // own slice() is a view of the same memory (still unaligned), so use Uint8Array's.
   if (bytes.byteOffset % 4 !== 0) bytes = Uint8Array.prototype.slice.call(bytes) as Uint8Array;
   checkGlbBytes(bytes);
+  validateGlbBytes(bytes);
   const compressed = compressionOf(bytes);
   if (compressed) {
     throw new Error(`bitrig/rig: the GLB's meshes are compressed with ${compressed}, which bitrig does not decode; save it uncompressed first (e.g. from Blender, or glTF-Transform with the decoder)`);
   }
+  let doc: Document;
   try {
-    return await makeIO().readBinary(bytes);
+    doc = await makeIO().readBinary(bytes);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     throw new Error(`bitrig/rig: cannot read the GLB (${msg.split('\n')[0]})`);
   }
+  const notes = validateDocument(doc, 'bitrig/rig');
+  return { doc, notes };
 }
 
 /**
@@ -151,7 +171,33 @@ export async function readGlbBytes(input: GlbBytes): Promise<Document> {
  * const out = await writeGlbBytes(doc);
  */
 export async function writeGlbBytes(doc: Document): Promise<Uint8Array> {
-  return makeIO().writeBinary(doc);
+  const glb = await makeIO().writeBinary(doc);
+  return doc.getRoot().listScenes().some((s) => s.listChildren().length === 0) ? withoutEmptySceneNodes(glb) : glb;
+}
+
+/**
+ * The GLB with `"nodes": []` removed from its scenes: glTF-Transform writes an empty list for
+ * a scene without nodes (valid in the input, where `nodes` is left out), which the Khronos
+ * validator calls an error (EMPTY_ENTITY). The binary chunk is kept as it is.
+ */
+function withoutEmptySceneNodes(glb: Uint8Array): Uint8Array {
+  const dv = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+  const jsonLength = dv.getUint32(12, true);
+  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as { scenes?: { nodes?: unknown[] }[] };
+  for (const scene of json.scenes ?? []) if (Array.isArray(scene.nodes) && scene.nodes.length === 0) delete scene.nodes;
+  const text = new TextEncoder().encode(JSON.stringify(json));
+  const padded = (text.length + 3) & ~3;
+  const rest = glb.subarray(20 + jsonLength);
+  const out = new Uint8Array(20 + padded + rest.length);
+  const ov = new DataView(out.buffer);
+  out.set(glb.subarray(0, 12));
+  ov.setUint32(8, out.length, true);
+  ov.setUint32(12, padded, true);
+  ov.setUint32(16, CHUNK_JSON, true);
+  out.fill(0x20, 20, 20 + padded);
+  out.set(text, 20);
+  out.set(rest, 20 + padded);
+  return out;
 }
 
 /** Share of the progress bar the pass itself runs over inside {@link rigGlb} (read before, encode after). */
@@ -172,9 +218,13 @@ const ENCODE_AT = 0.9;
  */
 export async function rigGlb(bytes: GlbBytes, options: RigOptionsInput = {}): Promise<{ glb: Uint8Array; report: RigReport }> {
   const input = glbBytesOf(bytes);
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new Error(`bitrig/rig: options must be an object of rig options (e.g. { mode: 'chain' }) or left out, got ${describeInput(options)}`);
+  }
   const onProgress = options.onProgress ?? null;
   onProgress?.('read', 0);
-  const doc = await readGlbBytes(input);
+  // (rigAppendages validates the document and reports its notes)
+  const { doc } = await readGlbDocument(input);
   const report = rigAppendages(doc, {
     ...options,
     // (the pass's own 'done' is not the end here: the GLB is still to be encoded)

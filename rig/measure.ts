@@ -30,6 +30,8 @@ import { detectClipMode, hasTailBones, simulateTailCycle, TAIL_SIM_DEFAULTS, typ
 import { compareHipsLiftOn, HIPS_LIFT_DEFAULTS, tailDominatedVertices, tailJointMask, type HipsLiftComparison } from './grounding';
 import { jointBones, weightedBoneDistance } from './distance';
 import { assertDocument, rigAppendages } from './pass';
+import { INPUT_LIMITS, validateDocument } from './validate/index';
+import { unitScaleNote } from './units';
 
 /** One row of the seed's table. */
 export interface StretchRow {
@@ -103,6 +105,8 @@ export interface MeasureReport {
   units: { height: number; unitScale: number };
   /** Grounding comparison (when asked). */
   grounding: HipsLiftComparison | null;
+  /** What the input's validation tolerated and how (skin weights a little off 1…), and a suspicious scale. */
+  notes: string[];
 }
 
 /**
@@ -117,7 +121,9 @@ export function mergeMeasureOptions(options: PartialOptions<MeasureOptions> = {}
   for (const k of Object.keys(options) as (keyof MeasureOptions)[]) {
     if (options[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = options[k];
   }
-  if (!(Number.isInteger(o.samples) && o.samples >= 1)) throw new Error(`bitrig/measure: samples must be an integer ≥ 1, got ${describeValue(o.samples)}`);
+  if (!(Number.isInteger(o.samples) && o.samples >= 1 && o.samples <= INPUT_LIMITS.maxMeasureSamples)) {
+    throw new Error(`bitrig/measure: samples must be an integer in 1…${INPUT_LIMITS.maxMeasureSamples}, got ${describeValue(o.samples)}`);
+  }
   if (!(o.tornAbove > 1 && o.tornBelow < 1 && o.tornBelow > 0)) throw new Error('bitrig/measure: need 0 < tornBelow < 1 < tornAbove');
   return o;
 }
@@ -330,6 +336,7 @@ const defaultRig: RigFunction = (doc, mode) => { rigAppendages(doc, { mode }); }
 export function measureTail(doc: Document, clip: string, options: PartialOptions<MeasureOptions> = {}): MeasureReport {
   assertDocument(doc, 'bitrig/measure');
   const o = mergeMeasureOptions(options);
+  const notes = validateDocument(doc, 'bitrig/measure');
   const graph = readSceneGraph(doc);
   const skins = readSkins(doc, graph);
   const sampler = createClipSampler(graph, findClip(doc, clip, 'bitrig/measure'));
@@ -437,6 +444,7 @@ export function measureTail(doc: Document, clip: string, options: PartialOptions
     warmup: { mode, cycles: cyc.cycles, converged: cyc.converged, cycleDeltaDeg: cyc.cycleDeltaDeg, maxSeamJumpDeg: Math.max(0, ...cyc.seamJumpDeg) },
     units: { height: cyc.units.height, unitScale: cyc.units.unitScale },
     grounding,
+    notes,
   };
 }
 
@@ -486,6 +494,8 @@ export function formatMeasureTable(r: MeasureReport): string {
     }
     lines.push(`largest extra lift from the tail: ${g.maxDy.toFixed(4)} (world units)`);
   }
+  const scaleNote = r.units ? unitScaleNote(r.units.height, r.units.unitScale) : null;
+  for (const n of [...(r.notes ?? []), ...(scaleNote ? [scaleNote] : [])]) lines.push(`note: ${n}`);
   return lines.join('\n');
 }
 

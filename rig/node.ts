@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { RigOptions, RigOptionsInput } from './options';
 import type { RigReport } from './pass';
 import { rigGlb } from './glb';
+import { INPUT_LIMITS } from './validate/limits';
 
 /** The part of `process` that {@link removeTempOnSignal} uses (a stand-in in tests). */
 export interface SignalTarget {
@@ -104,35 +105,119 @@ function interrupted(file: string, signal: 'SIGINT' | 'SIGTERM'): Error {
   return Object.assign(new Error(`writing ${file} was interrupted by ${signal}; the temp file was removed and ${file} is as it was`), { code: 'EINTR', signal });
 }
 
+/** One file of {@link writeFilesAtomic}. */
+export interface AtomicFile {
+  /** Where it goes. */
+  file: string;
+  /** What it holds. */
+  bytes: Uint8Array | string;
+}
+
+/** Refuse to replace a folder or a device (a rename would swap a device node for a file). */
+async function assertReplaceable(file: string): Promise<void> {
+  if (!file) throw Object.assign(new Error('no output path given'), { code: 'EINVAL' });
+  const st = await fs.lstat(file).catch(() => null);
+  if (st && !st.isFile() && !st.isSymbolicLink()) throw Object.assign(new Error(`${file} is ${st.isDirectory() ? 'a folder' : 'not a regular file'}`), { code: st.isDirectory() ? 'EISDIR' : 'ENOTFILE', path: file });
+}
+
 /**
- * Write `bytes` to `file` atomically: a temp file beside it, then a rename. On failure the
- * temp file is removed and `file` is untouched; so it is on SIGINT or SIGTERM during the
- * write, and the process then exits with 130 or 143 (see {@link removeTempOnSignal}). In a
- * program that listens for the signal itself the write rejects instead, with code `EINTR`
- * and the signal in `signal`.
+ * Write several files all or nothing: each to a temp file beside it first, and only when every
+ * temp file is written are they renamed into place, in order. On failure (a folder that is
+ * not writable, a full disk) every temp file is removed and no file is touched; so it is on
+ * SIGINT or SIGTERM during the writes, and the process then exits with 130 or 143 (see
+ * {@link removeTempOnSignal}). A failing error carries the `path` it was writing. In a
+ * program that listens for the signal itself the write rejects instead, with code `EINTR`.
+ *
+ * @example
+ * await writeFilesAtomic([{ file: 'out.glb', bytes: glb }, { file: 'out.json', bytes: json }]);
+ */
+export async function writeFilesAtomic(files: readonly AtomicFile[]): Promise<void> {
+  for (const f of files) await assertReplaceable(f.file);
+  const temps = files.map((f) => path.join(path.dirname(path.resolve(f.file)), `.${path.basename(f.file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`));
+  const releases = temps.map((t) => removeTempOnSignal(t));
+  const signal = (): 'SIGINT' | 'SIGTERM' | null => releases.find((r) => r.signal)?.signal ?? null;
+  let renamed = 0;
+  try {
+    for (let i = 0; i < files.length; i++) {
+      try {
+        await fs.writeFile(temps[i]!, files[i]!.bytes);
+      } catch (e) {
+        throw Object.assign(e as Error, { path: files[i]!.file });
+      }
+    }
+    // A signal during a write removed the temp files (or a write recreated one after the
+    // removal): never rename a file the signal handler gave up on.
+    const sig = signal();
+    if (sig) throw interrupted(files.map((f) => f.file).join(' and '), sig);
+    for (let i = 0; i < files.length; i++) {
+      await fs.rename(temps[i]!, files[i]!.file).catch((e: Error) => { throw Object.assign(e, { path: files[i]!.file }); });
+      renamed++;
+    }
+  } catch (e) {
+    for (let i = renamed; i < temps.length; i++) await fs.rm(temps[i]!, { force: true });
+    const sig = signal();
+    throw sig ? interrupted(files.map((f) => f.file).join(' and '), sig) : e;
+  } finally {
+    for (const r of releases) r();
+  }
+}
+
+/**
+ * Write `bytes` to `file` atomically: a temp file beside it, then a rename (see
+ * {@link writeFilesAtomic}, of which this is the one-file case). On failure the temp file is
+ * removed and `file` is untouched.
  *
  * @example
  * await writeFileAtomic('out.glb', glb);
  */
 export async function writeFileAtomic(file: string, bytes: Uint8Array | string): Promise<void> {
-  if (!file) throw Object.assign(new Error('no output path given'), { code: 'EINVAL' });
-  // Replace a file, never a folder or a device (a rename would swap a device node for a file).
-  const st = await fs.lstat(file).catch(() => null);
-  if (st && !st.isFile() && !st.isSymbolicLink()) throw Object.assign(new Error(`${file} is ${st.isDirectory() ? 'a folder' : 'not a regular file'}`), { code: st.isDirectory() ? 'EISDIR' : 'ENOTFILE' });
-  const dir = path.dirname(path.resolve(file));
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const release = removeTempOnSignal(tmp);
+  await writeFilesAtomic([{ file, bytes }]);
+}
+
+/**
+ * Read a file of at most `max` bytes (default: the GLB size limit), in chunks, so that a
+ * device or a pipe that never ends stops at the limit instead of filling the memory. With
+ * `glb`, reading stops after the first chunk when the file does not start with "glTF"
+ * (`/dev/zero` is refused at once as not a GLB). Throws `<module>: cannot read <file> (<reason>)` or `<module>: <file> is larger
+ * than <max> bytes …`.
+ *
+ * @example
+ * const bytes = await readFileCapped('fox.glb', 'bitrig/rig');
+ */
+export async function readFileCapped(file: string, module: string, max: number = INPUT_LIMITS.maxGlbBytes, options: { glb?: boolean } = {}): Promise<Uint8Array> {
+  let h: Awaited<ReturnType<typeof fs.open>>;
   try {
-    await fs.writeFile(tmp, bytes);
-    // A signal during the write removed the temp file (or the write recreated it after the
-    // removal): never rename a file the signal handler gave up on.
-    if (release.signal) throw interrupted(file, release.signal);
-    await fs.rename(tmp, file);
+    h = await fs.open(file, 'r');
+    const st = await h.stat();
+    if (st.isDirectory()) { await h.close(); throw Object.assign(new Error('folder'), { code: 'EISDIR' }); }
   } catch (e) {
-    await fs.rm(tmp, { force: true });
-    throw release.signal ? interrupted(file, release.signal) : e;
+    const why = readFailure((e as NodeJS.ErrnoException).code);
+    throw new Error(`${module}: cannot read ${file}${why ? ` (${why})` : ''}`);
+  }
+  const tooBig = (): Error => new Error(`${module}: ${file} is larger than ${max} bytes, the most bitrig reads (is it a GLB?)`);
+  try {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = new Uint8Array(Math.min(1 << 20, max + 1 - total));
+      const { bytesRead } = await h.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > max) throw tooBig();
+      // Not a GLB (its first four bytes are not "glTF"): what was read is enough to say so.
+      if (options.glb && total >= 4 && !(chunks[0]![0] === 0x67 && chunks[0]![1] === 0x6c && chunks[0]![2] === 0x54 && chunks[0]![3] === 0x46)) break;
+    }
+    const out = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) { out.set(c, at); at += c.length; }
+    return out;
+  } catch (e) {
+    if ((e as Error).message.startsWith(module)) throw e;
+    const why = readFailure((e as NodeJS.ErrnoException).code);
+    throw new Error(`${module}: cannot read ${file}${why ? ` (${why})` : ''}`);
   } finally {
-    release();
+    await h.close();
   }
 }
 
@@ -214,13 +299,7 @@ const SAVE_AT = 0.95;
 export async function rigFile(input: string, output: string, options: RigOptionsInput = {}): Promise<RigReport> {
   if (await samePath(input, output)) throw new Error(`bitrig/rig: refusing to write over the input ${input} (choose another output path)`);
   await checkOutputPath(output, 'bitrig/rig', { glb: true });
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await fs.readFile(input));
-  } catch (e) {
-    const why = readFailure((e as NodeJS.ErrnoException).code);
-    throw new Error(`bitrig/rig: cannot read ${input}${why ? ` (${why})` : ''}`);
-  }
+  const bytes = await readFileCapped(input, 'bitrig/rig', undefined, { glb: true });
   const onProgress = options.onProgress ?? null;
   // rigGlb's 'done' comes once the GLB is encoded; here the file is still to be written.
   const { glb, report } = await rigGlb(bytes, {

@@ -56,6 +56,7 @@ import { decidePhase } from './decide';
 import { distancePhase } from './distance';
 import { growPhase } from './grow';
 import { assertDocument } from './input';
+import { validateDocument } from '../validate/index';
 import { modelNotes, readModel } from './model';
 import { piecesPhase } from './pieces';
 import { reweightPhase } from './reweight';
@@ -80,6 +81,8 @@ const now = (): number => (typeof performance !== 'undefined' ? performance.now(
  */
 export function rigAppendages(doc: Document, options: RigOptionsInput = {}): RigReport {
   assertDocument(doc, 'bitrig/rig');
+  // Refuse a malformed document before any phase reads it (the same checks as the CLI).
+  const inputNotes = validateDocument(doc, 'bitrig/rig');
   const t0 = now();
   const o = mergeRigOptions(options);
   const progress = (step: string, f: number): void => {
@@ -101,7 +104,7 @@ export function rigAppendages(doc: Document, options: RigOptionsInput = {}): Rig
     changedVertices += r.changed;
   });
   progress('done', 1);
-  return { appendages, height: H, up, chains, existingChains, notes: modelNotes(works), changedVertices, ms: now() - t0 };
+  return { appendages, height: H, up, chains, existingChains, notes: [...modelNotes(works), ...inputNotes], changedVertices, ms: now() - t0 };
 }
 
 /** The pass on one skin: each phase a function from one record to the next. */
