@@ -9,7 +9,7 @@
  * per-frame methods never throw (except `update` on a world other live animators share, a
  * usage error) and never allocate.
  */
-import { tailBackend, tailThreads } from './wasm/tailAccel';
+import { tailBackend } from './wasm/tailAccel';
 import type { BitrigWorld } from './world';
 import { createBitrigWorld } from './world';
 import { bindSkeleton, endCharacterFrame, mergeChainOptions, unbindSkeleton, writeTailRest, type BindOptions, type CharacterBinding, type SkeletonSource } from './binding';
@@ -438,7 +438,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
       const tails: TailDiagnostics[] = [];
       const problems: string[] = [];
       // (after dispose the ids may belong to other characters: report nothing)
-      if (!alive) return { unitScale, tails, tailBackend: tailBackend(world), threads: tailThreads(world), problems: ['disposed'] };
+      if (!alive) return { unitScale, tails, tailBackend: tailBackend(world), problems: ['disposed'] };
       for (let i = 0; i < bindings.length; i++) {
         problems.push(...bindings[i]!.problems);
         tails.push(...tailDiagnostics(bindings[i]!, names[i]!));
@@ -447,11 +447,10 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
         problems.push(`update(dt) was given dt over 1 s ${longFrames} frames in a row (last ${lastDt} s): dt is in seconds (milliseconds? divide by 1000); the tail runs at most ${world.tailClock.maxStepsPerFrame} steps a frame`);
       }
       const tailBackendNow = tailBackend(world);
-      const threads = tailThreads(world);
-      if (!sceneIK) return { unitScale, tails, tailBackend: tailBackendNow, threads, problems };
+      if (!sceneIK) return { unitScale, tails, tailBackend: tailBackendNow, problems };
       const scene = sceneDiagnostics(world, sceneIK);
       spec.mapSceneDiagnostics?.(scene);
-      return { unitScale, tails, tailBackend: tailBackendNow, threads, problems, scene };
+      return { unitScale, tails, tailBackend: tailBackendNow, problems, scene };
     },
     dispose() {
       if (!alive) return;

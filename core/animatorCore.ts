@@ -37,8 +37,6 @@ export interface AnimatorDiagnostics {
   tails: TailDiagnostics[];
   /** Which tail step runs: `'wasm-simd'` (WebAssembly, two chains per SIMD lane pair) or `'js'`. */
   tailBackend: 'wasm-simd' | 'js';
-  /** Worker threads helping the world this frame (`createBitrigWorld({ threads })`; 0: the calling thread alone). */
-  threads: number;
   /** Setup problems that did not stop the binding. */
   problems: string[];
 }

@@ -14,7 +14,7 @@
  */
 export { createBitrigWorld, addBitrigEntity, ensureTailRow, removeBitrigEntity, BITRIG_WORLD_DEFAULTS } from './world';
 export type { BitrigWorld, BitrigWorldOptions, BitrigContext, BitrigComponents, TailClock } from './world';
-export { tailBackend, tailThreads, disposeTailThreads } from './wasm/tailAccel';
+export { tailBackend } from './wasm/tailAccel';
 export type { TailAccel } from './wasm/tailAccel';
 export {
   createPoseStore, poseAddCharacter, poseRemoveCharacter, poseResetToBind, poseUpdateWorld, poseUpdateSubtree,

@@ -439,9 +439,8 @@ const SEG_NECK = 0.012;
 /**
  * Store a character's centre-of-mass segments in the world's pool (`world.comSegments`, sized
  * from the world's `characters` option). When it is full, the holes removals left are
- * compacted away in place; only when the live segments do not fit does the pool grow (with
- * worker threads it lives in the shared memory, so a growth lays that out again and restarts
- * the workers). Setup-time.
+ * compacted away in place; only when the live segments do not fit does the pool grow (it
+ * lives in the kernels' memory, so a growth lays that out again). Setup-time.
  */
 function storeComSegments(world: BitrigWorld, eid: number, segs: number[]): void {
   const SC = world.components.SceneCharacter;
@@ -457,7 +456,7 @@ function storeComSegments(world: BitrigWorld, eid: number, segs: number[]): void
     }
     live.sort((a, b) => SC.segStart[a]! - SC.segStart[b]!);
     const grow = liveLen + need > world.comSegments.length;
-    // Compact: in place when the holes make room (no new memory, so worker threads go on),
+    // Compact: in place when the holes make room (no new memory),
     // else into a pool twice the size the live segments need.
     let size = world.comSegments.length;
     if (grow) while (size < 2 * (liveLen + need)) size *= 2;
@@ -473,8 +472,7 @@ function storeComSegments(world: BitrigWorld, eid: number, segs: number[]): void
     world.comSegmentsUsed = used;
     if (grow) {
       world.comSegments = pool;
-      // With worker threads the pool lives in the shared memory: lay it out there again.
-      if (world.tailAccel !== null && (world.tailAccel.sceneView !== null || world.tailAccel.scene !== null)) layoutTailArena(world); // (and PelvisHeight's kernel reads it)
+      if (world.tailAccel !== null && world.tailAccel.scene !== null) layoutTailArena(world); // (and PelvisHeight's kernel reads it)
     }
   }
   const start = world.comSegmentsUsed;
@@ -512,7 +510,7 @@ function releaseComSegments(world: BitrigWorld, eid: number): void {
 export function addSceneIK(world: BitrigWorld, binding: CharacterBinding, options: PartialOptions<SceneIKOptions> = {}): SceneIKHandle {
   if (!binding.alive || binding.world !== world) throw new Error('bitrig/sceneIK: the binding is not alive in this world');
   {
-    // Two scene characters on one skeleton would both write its legs (and race on threads).
+    // Two scene characters on one skeleton would both write its legs.
     const SC = world.components.SceneCharacter, chars = world.queries.sceneChars.dense;
     for (let i = 0; i < chars.length; i++) {
       if (SC.char[chars[i]!] === binding.charId) {

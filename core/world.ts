@@ -28,7 +28,7 @@ export interface BitrigWorldOptions {
    * small; a crowd with a tail each should pass its size here.
    */
   chains?: number | undefined;
-  /** Initial character capacity of the pose store and of the centre-of-mass segment pool (grow at setup; with worker threads every growth copies the world's arrays, so size crowds up front). */
+  /** Initial character capacity of the pose store and of the centre-of-mass segment pool (grow at setup). */
   characters?: number | undefined;
   /** Tail fixed internal step (seconds). */
   fixedStep?: number | undefined;
@@ -41,30 +41,13 @@ export interface BitrigWorldOptions {
    * per instruction, f64). `false` keeps the JavaScript step.
    */
   wasm?: boolean | undefined;
-  /**
-   * Worker threads that share each frame's work with the calling thread (0: none): the
-   * scene-contact systems in chunks of characters (those with a `ground` callback stay on the
-   * calling thread), the tail clock's and the write's per-chain work, and the WebAssembly tail
-   * step (chunks of four-chain groups) and write (chunks of chain pairs). Results are
-   * bit-identical to one thread. Needs
-   * SharedArrayBuffer — Node ≥ 20.16, or a cross-origin-isolated page (COOP `same-origin` +
-   * COEP `require-corp`) that may start `blob:` workers — and is ignored elsewhere
-   * ({@link tailThreads} says how many joined). Workers are started by the first frame that
-   * has work for them and take part once they are up (about 0.15 s in Node on a 2-core
-   * machine; a browser may also wait for the page's script to return to the event loop): until
-   * then, and so in a short synchronous loop of updates, the calling thread does all the work.
-   * They poll briefly for the next job after each one, then sleep; a capacity growth at setup
-   * (entities, tails, bones, characters or the centre-of-mass pool: a new shared memory)
-   * restarts them. Integer in [0, 15].
-   */
-  threads?: number | undefined;
 }
 
 /** Largest initial capacity {@link createBitrigWorld} accepts (entities, chains, bones, characters). */
 export const MAX_CAPACITY = 1 << 24;
 
 /** Defaults of {@link BitrigWorldOptions}. */
-export const BITRIG_WORLD_DEFAULTS: { [K in keyof BitrigWorldOptions]-?: Exclude<BitrigWorldOptions[K], undefined> } = { entities: 256, chains: 64, bones: 1024, characters: 16, fixedStep: 1 / 60, maxStepsPerFrame: 8, wasm: true, threads: 0 };
+export const BITRIG_WORLD_DEFAULTS: { [K in keyof BitrigWorldOptions]-?: Exclude<BitrigWorldOptions[K], undefined> } = { entities: 256, chains: 64, bones: 1024, characters: 16, fixedStep: 1 / 60, maxStepsPerFrame: 8, wasm: true };
 
 function makeComponents(cap: number, rows: number) {
   return { ...createTailComponents(cap, rows), ...createSceneComponents(cap, SUPPORT_ROWS_INITIAL) };
@@ -114,8 +97,6 @@ export interface BitrigContext {
   supportRows: { capacity: number; next: number; free: number[] };
   /** The WebAssembly tail step holding the tail components, or `null` (JavaScript step). */
   tailAccel: TailAccel | null;
-  /** Worker threads asked for (`BitrigWorldOptions.threads`). */
-  tailThreadsWanted: number;
   /** Every scene character's centre-of-mass segments (see `SceneCharacter.segStart`); grows at setup. */
   comSegments: Float64Array;
   /** f64 of {@link BitrigContext.comSegments} in use (live segments and holes left by removals). */
@@ -185,9 +166,6 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
   if (!(Number.isInteger(o.maxStepsPerFrame) && o.maxStepsPerFrame >= 1 && o.maxStepsPerFrame <= 64)) {
     throw new Error(`bitrig/world: maxStepsPerFrame must be an integer in [1, 64], got ${describeValue(o.maxStepsPerFrame)}`);
   }
-  if (!(Number.isInteger(o.threads) && o.threads >= 0 && o.threads <= 15)) {
-    throw new Error(`bitrig/world: threads must be an integer in [0, 15] (0: no worker threads), got ${describeValue(o.threads)}`);
-  }
   if (typeof o.wasm !== 'boolean') throw new Error(`bitrig/world: wasm must be true or false, got ${describeValue(o.wasm)}`);
   const rows = Math.max(1, o.chains);
   const components = makeComponents(cap, rows);
@@ -207,7 +185,6 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
     supportRows: { capacity: SUPPORT_ROWS_INITIAL, next: 0, free: [] as number[] },
     tailsByChar: new Map<number, number[]>(),
     tailAccel: null as TailAccel | null,
-    tailThreadsWanted: o.threads,
     comSegments: new Float64Array(Math.max(256, 48 * Math.max(1, o.characters))), // about 16 segments per character
     comSegmentsUsed: 0,
   };
@@ -217,8 +194,8 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
   world.queries.limbs = registerQuery(world, [components.Limb]);
   world.pose.onRemove = (id) => stopCharacterSystems(world, id);
   if (o.wasm && layoutTailArena(world)) {
-    // (the character arrays live in the memory with worker threads, and charRootWs with the two-bone IK kernel)
-    world.pose.onGrow = (what) => { if (world.tailAccel !== null && (what === 'slots' || world.tailAccel.sceneView !== null || world.tailAccel.ik !== null || world.tailAccel.scene !== null)) layoutTailArena(world); };
+    // (the pose store's arrays live in the kernels' memory)
+    world.pose.onGrow = () => { if (world.tailAccel !== null) layoutTailArena(world); };
   }
   return world;
 }
@@ -336,7 +313,7 @@ function detachFeet(world: BitrigWorld, eid: number, row: number): void {
 
 /**
  * Make room for support row `row`, doubling the support rows as needed. Setup-time
- * (`addSupport` calls it; with worker threads the arrays move into a new shared memory).
+ * (`addSupport` calls it).
  *
  * @example
  * ensureSupportRow(world, world.supportRows.next);
@@ -351,7 +328,7 @@ export function ensureSupportRow(world: BitrigWorld, row: number): void {
   while (cap <= row) cap *= 2;
   growComponent(world.components.SupportFrame as unknown as Record<string, unknown>, rows.capacity, cap, SUPPORT_ROW_FIELDS);
   rows.capacity = cap;
-  if (world.tailAccel !== null && (world.tailAccel.sceneView !== null || world.tailAccel.scene !== null)) layoutTailArena(world); // (threads: every array lives in the shared memory; the scene contacts kernel reads the support rows)
+  if (world.tailAccel !== null && world.tailAccel.scene !== null) layoutTailArena(world); // (the scene contacts kernel reads the support rows)
 }
 
 /**

@@ -25,7 +25,6 @@ import { tailWrite } from './tailWrite';
 import { footLock } from './footLock';
 import { pelvisHeight } from './pelvisHeight';
 import { twoBoneIK } from './twoBoneIK';
-import { sceneContactsChunked, sceneContactsThreaded } from '../core/wasm/tailAccel';
 
 /**
  * Run every bitrig system for one frame of `dt` seconds. Never throws; a bad dt
@@ -35,13 +34,10 @@ import { sceneContactsChunked, sceneContactsThreaded } from '../core/wasm/tailAc
  * mixer.update(dt); animator.read(); update(world, dt); animator.write();
  */
 export function update(world: BitrigWorld, dt: number): void {
-  // 1–3: scene contacts (with the world's worker threads, if it has any, or in chunks of
-  // characters with the WebAssembly kernels: same results).
-  if (!sceneContactsThreaded(world, dt) && !sceneContactsChunked(world, dt)) {
-    footLock(world, dt);
-    pelvisHeight(world, dt);
-    twoBoneIK(world, dt);
-  }
+  // 1–3: scene contacts.
+  footLock(world, dt);
+  pelvisHeight(world, dt);
+  twoBoneIK(world, dt);
   // 4–8: tail secondary motion.
   const steps = tailClockBegin(world, dt);
   for (let s = 0; s < steps; s++) {

@@ -1,13 +1,13 @@
 /**
- * Crowd page: the pipeline alone on many characters, on one thread and with worker threads
- * (`createBitrigWorld({ threads })`), timed side by side and compared byte for byte after
- * every frame. Skeletons are made in code (hips, two legs, a six-link tail); nothing is drawn.
+ * Crowd page: the pipeline alone on many characters, in two worlds on this thread, timed side
+ * by side and compared byte for byte after every frame (determinism). bitrig keeps no thread
+ * pool: a game splits the systems' ranges over its own jobs, or a worker owns the whole world. Skeletons are made in code (hips, two legs, a six-link tail); nothing is drawn.
  */
 import { createBitrigWorld, type BitrigWorld } from '../../core/world';
 import { beginCharacterFrame, bindSkeleton, type CharacterBinding, type SkeletonSource } from '../../core/binding';
 import { addSceneIK, setSceneInputs } from '../../core/sceneIK';
 import { update } from '../../systems/pipeline';
-import { disposeTailThreads, tailBackend, tailThreads } from '../../core/wasm/tailAccel';
+import { tailBackend } from '../../core/wasm/tailAccel';
 import { reportError, setStatus } from './common';
 
 /** A biped of hips, two bent legs and a six-link tail with its end. */
@@ -31,9 +31,9 @@ function source(): SkeletonSource {
 
 interface Crowd { world: BitrigWorld; bindings: CharacterBinding[]; src: SkeletonSource }
 
-function makeCrowd(n: number, threads: number): Crowd {
+function makeCrowd(n: number): Crowd {
   const src = source();
-  const world = createBitrigWorld({ entities: n * 4 + 16, chains: n + 16, bones: n * src.names.length + 16, characters: n + 16, threads });
+  const world = createBitrigWorld({ entities: n * 4 + 16, chains: n + 16, bones: n * src.names.length + 16, characters: n + 16 });
   const bindings: CharacterBinding[] = [];
   for (let i = 0; i < n; i++) {
     const b = bindSkeleton(world, src, { tail: { floorEnabled: true } });
@@ -85,11 +85,10 @@ async function run(): Promise<void> {
 
 async function measure(): Promise<void> {
   const n = Number((document.getElementById('count') as HTMLSelectElement).value);
-  const workers = Math.max(1, Math.min(3, (navigator.hardwareConcurrency || 2) - 1));
   document.body.dataset.crowdDone = '';
   setStatus(`building ${n.toLocaleString()} characters…`, 'busy');
   await new Promise((r) => setTimeout(r, 0));
-  const one = makeCrowd(n, 0), many = makeCrowd(n, workers);
+  const one = makeCrowd(n), many = makeCrowd(n);
   $('isolated').textContent = String(globalThis.crossOriginIsolated === true);
   $('backend').textContent = tailBackend(one.world);
   let same = true;
@@ -100,16 +99,10 @@ async function measure(): Promise<void> {
     let t0 = performance.now(); update(one.world, 1 / 60); tOne.push(performance.now() - t0);
     t0 = performance.now(); update(many.world, 1 / 60); tMany.push(performance.now() - t0);
     if (!sameBytes(one.world, many.world)) same = false;
-    if (f === 0) { // (the first update started the workers: let them join, at most 3 s, before the frames that are timed)
-      const started = many.world.tailAccel?.threads ?? 0; // (0 where the page cannot share memory)
-      const t = performance.now();
-      while (tailThreads(many.world) < started && performance.now() - t < 3000) await new Promise((r) => setTimeout(r, 10));
-    }
-    if (f % 10 === 9) { setStatus(`frame ${f + 1} / ${FRAMES}`, 'busy'); await new Promise((r) => setTimeout(r, 0)); } // let the workers start
+    if (f % 10 === 9) { setStatus(`frame ${f + 1} / ${FRAMES}`, 'busy'); await new Promise((r) => setTimeout(r, 0)); }
   }
-  const joined = tailThreads(many.world);
-  disposeTailThreads(many.world);
-  $('threads').textContent = `${joined} of ${workers}`;
+  const joined = 0;
+  $('threads').textContent = 'none (bitrig keeps no thread pool)';
   $('one').textContent = median(tOne.slice(30)).toFixed(2);
   $('many').textContent = median(tMany.slice(30)).toFixed(2);
   $('same').textContent = same ? 'yes' : 'NO';

@@ -27,7 +27,7 @@ function throwsExactly(f: () => unknown, msg: string): void {
   expect((err as Error).message).toBe(msg);
 }
 
-const WORLD_KEYS = 'entities, chains, bones, characters, fixedStep, maxStepsPerFrame, wasm, threads';
+const WORLD_KEYS = 'entities, chains, bones, characters, fixedStep, maxStepsPerFrame, wasm';
 
 describe('helpers', () => {
   test('editDistance: insert, delete, substitute, swap and a case change each count 1', () => {
@@ -101,22 +101,20 @@ describe('bitrig/world options', () => {
   test('an unknown key throws with the nearest known key (was ignored: the world ran at 1/60 s)', () => {
     throwsExactly(() => createBitrigWorld({ fixedstep: 1 / 30 } as BitrigWorldOptions),
       `bitrig/world: unknown option "fixedstep" (did you mean "fixedStep"?); options: ${WORLD_KEYS}`);
-    throwsExactly(() => createBitrigWorld({ thread: 2 } as BitrigWorldOptions),
-      `bitrig/world: unknown option "thread" (did you mean "threads"?); options: ${WORLD_KEYS}`);
+    throwsExactly(() => createBitrigWorld({ wasn: true } as BitrigWorldOptions),
+      `bitrig/world: unknown option "wasn" (did you mean "wasm"?); options: ${WORLD_KEYS}`);
     throwsExactly(() => createBitrigWorld({ capacity: 10 } as BitrigWorldOptions), `bitrig/world: unknown option "capacity"; options: ${WORLD_KEYS}`);
     // a typo is a typo even when its value is undefined
     expect(() => createBitrigWorld({ fixedstep: undefined } as BitrigWorldOptions)).toThrow(/^bitrig\/world: unknown option "fixedstep"/);
   });
 
   test('an option given as undefined is its default; the right key still works', () => {
-    const w = createBitrigWorld({ fixedStep: undefined, threads: undefined, wasm: undefined, entities: undefined });
+    const w = createBitrigWorld({ fixedStep: undefined, wasm: undefined, entities: undefined });
     expect(w.tailClock.fixedStep).toBe(1 / 60);
-    expect(w.tailThreadsWanted).toBe(0);
     expect(createBitrigWorld({ fixedStep: 1 / 30, wasm: false }).tailClock.fixedStep).toBe(1 / 30);
   });
 
-  test('strings print quoted: threads "auto", entities "10", maxStepsPerFrame "8"; a string fixedStep is refused (it was accepted)', () => {
-    throwsExactly(() => createBitrigWorld({ threads: 'auto' as never }), 'bitrig/world: threads must be an integer in [0, 15] (0: no worker threads), got "auto" (a string)');
+  test('strings print quoted: entities "10", maxStepsPerFrame "8"; a string fixedStep is refused (it was accepted)', () => {
     throwsExactly(() => createBitrigWorld({ entities: '10' as never }), 'bitrig/world: entities must be an integer in [0, 16777216], got "10" (a string)');
     throwsExactly(() => createBitrigWorld({ maxStepsPerFrame: '8' as never }), 'bitrig/world: maxStepsPerFrame must be an integer in [1, 64], got "8" (a string)');
     // '0.016' > 0 and '0.016' <= 0.1 coerce to true: the string used to reach the tail clock

@@ -355,7 +355,7 @@ describe('createAnimator on the built-in character', () => {
     ];
     for (const [f, msg] of bad) expect(f).toThrow(msg);
     // an option given as undefined is the default (options forwarded as { wasm: flags.wasm })
-    expect(createBitrigWorld({ wasm: undefined, threads: undefined }).tailAccel).not.toBeNull();
+    expect(createBitrigWorld({ wasm: undefined }).tailAccel).not.toBeNull();
     expect(() => createAnimator(rig().root, { tailPhysics: undefined, unitScale: undefined, world: undefined }).dispose()).not.toThrow();
     expect(() => createAnimator(rig().root, { mixer: null as never }).dispose()).not.toThrow(); // null: no mixer
     const an = createAnimator(a.root, { tails: { Tail_1: { carry: 0.2 } } });
