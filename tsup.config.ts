@@ -3,7 +3,10 @@ import { defineConfig } from 'tsup';
 // One bundle per public entry point. Engines and heavy offline deps stay external.
 export default defineConfig({
   entry: {
-    index: 'core/index.ts',
+    index: 'runtime/index.ts',
+    systems: 'runtime/systems.ts',
+    character: 'runtime/character.ts',
+    internals: 'runtime/internals.ts',
     three: 'adapters/three/index.ts',
     babylon: 'adapters/babylon/index.ts',
     rig: 'rig/index.ts',

@@ -20,7 +20,8 @@ import {
 } from '@babylonjs/core';
 import { Bone, BufferGeometry, MeshBasicMaterial, Skeleton, SkinnedMesh } from 'three';
 import { CCDIKSolver } from 'three/examples/jsm/animation/CCDIKSolver.js';
-import { createBitrigWorld, type BitrigWorld } from '../core/world';
+import { type BitrigWorld } from '../core/world';
+import { createBitrigWorld } from '../runtime/world';
 import { bindSkeleton, beginCharacterFrame, type CharacterBinding, type SkeletonSource } from '../core/binding';
 import { addSceneIK, setSceneInputs, type SceneIKHandle } from '../core/sceneIK';
 import { footLock } from '../systems/footLock';

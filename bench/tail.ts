@@ -8,9 +8,10 @@
  */
 import { Bone, Object3D, Vector3 } from 'three';
 import { VRMSpringBoneJoint, VRMSpringBoneManager } from '@pixiv/three-vrm-springbone';
-import { createBitrigWorld, type BitrigWorld } from '../core/world';
+import { type BitrigWorld } from '../core/world';
+import { createBitrigWorld } from '../runtime/world';
 import { TAIL_LINK_FIELDS } from '../core/components/tail';
-import { tailBackend } from '../core/wasm/tailAccel';
+import { tailBackend } from '../runtime/kernels';
 import { bindSkeleton, beginCharacterFrame } from '../core/binding';
 import { update } from '../systems/pipeline';
 import { machineProbes, median, timeOnce, type BenchResult } from './common';

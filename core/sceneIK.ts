@@ -14,8 +14,7 @@
  */
 import { addComponent } from 'bitecs';
 import type { BitrigWorld } from './world';
-import { addBitrigEntity, ensureSupportRow, removeBitrigEntity } from './world';
-import { layoutTailArena } from './wasm/tailAccel';
+import { addBitrigEntity, ensureSupportRow, isBitrigWorld, relayout, removeBitrigEntity, requireBitrigWorld } from './world';
 import type { CharacterBinding } from './binding';
 import { findLimbs, type LimbBones } from './limbMap';
 import { isSpineName, isTailName, parseBoneName, type SkeletonTopology } from './boneMap';
@@ -472,7 +471,7 @@ function storeComSegments(world: BitrigWorld, eid: number, segs: number[]): void
     world.comSegmentsUsed = used;
     if (grow) {
       world.comSegments = pool;
-      if (world.tailAccel !== null && world.tailAccel.scene !== null) layoutTailArena(world); // (and PelvisHeight's kernel reads it)
+      relayout(world); // (PelvisHeight's kernel reads it)
     }
   }
   const start = world.comSegmentsUsed;
@@ -488,6 +487,12 @@ function releaseComSegments(world: BitrigWorld, eid: number): void {
   if (SC.segStart[eid]! + SC.segCount[eid]! === world.comSegmentsUsed) world.comSegmentsUsed = SC.segStart[eid]!;
   SC.segStart[eid] = 0;
   SC.segCount[eid] = 0;
+}
+
+/** Relate part `eid` to character entity `ce` (`PartOf.character`). Setup-time. */
+function partOf(world: BitrigWorld, eid: number, ce: number): void {
+  addComponent(world, eid, world.components.PartOf);
+  world.components.PartOf.character[eid] = ce;
 }
 
 /**
@@ -508,6 +513,8 @@ function releaseComSegments(world: BitrigWorld, eid: number): void {
  * update(world, dt);
  */
 export function addSceneIK(world: BitrigWorld, binding: CharacterBinding, options: PartialOptions<SceneIKOptions> = {}): SceneIKHandle {
+  requireBitrigWorld(world, 'bitrig/sceneIK');
+  if (typeof binding !== 'object' || binding === null) throw new Error(`bitrig/sceneIK: addSceneIK(world, binding) needs the binding bindSkeleton returned, got ${describeValue(binding)}`);
   if (!binding.alive || binding.world !== world) throw new Error('bitrig/sceneIK: the binding is not alive in this world');
   {
     // Two scene characters on one skeleton would both write its legs.
@@ -623,6 +630,7 @@ export function addSceneIK(world: BitrigWorld, binding: CharacterBinding, option
   const SC = C.SceneCharacter;
   addComponent(world, eid, SC);
   SC.char[eid] = char;
+  partOf(world, eid, binding.eid);
   SC.pelvisSlot[eid] = binding.slotOf[pelvis]!;
   {
     // The pelvis subtree's slot range (slots are parents first: one forward pass).
@@ -665,6 +673,7 @@ export function addSceneIK(world: BitrigWorld, binding: CharacterBinding, option
     const le = addBitrigEntity(world);
     const L = C.Limb;
     addComponent(world, le, L);
+    partOf(world, le, binding.eid);
     const kind = l.kind === 'leg' ? LIMB_LEG : LIMB_ARM;
     L.char[le] = char; L.owner[le] = eid; L.kind[le] = kind; L.side[le] = l.side === 'right' ? 1 : 0; L.front[le] = l.front ? 1 : 0;
     L.rootSlot[le] = binding.slotOf[l.root]!; L.midSlot[le] = binding.slotOf[l.mid]!; L.endSlot[le] = binding.slotOf[l.end]!;
@@ -833,6 +842,8 @@ function calibrateLeg(
  * removeSceneIK(world, handle);
  */
 export function removeSceneIK(world: BitrigWorld, handle: SceneIKHandle): void {
+  requireBitrigWorld(world, 'bitrig/sceneIK');
+  if (typeof handle !== 'object' || handle === null || handle.world !== world) throw new Error('bitrig/sceneIK: removeSceneIK(world, handle) needs a handle addSceneIK returned for this world');
   if (!handle.alive) return;
   handle.alive = false;
   const tailBones = new Set<number>();
@@ -882,7 +893,8 @@ function finite4(a: ArrayLike<number> | null | undefined): boolean {
  * setSceneInputs(world, ik, { feet: stance, hands: [keyTarget, null], ground: queryTerrain, grounded: true });
  */
 export function setSceneInputs(world: BitrigWorld, handle: SceneIKHandle, inputs: SceneInputs): void {
-  if (!handle.alive) return;
+  // (per-frame: a wrong world, a removed handle or no inputs is a no-op, never a throw)
+  if (!isBitrigWorld(world) || typeof handle !== 'object' || handle === null || !handle.alive || handle.world !== world || typeof inputs !== 'object' || inputs === null) return;
   const SC = world.components.SceneCharacter;
   const c = handle.eid;
   if (inputs.grounded !== undefined) SC.grounded[c] = inputs.grounded ? 1 : 0;
@@ -951,6 +963,7 @@ export function setSceneInputs(world: BitrigWorld, handle: SceneIKHandle, inputs
  * // every frame: setSupportFrame(world, platform, platformMesh.matrixWorld.elements);
  */
 export function addSupport(world: BitrigWorld): number {
+  requireBitrigWorld(world, 'bitrig/sceneIK');
   const eid = addBitrigEntity(world);
   const rows = world.supportRows;
   const row = rows.free.length > 0 ? rows.free.pop()! : rows.next++;
@@ -976,6 +989,7 @@ export function addSupport(world: BitrigWorld): number {
  * setSupportFrame(world, platform, matrixWs);
  */
 export function setSupportFrame(world: BitrigWorld, eid: number, matrixWs: ArrayLike<number>): void {
+  if (!isBitrigWorld(world)) return; // (per-frame: a no-op)
   const S = world.components.SupportFrame;
   if (!(eid >= 0 && eid < world.capacity) || !(S.row[eid]! >= 0) || !matrixWs || matrixWs.length < 16) return;
   let sum = 0;
@@ -997,6 +1011,7 @@ export function setSupportFrame(world: BitrigWorld, eid: number, matrixWs: Array
  * removeSupport(world, platform);
  */
 export function removeSupport(world: BitrigWorld, eid: number): void {
+  requireBitrigWorld(world, 'bitrig/sceneIK');
   const S = world.components.SupportFrame;
   if (!(eid >= 0 && eid < world.capacity) || !(S.row[eid]! >= 0)) return;
   removeBitrigEntity(world, eid); // (releases the row; feet locked on it detach)

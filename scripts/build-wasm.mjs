@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Compile wasm/tailStep.ts (AssemblyScript) into core/wasm/tailStepWasm.ts, wasm/twoBone.ts
-// into core/wasm/twoBoneWasm.ts and wasm/sceneContacts.ts into core/wasm/sceneContactsWasm.ts
+// Compile wasm/tailStep.ts (AssemblyScript) into runtime/wasm/tailStepWasm.ts, wasm/twoBone.ts
+// into runtime/wasm/twoBoneWasm.ts and wasm/sceneContacts.ts into runtime/wasm/sceneContactsWasm.ts
 // (base64 module and the SHA-256 of its source). `npm run build:wasm` after editing wasm/; the
 // package ships the generated files, so users and CI need no compiler. test/tail/wasm.test.ts,
 // test/scene/ikWasm.test.ts and test/scene/contactsWasm.test.ts rebuild and check that the
@@ -15,11 +15,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE = 'wasm/tailStep.ts';
-const OUT = 'core/wasm/tailStepWasm.ts';
+const OUT = 'runtime/wasm/tailStepWasm.ts';
 const IK_SOURCE = 'wasm/twoBone.ts';
-const IK_OUT = 'core/wasm/twoBoneWasm.ts';
+const IK_OUT = 'runtime/wasm/twoBoneWasm.ts';
 const SCENE_SOURCE = 'wasm/sceneContacts.ts';
-const SCENE_OUT = 'core/wasm/sceneContactsWasm.ts';
+const SCENE_OUT = 'runtime/wasm/sceneContactsWasm.ts';
 /** Compiler flags (change them only together with a rebuild). */
 export const ASC_FLAGS = ['-O3', '--runtime', 'stub', '--noAssert', '--importMemory', '--maximumMemory', '65536', '--enable', 'simd', '--enable', 'threads'];
 

@@ -38,7 +38,7 @@
  */
 import { releaseLegs, sceneCharacterOk } from '../core/sceneGuard';
 import type { BitrigWorld } from '../core/world';
-import type { SceneContactsKernel } from '../core/wasm/tailAccel';
+import type { SceneContactsKernel } from '../core/kernelTypes';
 import { MAX_LEGS } from '../core/components/scene';
 import type { GroundHit } from '../core/sceneIK';
 import { qSlerpAt, rotationToLocal, transformPoint } from '../core/ik/frames';

@@ -18,7 +18,7 @@
  * Contacts come before secondary motion (seed 002's order): the pelvis height is settled
  * before the legs are solved from it, and the tail's rest targets read the final hips.
  */
-import type { BitrigWorld } from '../core/world';
+import { isBitrigWorld, type BitrigWorld } from '../core/world';
 import { tailClockBegin, tailClockStep } from './tailClock';
 import { tailStep } from './tailStep';
 import { tailWrite } from './tailWrite';
@@ -28,12 +28,14 @@ import { twoBoneIK } from './twoBoneIK';
 
 /**
  * Run every bitrig system for one frame of `dt` seconds. Never throws; a bad dt
- * (≤ 0, NaN, Inf) simulates nothing and still writes a valid pose.
+ * (≤ 0, NaN, Inf) simulates nothing and still writes a valid pose; a world bitrig is not
+ * attached to (no `attachBitrig`) is left alone.
  *
  * @example
  * mixer.update(dt); animator.read(); update(world, dt); animator.write();
  */
 export function update(world: BitrigWorld, dt: number): void {
+  if (!isBitrigWorld(world)) return; // (a world bitrig is not attached to: nothing to run; the frame never throws)
   // 1–3: scene contacts.
   footLock(world, dt);
   pelvisHeight(world, dt);

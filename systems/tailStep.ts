@@ -43,7 +43,7 @@ import type { BitrigWorld } from '../core/world';
 import { CLOCK, LINK_STRIDE } from '../core/components/tail';
 import { LK, K, chainStepConstants, refreshStepCache } from '../core/tailKernel';
 import { floorContactResolve } from './floorContact';
-import type { TailAccel } from '../core/wasm/tailAccel';
+import type { TailAccel } from '../core/kernelTypes';
 
 /**
  * Step every chain that has a step pending this frame by `step` seconds (default: the world's

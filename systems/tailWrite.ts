@@ -21,7 +21,7 @@
 import type { BitrigWorld } from '../core/world';
 import { CLOCK, LINK_STRIDE } from '../core/components/tail';
 import { tailFinishChain } from '../core/tailFinish';
-import type { TailAccel } from '../core/wasm/tailAccel';
+import type { TailAccel } from '../core/kernelTypes';
 
 
 /**

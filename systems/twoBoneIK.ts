@@ -39,7 +39,7 @@
  */
 import { limbStructureOk } from '../core/sceneGuard';
 import type { BitrigWorld } from '../core/world';
-import type { TwoBoneExports } from '../core/wasm/tailAccel';
+import type { TwoBoneExports } from '../core/kernelTypes';
 
 /** What the solve needs of a WebAssembly layout (`world.tailAccel`): the kernel and its limb list. */
 interface IkKernel { ik: TwoBoneExports | null; ikList: Int32Array }

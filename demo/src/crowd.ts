@@ -3,11 +3,12 @@
  * by side and compared byte for byte after every frame (determinism). bitrig keeps no thread
  * pool: a game splits the systems' ranges over its own jobs, or a worker owns the whole world. Skeletons are made in code (hips, two legs, a six-link tail); nothing is drawn.
  */
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame, bindSkeleton, type CharacterBinding, type SkeletonSource } from '../../core/binding';
 import { addSceneIK, setSceneInputs } from '../../core/sceneIK';
 import { update } from '../../systems/pipeline';
-import { tailBackend } from '../../core/wasm/tailAccel';
+import { tailBackend } from '../../runtime/kernels';
 import { reportError, setStatus } from './common';
 
 /** A biped of hips, two bent legs and a six-link tail with its end. */

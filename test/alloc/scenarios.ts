@@ -11,7 +11,8 @@ import { createAnimator as createThreeAnimator, characterToThree, updateAnimator
 import { createAnimator as createBabylonAnimator } from '../../adapters/babylon';
 import { createBuiltinCharacter, createCharacterClipSampler, characterBindPose, sampleCharacterClip } from '../../core/character';
 import type { CharacterClip, CharacterData } from '../../core/character/types';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { addSceneIK, addSupport, setSceneInputs, setSupportFrame, type GroundHit, type HandTargetInput, type SceneIKHandle, type SceneInputs } from '../../core/sceneIK';
 import { characterToGlb } from '../../rig/characterDocument';
 import { NullEngine } from '@babylonjs/core/Engines/nullEngine';

@@ -9,7 +9,8 @@ import { describe, expect, test } from 'vitest';
 import {
   checkAngle, checkOptionKeys, describeValue, editDistance, mergeTailOptions, nearestKey, TAIL_DEFAULTS, withDefaults, withDefaultsStrict,
 } from '../../core/defaults';
-import { BITRIG_WORLD_DEFAULTS, createBitrigWorld, type BitrigWorldOptions } from '../../core/world';
+import { BITRIG_WORLD_DEFAULTS, type BitrigWorldOptions } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { addSceneIK, mergeSceneIKOptions, SCENE_IK_DEFAULTS, type SceneIKOptions } from '../../core/sceneIK';
 import { setTailOptions, getTailOptions } from '../../core/tailSetup';
 import { bakeTails, captureBakeCalibration, detectClipMode, mergeBakeOptions, simulateTailCycle, type BakeOptions } from '../../rig/bake';

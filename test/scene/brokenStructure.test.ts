@@ -11,7 +11,8 @@
  * still releases it. On the JavaScript systems and the WebAssembly kernels.
  */
 import { describe, expect, test } from 'vitest';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame, unbindSkeleton } from '../../core/binding';
 import { removeSceneIK, setSceneInputs } from '../../core/sceneIK';
 import { limbStructureOk, sceneCharacterOk } from '../../core/sceneGuard';

@@ -14,7 +14,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { mat4, quat, vec3 } from 'gl-matrix';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame } from '../../core/binding';
 import { addSupport, removeSceneIK, removeSupport, setSceneInputs, setSupportFrame, type GroundHit, type GroundQuery, type SceneInputs } from '../../core/sceneIK';
 import { footLock } from '../../systems/footLock';

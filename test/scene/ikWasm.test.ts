@@ -18,14 +18,15 @@
  */
 import { describe, expect, test } from 'vitest';
 import { mat4, quat, vec3 } from 'gl-matrix';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame } from '../../core/binding';
 import { addSupport, setSceneInputs, setSupportFrame, type GroundHit, type GroundQuery, type SceneInputs } from '../../core/sceneIK';
 import { footLock } from '../../systems/footLock';
 import { pelvisHeight } from '../../systems/pelvisHeight';
 import { twoBoneIK } from '../../systems/twoBoneIK';
-import { TWO_BONE_WASM_BASE64 } from '../../core/wasm/twoBoneWasm';
-import type { TwoBoneExports } from '../../core/wasm/tailAccel';
+import { TWO_BONE_WASM_BASE64 } from '../../runtime/wasm/twoBoneWasm';
+import type { TwoBoneExports } from '../../core/kernelTypes';
 import { makeBiped, PARENTS, type BipedRig } from './rig';
 import { bytesOf } from '../helpers/worldBytes';
 
@@ -258,7 +259,7 @@ describe('two-bone IK in WebAssembly', () => {
       compileTwoBoneKernel(): Promise<{ base64: string; sourceSha256: string; bytes: number }>;
     };
     const fresh = await build.compileTwoBoneKernel();
-    expect(fresh.base64 === TWO_BONE_WASM_BASE64, 'core/wasm/twoBoneWasm.ts is stale: run npm run build:wasm').toBe(true);
+    expect(fresh.base64 === TWO_BONE_WASM_BASE64, 'runtime/wasm/twoBoneWasm.ts is stale: run npm run build:wasm').toBe(true);
   });
 });
 

@@ -10,12 +10,13 @@
  * stays on).
  */
 import { describe, expect, test } from 'vitest';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame, bindSkeleton, type CharacterBinding } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { tailLinkIndex } from '../../core/tailSetup';
 import { tailStructureOk } from '../../core/tailKernel';
-import { tailBackend } from '../../core/wasm/tailAccel';
+import { tailBackend } from '../../runtime/kernels';
 import { chainSource } from '../helpers/chainSource';
 
 type Field = 'slot' | 'negative slot' | 'endSlot' | 'links' | 'row';

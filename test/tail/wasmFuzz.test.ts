@@ -12,12 +12,13 @@
  */
 import { describe, expect, test } from 'vitest';
 import { glMatrix, mat4, quat, vec3 } from 'gl-matrix';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame, bindSkeleton, unbindSkeleton, type CharacterBinding } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { markTailChainChanged, tailLinkIndex } from '../../core/tailSetup';
 import { compareTail, copyTailState, maxDiff, type TailDiff } from '../helpers/tailCompare';
-import { tailBackend } from '../../core/wasm/tailAccel';
+import { tailBackend } from '../../runtime/kernels';
 import type { TailOptions } from '../../core/defaults';
 import { loadRest, sourceFromWorlds } from '../helpers/skeleton';
 glMatrix.setMatrixArrayType(Float64Array as unknown as ArrayConstructor);

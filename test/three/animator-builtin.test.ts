@@ -6,7 +6,7 @@ import { AnimationMixer, Euler, Quaternion, QuaternionKeyframeTrack, Vector3, ty
 import { tailLinkIndex } from '../../core/tailSetup';
 import { createAnimator, characterToThree, updateAnimators } from '../../adapters/three';
 import { createBuiltinCharacter } from '../../core/character';
-import { createBitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 
 function rig(variant: 'chain' | 'shin' = 'chain') {
   const data = createBuiltinCharacter({ variant });

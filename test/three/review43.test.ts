@@ -13,7 +13,7 @@ import { describe, expect, test } from 'vitest';
 import { AnimationMixer, BufferAttribute, type Mesh, type Object3D } from 'three';
 import { createAnimator, updateAnimators, characterToThree, placeOnGround, skeletonSourceFromThree } from '../../adapters/three';
 import { createBuiltinCharacter } from '../../core/character';
-import { createBitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { bindSkeleton } from '../../core/binding';
 import { writeGlbBytes } from '../../rig/glb';
 import { makeCritter } from '../bake/fixtures';

@@ -9,12 +9,12 @@
  * per-frame methods never throw (except `update` on a world other live animators share, a
  * usage error) and never allocate.
  */
-import { tailBackend } from './wasm/tailAccel';
-import type { BitrigWorld } from './world';
-import { createBitrigWorld } from './world';
-import { bindSkeleton, endCharacterFrame, mergeChainOptions, unbindSkeleton, writeTailRest, type BindOptions, type CharacterBinding, type SkeletonSource } from './binding';
-import { describeValue, TAIL_DEFAULTS, TAIL_OPTION_KEYS, withDefaults, withDefaultsStrict, type PartialOptions, type TailOptions } from './defaults';
-import { autoUnitScale } from './units';
+import { tailBackend } from '../runtime/kernels';
+import type { BitrigWorld } from '../core/world';
+import { createBitrigWorld } from '../runtime/world';
+import { bindSkeleton, endCharacterFrame, mergeChainOptions, unbindSkeleton, writeTailRest, type BindOptions, type CharacterBinding, type SkeletonSource } from '../core/binding';
+import { describeValue, TAIL_DEFAULTS, TAIL_OPTION_KEYS, withDefaults, withDefaultsStrict, type PartialOptions, type TailOptions } from '../core/defaults';
+import { autoUnitScale } from '../core/units';
 import {
   prepareCharacterFrame, reseatTails, reseatTailsAtPose, resolveAutoRestSources, setBindingTailOptions, tailDiagnostics,
   type AnimatorDiagnostics, type TailDiagnostics,
@@ -22,9 +22,9 @@ import {
 import {
   addSceneIK, removeSceneIK, sceneDiagnostics, setSceneInputs, SCENE_IK_OPTION_KEYS,
   type SceneDiagnostics, type SceneIKHandle, type SceneIKOptions, type SceneInputs, type SkinInput,
-} from './sceneIK';
+} from '../core/sceneIK';
 import { update as runPipeline } from '../systems/pipeline';
-import { REST_ANIMATION } from './components/tail';
+import { REST_ANIMATION } from '../core/components/tail';
 
 /** The first bone's name of every tail chain of the bindings (how options name a chain). */
 function chainFirstBones(bindings: readonly CharacterBinding[], names: readonly (readonly string[])[]): string[] {
