@@ -10,7 +10,7 @@
  * usage error) and never allocate.
  */
 import { tailBackend } from '../runtime/kernels';
-import type { BitrigWorld } from '../core/world';
+import { isBitrigWorld, type BitrigWorld } from '../core/world';
 import { createBitrigWorld } from '../runtime/world';
 import { bindSkeleton, endCharacterFrame, mergeChainOptions, unbindSkeleton, writeTailRest, type BindOptions, type CharacterBinding, type SkeletonSource } from '../core/binding';
 import { describeValue, TAIL_DEFAULTS, TAIL_OPTION_KEYS, withDefaults, withDefaultsStrict, type PartialOptions, type TailOptions } from '../core/defaults';
@@ -217,8 +217,11 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
   const o = withDefaultsStrict(ANIMATOR_BASE_DEFAULTS as AnimatorBaseOptions & { unitScale: number | 'auto'; tailPhysics: boolean }, options, module,
     [...ANIMATOR_BASE_OPTION_KEYS, ...(spec.optionKeys ?? [])], { tail: TAIL_OPTION_KEYS, sceneIK: SCENE_IK_OPTION_KEYS });
   if (skeletons.length === 0) throw new Error(`${module}: no skeleton to bind`);
-  if (o.world !== undefined && !(typeof o.world === 'object' && o.world !== null && 'pose' in o.world && 'components' in o.world)) {
-    throw new Error(`${module}: options.world must be a world from createBitrigWorld()`);
+  if (o.world !== undefined && !isBitrigWorld(o.world)) {
+    throw new Error(`${module}: options.world must be a world bitrig is attached to (attachBitrig(world), or createBitrigWorld()), got ${typeof o.world === 'object' && o.world !== null ? 'a world bitrig is not attached to' : describeValue(o.world)}`);
+  }
+  if (o.tail !== undefined && (typeof o.tail !== 'object' || o.tail === null || Array.isArray(o.tail))) {
+    throw new Error(`${module}: options.tail must be an object of tail options, got ${describeValue(o.tail)}`);
   }
   if (typeof o.tailPhysics !== 'boolean') throw new Error(`${module}: options.tailPhysics must be true or false, got ${describeValue(o.tailPhysics)}`);
   if (o.sceneIK !== undefined && typeof o.sceneIK !== 'boolean' && !(typeof o.sceneIK === 'object' && o.sceneIK !== null && !Array.isArray(o.sceneIK))) {

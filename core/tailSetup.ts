@@ -11,8 +11,8 @@ import { addComponent, entityExists, hasComponent } from 'bitecs';
 import { describeValue } from './defaults';
 import type { BitrigWorld } from './world';
 import { addBitrigEntity, growTailRows, isBitrigWorld, relayout, removeBitrigEntity, requireBitrigWorld } from './world';
-import { LINK_STRIDE, MAX_LINKS, MIRROR_REST, MIRROR_STATE, REST_ANIMATION, REST_BIND, type TailChainComponent } from './components/tail';
-import { mergeTailOptions, type TailOptions, type PartialOptions } from './defaults';
+import { CLOCK, LINK_STRIDE, MAX_LINKS, MIRROR_REST, MIRROR_STATE, REST_ANIMATION, REST_BIND, type TailChainComponent } from './components/tail';
+import { checkTailStability, mergeTailOptions, TAIL_OPTION_KEYS, TAIL_OPTION_TABLE, type TailOptions, type PartialOptions } from './defaults';
 import { composeTRS, mulAffine } from './pose';
 import { qAxisAngle, qMul, qNormalize, qRotate, qRotateInv, qSlerp, qSwing } from './qmath';
 import { computeRestDirs, computeToHips } from './tailKernel';
@@ -68,20 +68,13 @@ function bindWorldRotation(world: BitrigWorld, slot: number, out: Float64Array, 
 
 /** Copy the numeric tail options into a chain's component fields (not the rest source). */
 function writeTailParams(C: TailChainComponent, eid: number, o: TailOptions): void {
-  C.frequency[eid] = o.frequency;
-  C.tipRatio[eid] = o.tipRatio;
-  C.damping[eid] = o.damping;
-  C.gravity[eid] = o.gravity;
-  C.carry[eid] = o.carry;
-  C.restCurve[eid] = o.restCurve;
-  C.bendLimit[eid] = o.bendLimit;
-  C.couplingRate[eid] = o.couplingRate;
-  C.floorY[eid] = o.floorHeight;
-  C.floorEnabled[eid] = o.floorEnabled ? 1 : 0;
-  C.floorClearance[eid] = o.floorClearance;
-  C.contactDamping[eid] = o.contactDamping;
-  C.unitScale[eid] = o.unitScale;
-  C.teleportDistance[eid] = o.teleportDistance;
+  // (each option into its TailChain field, as the table names it; restSource is set by setTailRestSource)
+  const fields = C as unknown as Record<string, Float64Array | Uint8Array>;
+  for (const k of TAIL_OPTION_KEYS) {
+    if (k === 'restSource') continue;
+    const v = o[k];
+    fields[TAIL_OPTION_TABLE[k].field]![eid] = typeof v === 'boolean' ? (v ? 1 : 0) : (v as number);
+  }
   C.stepCache.fill(0, eid * 5, eid * 5 + 5); // per-step constants are recomputed on the next step
 }
 
@@ -96,6 +89,7 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   requireBitrigWorld(world, 'bitrig/tail');
   const pose = world.pose;
   const o = mergeTailOptions(options);
+  checkTailStability(o, world.clock[CLOCK.FIXED_STEP]!);
   const n = spec.linkSlots.length;
   if (n < 1 || n > MAX_LINKS) throw new Error(`bitrig/tail: a chain needs 1…${MAX_LINKS} links, got ${n}`);
   const char = spec.char;
@@ -368,6 +362,7 @@ export function setTailOptions(world: BitrigWorld, eid: number, options: Partial
   const C = world.components.TailChain;
   const cur = getTailOptions(world, eid);
   const o = mergeTailOptions(options, cur);
+  checkTailStability(o, world.clock[CLOCK.FIXED_STEP]!);
   writeTailParams(C, eid, o);
   const wantAnim = o.restSource === 'animation' || (o.restSource === 'auto' && C.restSource[eid] === REST_ANIMATION);
   setTailRestSource(world, eid, wantAnim ? 'animation' : 'bind');

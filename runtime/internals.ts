@@ -8,4 +8,4 @@
  */
 export * from '../core/index';
 export * from './systems';
-export { layoutTailArena, tailWasmModule, twoBoneWasmModule, sceneContactsWasmModule } from './kernels';
+export { kernelUnavailableReason, layoutTailArena, tailWasmModule, twoBoneWasmModule, sceneContactsWasmModule } from './kernels';

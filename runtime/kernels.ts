@@ -56,6 +56,7 @@ const MIRROR_RECORD_BYTES = 34 * 16;
 const STEP_SCRATCH_BYTES = 16 * 52 * 16 + 16 * LINK_STRIDE * 8 * 16;
 
 const _modules = new Map<string, WebAssembly.Module | null>();
+let _unavailable: string | null = null;
 
 function decodeBase64(s: string): Uint8Array<ArrayBuffer> {
   const bin = atob(s);
@@ -74,11 +75,34 @@ function kernelModule(base64: string): WebAssembly.Module | null {
       const bytes = decodeBase64(base64);
       if (WebAssembly.validate(bytes)) m = new WebAssembly.Module(bytes);
     }
-  } catch {
+  } catch (err) {
     m = null; // no SIMD, or compiling WebAssembly is not allowed here (a content-security policy without 'wasm-unsafe-eval')
+    _unavailable = unavailableText(err);
   }
+  if (m === null && _unavailable === null) _unavailable = 'bitrig: this runtime has no WebAssembly SIMD; bitrig runs its JavaScript systems';
   _modules.set(base64, m);
   return m;
+}
+
+/** Why compiling a kernel failed, in words a developer can act on. */
+function unavailableText(err: unknown): string {
+  const what = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  const csp = /unsafe-eval|Content.Security|CSP|not allowed|disallowed|refused/i.test(what);
+  return csp
+    ? `bitrig: the page's Content-Security-Policy does not allow compiling WebAssembly (${what}); add 'wasm-unsafe-eval' to script-src (Content-Security-Policy: script-src 'self' 'wasm-unsafe-eval'). bitrig runs its JavaScript systems meanwhile`
+    : `bitrig: the WebAssembly kernels could not be compiled (${what}); if the page sets a Content-Security-Policy, add 'wasm-unsafe-eval' to script-src. bitrig runs its JavaScript systems meanwhile`;
+}
+
+/**
+ * Why the WebAssembly kernels are off (`null`: they compiled, or none was asked for yet): a
+ * refusal by the page's Content-Security-Policy names the fix, `'wasm-unsafe-eval'` in
+ * `script-src`.
+ *
+ * @example
+ * const why = kernelUnavailableReason(); if (why !== null) console.warn(why);
+ */
+export function kernelUnavailableReason(): string | null {
+  return _unavailable;
 }
 
 /**

@@ -17,6 +17,8 @@ import { bakeTails, captureBakeCalibration, detectClipMode, mergeBakeOptions, si
 import { makeCritter } from '../bake/fixtures';
 import { makeTailRig } from '../tail/rig';
 import { createAnimator as createThreeAnimator, characterToThree } from '../../adapters/three';
+import { createAnimator as createBabylonAnimator } from '../../adapters/babylon';
+import { buildCodeCharacter, createTestScene } from '../babylon/helpers';
 import { createBuiltinCharacter } from '../../core/character';
 import { makeBiped } from '../scene/rig';
 
@@ -161,7 +163,7 @@ describe('bitrig/tail options', () => {
 
   test('a per-chain problem names the chain (it said only "options must be an object, got 5"), through bindSkeleton and both adapters; null or undefined for a chain is no override', () => {
     throwsExactly(() => makeTailRig({ bind: { tails: { Tail_1: 5 as never } } }), 'bitrig/tail: tails["Tail_1"] must be an object of tail options, got 5');
-    throwsExactly(() => makeTailRig({ bind: { tails: { Tail_1: { frequency: 'x' as never } } } }), 'bitrig/tail: tails["Tail_1"]: option frequency must be a positive finite number, got "x" (a string)');
+    throwsExactly(() => makeTailRig({ bind: { tails: { Tail_1: { frequency: 'x' as never } } } }), 'bitrig/tail: tails["Tail_1"]: option frequency must be a number in (0, 30] Hz, got "x" (a string)');
     const c = characterToThree(createBuiltinCharacter());
     throwsExactly(() => createThreeAnimator(c.root, { tails: { Tail_1: { frequncy: 2 } as never } }),
       'bitrig/three: options.tails["Tail_1"]: unknown option "frequncy" (did you mean "frequency"?); options: frequency, tipRatio, damping, gravity, carry, restCurve, bendLimit, couplingRate, floorHeight, floorEnabled, floorClearance, contactDamping, restSource, unitScale, teleportDistance');
@@ -172,6 +174,19 @@ describe('bitrig/tail options', () => {
       a.dispose();
     }
     expect(makeTailRig({ bind: { tails: { Tail_1: null as never } } }).binding.tails.length).toBe(1);
+  });
+
+  test('an animator\'s tail options that are not an object are refused as setTailOptions refuses them (5, null, true, [], a string), in both adapters', () => {
+    const c = characterToThree(createBuiltinCharacter());
+    const { world, binding } = makeTailRig();
+    const { scene } = createTestScene();
+    const bc = buildCodeCharacter(scene, 'linked');
+    const createBabylonAnimatorFor = (tail: unknown): unknown => createBabylonAnimator(bc.skeleton, { tail: tail as never });
+    throwsExactly(() => setTailOptions(world, binding.tails[0]!.eid, 5 as never), 'bitrig/tail: options must be an object, got 5');
+    for (const [bad, shown] of [[5, '5'], [null, 'null'], [true, 'true'], [[], '[] (an array)'], ['x', '"x" (a string)']] as const) {
+      throwsExactly(() => createThreeAnimator(c.root, { tail: bad as never }), `bitrig/three: options.tail must be an object of tail options, got ${shown}`);
+      throwsExactly(() => createBabylonAnimatorFor(bad), `bitrig/babylon: options.tail must be an object of tail options, got ${shown}`);
+    }
   });
 });
 

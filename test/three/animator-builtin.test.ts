@@ -337,14 +337,14 @@ describe('createAnimator on the built-in character', () => {
     const a = rig();
     const bad: Array<[() => unknown, RegExp]> = [
       [() => createAnimator(null as never), /^bitrig\/three: createAnimator needs a three.js Object3D/],
-      [() => createAnimator(a.root, { world: {} as never }), /^bitrig\/three: options.world must be a world from createBitrigWorld/],
+      [() => createAnimator(a.root, { world: {} as never }), /^bitrig\/three: options.world must be a world bitrig is attached to \(attachBitrig\(world\), or createBitrigWorld\(\)\), got a world bitrig is not attached to/],
       [() => createAnimator(a.root, { mixer: {} as never }), /^bitrig\/three: options.mixer must be a THREE.AnimationMixer, got an object/],
       [() => createAnimator(a.root, { tailChains: 'Tail_1' as never }), /^bitrig\/bind: tailChains must be an array of chains/],
       [() => createAnimator(a.root, { unitScale: 'cm' as never }), /^bitrig\/three: unitScale must be a positive number or 'auto', got "cm"/],
       [() => createAnimator(a.root, { tailPhysics: 'no' as never }), /^bitrig\/three: options.tailPhysics must be true or false/],
       [() => createAnimator(a.root, { tail: { floorEnabled: 'false' as never } }), /^bitrig\/tail: option floorEnabled must be true or false, got "false" \(a string\)/],
       [() => createAnimator(a.root, { tail: { restCurve: '0.5' as never } }), /^bitrig\/tail: option restCurve must be a number in \[0, 1\]/],
-      [() => createAnimator(a.root, { tail: { frequency: '2' as never } }), /^bitrig\/tail: option frequency must be a positive finite number, got "2" \(a string\)/],
+      [() => createAnimator(a.root, { tail: { frequency: '2' as never } }), /^bitrig\/tail: option frequency must be a number in \(0, 30\] Hz, got "2" \(a string\)/],
       [() => createAnimator(a.root, { tail: { frequncy: 2 } as never }), /^bitrig\/tail: unknown option "frequncy" \(did you mean "frequency"\?\); options: frequency,/],
       [() => createAnimator(a.root, { tails: { TailOne: { carry: 0.2 } } }), /^bitrig\/three: options.tails\["TailOne"\] names no tail chain \(chains, by first bone: Tail_1\)/],
       [() => createBitrigWorld({ wasm: 'false' as never }), /^bitrig\/world: wasm must be true or false/],
