@@ -127,9 +127,9 @@ describe('animator core: usage errors', () => {
     const src = skeletonSourceFromThree(c.skeleton);
     const world = createBitrigWorld();
     const bad: Array<[() => unknown, RegExp]> = [
-      [() => bindSkeleton(undefined as never, src), /^bitrig\/bind: bindSkeleton\(world, source\) needs a world from createBitrigWorld\(\) first, got undefined$/],
-      [() => bindSkeleton({} as never, src), /^bitrig\/bind: bindSkeleton\(world, source\) needs a world from createBitrigWorld\(\) first, got an object$/],
-      [() => bindSkeleton(src as never, world as never), /needs a world from createBitrigWorld\(\) first/],
+      [() => bindSkeleton(undefined as never, src), /^bitrig\/bind: expected a bitrig world, got undefined; call attachBitrig\(world\) once on your bitECS world \(or make one with createBitrigWorld\(\)\)$/],
+      [() => bindSkeleton({} as never, src), /^bitrig\/bind: expected a bitrig world, got a world bitrig is not attached to; call attachBitrig\(world\)/],
+      [() => bindSkeleton(src as never, world as never), /^bitrig\/bind: expected a bitrig world/],
       [() => bindSkeleton(world, undefined as never), /^bitrig\/bind: bindSkeleton\(world, source\) needs a skeleton source \{ names, parents, rest, inverseBind\? \}.*, got undefined$/],
       [() => bindSkeleton(world, 'skeleton' as never), /needs a skeleton source .*got "skeleton" \(a string\)$/],
       [() => bindSkeleton(world, {} as never), /^bitrig\/bind: source\.names must be an array with one entry per bone, got undefined$/],
