@@ -86,7 +86,7 @@ export function editDistance(a: string, b: string): number {
  * first in `known`.
  *
  * @example
- * nearestKey('fixedstep', ['fixedStep', 'threads']); // 'fixedStep'
+ * nearestKey('fixedstep', ['fixedStep', 'wasm']); // 'fixedStep'
  */
 export function nearestKey(key: string, known: readonly string[], maxDistance = 2): string | null {
   let best: string | null = null, bestScore = Infinity;
