@@ -2,7 +2,7 @@
 // AssemblyScript flags: -O3 --runtime stub --noAssert --importMemory --maximumMemory 65536 --enable simd --enable threads. 14396 bytes.
 
 /** SHA-256 of the wasm/sceneContacts.ts this module was compiled from. */
-export const SCENE_CONTACTS_WASM_SOURCE_SHA256 = '19548112f5e143e204026d16ea8b783f40d6ee543ac648d316205a863348da34';
+export const SCENE_CONTACTS_WASM_SOURCE_SHA256 = 'e4233e4c39d38926981a9f9f5abd2a28788288d949e14aa38563772c865188c6';
 
 /** The compiled scene contacts kernel (FootLock, PelvisHeight; WebAssembly), base64. */
 export const SCENE_CONTACTS_WASM_BASE64 =

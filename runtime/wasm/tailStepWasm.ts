@@ -2,7 +2,7 @@
 // AssemblyScript flags: -O3 --runtime stub --noAssert --importMemory --maximumMemory 65536 --enable simd --enable threads. 32478 bytes.
 
 /** SHA-256 of the wasm/tailStep.ts this module was compiled from. */
-export const TAIL_STEP_WASM_SOURCE_SHA256 = '6bf4c1f9cc09085e19be63b9f4716e89504132186e500d5ad7bdd3c12ead32a2';
+export const TAIL_STEP_WASM_SOURCE_SHA256 = '94ba10ba90f36972aabe4165a7ef20ca88ccf224a3d118a190602458bcc712ff';
 
 /** The compiled tail kernel (WebAssembly with SIMD), base64. */
 export const TAIL_STEP_WASM_BASE64 =

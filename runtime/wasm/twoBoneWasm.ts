@@ -2,7 +2,7 @@
 // AssemblyScript flags: -O3 --runtime stub --noAssert --importMemory --maximumMemory 65536 --enable simd --enable threads. 26677 bytes.
 
 /** SHA-256 of the wasm/twoBone.ts this module was compiled from. */
-export const TWO_BONE_WASM_SOURCE_SHA256 = '4e6fd75357e30175bc287e0b267322b5d873cd65ab4129bd8cf53d0f55e22715';
+export const TWO_BONE_WASM_SOURCE_SHA256 = '988ec9875cb6e77f0cecd58742d7860cc7bd9c1eaf1285418690733ad1756c07';
 
 /** The compiled scene two-bone IK kernel (WebAssembly), base64. */
 export const TWO_BONE_WASM_BASE64 =
