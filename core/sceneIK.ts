@@ -25,7 +25,7 @@ import {
 import { invertAffine, isInvertible3, isMirroredMatrix, rotationOfMatrix, transformDir, transformPoint } from './ik/frames';
 import { qRotateInv } from './qmath';
 import { computeCenterOfMass } from './ik/com';
-import { checkAngle, checkOptionKeys, describeValue, type PartialOptions } from './defaults';
+import { checkOption, checkOptionKeys, describeValue, type OptionRow, type PartialOptions } from './defaults';
 
 export { computeCenterOfMass };
 
@@ -94,21 +94,30 @@ export interface SceneIKOptions {
   limbs: readonly LimbSpec[] | null;
 }
 
+/**
+ * The scene IK options' table: default, kind and range of each (the numbers, the angle and the
+ * switch; `skin` and `limbs` are objects checked on their own). {@link SCENE_IK_DEFAULTS} and
+ * the validation in {@link mergeSceneIKOptions} are made from it.
+ */
+export const SCENE_IK_OPTION_TABLE = {
+  unitScale: { default: 1, kind: 'number', min: 0, openMin: true, max: 1e6, unit: '', field: 'unitScale', doc: 'world units per metre' },
+  soften: { default: 0.01, kind: 'number', min: 0, max: 0.5, unit: '', field: 'soften', doc: 'softening band near full extension, as a fraction of the limb\'s length' },
+  reachTolerance: { default: 1e-4, kind: 'number', min: 0, openMin: true, max: 1, unit: '', field: 'reachTolerance', doc: 'distance (m) under which an end effector has reached its target' },
+  maxTilt: { default: (30 * Math.PI) / 180, kind: 'angle', min: 0, max: Math.PI / 2, minText: '0', maxText: 'π/2', unit: 'rad', field: 'maxTilt', doc: 'largest tilt of a sole toward the ground normal' },
+  lockOn: { default: 0.5, kind: 'number', min: 0, openMin: true, max: 1, unit: '', field: 'lockOn', doc: 'stance weight at which a foot\'s contact is locked' },
+  pelvisRate: { default: 12, kind: 'number', min: 0, max: 1e4, unit: '', field: 'pelvisRate', doc: 'pelvis height smoothing rate (1/s)' },
+  maxDrop: { default: 0.45, kind: 'number', min: 0, max: 1, unit: '', field: 'maxDrop', doc: 'largest pelvis drop, as a fraction of the mean leg length' },
+  maxRaise: { default: 0.05, kind: 'number', min: 0, max: 1, unit: '', field: 'maxRaise', doc: 'largest pelvis raise, as a fraction of the mean leg length' },
+  balance: { default: 0, kind: 'number', min: 0, max: 1, unit: '', field: 'balance', doc: 'balance weight while every foot is planted' },
+  balanceMaxShift: { default: 0.15, kind: 'number', min: 0, max: 1, unit: '', field: 'balanceMaxShift', doc: 'largest horizontal balance shift, as a fraction of the mean leg length' },
+  groundRate: { default: 10, kind: 'number', min: 0, max: 1e4, unit: '', field: 'groundRate', doc: 'fade rate (1/s) when grounded changes' },
+  bodyMass: { default: 70, kind: 'number', min: 0, openMin: true, max: 1e6, unit: '', field: 'bodyMass', doc: 'body mass (kg) held loads are weighed against' },
+  arms: { default: true, kind: 'boolean', unit: '', field: 'armCount', doc: 'include arms (hand targets)' },
+} as const satisfies Record<string, OptionRow>;
+
 /** Defaults of {@link SceneIKOptions}. */
 export const SCENE_IK_DEFAULTS: Readonly<SceneIKOptions> = Object.freeze({
-  unitScale: 1,
-  soften: 0.01,
-  reachTolerance: 1e-4,
-  maxTilt: (30 * Math.PI) / 180,
-  lockOn: 0.5,
-  pelvisRate: 12,
-  maxDrop: 0.45,
-  maxRaise: 0.05,
-  balance: 0,
-  balanceMaxShift: 0.15,
-  groundRate: 10,
-  bodyMass: 70,
-  arms: true,
+  ...(Object.fromEntries(Object.entries(SCENE_IK_OPTION_TABLE).map(([k, r]) => [k, r.default])) as unknown as Omit<SceneIKOptions, 'skin' | 'limbs'>),
   skin: null,
   limbs: null,
 });
@@ -133,25 +142,7 @@ export function mergeSceneIKOptions(user: PartialOptions<SceneIKOptions> = {}): 
   for (const k of Object.keys(user) as (keyof SceneIKOptions)[]) {
     if (user[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = user[k];
   }
-  const num = (k: keyof SceneIKOptions, lo: number, hi: number, openLo = false): void => {
-    const v = o[k] as number;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < lo || v > hi || (openLo && v === lo)) {
-      throw new Error(`bitrig/sceneIK: option ${k} must be a number in ${openLo ? '(' : '['}${lo}, ${hi}], got ${describeValue(v)}`);
-    }
-  };
-  num('unitScale', 0, 1e6, true);
-  num('soften', 0, 0.5);
-  num('reachTolerance', 0, 1, true);
-  checkAngle('bitrig/sceneIK', 'maxTilt', o.maxTilt, 0, Math.PI / 2, '0', 'π/2');
-  num('lockOn', 0, 1, true);
-  num('pelvisRate', 0, 1e4);
-  num('maxDrop', 0, 1);
-  num('maxRaise', 0, 1);
-  num('balance', 0, 1);
-  num('balanceMaxShift', 0, 1);
-  num('groundRate', 0, 1e4);
-  num('bodyMass', 0, 1e6, true);
-  if (typeof o.arms !== 'boolean') throw new Error(`bitrig/sceneIK: option arms must be true or false, got ${describeValue(o.arms)}`);
+  for (const k of Object.keys(SCENE_IK_OPTION_TABLE) as (keyof typeof SCENE_IK_OPTION_TABLE)[]) checkOption('bitrig/sceneIK', k, SCENE_IK_OPTION_TABLE[k], o[k]);
   checkSkin(o.skin);
   checkLimbs(o.limbs);
   return o;
