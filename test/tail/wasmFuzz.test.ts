@@ -44,7 +44,18 @@ function bindChar(world: BitrigWorld, spec: Spec) {
   worlds.push(mat4.fromTranslation(mat4.create(), vec3.scaleAndAdd(vec3.create(), [0, spec.hipsY - 0.05, -0.1], dir, seg * along)));
   const src = sourceFromWorlds(names, parents, worlds);
   const rest = src.rest;
-  const binding = bindSkeleton(world, src, { tail: { ...spec.tail } });
+  // The option extremes beyond what setup accepts (gravity 100, springs too stiff for the step)
+  // are written straight into the chain's components, as a game could: the step must still
+  // never throw nor write a NaN, whatever the data.
+  const { frequency, damping, tipRatio, gravity, ...accepted } = spec.tail;
+  const binding = bindSkeleton(world, src, { tail: accepted });
+  const C = world.components.TailChain, eid = binding.tails[0]!.eid;
+  if (frequency !== undefined) C.frequency[eid] = frequency;
+  if (damping !== undefined) C.damping[eid] = damping;
+  if (tipRatio !== undefined) C.tipRatio[eid] = tipRatio;
+  if (gravity !== undefined) C.gravity[eid] = gravity;
+  C.stepCache.fill(0, eid * 5, eid * 5 + 5);
+  markTailChainChanged(world, eid);
   return { spec, binding, rest };
 }
 function drive(c: ReturnType<typeof bindChar>, f: number, ph: number) {
