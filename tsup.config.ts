@@ -7,7 +7,10 @@ import { defineConfig } from 'tsup';
  * Engines and the glTF libraries stay external (the user's copy is the one used).
  */
 export const ENTRIES: Record<string, string> = {
-  index: 'core/index.ts',
+  index: 'runtime/index.ts',
+  systems: 'runtime/systems.ts',
+  character: 'runtime/character.ts',
+  internals: 'runtime/internals.ts',
   three: 'adapters/three/index.ts',
   babylon: 'adapters/babylon/index.ts',
   rig: 'rig/index.ts',

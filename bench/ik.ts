@@ -13,9 +13,6 @@
  *   planted legs and a pelvis — the whole pipeline (`update`), systems only: the median of 40
  *   frames, each timed from after the pose copy to the end of `update`.
  *
- * Both also time the same setup with one worker thread (`createBitrigWorld({ threads: 1 })`,
- * `twoThreads*` fields): opt-in, so not the headline.
- *
  * Medians of repeats; the machine is shared and noisy: read the ratios.
  */
 import {
@@ -23,14 +20,14 @@ import {
 } from '@babylonjs/core';
 import { Bone, BufferGeometry, MeshBasicMaterial, Skeleton, SkinnedMesh } from 'three';
 import { CCDIKSolver } from 'three/examples/jsm/animation/CCDIKSolver.js';
-import { createBitrigWorld, type BitrigWorld } from '../core/world';
+import { type BitrigWorld } from '../core/world';
+import { createBitrigWorld } from '../runtime/world';
 import { bindSkeleton, beginCharacterFrame, type CharacterBinding, type SkeletonSource } from '../core/binding';
 import { addSceneIK, setSceneInputs, type SceneIKHandle } from '../core/sceneIK';
 import { footLock } from '../systems/footLock';
 import { pelvisHeight } from '../systems/pelvisHeight';
 import { twoBoneIK } from '../systems/twoBoneIK';
 import { update } from '../systems/pipeline';
-import { disposeTailThreads, sceneContactsChunked, sceneContactsThreaded, tailThreads } from '../core/wasm/tailAccel';
 import { machineProbes, median, timeMedian, timeOnce, type BenchResult } from './common';
 import { allocPerFrame, steadyAllocation } from './alloc';
 
@@ -115,10 +112,10 @@ export interface Crowd { world: BitrigWorld; bindings: CharacterBinding[]; handl
  * @example
  * const c = crowd(5000, false); c.read(0); footLock(c.world, 1 / 60);
  */
-export function crowd(n: number, tail: boolean, threads = 0, full = false): Crowd {
+export function crowd(n: number, tail: boolean, full = false): Crowd {
   const src = full ? fullSkeletonSource() : bipedSource(tail);
   const bonesPer = src.names.length;
-  const world = createBitrigWorld({ entities: n * 4 + 16, chains: tail ? n + 16 : 0, bones: n * bonesPer + 16, characters: n + 16, threads });
+  const world = createBitrigWorld({ entities: n * 4 + 16, chains: tail ? n + 16 : 0, bones: n * bonesPer + 16, characters: n + 16 });
   const bindings: CharacterBinding[] = [];
   const handles: SceneIKHandle[] = [];
   for (let i = 0; i < n; i++) {
@@ -334,35 +331,13 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
   // frames, until three in a row allocate nothing (bench/alloc.ts).
   const alloc = steadyAllocation(() => { footLock(c.world, DT); pelvisHeight(c.world, DT); twoBoneIK(c.world, DT); }, { framesPerWindow: 100, maxWindows: 40 });
 
-  // ---- the same limbs with one worker thread (createBitrigWorld({ threads: 1 }): the scene
-  // systems run on both threads; opt-in, so not the headline)
-  const ct = crowd(LIMBS / 2, false, 1);
-  let ft = 0;
-  const tT: number[] = [];
-  const sceneFrameT = (keep: boolean): void => {
-    ct.read(ft++);
-    const t0 = performance.now();
-    if (!sceneContactsThreaded(ct.world, DT)) throw new Error('bench: no worker threads');
-    if (keep) tT.push(performance.now() - t0);
-  };
-  for (let k = 0; k < 60; k++) sceneFrameT(false);
-  {
-    const t0 = Date.now();
-    while (tailThreads(ct.world) < 1 && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 5));
-  }
-  for (let k = 0; k < 30; k++) sceneFrameT(false);
-  const threadsJoinedIk = tailThreads(ct.world);
-  for (let k = 0; k < FR; k++) sceneFrameT(true);
-  const oursTNs = perLimb(median(tT));
-  disposeTailThreads(ct.world);
-
   // ---- comparisons in the same run
   const ccd = threeCcdNs(2000);
 
   // ---- ik.limb on a game-sized skeleton (65 bones, legs solved): ours and Babylon's
   // controllers on the same skeleton, rounds interleaved as above. Not the headline (ik.limb
   // is the issue's definition); it shows how both scale with the skeleton around the legs.
-  const cf = crowd(LIMBS / 2, false, 0, true);
+  const cf = crowd(LIMBS / 2, false, true);
   let ff = 0;
   const tFull: number[] = [];
   const fullFrame = (keep: boolean): void => {
@@ -396,17 +371,8 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
   };
   framesMs(cr.read, 30, () => update(cr.world, DT)); // warm-up
   const crowdFrameMs = framesMs(cr.read, CF, () => update(cr.world, DT));
-  // (steps 1–3 as update runs them: in chunks of characters where the scene kernels run)
-  const crowdSceneMs = framesMs(cr.read, CF, () => { if (!sceneContactsChunked(cr.world, DT)) { footLock(cr.world, DT); pelvisHeight(cr.world, DT); twoBoneIK(cr.world, DT); } });
-  // The same crowd with one worker thread helping the tail step (opt-in: not the headline).
-  const crt = crowd(CH, true, 1);
-  framesMs(crt.read, 30, () => update(crt.world, DT));
-  const t0 = Date.now();
-  while (tailThreads(crt.world) < 1 && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 5));
-  const joined = tailThreads(crt.world);
-  framesMs(crt.read, 10, () => update(crt.world, DT));
-  const crowdTMs = framesMs(crt.read, CF, () => update(crt.world, DT));
-  disposeTailThreads(crt.world);
+  // (steps 1–3 as update runs them)
+  const crowdSceneMs = framesMs(cr.read, CF, () => { footLock(cr.world, DT); pelvisHeight(cr.world, DT); twoBoneIK(cr.world, DT); });
 
   return [
     {
@@ -416,9 +382,6 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
       ratio: babylon / oursNs,
       extra: {
         limbs: LIMBS,
-        twoThreadsNs: oursTNs,
-        twoThreadsWorkersJoined: threadsJoinedIk,
-        twoThreadsRatio: babylon / oursTNs,
         footLockNs: perLimb(median(tLock)),
         pelvisNs: perLimb(median(tPelvis)),
         twoBoneNs: perLimb(median(tTwo)),
@@ -447,8 +410,6 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
         sceneIkMs: crowdSceneMs,
         tailMs: crowdFrameMs - crowdSceneMs,
         budgetMs: 16.6,
-        twoThreadsMs: crowdTMs,
-        twoThreadsWorkersJoined: joined,
       },
     },
   ];

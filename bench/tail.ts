@@ -2,16 +2,16 @@
  * `tail.link`: the full tail step (clock, spring, bend coupling, floor, readback into the
  * pose store) per link at 60,000 links (10,000 six-link chains in one world), compared with
  * @pixiv/three-vrm-springbone running the same chains in the same process. `extra` also has
- * the same world on the JavaScript step (`jsBackendNs`) and with one worker thread
- * (`twoThreadsNs`, opt-in: not the headline), and 500 of the chains alone (`links3000Ns`: a
+ * the same world on the JavaScript step (`jsBackendNs`), and 500 of the chains alone (`links3000Ns`: a
  * world small enough to stay in the caches), timed in the same interleaved rounds, with the
  * machine probes (`memProbeGBs`, `jsProbeNs`: which mode the shared machine was in).
  */
 import { Bone, Object3D, Vector3 } from 'three';
 import { VRMSpringBoneJoint, VRMSpringBoneManager } from '@pixiv/three-vrm-springbone';
-import { createBitrigWorld, type BitrigWorld } from '../core/world';
+import { type BitrigWorld } from '../core/world';
+import { createBitrigWorld } from '../runtime/world';
 import { TAIL_LINK_FIELDS } from '../core/components/tail';
-import { disposeTailThreads, tailBackend, tailThreads } from '../core/wasm/tailAccel';
+import { tailBackend } from '../runtime/kernels';
 import { bindSkeleton, beginCharacterFrame } from '../core/binding';
 import { update } from '../systems/pipeline';
 import { machineProbes, median, timeOnce, type BenchResult } from './common';
@@ -32,19 +32,14 @@ export async function benchTail(): Promise<BenchResult[]> {
   // available), and the same world on the JavaScript step for the side-by-side ratio.
   const ours = oursWorld(true);
   const oursJs = oursWorld(false);
-  // The same world with one worker thread helping (createBitrigWorld({ threads: 1 })): two
-  // threads on this machine's two cores; opt-in, so not the headline number.
-  const oursThreads = oursWorld(true, 1);
-  await waitForThreads(oursThreads.world, 1);
   // The same chains, 500 of them (3,000 links): what a scene of a few hundred tails costs per
   // link, its state in the processor's caches (the 60,000 links' is not: there half the time is
   // memory traffic). Not the headline.
-  const small = oursWorld(true, 0, SMALL_CHAINS);
+  const small = oursWorld(true, SMALL_CHAINS);
   const { world, pose } = ours;
   const FR = 60;
   const oursRun = (): void => ours.run(FR);
   const oursJsRun = (): void => oursJs.run(FR);
-  const oursThreadsRun = (): void => oursThreads.run(FR);
   const baseRun = (): void => ours.base(FR);
   const SMALL_FR = FR * 10;
   const smallRun = (): void => small.run(SMALL_FR);
@@ -112,7 +107,7 @@ export async function benchTail(): Promise<BenchResult[]> {
 
   // Interleaved rounds (ours, its input-only baseline, three-vrm, bare spring), medians: the
   // machine is shared, so the ratio comes from timings taken side by side.
-  const tOurs: number[] = [], tBase: number[] = [], tVrm: number[] = [], tBare: number[] = [], tJs: number[] = [], tThreads: number[] = [];
+  const tOurs: number[] = [], tBase: number[] = [], tVrm: number[] = [], tBare: number[] = [], tJs: number[] = [];
   const tSmall: number[] = [], tSmallBase: number[] = [];
   const probes = machineProbes();
   for (let r = 0; r < 7; r++) {
@@ -120,7 +115,6 @@ export async function benchTail(): Promise<BenchResult[]> {
     tSmall.push(timeOnce(smallRun));
     tSmallBase.push(timeOnce(smallBaseRun));
     tJs.push(timeOnce(oursJsRun));
-    tThreads.push(timeOnce(oursThreadsRun));
     tBase.push(timeOnce(baseRun));
     tVrm.push(timeOnce(vrmRun));
     tBare.push(timeOnce(bare.run));
@@ -128,10 +122,7 @@ export async function benchTail(): Promise<BenchResult[]> {
   }
   const oursNs = ((median(tOurs) - median(tBase)) * 1e6) / (FR * CHAINS * LINKS);
   const jsNs = ((median(tJs) - median(tBase)) * 1e6) / (FR * CHAINS * LINKS);
-  const threadsNs = ((median(tThreads) - median(tBase)) * 1e6) / (FR * CHAINS * LINKS);
   const smallNs = ((median(tSmall) - median(tSmallBase)) * 1e6) / (SMALL_FR * SMALL_CHAINS * LINKS);
-  const threadsJoined = tailThreads(oursThreads.world);
-  disposeTailThreads(oursThreads.world);
   const vrmNs = (median(tVrm) * 1e6) / (VF * CHAINS * LINKS);
   const bareNs = (median(tBare) * 1e6) / (bare.frames * CHAINS * LINKS);
 
@@ -144,10 +135,7 @@ export async function benchTail(): Promise<BenchResult[]> {
       links: CHAINS * LINKS,
       backend: tailBackend(world),
       jsBackendNs: jsNs,
-      twoThreadsNs: threadsNs,
       links3000Ns: smallNs,
-      twoThreadsWorkersJoined: threadsJoined,
-      twoThreadsSpeedup: oursNs / threadsNs,
       wasmSpeedup: jsNs / oursNs,
       msPerFrame: (median(tOurs) - median(tBase)) / FR,
       bareSpringNs: bareNs,
@@ -161,12 +149,6 @@ export async function benchTail(): Promise<BenchResult[]> {
   }];
 }
 
-/** Wait until `n` worker threads have joined (at most 5 s). */
-async function waitForThreads(world: BitrigWorld, n: number): Promise<void> {
-  const t0 = Date.now();
-  while (tailThreads(world) < n && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 5));
-}
-
 /**
  * A world of 10,000 (or `chains`) moving six-link chains on the given backend, warmed up: `base(n)` moves the
  * hips only (the input), `run(n)` moves them and updates, `framesOnly(n)` updates.
@@ -174,10 +156,10 @@ async function waitForThreads(world: BitrigWorld, n: number): Promise<void> {
  * @example
  * const o = oursWorld(true); o.run(60);
  */
-export function oursWorld(wasm: boolean, threads = 0, chains = CHAINS): {
+export function oursWorld(wasm: boolean, chains = CHAINS): {
   world: BitrigWorld; pose: BitrigWorld['pose']; run(n: number): void; base(n: number): void; framesOnly(n: number): void;
 } {
-  const world = createBitrigWorld({ entities: chains + 8, chains: chains + 8, bones: chains * (LINKS + 2) + 8, characters: chains + 8, wasm, threads });
+  const world = createBitrigWorld({ entities: chains + 8, chains: chains + 8, bones: chains * (LINKS + 2) + 8, characters: chains + 8, wasm });
   const src = chainSource(LINKS);
   const bindings = [];
   for (let i = 0; i < chains; i++) bindings.push(bindSkeleton(world, src));

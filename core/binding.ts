@@ -7,7 +7,8 @@
  * {@link endCharacterFrame} are per-frame.
  */
 import type { BitrigWorld } from './world';
-import { removeBitrigEntity } from './world';
+import { addBitrigEntity, removeBitrigEntity, requireBitrigWorld } from './world';
+import { addComponent } from 'bitecs';
 import { bindLocalsFromInverseBind, poseAddCharacter, poseRemoveCharacter, poseUpdateWorld, type BoneDef } from './pose';
 import { findPelvis, findTailChains, type TailChainBones } from './boneMap';
 import { addTailChain, removeTailChain, setTailRestSource } from './tailSetup';
@@ -57,6 +58,8 @@ export interface BoundTail {
 export interface CharacterBinding {
   /** The world it lives in. */
   world: BitrigWorld;
+  /** The character entity (`Character`; its tails, scene character and limbs have `PartOf.character` = this). */
+  eid: number;
   /** Pose-store character id. */
   charId: number;
   /** Pose-store serial number of the character (`PoseStore.charSerial`): the id may be reused after release. */
@@ -116,9 +119,7 @@ export function mergeChainOptions(chain: string, per: unknown, base: Readonly<Ta
  * const binding = bindSkeleton(world, { names, parents, inverseBind, rest }, { tail: { carry: 0.7 } });
  */
 export function bindSkeleton(world: BitrigWorld, src: SkeletonSource, options: BindOptions = {}): CharacterBinding {
-  if (typeof world !== 'object' || world === null || !('pose' in world) || !('components' in world)) {
-    throw new Error(`bitrig/bind: bindSkeleton(world, source) needs a world from createBitrigWorld() first, got ${describeValue(world)}`);
-  }
+  requireBitrigWorld(world, 'bitrig/bind');
   if (typeof src !== 'object' || src === null) {
     throw new Error(`bitrig/bind: bindSkeleton(world, source) needs a skeleton source { names, parents, rest, inverseBind? } (e.g. skeletonSourceFromThree(skeleton)), got ${describeValue(src)}`);
   }
@@ -142,8 +143,13 @@ export function bindSkeleton(world: BitrigWorld, src: SkeletonSource, options: B
   if (ibms.length !== n) throw new Error('bitrig/bind: inverseBind must have one entry per bone');
   const { bones, problems } = bindLocalsFromInverseBind(ibms, src.parents, src.names, src.rest);
   const { id, slotOf, serial } = poseAddCharacter(world.pose, bones as BoneDef[]);
+  // The character entity (its pose range in `Character`): tails and scene IK relate to it.
+  const eid = addBitrigEntity(world);
+  addComponent(world, eid, world.components.Character);
+  world.components.Character.pose[eid] = id;
+  world.characterEntities.set(id, eid);
   const binding: CharacterBinding = {
-    world, charId: id, charSerial: serial, slotOf, boneCount: n, pelvis: -1, tails: [],
+    world, eid, charId: id, charSerial: serial, slotOf, boneCount: n, pelvis: -1, tails: [],
     drivenRotation: new Uint8Array(n), drivenTranslation: new Uint8Array(n),
     shownR: new Float64Array(n * 4), shownFrame: world.clock[CLOCK.FRAMES]!, shownCaptured: false, shownStaleReported: false, problems, alive: true,
   };
@@ -232,6 +238,12 @@ export function unbindSkeleton(binding: CharacterBinding): void {
   if (!binding.alive) return;
   for (const t of binding.tails) removeTailChain(binding.world, t.eid);
   binding.tails.length = 0;
+  const world = binding.world;
+  if (world.characterEntities.get(binding.charId) === binding.eid) {
+    world.characterEntities.delete(binding.charId);
+    world.components.Character.pose[binding.eid] = -1;
+    removeBitrigEntity(world, binding.eid);
+  }
   poseRemoveCharacter(binding.world.pose, binding.charId, binding.charSerial);
   binding.alive = false;
 }
@@ -241,6 +253,7 @@ export function unbindSkeleton(binding: CharacterBinding): void {
  * recompute the character's world matrices. Per-frame.
  */
 export function beginCharacterFrame(binding: CharacterBinding): void {
+  if (!binding.alive) return; // (per-frame: an unbound character is a no-op)
   poseUpdateWorld(binding.world.pose, binding.charId);
 }
 
@@ -257,6 +270,7 @@ export function beginCharacterFrame(binding: CharacterBinding): void {
  * copyBonesIn(); beginCharacterFrame(binding); update(world, dt); copyBonesOut(); endCharacterFrame(binding);
  */
 export function endCharacterFrame(binding: CharacterBinding): void {
+  if (!binding.alive) return; // (per-frame: an unbound character is a no-op)
   const R = binding.world.pose.localR, shown = binding.shownR, driven = binding.drivenRotation, slotOf = binding.slotOf;
   for (let j = 0; j < binding.boneCount; j++) {
     if (driven[j] !== 1) continue;

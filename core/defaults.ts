@@ -1,8 +1,10 @@
 /**
- * Options and defaults of the tail runtime (SPEC §2). One interface, one defaults object,
- * one merge ({@link mergeTailOptions}). Angles in radians, frequencies in Hz, lengths in
- * metres (scaled by `unitScale` into world units), times in seconds.
+ * Option handling shared by every option family: the merge with defaults, the unknown-key check
+ * with did-you-mean, value descriptions for messages, and the tail options' merge made from
+ * their table (core/tailOptions.ts). Angles in radians, frequencies in Hz, lengths in metres
+ * (scaled by `unitScale` into world units), times in seconds.
  */
+import { rangeText, TAIL_DEFAULTS, TAIL_OPTION_KEYS, TAIL_OPTION_TABLE, type OptionRow, type TailOptions } from './tailOptions';
 
 /**
  * An options object as callers pass it: every field of `T` optional, and `undefined` accepted
@@ -15,61 +17,8 @@
  */
 export type PartialOptions<T> = { [K in keyof T]?: T[K] | undefined };
 
-/** Where a chain's rest pose comes from. */
-export type TailRestSource = 'bind' | 'animation' | 'auto';
-
-/** Per-chain tail options. */
-export interface TailOptions {
-  /** Root spring frequency f (Hz); ω = 2πf. */
-  frequency: number;
-  /** Tip frequency as a fraction of the root's (the tip runs at frequency × tipRatio). */
-  tipRatio: number;
-  /** Damping ratio ζ (1 = critical). */
-  damping: number;
-  /** Gravity on the particles (m/s², world −Y). A tail has muscle: 1, not 9.8. */
-  gravity: number;
-  /** Carry angle C (radians, in [-π, π]; default 50° = 0.8727): backward-and-up raise of the whole tail, shared across joints. */
-  carry: number;
-  /** Centred rest arc β ∈ [0,1]: 0 removes the modelled sideways curl, 1 keeps it. */
-  restCurve: number;
-  /** Elastic bend limit θmax (radians, in (0, 2π]; π or more means no limit; default 30° = π/6) of each link's bend beyond rest. */
-  bendLimit: number;
-  /** Bend coupling rate k (1/s); α = 1 − exp(−k·Δt). 0 disables coupling. */
-  couplingRate: number;
-  /** Floor height g0 (world Y, world units). */
-  floorHeight: number;
-  /** Floor contact on or off. */
-  floorEnabled: boolean;
-  /** Centre-line clearance ρ above the floor (metres). */
-  floorClearance: number;
-  /** Contact damping γ (1/s) on a particle touching the floor. */
-  contactDamping: number;
-  /** `'bind'` (grown chains no clip mentions), `'animation'` (ride the clip's tail keys) or `'auto'`. */
-  restSource: TailRestSource;
-  /** World units per metre (100 for a centimetre rig left unscaled). */
-  unitScale: number;
-  /** An anchor jump larger than this (metres) in one frame resets the chain to rest. */
-  teleportDistance: number;
-}
-
-/** SPEC §2 defaults (11 September update). */
-export const TAIL_DEFAULTS: Readonly<TailOptions> = Object.freeze({
-  frequency: 0.9,
-  tipRatio: 0.5,
-  damping: 0.65,
-  gravity: 1,
-  carry: (50 * Math.PI) / 180,
-  restCurve: 0,
-  bendLimit: Math.PI / 6,
-  couplingRate: 12,
-  floorHeight: 0,
-  floorEnabled: true,
-  floorClearance: 0.025,
-  contactDamping: 8,
-  restSource: 'auto',
-  unitScale: 1,
-  teleportDistance: 2,
-});
+export { TAIL_DEFAULTS, TAIL_OPTION_KEYS, TAIL_OPTION_TABLE, tailOptionsMarkdown, checkTailStability } from './tailOptions';
+export type { TailOptions, TailRestSource, OptionRow } from './tailOptions';
 
 /**
  * `defaults` with every field of `user` that is not undefined laid over it (a field given as
@@ -137,7 +86,7 @@ export function editDistance(a: string, b: string): number {
  * first in `known`.
  *
  * @example
- * nearestKey('fixedstep', ['fixedStep', 'threads']); // 'fixedStep'
+ * nearestKey('fixedstep', ['fixedStep', 'wasm']); // 'fixedStep'
  */
 export function nearestKey(key: string, known: readonly string[], maxDistance = 2): string | null {
   let best: string | null = null, bestScore = Infinity;
@@ -226,13 +175,12 @@ export function checkAngle(module: string, name: string, v: unknown, lo: number,
     + (deg ? ` (degrees? use ${v} * Math.PI / 180)` : ''));
 }
 
-/** The keys of {@link TailOptions} (what `tail: { … }` may hold). */
-export const TAIL_OPTION_KEYS: readonly string[] = Object.freeze(Object.keys(TAIL_DEFAULTS));
-
 /**
- * Merge user options over the defaults, validating each. Throws `bitrig/tail: …` naming
- * the bad field, its value and the fix: an unknown key (with the nearest known one), an
- * angle out of range (with a hint when it reads as degrees), a wrong type (setup-time).
+ * Merge user options over the defaults (or `base`), validating each against its row of
+ * {@link TAIL_OPTION_TABLE}. Throws `bitrig/tail: …` naming the bad field, its value and the
+ * fix: an unknown key (with the nearest known one), a number out of its range (the range
+ * printed), an angle out of range (with a hint when it reads as degrees), a wrong type.
+ * Setup-time.
  *
  * @example
  * const o = mergeTailOptions({ frequency: 1.2, carry: 0 });
@@ -245,30 +193,32 @@ export function mergeTailOptions(user: PartialOptions<TailOptions> = {}, base: R
     if (v === undefined) continue;
     (o as unknown as Record<string, unknown>)[k] = v;
   }
-  const pos = (k: keyof TailOptions, allowZero = false): void => {
-    const v = o[k] as number;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (!allowZero && v === 0)) {
-      throw new Error(`bitrig/tail: option ${k} must be a ${allowZero ? 'non-negative' : 'positive'} finite number, got ${describeValue(v)}`);
-    }
-  };
-  pos('frequency');
-  pos('tipRatio');
-  pos('damping', true);
-  pos('couplingRate', true);
-  pos('floorClearance', true);
-  pos('contactDamping', true);
-  pos('unitScale');
-  pos('teleportDistance');
-  // Angles in radians; a value that fits only as degrees gets a hint (carry: 50 bends a tail 117°).
-  checkAngle('bitrig/tail', 'carry', o.carry, -Math.PI, Math.PI, '-π', 'π');
-  checkAngle('bitrig/tail', 'bendLimit', o.bendLimit, 0, 2 * Math.PI, '0', '2π', true); // (π or more: no limit)
-  for (const k of ['gravity', 'floorHeight'] as const) {
-    if (typeof o[k] !== 'number' || !Number.isFinite(o[k])) throw new Error(`bitrig/tail: option ${k} must be a finite number, got ${describeValue(o[k])}`);
-  }
-  if (!(typeof o.restCurve === 'number' && o.restCurve >= 0 && o.restCurve <= 1)) throw new Error(`bitrig/tail: option restCurve must be a number in [0, 1], got ${describeValue(o.restCurve)}`);
-  if (o.restSource !== 'bind' && o.restSource !== 'animation' && o.restSource !== 'auto') {
-    throw new Error(`bitrig/tail: option restSource must be 'bind', 'animation' or 'auto', got ${describeValue(o.restSource)}`);
-  }
-  if (typeof o.floorEnabled !== 'boolean') throw new Error(`bitrig/tail: option floorEnabled must be true or false, got ${describeValue(o.floorEnabled)}`);
+  for (const k of TAIL_OPTION_KEYS) checkOption('bitrig/tail', k, TAIL_OPTION_TABLE[k], o[k]);
   return o;
+}
+
+/**
+ * Check one option's value against its table row; throws `<module>: option <name> must be …,
+ * got <value>` (numbers with their range and unit, angles with a degrees hint). Setup-time.
+ *
+ * @example
+ * checkOption('bitrig/tail', 'frequency', TAIL_OPTION_TABLE.frequency, 1e9);
+ * // throws 'bitrig/tail: option frequency must be a number in (0, 30] Hz, got 1000000000'
+ */
+export function checkOption(module: string, name: string, row: OptionRow, v: unknown): void {
+  if (row.kind === 'angle') { checkAngle(module, name, v, row.min!, row.max!, row.minText!, row.maxText!, row.openMin === true); return; }
+  if (row.kind === 'boolean') {
+    if (typeof v !== 'boolean') throw new Error(`${module}: option ${name} must be true or false, got ${describeValue(v)}`);
+    return;
+  }
+  if (row.kind === 'enum') {
+    const vals = row.values!;
+    if (!vals.includes(v as string)) {
+      const list = vals.map((x) => `'${x}'`);
+      throw new Error(`${module}: option ${name} must be ${list.slice(0, -1).join(', ')} or ${list[list.length - 1]}, got ${describeValue(v)}`);
+    }
+    return;
+  }
+  const ok = typeof v === 'number' && Number.isFinite(v) && (row.openMin ? v > row.min! : v >= row.min!) && v <= row.max!;
+  if (!ok) throw new Error(`${module}: option ${name} must be a number in ${rangeText(row)}, got ${describeValue(v)}`);
 }

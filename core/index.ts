@@ -1,21 +1,16 @@
 /**
- * `bitrig` — the engine-free runtime: pose store, bitECS world and components, bone-name map,
- * tail setup and the systems in their fixed pipeline order.
+ * core's own surface: components, pose store, maths, bone-name map and setup (attach, bind,
+ * tails, scene IK). Imports nothing from systems/, the runtime or adapters/; the `bitrig`
+ * entry is runtime/index.ts.
  *
  * @example
- * import { createBitrigWorld, bindSkeleton, beginCharacterFrame, endCharacterFrame, update } from 'bitrig';
- * const world = createBitrigWorld();
- * const binding = bindSkeleton(world, { names, parents, inverseBind, rest });
- * // every frame: copy the engine pose into world.pose, then
- * beginCharacterFrame(binding);
- * update(world, dt);
- * // copy the bones flagged in binding.drivenRotation back to the engine, then
- * endCharacterFrame(binding); // (what they were shown: for 'auto' tail rest sources)
+ * import { attachBitrigData, bindSkeleton } from '../core/index';
  */
-export { createBitrigWorld, addBitrigEntity, ensureTailRow, removeBitrigEntity, BITRIG_WORLD_DEFAULTS } from './world';
+export { attachBitrigData, isBitrigWorld, requireBitrigWorld, relayout, addBitrigEntity, ensureTailRow, removeBitrigEntity, BITRIG_WORLD_DEFAULTS } from './world';
 export type { BitrigWorld, BitrigWorldOptions, BitrigContext, BitrigComponents, TailClock } from './world';
-export { tailBackend, tailThreads, disposeTailThreads } from './wasm/tailAccel';
-export type { TailAccel } from './wasm/tailAccel';
+export type { TailAccel, TailStepExports, TwoBoneExports, SceneContactsExports, SceneContactsKernel } from './kernelTypes';
+export { createCharacterComponents } from './components/character';
+export type { CharacterComponent, PartOfComponent } from './components/character';
 export {
   createPoseStore, poseAddCharacter, poseRemoveCharacter, poseResetToBind, poseUpdateWorld, poseUpdateSubtree,
   poseUpdateSlot, poseFindSlot, poseCharacterRange, bindLocalsFromInverseBind, composeTRS, mulAffine, decomposeAffine,
@@ -35,19 +30,9 @@ export type { TailChainSpec } from './tailSetup';
 export { MAX_LINKS, LINK_STRIDE, REST_BIND, REST_ANIMATION, createTailComponents, TAIL_LINK_FIELDS, CLOCK, SEAT_FROM_LOCAL, SEAT_EASE_TIME } from './components/tail';
 export type { TailChainComponent, TailParticleComponent, BendStateComponent } from './components/tail';
 export { autoUnitScale } from './units';
-export { update } from '../systems/pipeline';
-export { tailClockBegin, tailClockStep, resetChainToRest } from '../systems/tailClock';
-export { tailStep } from '../systems/tailStep';
 export { bendAngleOf, tailStructureOk } from './tailKernel';
 export { sceneCharacterOk, limbStructureOk } from './sceneGuard';
-export { tailWrite } from '../systems/tailWrite';
 export * from './character';
-export {
-  prepareCharacterFrame, reseatTails, reseatTailsAtPose, setBindingTailOptions, tailDiagnostics, updateAnimatorGroup,
-} from './animatorCore';
-export type { AnimatorDiagnostics, TailDiagnostics, AnimatorLike } from './animatorCore';
-export type { AnimatorBase, AnimatorBaseOptions } from './animatorBase';
-// --- scene contacts (issue 3) ---
 export {
   addSceneIK, removeSceneIK, setSceneInputs, addSupport, setSupportFrame, removeSupport, sceneDiagnostics,
   computeCenterOfMass, fitSolePlane, mergeSceneIKOptions, SCENE_IK_DEFAULTS,
@@ -66,7 +51,3 @@ export {
 export type {
   SceneCharacterComponent, LimbComponent, FootContactComponent, HandTargetComponent, SupportFrameComponent,
 } from './components/scene';
-export { footLock } from '../systems/footLock';
-export { pelvisHeight } from '../systems/pelvisHeight';
-export { twoBoneIK } from '../systems/twoBoneIK';
-// --- end scene contacts ---

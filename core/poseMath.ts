@@ -1,7 +1,6 @@
 /**
- * The pose store's per-frame matrix work (compose, multiply, forward kinematics), in a module
- * without gl-matrix so that worker threads (core/wasm/worker.ts) can bundle it; re-exported by
- * core/pose.ts.
+ * The pose store's per-frame matrix work (compose, multiply, forward kinematics) on flat
+ * arrays, without gl-matrix (no views made per call); re-exported by core/pose.ts.
  */
 import type { PoseStore } from './pose';
 

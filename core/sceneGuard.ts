@@ -9,11 +9,10 @@
  * or trap (`update` would throw every frame), and the JavaScript systems would loop to a garbage
  * subtree end (a frozen frame). So each system tests what it reads, where it reads it: FootLock
  * and PelvisHeight leave such a character alone (FootLock sets its legs' weights to 0, so
- * TwoBoneIK leaves them as animated), TwoBoneIK such a limb, and the chunk lists take only
- * limb entities that exist. The scene contacts kernel makes the same tests (wasm/sceneContacts.ts
+ * TwoBoneIK leaves them as animated), TwoBoneIK such a limb. The scene contacts kernel makes the same tests (wasm/sceneContacts.ts
  * `charOk`, and range tests of the COM pool's entries, where JavaScript gets NaN and no centre);
  * the two-bone kernel its own (wasm/twoBone.ts `limbInBounds`: it leaves other limbs to
- * JavaScript, which tests them here). Loaded by worker threads too.
+ * JavaScript, which tests them here).
  */
 import type { BitrigWorld } from './world';
 import { MAX_ARMS, MAX_LEGS } from './components/scene';

@@ -14,8 +14,7 @@
  */
 import { addComponent } from 'bitecs';
 import type { BitrigWorld } from './world';
-import { addBitrigEntity, ensureSupportRow, removeBitrigEntity } from './world';
-import { layoutTailArena } from './wasm/tailAccel';
+import { addBitrigEntity, ensureSupportRow, isBitrigWorld, relayout, removeBitrigEntity, requireBitrigWorld } from './world';
 import type { CharacterBinding } from './binding';
 import { findLimbs, type LimbBones } from './limbMap';
 import { isSpineName, isTailName, parseBoneName, type SkeletonTopology } from './boneMap';
@@ -26,7 +25,7 @@ import {
 import { invertAffine, isInvertible3, isMirroredMatrix, rotationOfMatrix, transformDir, transformPoint } from './ik/frames';
 import { qRotateInv } from './qmath';
 import { computeCenterOfMass } from './ik/com';
-import { checkAngle, checkOptionKeys, describeValue, type PartialOptions } from './defaults';
+import { checkOption, checkOptionKeys, describeValue, type OptionRow, type PartialOptions } from './defaults';
 
 export { computeCenterOfMass };
 
@@ -95,21 +94,30 @@ export interface SceneIKOptions {
   limbs: readonly LimbSpec[] | null;
 }
 
+/**
+ * The scene IK options' table: default, kind and range of each (the numbers, the angle and the
+ * switch; `skin` and `limbs` are objects checked on their own). {@link SCENE_IK_DEFAULTS} and
+ * the validation in {@link mergeSceneIKOptions} are made from it.
+ */
+export const SCENE_IK_OPTION_TABLE = {
+  unitScale: { default: 1, kind: 'number', min: 0, openMin: true, max: 1e6, unit: '', field: 'unitScale', doc: 'world units per metre' },
+  soften: { default: 0.01, kind: 'number', min: 0, max: 0.5, unit: '', field: 'soften', doc: 'softening band near full extension, as a fraction of the limb\'s length' },
+  reachTolerance: { default: 1e-4, kind: 'number', min: 0, openMin: true, max: 1, unit: '', field: 'reachTolerance', doc: 'distance (m) under which an end effector has reached its target' },
+  maxTilt: { default: (30 * Math.PI) / 180, kind: 'angle', min: 0, max: Math.PI / 2, minText: '0', maxText: 'π/2', unit: 'rad', field: 'maxTilt', doc: 'largest tilt of a sole toward the ground normal' },
+  lockOn: { default: 0.5, kind: 'number', min: 0, openMin: true, max: 1, unit: '', field: 'lockOn', doc: 'stance weight at which a foot\'s contact is locked' },
+  pelvisRate: { default: 12, kind: 'number', min: 0, max: 1e4, unit: '', field: 'pelvisRate', doc: 'pelvis height smoothing rate (1/s)' },
+  maxDrop: { default: 0.45, kind: 'number', min: 0, max: 1, unit: '', field: 'maxDrop', doc: 'largest pelvis drop, as a fraction of the mean leg length' },
+  maxRaise: { default: 0.05, kind: 'number', min: 0, max: 1, unit: '', field: 'maxRaise', doc: 'largest pelvis raise, as a fraction of the mean leg length' },
+  balance: { default: 0, kind: 'number', min: 0, max: 1, unit: '', field: 'balance', doc: 'balance weight while every foot is planted' },
+  balanceMaxShift: { default: 0.15, kind: 'number', min: 0, max: 1, unit: '', field: 'balanceMaxShift', doc: 'largest horizontal balance shift, as a fraction of the mean leg length' },
+  groundRate: { default: 10, kind: 'number', min: 0, max: 1e4, unit: '', field: 'groundRate', doc: 'fade rate (1/s) when grounded changes' },
+  bodyMass: { default: 70, kind: 'number', min: 0, openMin: true, max: 1e6, unit: '', field: 'bodyMass', doc: 'body mass (kg) held loads are weighed against' },
+  arms: { default: true, kind: 'boolean', unit: '', field: 'armCount', doc: 'include arms (hand targets)' },
+} as const satisfies Record<string, OptionRow>;
+
 /** Defaults of {@link SceneIKOptions}. */
 export const SCENE_IK_DEFAULTS: Readonly<SceneIKOptions> = Object.freeze({
-  unitScale: 1,
-  soften: 0.01,
-  reachTolerance: 1e-4,
-  maxTilt: (30 * Math.PI) / 180,
-  lockOn: 0.5,
-  pelvisRate: 12,
-  maxDrop: 0.45,
-  maxRaise: 0.05,
-  balance: 0,
-  balanceMaxShift: 0.15,
-  groundRate: 10,
-  bodyMass: 70,
-  arms: true,
+  ...(Object.fromEntries(Object.entries(SCENE_IK_OPTION_TABLE).map(([k, r]) => [k, r.default])) as unknown as Omit<SceneIKOptions, 'skin' | 'limbs'>),
   skin: null,
   limbs: null,
 });
@@ -134,25 +142,7 @@ export function mergeSceneIKOptions(user: PartialOptions<SceneIKOptions> = {}): 
   for (const k of Object.keys(user) as (keyof SceneIKOptions)[]) {
     if (user[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = user[k];
   }
-  const num = (k: keyof SceneIKOptions, lo: number, hi: number, openLo = false): void => {
-    const v = o[k] as number;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < lo || v > hi || (openLo && v === lo)) {
-      throw new Error(`bitrig/sceneIK: option ${k} must be a number in ${openLo ? '(' : '['}${lo}, ${hi}], got ${describeValue(v)}`);
-    }
-  };
-  num('unitScale', 0, 1e6, true);
-  num('soften', 0, 0.5);
-  num('reachTolerance', 0, 1, true);
-  checkAngle('bitrig/sceneIK', 'maxTilt', o.maxTilt, 0, Math.PI / 2, '0', 'π/2');
-  num('lockOn', 0, 1, true);
-  num('pelvisRate', 0, 1e4);
-  num('maxDrop', 0, 1);
-  num('maxRaise', 0, 1);
-  num('balance', 0, 1);
-  num('balanceMaxShift', 0, 1);
-  num('groundRate', 0, 1e4);
-  num('bodyMass', 0, 1e6, true);
-  if (typeof o.arms !== 'boolean') throw new Error(`bitrig/sceneIK: option arms must be true or false, got ${describeValue(o.arms)}`);
+  for (const k of Object.keys(SCENE_IK_OPTION_TABLE) as (keyof typeof SCENE_IK_OPTION_TABLE)[]) checkOption('bitrig/sceneIK', k, SCENE_IK_OPTION_TABLE[k], o[k]);
   checkSkin(o.skin);
   checkLimbs(o.limbs);
   return o;
@@ -439,9 +429,8 @@ const SEG_NECK = 0.012;
 /**
  * Store a character's centre-of-mass segments in the world's pool (`world.comSegments`, sized
  * from the world's `characters` option). When it is full, the holes removals left are
- * compacted away in place; only when the live segments do not fit does the pool grow (with
- * worker threads it lives in the shared memory, so a growth lays that out again and restarts
- * the workers). Setup-time.
+ * compacted away in place; only when the live segments do not fit does the pool grow (it
+ * lives in the kernels' memory, so a growth lays that out again). Setup-time.
  */
 function storeComSegments(world: BitrigWorld, eid: number, segs: number[]): void {
   const SC = world.components.SceneCharacter;
@@ -457,7 +446,7 @@ function storeComSegments(world: BitrigWorld, eid: number, segs: number[]): void
     }
     live.sort((a, b) => SC.segStart[a]! - SC.segStart[b]!);
     const grow = liveLen + need > world.comSegments.length;
-    // Compact: in place when the holes make room (no new memory, so worker threads go on),
+    // Compact: in place when the holes make room (no new memory),
     // else into a pool twice the size the live segments need.
     let size = world.comSegments.length;
     if (grow) while (size < 2 * (liveLen + need)) size *= 2;
@@ -473,8 +462,7 @@ function storeComSegments(world: BitrigWorld, eid: number, segs: number[]): void
     world.comSegmentsUsed = used;
     if (grow) {
       world.comSegments = pool;
-      // With worker threads the pool lives in the shared memory: lay it out there again.
-      if (world.tailAccel !== null && (world.tailAccel.sceneView !== null || world.tailAccel.scene !== null)) layoutTailArena(world); // (and PelvisHeight's kernel reads it)
+      relayout(world); // (PelvisHeight's kernel reads it)
     }
   }
   const start = world.comSegmentsUsed;
@@ -490,6 +478,12 @@ function releaseComSegments(world: BitrigWorld, eid: number): void {
   if (SC.segStart[eid]! + SC.segCount[eid]! === world.comSegmentsUsed) world.comSegmentsUsed = SC.segStart[eid]!;
   SC.segStart[eid] = 0;
   SC.segCount[eid] = 0;
+}
+
+/** Relate part `eid` to character entity `ce` (`PartOf.character`). Setup-time. */
+function partOf(world: BitrigWorld, eid: number, ce: number): void {
+  addComponent(world, eid, world.components.PartOf);
+  world.components.PartOf.character[eid] = ce;
 }
 
 /**
@@ -510,9 +504,11 @@ function releaseComSegments(world: BitrigWorld, eid: number): void {
  * update(world, dt);
  */
 export function addSceneIK(world: BitrigWorld, binding: CharacterBinding, options: PartialOptions<SceneIKOptions> = {}): SceneIKHandle {
+  requireBitrigWorld(world, 'bitrig/sceneIK');
+  if (typeof binding !== 'object' || binding === null) throw new Error(`bitrig/sceneIK: addSceneIK(world, binding) needs the binding bindSkeleton returned, got ${describeValue(binding)}`);
   if (!binding.alive || binding.world !== world) throw new Error('bitrig/sceneIK: the binding is not alive in this world');
   {
-    // Two scene characters on one skeleton would both write its legs (and race on threads).
+    // Two scene characters on one skeleton would both write its legs.
     const SC = world.components.SceneCharacter, chars = world.queries.sceneChars.dense;
     for (let i = 0; i < chars.length; i++) {
       if (SC.char[chars[i]!] === binding.charId) {
@@ -625,6 +621,7 @@ export function addSceneIK(world: BitrigWorld, binding: CharacterBinding, option
   const SC = C.SceneCharacter;
   addComponent(world, eid, SC);
   SC.char[eid] = char;
+  partOf(world, eid, binding.eid);
   SC.pelvisSlot[eid] = binding.slotOf[pelvis]!;
   {
     // The pelvis subtree's slot range (slots are parents first: one forward pass).
@@ -667,6 +664,7 @@ export function addSceneIK(world: BitrigWorld, binding: CharacterBinding, option
     const le = addBitrigEntity(world);
     const L = C.Limb;
     addComponent(world, le, L);
+    partOf(world, le, binding.eid);
     const kind = l.kind === 'leg' ? LIMB_LEG : LIMB_ARM;
     L.char[le] = char; L.owner[le] = eid; L.kind[le] = kind; L.side[le] = l.side === 'right' ? 1 : 0; L.front[le] = l.front ? 1 : 0;
     L.rootSlot[le] = binding.slotOf[l.root]!; L.midSlot[le] = binding.slotOf[l.mid]!; L.endSlot[le] = binding.slotOf[l.end]!;
@@ -835,6 +833,8 @@ function calibrateLeg(
  * removeSceneIK(world, handle);
  */
 export function removeSceneIK(world: BitrigWorld, handle: SceneIKHandle): void {
+  requireBitrigWorld(world, 'bitrig/sceneIK');
+  if (typeof handle !== 'object' || handle === null || handle.world !== world) throw new Error('bitrig/sceneIK: removeSceneIK(world, handle) needs a handle addSceneIK returned for this world');
   if (!handle.alive) return;
   handle.alive = false;
   const tailBones = new Set<number>();
@@ -884,7 +884,8 @@ function finite4(a: ArrayLike<number> | null | undefined): boolean {
  * setSceneInputs(world, ik, { feet: stance, hands: [keyTarget, null], ground: queryTerrain, grounded: true });
  */
 export function setSceneInputs(world: BitrigWorld, handle: SceneIKHandle, inputs: SceneInputs): void {
-  if (!handle.alive) return;
+  // (per-frame: a wrong world, a removed handle or no inputs is a no-op, never a throw)
+  if (!isBitrigWorld(world) || typeof handle !== 'object' || handle === null || !handle.alive || handle.world !== world || typeof inputs !== 'object' || inputs === null) return;
   const SC = world.components.SceneCharacter;
   const c = handle.eid;
   if (inputs.grounded !== undefined) SC.grounded[c] = inputs.grounded ? 1 : 0;
@@ -953,6 +954,7 @@ export function setSceneInputs(world: BitrigWorld, handle: SceneIKHandle, inputs
  * // every frame: setSupportFrame(world, platform, platformMesh.matrixWorld.elements);
  */
 export function addSupport(world: BitrigWorld): number {
+  requireBitrigWorld(world, 'bitrig/sceneIK');
   const eid = addBitrigEntity(world);
   const rows = world.supportRows;
   const row = rows.free.length > 0 ? rows.free.pop()! : rows.next++;
@@ -978,6 +980,7 @@ export function addSupport(world: BitrigWorld): number {
  * setSupportFrame(world, platform, matrixWs);
  */
 export function setSupportFrame(world: BitrigWorld, eid: number, matrixWs: ArrayLike<number>): void {
+  if (!isBitrigWorld(world)) return; // (per-frame: a no-op)
   const S = world.components.SupportFrame;
   if (!(eid >= 0 && eid < world.capacity) || !(S.row[eid]! >= 0) || !matrixWs || matrixWs.length < 16) return;
   let sum = 0;
@@ -999,6 +1002,7 @@ export function setSupportFrame(world: BitrigWorld, eid: number, matrixWs: Array
  * removeSupport(world, platform);
  */
 export function removeSupport(world: BitrigWorld, eid: number): void {
+  requireBitrigWorld(world, 'bitrig/sceneIK');
   const S = world.components.SupportFrame;
   if (!(eid >= 0 && eid < world.capacity) || !(S.row[eid]! >= 0)) return;
   removeBitrigEntity(world, eid); // (releases the row; feet locked on it detach)

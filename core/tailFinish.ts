@@ -1,10 +1,9 @@
 /**
- * TailWrite's per-chain finish (systems/tailWrite.ts), in a module of its own so that worker
- * threads (core/wasm/worker.ts) can run it: the rest fallback for a chain whose write went
+ * TailWrite's per-chain finish (systems/tailWrite.ts): the rest fallback for a chain whose write went
  * non-finite, the anchor copy for the next frame, and the world matrices the link loop did not
  * compose (the end helper's subtree, or the whole chain's when it keeps exact world matrices or
  * failed). Reads and writes this chain's data and its character's pose (the `dirty` scratch of
- * the character's slots): chains of one character must run on one thread, in order.
+ * the character's slots): chains of one character must run in order.
  */
 import type { BitrigWorld } from './world';
 import { LINK_STRIDE } from './components/tail';

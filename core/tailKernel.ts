@@ -158,7 +158,7 @@ export function linkAim(world: BitrigWorld, eid: number, i: number, dir: Float64
  */
 export function tailStructureOk(world: BitrigWorld, eid: number): boolean {
   const C = world.components.TailChain;
-  const slots = world.pose.owner.length; // (the slot count: a worker thread's view of the pose store has its arrays only)
+  const slots = world.pose.owner.length; // (the slot count)
   const n = C.links[eid]!, row = C.row[eid]!;
   if (n > MAX_LINKS || !(row >= 0 && (row + 1) * LINK_STRIDE <= C.slot.length)) return false;
   const end = C.endSlot[eid]!;

@@ -7,12 +7,12 @@
  * continues the incoming tangent in the last bone's own frame when there is no `Tail_End`),
  * hips axes, and the rest rotations with the carry and centred rest arc applied.
  */
-import { addComponent } from 'bitecs';
+import { addComponent, entityExists, hasComponent } from 'bitecs';
+import { describeValue } from './defaults';
 import type { BitrigWorld } from './world';
-import { addBitrigEntity, growTailRows, removeBitrigEntity } from './world';
-import { layoutTailArena } from './wasm/tailAccel';
-import { LINK_STRIDE, MAX_LINKS, MIRROR_REST, MIRROR_STATE, REST_ANIMATION, REST_BIND, type TailChainComponent } from './components/tail';
-import { mergeTailOptions, type TailOptions, type PartialOptions } from './defaults';
+import { addBitrigEntity, growTailRows, isBitrigWorld, relayout, removeBitrigEntity, requireBitrigWorld } from './world';
+import { CLOCK, LINK_STRIDE, MAX_LINKS, MIRROR_REST, MIRROR_STATE, REST_ANIMATION, REST_BIND, type TailChainComponent } from './components/tail';
+import { checkTailStability, mergeTailOptions, TAIL_OPTION_KEYS, TAIL_OPTION_TABLE, type TailOptions, type PartialOptions } from './defaults';
 import { composeTRS, mulAffine } from './pose';
 import { qAxisAngle, qMul, qNormalize, qRotate, qRotateInv, qSlerp, qSwing } from './qmath';
 import { computeRestDirs, computeToHips } from './tailKernel';
@@ -68,20 +68,13 @@ function bindWorldRotation(world: BitrigWorld, slot: number, out: Float64Array, 
 
 /** Copy the numeric tail options into a chain's component fields (not the rest source). */
 function writeTailParams(C: TailChainComponent, eid: number, o: TailOptions): void {
-  C.frequency[eid] = o.frequency;
-  C.tipRatio[eid] = o.tipRatio;
-  C.damping[eid] = o.damping;
-  C.gravity[eid] = o.gravity;
-  C.carry[eid] = o.carry;
-  C.restCurve[eid] = o.restCurve;
-  C.bendLimit[eid] = o.bendLimit;
-  C.couplingRate[eid] = o.couplingRate;
-  C.floorY[eid] = o.floorHeight;
-  C.floorEnabled[eid] = o.floorEnabled ? 1 : 0;
-  C.floorClearance[eid] = o.floorClearance;
-  C.contactDamping[eid] = o.contactDamping;
-  C.unitScale[eid] = o.unitScale;
-  C.teleportDistance[eid] = o.teleportDistance;
+  // (each option into its TailChain field, as the table names it; restSource is set by setTailRestSource)
+  const fields = C as unknown as Record<string, Float64Array | Uint8Array>;
+  for (const k of TAIL_OPTION_KEYS) {
+    if (k === 'restSource') continue;
+    const v = o[k];
+    fields[TAIL_OPTION_TABLE[k].field]![eid] = typeof v === 'boolean' ? (v ? 1 : 0) : (v as number);
+  }
   C.stepCache.fill(0, eid * 5, eid * 5 + 5); // per-step constants are recomputed on the next step
 }
 
@@ -93,8 +86,10 @@ function writeTailParams(C: TailChainComponent, eid: number, o: TailOptions): vo
  * const eid = addTailChain(world, { char, linkSlots: [s1, s2, s3], endSlot: -1, anchorSlot: hips }, { carry: 0.6 });
  */
 export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: PartialOptions<TailOptions> = {}): number {
+  requireBitrigWorld(world, 'bitrig/tail');
   const pose = world.pose;
   const o = mergeTailOptions(options);
+  checkTailStability(o, world.clock[CLOCK.FIXED_STEP]!);
   const n = spec.linkSlots.length;
   if (n < 1 || n > MAX_LINKS) throw new Error(`bitrig/tail: a chain needs 1…${MAX_LINKS} links, got ${n}`);
   const char = spec.char;
@@ -119,11 +114,13 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   if (rows.free.length > 0) rows.free.pop(); else rows.next++;
   const accelBefore = world.tailAccel;
   const eid = addBitrigEntity(world);
-  if (rowsGrew && world.tailAccel !== null && world.tailAccel === accelBefore) layoutTailArena(world);
+  if (rowsGrew && world.tailAccel === accelBefore) relayout(world);
   const { TailChain: C, TailParticle: P, BendState: B } = world.components;
   addComponent(world, eid, C);
   addComponent(world, eid, P);
   addComponent(world, eid, B);
+  const owner = world.characterEntities.get(char);
+  if (owner !== undefined) { addComponent(world, eid, world.components.PartOf); world.components.PartOf.character[eid] = owner; }
   C.row[eid] = row;
   C.char[eid] = char;
   C.links[eid] = n;
@@ -339,6 +336,8 @@ export function applyCarryAndArc(world: BitrigWorld, eid: number): void {
  * setTailRestSource(world, eid, 'animation');
  */
 export function setTailRestSource(world: BitrigWorld, eid: number, source: 'bind' | 'animation'): void {
+  requireTailChain(world, eid, 'setTailRestSource');
+  if (source !== 'bind' && source !== 'animation') throw new Error(`bitrig/tail: setTailRestSource needs 'bind' or 'animation', got ${describeValue(source)}`);
   const { TailChain: C, BendState: B } = world.components;
   const pose = world.pose;
   const n = C.links[eid]!;
@@ -359,9 +358,11 @@ export function setTailRestSource(world: BitrigWorld, eid: number, source: 'bind
  * setTailOptions(world, eid, { frequency: 1.4, floorEnabled: false });
  */
 export function setTailOptions(world: BitrigWorld, eid: number, options: PartialOptions<TailOptions>): void {
+  requireTailChain(world, eid, 'setTailOptions');
   const C = world.components.TailChain;
   const cur = getTailOptions(world, eid);
   const o = mergeTailOptions(options, cur);
+  checkTailStability(o, world.clock[CLOCK.FIXED_STEP]!);
   writeTailParams(C, eid, o);
   const wantAnim = o.restSource === 'animation' || (o.restSource === 'auto' && C.restSource[eid] === REST_ANIMATION);
   setTailRestSource(world, eid, wantAnim ? 'animation' : 'bind');
@@ -369,6 +370,7 @@ export function setTailOptions(world: BitrigWorld, eid: number, options: Partial
 
 /** Read a chain's current options back. */
 export function getTailOptions(world: BitrigWorld, eid: number): TailOptions {
+  requireTailChain(world, eid, 'getTailOptions');
   const C = world.components.TailChain;
   return {
     frequency: C.frequency[eid]!, tipRatio: C.tipRatio[eid]!, damping: C.damping[eid]!, gravity: C.gravity[eid]!,
@@ -387,19 +389,36 @@ export function getTailOptions(world: BitrigWorld, eid: number): TailOptions {
  * removeTailChain(world, eid);
  */
 export function removeTailChain(world: BitrigWorld, eid: number): void {
+  requireTailChain(world, eid, 'removeTailChain');
   removeBitrigEntity(world, eid); // releases the row
 }
 
 /**
- * Index of link `i` of chain `eid` in the per-link arrays (`TailParticle`, `BendState`,
- * `TailChain.slot`): `row × LINK_STRIDE + i`; multiply by 3 or 4 for vector/quaternion arrays.
+ * The per-link accessor: index of link `i` (0 at the root) of chain `eid` in the per-link
+ * arrays (`TailParticle`, `BendState`, `TailChain.slot`): `row × LINK_STRIDE + i`; multiply by
+ * 3 or 4 for vector/quaternion arrays. Per-link data is indexed by the chain's dense row, not by
+ * its entity id (`TailParticle.pos[eid * 3]` is not link 0 of `eid`): this is the one way from
+ * an entity id to it. −1 when `eid` is not a live tail chain of `world` or `i` is not one of its
+ * links (per-frame safe: never throws).
  *
  * @example
  * const k = tailLinkIndex(world, eid, 0);
  * const tipWs = world.components.TailParticle.pos.subarray(k * 3, k * 3 + 3);
  */
 export function tailLinkIndex(world: BitrigWorld, eid: number, i: number): number {
-  return world.components.TailChain.row[eid]! * LINK_STRIDE + i;
+  if (!isBitrigWorld(world) || !(eid >= 0 && eid < world.capacity)) return -1;
+  const C = world.components.TailChain;
+  const row = C.row[eid]!;
+  if (!(row >= 0 && i >= 0 && i < C.links[eid]!)) return -1;
+  return row * LINK_STRIDE + i;
+}
+
+/** Throw `bitrig/tail: …` unless `eid` is a live tail chain of an attached `world`. Setup-time. */
+function requireTailChain(world: BitrigWorld, eid: number, call: string): void {
+  requireBitrigWorld(world, 'bitrig/tail');
+  if (!(Number.isInteger(eid) && eid >= 0 && eid < world.capacity && entityExists(world, eid) && hasComponent(world, eid, world.components.TailChain))) {
+    throw new Error(`bitrig/tail: ${call}: ${describeValue(eid)} is not a tail chain of this world (removed, or never added)`);
+  }
 }
 
 /**
@@ -414,5 +433,6 @@ export function tailLinkIndex(world: BitrigWorld, eid: number, i: number): numbe
  * markTailChainChanged(world, eid);
  */
 export function markTailChainChanged(world: BitrigWorld, eid: number): void {
+  if (!isBitrigWorld(world) || !(eid >= 0 && eid < world.capacity)) return;
   world.components.TailChain.mirrorStale[eid] = MIRROR_REST | MIRROR_STATE;
 }

@@ -1,17 +1,21 @@
 /**
- * The bitrig world: a bitECS 0.4 world whose context carries the pose store, the
- * per-world components (plain objects of typed arrays) and their registered queries.
+ * The bitrig world: the game's own bitECS 0.4 world with bitrig's data attached
+ * ({@link attachBitrigData}): the pose store, the per-world components (plain objects of typed
+ * arrays indexed by entity id) and their registered queries, as properties of the world beside
+ * the game's own.
  *
  * Components are per world (not module globals) so that several worlds — a game's and a
- * bake's private copy — never share state. Systems read `world.components.X.field[eid]`
- * afresh on every call: arrays are replaced (grown) at setup when entities outgrow them.
+ * bake's private copy — never share state. Arrays are replaced (grown) only inside the named
+ * setup calls (binding, adding tails, scene IK or supports) when entities outgrow them: a view
+ * kept between those calls stays valid (docs/runtime.md).
  */
-import { addEntity, createWorld, hasComponent, registerQuery, removeComponent, removeEntity, commitRemovals, type Query, type World } from 'bitecs';
+import { $internal, addEntity, getAllEntities, hasComponent, registerQuery, removeComponent, removeEntity, commitRemovals, type Query, type World } from 'bitecs';
 import { createPoseStore, type PoseStore } from './pose';
 import { describeValue, withDefaultsStrict } from './defaults';
 import { CLOCK, createTailComponents, TAIL_LINK_FIELDS } from './components/tail';
 import { createSceneComponents, MAX_ARMS, MAX_LEGS, SUPPORT_ROW_FIELDS } from './components/scene';
-import { layoutTailArena, type TailAccel } from './wasm/tailAccel';
+import type { TailAccel } from './kernelTypes';
+import { createCharacterComponents } from './components/character';
 import { rotationToWorld, transformPoint } from './ik/frames';
 import { qRotate } from './qmath';
 
@@ -28,7 +32,7 @@ export interface BitrigWorldOptions {
    * small; a crowd with a tail each should pass its size here.
    */
   chains?: number | undefined;
-  /** Initial character capacity of the pose store and of the centre-of-mass segment pool (grow at setup; with worker threads every growth copies the world's arrays, so size crowds up front). */
+  /** Initial character capacity of the pose store and of the centre-of-mass segment pool (grow at setup). */
   characters?: number | undefined;
   /** Tail fixed internal step (seconds). */
   fixedStep?: number | undefined;
@@ -41,33 +45,16 @@ export interface BitrigWorldOptions {
    * per instruction, f64). `false` keeps the JavaScript step.
    */
   wasm?: boolean | undefined;
-  /**
-   * Worker threads that share each frame's work with the calling thread (0: none): the
-   * scene-contact systems in chunks of characters (those with a `ground` callback stay on the
-   * calling thread), the tail clock's and the write's per-chain work, and the WebAssembly tail
-   * step (chunks of four-chain groups) and write (chunks of chain pairs). Results are
-   * bit-identical to one thread. Needs
-   * SharedArrayBuffer — Node ≥ 20.16, or a cross-origin-isolated page (COOP `same-origin` +
-   * COEP `require-corp`) that may start `blob:` workers — and is ignored elsewhere
-   * ({@link tailThreads} says how many joined). Workers are started by the first frame that
-   * has work for them and take part once they are up (about 0.15 s in Node on a 2-core
-   * machine; a browser may also wait for the page's script to return to the event loop): until
-   * then, and so in a short synchronous loop of updates, the calling thread does all the work.
-   * They poll briefly for the next job after each one, then sleep; a capacity growth at setup
-   * (entities, tails, bones, characters or the centre-of-mass pool: a new shared memory)
-   * restarts them. Integer in [0, 15].
-   */
-  threads?: number | undefined;
 }
 
 /** Largest initial capacity {@link createBitrigWorld} accepts (entities, chains, bones, characters). */
 export const MAX_CAPACITY = 1 << 24;
 
 /** Defaults of {@link BitrigWorldOptions}. */
-export const BITRIG_WORLD_DEFAULTS: { [K in keyof BitrigWorldOptions]-?: Exclude<BitrigWorldOptions[K], undefined> } = { entities: 256, chains: 64, bones: 1024, characters: 16, fixedStep: 1 / 60, maxStepsPerFrame: 8, wasm: true, threads: 0 };
+export const BITRIG_WORLD_DEFAULTS: { [K in keyof BitrigWorldOptions]-?: Exclude<BitrigWorldOptions[K], undefined> } = { entities: 256, chains: 64, bones: 1024, characters: 16, fixedStep: 1 / 60, maxStepsPerFrame: 8, wasm: true };
 
 function makeComponents(cap: number, rows: number) {
-  return { ...createTailComponents(cap, rows), ...createSceneComponents(cap, SUPPORT_ROWS_INITIAL) };
+  return { ...createTailComponents(cap, rows), ...createSceneComponents(cap, SUPPORT_ROWS_INITIAL), ...createCharacterComponents(cap) };
 }
 
 /** Support rows a world starts with (SupportFrame's per-row arrays; they double as supports are added). */
@@ -79,8 +66,16 @@ const ROW_FIELDS: Record<string, readonly string[]> = { ...TAIL_LINK_FIELDS, Sup
 /** All components of a world. */
 export type BitrigComponents = ReturnType<typeof makeComponents>;
 
-/** What a bitrig world carries besides bitECS's own state. */
+/** What a bitrig world carries besides bitECS's own state (and the game's). */
 export interface BitrigContext {
+  /** Set by {@link attachBitrigData}: the world has bitrig attached. */
+  bitrigAttached: true;
+  /** Character entity of each bound pose-store character (pose id → entity): setup-time bookkeeping. */
+  characterEntities: Map<number, number>;
+  /** Lays the kernels' memory out again after a capacity grew (set by the runtime; `null`: no kernels). */
+  relayout: ((world: BitrigWorld) => void) | null;
+  /** The `wasm` option the world was attached with. */
+  wasm: boolean;
   /** Every bound skeleton's bones. */
   pose: PoseStore;
   /** Per-world components. */
@@ -114,8 +109,6 @@ export interface BitrigContext {
   supportRows: { capacity: number; next: number; free: number[] };
   /** The WebAssembly tail step holding the tail components, or `null` (JavaScript step). */
   tailAccel: TailAccel | null;
-  /** Worker threads asked for (`BitrigWorldOptions.threads`). */
-  tailThreadsWanted: number;
   /** Every scene character's centre-of-mass segments (see `SceneCharacter.segStart`); grows at setup. */
   comSegments: Float64Array;
   /** f64 of {@link BitrigContext.comSegments} in use (live segments and holes left by removals). */
@@ -161,15 +154,51 @@ function tailClockView(c: Float64Array): TailClock {
 export type BitrigWorld = World<BitrigContext>;
 
 /**
- * Create a world with an empty pose store and every bitrig component registered. An option
- * given as undefined keeps its default; an unknown key (a typo: `fixedstep`) or a bad value
- * throws `bitrig/world: …` naming it, with the nearest known key.
+ * Whether `world` has bitrig attached ({@link attachBitrigData}, through `attachBitrig` or
+ * `createBitrigWorld`). Never throws.
  *
  * @example
- * const world = createBitrigWorld();
- * // bind characters with an adapter, then every frame: update(world, dt)
+ * if (!isBitrigWorld(world)) attachBitrig(world);
  */
-export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld {
+export function isBitrigWorld(world: unknown): world is BitrigWorld {
+  return typeof world === 'object' && world !== null && (world as { bitrigAttached?: unknown }).bitrigAttached === true;
+}
+
+/**
+ * Throw `${module}: …` unless `world` has bitrig attached: the check every setup call makes
+ * first, so misuse is a clear error rather than a TypeError deep inside. Setup-time.
+ *
+ * @example
+ * requireBitrigWorld(world, 'bitrig/bind');
+ */
+export function requireBitrigWorld(world: unknown, module: string): asserts world is BitrigWorld {
+  if (isBitrigWorld(world)) return;
+  const what = typeof world !== 'object' || world === null ? describeValue(world) : 'a world bitrig is not attached to';
+  throw new Error(`${module}: expected a bitrig world, got ${what}; call attachBitrig(world) once on your bitECS world (or make one with createBitrigWorld())`);
+}
+
+/** Properties {@link attachBitrigData} sets on the game's world. */
+const CONTEXT_KEYS = [
+  'bitrigAttached', 'pose', 'components', 'queries', 'capacity', 'time', 'clock', 'groundError', 'tailClock', 'tailRows', 'supportRows',
+  'tailsByChar', 'characterEntities', 'tailAccel', 'relayout', 'wasm', 'comSegments', 'comSegmentsUsed',
+] as const;
+
+/**
+ * Attach bitrig's data to a bitECS 0.4 world the game made (`createWorld()` from bitecs): the
+ * pose store, the components (plain objects of typed arrays sized for `options`' capacities),
+ * their queries and the tail clock, set as properties of `world` itself, beside the game's
+ * own. No kernels: the runtime's `attachBitrig` calls this, then lays the WebAssembly memory
+ * out. Throws `bitrig/world: …` for a bad option (unknown key: the nearest known one), a world
+ * already attached, or a property of the world bitrig would overwrite. Setup-time.
+ *
+ * @example
+ * const world = attachBitrigData(createWorld(), { entities: 1024 });
+ */
+export function attachBitrigData<W extends object>(world: W, options: BitrigWorldOptions = {}): W & BitrigWorld {
+  if (typeof world !== 'object' || world === null) throw new Error(`bitrig/world: expected a bitECS world (createWorld() from bitecs), got ${describeValue(world)}`);
+  if (isBitrigWorld(world)) throw new Error('bitrig/world: this world already has bitrig attached');
+  if (!Object.getOwnPropertySymbols(world).some((k) => k === $internal)) throw new Error('bitrig/world: expected a bitECS 0.4 world (createWorld() from bitecs)');
+  for (const k of CONTEXT_KEYS) if (k in world) throw new Error(`bitrig/world: the world already has a property "${k}" that bitrig would overwrite`);
   const o = withDefaultsStrict(BITRIG_WORLD_DEFAULTS, options, 'bitrig/world');
   for (const key of ['entities', 'chains', 'bones', 'characters'] as const) {
     const v = o[key];
@@ -177,7 +206,6 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
       throw new Error(`bitrig/world: ${key} must be an integer in [0, ${MAX_CAPACITY}], got ${describeValue(v)}`);
     }
   }
-  const cap = Math.max(2, o.entities);
   if (!(typeof o.fixedStep === 'number' && o.fixedStep > 0 && o.fixedStep <= 0.1)) {
     throw new Error(`bitrig/world: fixedStep must be a number of seconds in (0, 0.1], got ${describeValue(o.fixedStep)}`
       + (typeof o.fixedStep === 'number' && o.fixedStep > 0.1 && o.fixedStep <= 1000 && 1 / o.fixedStep <= 0.1 ? ` (a rate in Hz? use 1 / ${o.fixedStep})` : ''));
@@ -185,15 +213,15 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
   if (!(Number.isInteger(o.maxStepsPerFrame) && o.maxStepsPerFrame >= 1 && o.maxStepsPerFrame <= 64)) {
     throw new Error(`bitrig/world: maxStepsPerFrame must be an integer in [1, 64], got ${describeValue(o.maxStepsPerFrame)}`);
   }
-  if (!(Number.isInteger(o.threads) && o.threads >= 0 && o.threads <= 15)) {
-    throw new Error(`bitrig/world: threads must be an integer in [0, 15] (0: no worker threads), got ${describeValue(o.threads)}`);
-  }
   if (typeof o.wasm !== 'boolean') throw new Error(`bitrig/world: wasm must be true or false, got ${describeValue(o.wasm)}`);
+  // (entity ids of the game's world: bitrig's arrays cover every id bitECS may hand out next)
+  const cap = Math.max(2, o.entities, nextEntityBound(world));
   const rows = Math.max(1, o.chains);
   const components = makeComponents(cap, rows);
   const clock = new Float64Array(CLOCK.SIZE);
   clock[CLOCK.FIXED_STEP] = o.fixedStep; clock[CLOCK.MAX_STEPS] = o.maxStepsPerFrame;
   const ctx = {
+    bitrigAttached: true as const,
     pose: createPoseStore(Math.max(1, o.bones), Math.max(1, o.characters)),
     components,
     queries: {} as BitrigContext['queries'],
@@ -206,21 +234,38 @@ export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld
     tailRows: { capacity: rows, next: 0, free: [] as number[] },
     supportRows: { capacity: SUPPORT_ROWS_INITIAL, next: 0, free: [] as number[] },
     tailsByChar: new Map<number, number[]>(),
+    characterEntities: new Map<number, number>(),
     tailAccel: null as TailAccel | null,
-    tailThreadsWanted: o.threads,
+    relayout: null as ((world: BitrigWorld) => void) | null,
+    wasm: o.wasm,
     comSegments: new Float64Array(Math.max(256, 48 * Math.max(1, o.characters))), // about 16 segments per character
     comSegmentsUsed: 0,
   };
-  const world = createWorld(ctx) as BitrigWorld;
-  world.queries.tails = registerQuery(world, [components.TailChain]);
-  world.queries.sceneChars = registerQuery(world, [components.SceneCharacter]);
-  world.queries.limbs = registerQuery(world, [components.Limb]);
-  world.pose.onRemove = (id) => stopCharacterSystems(world, id);
-  if (o.wasm && layoutTailArena(world)) {
-    // (the character arrays live in the memory with worker threads, and charRootWs with the two-bone IK kernel)
-    world.pose.onGrow = (what) => { if (world.tailAccel !== null && (what === 'slots' || world.tailAccel.sceneView !== null || world.tailAccel.ik !== null || world.tailAccel.scene !== null)) layoutTailArena(world); };
-  }
-  return world;
+  Object.defineProperties(world, Object.getOwnPropertyDescriptors(ctx)); // (the clock's `time` stays an accessor)
+  const w = world as W & BitrigWorld;
+  w.queries.tails = registerQuery(w, [components.TailChain]);
+  w.queries.sceneChars = registerQuery(w, [components.SceneCharacter]);
+  w.queries.limbs = registerQuery(w, [components.Limb]);
+  w.pose.onRemove = (id) => stopCharacterSystems(w, id);
+  return w;
+}
+
+/** One past the largest entity id the world has handed out (0 for a fresh world). */
+function nextEntityBound(world: object): number {
+  let n = 0;
+  for (const e of getAllEntities(world as World)) if (e + 1 > n) n = e + 1;
+  return n;
+}
+
+/**
+ * Lay the kernels' memory out again after a capacity grew (`world.relayout`, installed by the
+ * runtime's `attachBitrig`; nothing without kernels). Setup-time.
+ *
+ * @example
+ * relayout(world); // after the tail rows grew
+ */
+export function relayout(world: BitrigWorld): void {
+  if (world.tailAccel !== null && world.relayout !== null) world.relayout(world);
 }
 
 /**
@@ -281,8 +326,10 @@ export function addBitrigEntity(world: BitrigWorld): number {
       growComponent(c as unknown as Record<string, unknown>, world.capacity, cap, keys);
     }
     world.components.SupportFrame.row.fill(-1, world.capacity); // (no new entity is a support)
+    world.components.Character.pose.fill(-1, world.capacity);
+    world.components.PartOf.character.fill(-1, world.capacity);
     world.capacity = cap;
-    if (world.tailAccel !== null) layoutTailArena(world); // the grown tail arrays back into wasm memory
+    relayout(world); // the grown tail arrays back into wasm memory
   }
   return eid;
 }
@@ -295,7 +342,7 @@ export function addBitrigEntity(world: BitrigWorld): number {
  * ensureTailRow(world, world.tailRows.next);
  */
 export function ensureTailRow(world: BitrigWorld, row: number): void {
-  if (growTailRows(world, row) && world.tailAccel !== null) layoutTailArena(world); // the grown arrays back into wasm memory
+  if (growTailRows(world, row)) relayout(world); // the grown arrays back into wasm memory
 }
 
 /** {@link ensureTailRow}'s growth of the JavaScript arrays alone; returns whether they grew. */
@@ -336,7 +383,7 @@ function detachFeet(world: BitrigWorld, eid: number, row: number): void {
 
 /**
  * Make room for support row `row`, doubling the support rows as needed. Setup-time
- * (`addSupport` calls it; with worker threads the arrays move into a new shared memory).
+ * (`addSupport` calls it).
  *
  * @example
  * ensureSupportRow(world, world.supportRows.next);
@@ -351,7 +398,7 @@ export function ensureSupportRow(world: BitrigWorld, row: number): void {
   while (cap <= row) cap *= 2;
   growComponent(world.components.SupportFrame as unknown as Record<string, unknown>, rows.capacity, cap, SUPPORT_ROW_FIELDS);
   rows.capacity = cap;
-  if (world.tailAccel !== null && (world.tailAccel.sceneView !== null || world.tailAccel.scene !== null)) layoutTailArena(world); // (threads: every array lives in the shared memory; the scene contacts kernel reads the support rows)
+  relayout(world); // (the scene contacts kernel reads the support rows)
 }
 
 /**

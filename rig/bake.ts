@@ -28,7 +28,8 @@
 import { assertDocument } from './pass';
 import type { Animation, AnimationChannel, AnimationSampler, Document } from '@gltf-transform/core';
 import { mat4 } from 'gl-matrix';
-import { createBitrigWorld, type BitrigWorld } from '../core/world';
+import { type BitrigWorld } from '../core/world';
+import { createBitrigWorld } from '../runtime/world';
 import { beginCharacterFrame, bindSkeleton, resolveTailRestSource, type CharacterBinding } from '../core/binding';
 import { update } from '../systems/pipeline';
 import { checkOptionKeys, describeValue, mergeTailOptions, TAIL_OPTION_KEYS, type TailOptions, type PartialOptions } from '../core/defaults';

@@ -31,12 +31,14 @@
  * FootLock's outputs of this frame (another character's, or its own `groundBlend` and earlier
  * legs') would see them one frame older, and one that grows a capacity (adds supports past the
  * rows made at setup) loses that frame's foot lock — a ground query answers from the game's
- * terrain and adds nothing. Worker threads run their chunks (a scene view, no `tailAccel`, no
- * character with a ground query) on an instance and list of their own (`view.sceneAccel`).
+ * terrain and adds nothing.
+ *
+ * Runs over a range of the scene characters (`from`, `count` into `world.queries.sceneChars.dense`;
+ * all by default): characters are independent here, so a game's job system may split them.
  */
 import { releaseLegs, sceneCharacterOk } from '../core/sceneGuard';
 import type { BitrigWorld } from '../core/world';
-import type { SceneContactsKernel } from '../core/wasm/tailAccel';
+import type { SceneContactsKernel } from '../core/kernelTypes';
 import { MAX_LEGS } from '../core/components/scene';
 import type { GroundHit } from '../core/sceneIK';
 import { qSlerpAt, rotationToLocal, transformPoint } from '../core/ik/frames';
@@ -53,12 +55,13 @@ const _f = new Float64Array(1); // slerp fraction (passed in an array: no boxed 
 const _qa = new Float64Array(4); // footRotation's result: the animated foot's world rotation qA (x, y, z, w)
 
 /**
- * Run the foot-lock step for every scene character.
+ * Run the foot-lock step for the scene characters `[from, from + count)` of
+ * `world.queries.sceneChars.dense` (every one by default).
  *
  * @example
  * footLock(world, 1 / 60);
  */
-export function footLock(world: BitrigWorld, dt: number): void {
+export function footLock(world: BitrigWorld, dt: number, from = 0, count = 0x7fffffff): void {
   const SC = world.components.SceneCharacter;
   const L = world.components.Limb;
   const F = world.components.FootContact;
@@ -67,16 +70,17 @@ export function footLock(world: BitrigWorld, dt: number): void {
   const rootWs = world.pose.charRootWs;
   const chars = world.queries.sceneChars.dense;
   const valid = dt > 0 && Number.isFinite(dt);
-  // (the world's layout, or a worker's scene view's own instance and list)
-  const v = world as { tailAccel?: SceneContactsKernel | null; sceneAccel?: SceneContactsKernel | null };
-  const accel = v.tailAccel != null ? v.tailAccel : v.sceneAccel;
-  if (accel != null && accel.scene !== null && chars.length <= accel.sceneList.length && S.matrixWs.buffer === accel.memory.buffer) {
-    groundPrepass(world, accel);
+  const lo = from > 0 ? from : 0;
+  const hi = count < chars.length - lo ? lo + count : chars.length;
+  const accel = world.tailAccel;
+  if (accel != null && accel.scene !== null && hi - lo <= accel.sceneList.length && S.matrixWs.buffer === accel.memory.buffer) {
+    if (hi <= lo) return;
+    groundPrepass(world, accel, lo, hi);
     accel.sceneParams[0] = dt;
-    accel.scene.footLockRun(0, chars.length);
+    accel.scene.footLockRun(0, hi - lo);
     return;
   }
-  for (let i = 0; i < chars.length; i++) {
+  for (let i = lo; i < hi; i++) {
     const c = chars[i]!;
     // (structure fields outside the world's arrays: left alone, its legs as animated — core/sceneGuard.ts)
     if (!sceneCharacterOk(world, c)) { releaseLegs(world, c); continue; }
@@ -265,15 +269,15 @@ export function footLock(world: BitrigWorld, dt: number): void {
  * query's answer for it ({@link queryGround}: the same point, asked in the same order as the
  * JavaScript loop asks; a leg the kernel finds non-finite is not asked, as there).
  */
-function groundPrepass(world: BitrigWorld, accel: SceneContactsKernel): void {
+function groundPrepass(world: BitrigWorld, accel: SceneContactsKernel, lo: number, hi: number): void {
   const SC = world.components.SceneCharacter;
   const L = world.components.Limb;
   const F = world.components.FootContact;
   const wm = world.pose.worldM;
   const chars = world.queries.sceneChars.dense;
   const list = accel.sceneList, ground = SC.ground, hit = accel.sceneGround, ok = accel.sceneGroundOk;
-  for (let j = 0; j < chars.length; j++) {
-    const c = chars[j]!;
+  for (let i = lo; i < hi; i++) {
+    const c = chars[i]!, j = i - lo;
     if (!ground[c]) { list[j] = c; continue; }
     list[j] = -1 - c;
     if (!sceneCharacterOk(world, c)) continue; // (the kernel leaves it alone: no ground asked for it)
@@ -361,7 +365,7 @@ function queryGround(world: BitrigWorld, c: number): boolean {
   _gp[0] = _v[0]!; _gp[1] = _v[1]!; _gp[2] = _v[2]!;
   try { ok = fn(_gp, _hit) === true; } catch (e) {
     ok = false;
-    const ge = world.groundError; // (the world's, through the calling thread's view; absent on a worker's: characters with a ground query never run there)
+    const ge = world.groundError;
     if (ge !== undefined) { ge.char = c; ge.error = e; ge.time = world.time; }
   }
   const h = +_hit.height;

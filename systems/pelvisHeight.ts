@@ -26,12 +26,12 @@
  * With WebAssembly (`world.tailAccel.scene`, these components, the pose store and the COM
  * segment pool in its memory) every character runs in `wasm/sceneContacts.ts`, the same
  * operations in the same order, so every f64 is bit-identical (test/scene/contactsWasm.test.ts).
- * Worker threads run their chunks (a scene view, no `tailAccel`) on an instance and list of
- * their own (`view.sceneAccel`).
+ *
+ * Runs over a range of the scene characters (`from`, `count` into `world.queries.sceneChars.dense`;
+ * all by default): characters are independent here, so a game's job system may split them.
  */
 import { sceneCharacterOk } from '../core/sceneGuard';
 import type { BitrigWorld } from '../core/world';
-import type { SceneContactsKernel } from '../core/wasm/tailAccel';
 import { MAX_LEGS } from '../core/components/scene';
 import { computeCenterOfMass } from '../core/ik/com';
 
@@ -45,12 +45,13 @@ const _hi = new Float64Array(MAX_LEGS);
 const _gap = new Float64Array(MAX_LEGS); // each leg's gap from the animated height (NaN: no interval)
 
 /**
- * Run the pelvis step for every scene character.
+ * Run the pelvis step for the scene characters `[from, from + count)` of
+ * `world.queries.sceneChars.dense` (every one by default).
  *
  * @example
  * pelvisHeight(world, 1 / 60);
  */
-export function pelvisHeight(world: BitrigWorld, dt: number): void {
+export function pelvisHeight(world: BitrigWorld, dt: number, from = 0, count = 0x7fffffff): void {
   const SC = world.components.SceneCharacter;
   const L = world.components.Limb;
   const F = world.components.FootContact;
@@ -61,20 +62,20 @@ export function pelvisHeight(world: BitrigWorld, dt: number): void {
   const stanceEff = F.stanceEff, contactWs = F.contactWs;
   const legs = SC.legs, offsetWs = SC.offsetWs;
   const chars = world.queries.sceneChars.dense;
-  // (the world's layout, or a worker's scene view's own instance and list)
-  const v = world as { tailAccel?: SceneContactsKernel | null; sceneAccel?: SceneContactsKernel | null };
-  const accel = v.tailAccel != null ? v.tailAccel : v.sceneAccel;
-  if (accel != null && accel.scene !== null && chars.length <= accel.sceneList.length && world.comSegments.buffer === accel.memory.buffer) {
+  const lo = from > 0 ? from : 0;
+  const hi = count < chars.length - lo ? lo + count : chars.length;
+  const accel = world.tailAccel;
+  if (accel != null && accel.scene !== null && hi - lo <= accel.sceneList.length && world.comSegments.buffer === accel.memory.buffer) {
     const list = accel.sceneList;
-    list.set(chars); // (chars.length <= list.length, tested above)
+    for (let i = lo; i < hi; i++) list[i - lo] = chars[i]!;
     accel.sceneParams[0] = dt;
-    accel.scene.pelvisRun(chars.length);
+    if (hi > lo) accel.scene.pelvisRun(hi - lo);
     return;
   }
   const valid = dt > 0 && Number.isFinite(dt);
   // 1 − exp(−rate·dt), recomputed only when the rate changes between characters.
   let aRate = NaN, alpha = 0;
-  for (let i = 0; i < chars.length; i++) {
+  for (let i = lo; i < hi; i++) {
     const c = chars[i]!;
     if (!sceneCharacterOk(world, c)) continue; // (structure fields outside the world's arrays: left alone — core/sceneGuard.ts)
     const nLegs = SC.legCount[c]!;

@@ -18,30 +18,28 @@
  * Contacts come before secondary motion (seed 002's order): the pelvis height is settled
  * before the legs are solved from it, and the tail's rest targets read the final hips.
  */
-import type { BitrigWorld } from '../core/world';
+import { isBitrigWorld, type BitrigWorld } from '../core/world';
 import { tailClockBegin, tailClockStep } from './tailClock';
 import { tailStep } from './tailStep';
 import { tailWrite } from './tailWrite';
 import { footLock } from './footLock';
 import { pelvisHeight } from './pelvisHeight';
 import { twoBoneIK } from './twoBoneIK';
-import { sceneContactsChunked, sceneContactsThreaded } from '../core/wasm/tailAccel';
 
 /**
  * Run every bitrig system for one frame of `dt` seconds. Never throws; a bad dt
- * (≤ 0, NaN, Inf) simulates nothing and still writes a valid pose.
+ * (≤ 0, NaN, Inf) simulates nothing and still writes a valid pose; a world bitrig is not
+ * attached to (no `attachBitrig`) is left alone.
  *
  * @example
  * mixer.update(dt); animator.read(); update(world, dt); animator.write();
  */
 export function update(world: BitrigWorld, dt: number): void {
-  // 1–3: scene contacts (with the world's worker threads, if it has any, or in chunks of
-  // characters with the WebAssembly kernels: same results).
-  if (!sceneContactsThreaded(world, dt) && !sceneContactsChunked(world, dt)) {
-    footLock(world, dt);
-    pelvisHeight(world, dt);
-    twoBoneIK(world, dt);
-  }
+  if (!isBitrigWorld(world)) return; // (a world bitrig is not attached to: nothing to run; the frame never throws)
+  // 1–3: scene contacts.
+  footLock(world, dt);
+  pelvisHeight(world, dt);
+  twoBoneIK(world, dt);
   // 4–8: tail secondary motion.
   const steps = tailClockBegin(world, dt);
   for (let s = 0; s < steps; s++) {

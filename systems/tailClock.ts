@@ -10,8 +10,7 @@
  * and while a seat along a shown pose eases out (`seatEase`), the rest rotations turned by the
  * share left of the shown twist about each link's own direction (a zero-length link: of its
  * whole shown offset) (`restBase`, `seatTwist`, `seatAxis`);
- * and — on the first frame, a teleport or a non-finite state — the particles placed at rest;
- * with worker threads, the chain list of their preparation job (`tailAccel.jobChars`).
+ * and — on the first frame, a teleport or a non-finite state — the particles placed at rest.
  * Per step ({@link tailClockStep}): `anchorStep` interpolated between last frame's anchor and
  * this frame's at the new step's time.
  *
@@ -55,20 +54,11 @@ export function tailClockBegin(world: BitrigWorld, dt: number): number {
   c[CLOCK.ALPHA] = c[CLOCK.ACC]! / h;
   if (c[CLOCK.ALPHA]! > 1) c[CLOCK.ALPHA] = 1;
 
-  // Per chain (independent of each other): on the world's worker threads when it has them,
-  // listed for their job here. Either way this function loops over the chains, which is what
-  // gets it optimised within a few frames: run once a frame without a loop (the threaded
-  // case, before), V8 left it unoptimised for about 1,000 frames, and unoptimised code boxes
-  // every number of the clock arithmetic above (about 270 bytes a frame).
+  // Per chain (independent of each other). This function loops over the chains, which is what
+  // gets it optimised within a few frames: unoptimised code boxes every number of the clock
+  // arithmetic above (about 270 bytes a frame).
   const accel = world.tailAccel;
   const ents = world.queries.tails.dense;
-  // (listed only when workers may take the job: after a time-out dropped them, a worker that
-  // stalled in the scene job may still read this shared list)
-  if (accel !== null && accel.prepareThreaded !== null && accel.threads > 0 && ents.length >= 256) {
-    const list = accel.jobChars;
-    for (let e = 0; e < ents.length; e++) list[e] = ents[e]!;
-    if (accel.prepareThreaded(world, steps)) return steps;
-  }
   if (accel !== null) {
     // The common case of every chain in the WebAssembly kernel (the same operations: the same
     // results); the chains it leaves (a reset, a seat, an animation rest, …) here, whole.

@@ -43,7 +43,7 @@ import type { BitrigWorld } from '../core/world';
 import { CLOCK, LINK_STRIDE } from '../core/components/tail';
 import { LK, K, chainStepConstants, refreshStepCache } from '../core/tailKernel';
 import { floorContactResolve } from './floorContact';
-import { tailJob, type TailAccel } from '../core/wasm/tailAccel';
+import type { TailAccel } from '../core/kernelTypes';
 
 /**
  * Step every chain that has a step pending this frame by `step` seconds (default: the world's
@@ -306,5 +306,6 @@ function tailStepWasm(world: BitrigWorld, accel: TailAccel, step: number | undef
     if (cache[eid * 5] !== LK[K.STEP] && C.stepsLastFrame[eid] !== 0) refreshStepCache(world, eid);
   }
   accel.params[0] = LK[K.STEP]!;
-  tailJob(world, accel, accel.kernel.prepareStep(ents.length));
+  accel.kernel.prepareStep(ents.length);
+  accel.kernel.run();
 }

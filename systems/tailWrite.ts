@@ -21,7 +21,7 @@
 import type { BitrigWorld } from '../core/world';
 import { CLOCK, LINK_STRIDE } from '../core/components/tail';
 import { tailFinishChain } from '../core/tailFinish';
-import { settleTimedOutWorkers, tailJob, type TailAccel } from '../core/wasm/tailAccel';
+import type { TailAccel } from '../core/kernelTypes';
 
 
 /**
@@ -32,11 +32,8 @@ import { settleTimedOutWorkers, tailJob, type TailAccel } from '../core/wasm/tai
  */
 export function tailWrite(world: BitrigWorld): void {
   const accel = world.tailAccel;
-  if (accel !== null) {
-    tailWriteWasm(world, accel);
-    // The frame's last job: if a worker timed out this frame, leave its memory now.
-    if (accel.timedOut) settleTimedOutWorkers(world);
-  } else tailWriteJs(world);
+  if (accel !== null) tailWriteWasm(world, accel);
+  else tailWriteJs(world);
 }
 
 /** The JavaScript write (the reference; where WebAssembly SIMD is unavailable). */
@@ -185,12 +182,13 @@ function tailWriteWasm(world: BitrigWorld, accel: TailAccel): void {
   const ids = accel.ents;
   for (let e = 0; e < ents.length; e++) ids[e] = ents[e]!;
   accel.params[1] = world.clock[CLOCK.ALPHA]!;
-  tailJob(world, accel, accel.kernel.prepareWrite(ents.length));
+  accel.kernel.prepareWrite(ents.length);
+  accel.kernel.run();
   // (counted in the kernel, from the list it wrote: the same test as finishLeft)
   const left = accel.kernel.finishLeftCount(ents.length);
   if (left === 0) return;
   const C = world.components.TailChain;
-  // Many left (say exact world matrices everywhere): the whole finish, on the workers if any
+  // Many left (say exact world matrices everywhere): the whole finish
   // (it repeats the anchor copies and helpers done, with the same values).
   if (left >= 256) { tailWriteFinish(world); return; }
   for (let e = 0; e < ents.length; e++) if (finishLeft(C, ents[e]!)) tailFinishChain(world, ents[e]!);
@@ -209,12 +207,9 @@ function finishLeft(C: BitrigWorld['components']['TailChain'], eid: number): boo
  * for the next frame, and the world matrices the link loop did not compose — the end helper's
  * subtree, or the whole chain's when it keeps exact world matrices or failed. Done after all
  * link loops (both backends), so a tail hanging under another tail's bones gets world
- * matrices from its parent tail's final pose. On the world's worker threads when it has them
- * (characters with one chain; a character's chains stay together, in order).
+ * matrices from its parent tail's final pose.
  */
 function tailWriteFinish(world: BitrigWorld): void {
-  const accel = world.tailAccel;
-  if (accel !== null && accel.finishThreaded !== null && accel.finishThreaded(world)) return;
   const ents = world.queries.tails.dense;
   for (let e = 0; e < ents.length; e++) tailFinishChain(world, ents[e]!);
 }

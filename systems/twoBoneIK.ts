@@ -31,14 +31,17 @@
  * the limb list in order (arms with their hand request and held object; two legs of a character
  * at a time) and stops at the first limb it leaves to JavaScript (step-by-step chains, a
  * mirroring or non-uniform scale on the chain, a non-conformal root parent), which
- * {@link solveOne} solves before the kernel goes on from the next. Worker threads run their
- * chunks (a scene view) on an instance and limb list of their own (`view.ikAccel`).
+ * {@link solveOne} solves before the kernel goes on from the next.
+ *
+ * Runs over a range of the limbs (`from`, `count` into `world.queries.limbs.dense`; all by
+ * default): limbs of different characters are independent, so a job system may split them
+ * (a character's limbs together: two legs of one character are solved as a pair).
  */
 import { limbStructureOk } from '../core/sceneGuard';
 import type { BitrigWorld } from '../core/world';
-import type { TwoBoneExports } from '../core/wasm/tailAccel';
+import type { TwoBoneExports } from '../core/kernelTypes';
 
-/** What the solve needs of a WebAssembly layout (`world.tailAccel`, a scene view's `ikAccel`): the kernel and this thread's limb list. */
+/** What the solve needs of a WebAssembly layout (`world.tailAccel`): the kernel and its limb list. */
 interface IkKernel { ik: TwoBoneExports | null; ikList: Int32Array }
 import { LIMB_ARM } from '../core/components/scene';
 import type { PoseStore } from '../core/pose';
@@ -246,23 +249,23 @@ function updateSubtree(pose: PoseStore, slot: number): void {
 }
 
 /**
- * Solve every limb of the world.
+ * Solve the limbs `[from, from + count)` of `world.queries.limbs.dense` (every one by default).
  *
  * @example
  * twoBoneIK(world, 1 / 60);
  */
-export function twoBoneIK(world: BitrigWorld, dt: number): void {
+export function twoBoneIK(world: BitrigWorld, dt: number, from = 0, count = 0x7fffffff): void {
   void dt;
   _state[0] = 0;
   // (the parent cache starts empty each call)
   _pcI[PC.VALID] = 0; _pcI[PC.OK] = 0; _pcI[PC.MIR] = 0; _pcI[PC.CONF] = 0; _pcI[PC.PAR] = -2; _pcI[PC.CHAR] = -1;
   _pc.fill(0); _pc[0] = 1; _pc[4] = 1; _pc[8] = 1; _pc[15] = 1;
   const ents = world.queries.limbs.dense;
-  // (the world's layout, or a scene view's: a worker thread's own instance and list)
-  const v = world as { tailAccel?: IkKernel | null; ikAccel?: IkKernel | null };
-  const accel = v.tailAccel != null ? v.tailAccel : v.ikAccel;
-  if (accel != null && accel.ik !== null && ents.length > 0) { solveWithKernel(world, accel, ents); return; }
-  for (let i = 0; i < ents.length; i++) solveOne(world, ents[i]!);
+  const lo = from > 0 ? from : 0;
+  const hi = count < ents.length - lo ? lo + count : ents.length;
+  const accel: IkKernel | null = world.tailAccel;
+  if (accel !== null && accel.ik !== null && hi > lo) { solveWithKernel(world, accel, ents, lo, hi); return; }
+  for (let i = lo; i < hi; i++) solveOne(world, ents[i]!);
 }
 
 /**
@@ -270,10 +273,10 @@ export function twoBoneIK(world: BitrigWorld, dt: number): void {
  * {@link solveOne}. The kernel and JavaScript keep their own parent caches; each starts afresh
  * after the other solved limbs (either may have moved a cached parent).
  */
-function solveWithKernel(world: BitrigWorld, accel: IkKernel, ents: ArrayLike<number>): void {
+function solveWithKernel(world: BitrigWorld, accel: IkKernel, ents: ArrayLike<number>, lo: number, hi: number): void {
   const list = accel.ikList, ik = accel.ik!;
-  const n = ents.length < list.length ? ents.length : list.length;
-  if (n === ents.length) list.set(ents); else for (let i = 0; i < n; i++) list[i] = ents[i]!; // (one bulk copy; the loop only past the list's length, never)
+  const n = hi - lo < list.length ? hi - lo : list.length;
+  for (let i = 0; i < n; i++) list[i] = ents[lo + i]!;
   let i = 0;
   while (i < n) {
     let j: number;
@@ -295,7 +298,7 @@ function solveWithKernel(world: BitrigWorld, accel: IkKernel, ents: ArrayLike<nu
     solveOne(world, list[j]!);
     i = j + 1;
   }
-  for (let k = n; k < ents.length; k++) solveOne(world, ents[k]!); // (never: limbs are entities below the capacity)
+  for (let k = lo + n; k < hi; k++) solveOne(world, ents[k]!); // (never: limbs are entities below the capacity)
 }
 
 /**

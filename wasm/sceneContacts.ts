@@ -1,5 +1,5 @@
 // AssemblyScript source of the WebAssembly scene contacts (`npm run build:wasm` compiles it into
-// core/wasm/sceneContactsWasm.ts; test/scene/contactsWasm.test.ts checks the compile is current).
+// runtime/wasm/sceneContactsWasm.ts; test/scene/contactsWasm.test.ts checks the compile is current).
 //
 // systems/footLock.ts and systems/pelvisHeight.ts, operation for operation, so every f64 they
 // write is bit-identical to the JavaScript's (WebAssembly has no fused multiply-add; sqrt,
@@ -66,7 +66,7 @@ let pSRow: usize = 0, pSMatrix: usize = 0, pSInv: usize = 0, pSRot: usize = 0, p
 let pHMass: usize = 0, pHHasGrip: usize = 0, pHObjectPos: usize = 0;
 let pComSeg: usize = 0, pList: usize = 0, pParams: usize = 0, pScratch: usize = 0, pGroundHit: usize = 0, pGroundOk: usize = 0;
 
-/** Byte offsets of the arrays the systems read and write (setup, after every re-layout; core/wasm/tailAccel.ts SCENE_ORDER, then comSegments, list, params, scratch, the ground hits). */
+/** Byte offsets of the arrays the systems read and write (setup, after every re-layout; runtime/kernels.ts SCENE_ORDER, then comSegments, list, params, scratch, the ground hits). */
 export function setScenePointers(
   worldM: usize, rootWs: usize, parent: usize, localT: usize, dirty: usize,
   scChar: usize, legs: usize, legCount: usize, grounded: usize, groundBlend: usize, groundRate: usize, init: usize,

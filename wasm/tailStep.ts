@@ -1,5 +1,5 @@
 // AssemblyScript source of the WebAssembly tail step and write (`npm run build:wasm` compiles
-// it into core/wasm/tailStepWasm.ts; test/tail/wasm.test.ts checks the compile is current).
+// it into runtime/wasm/tailStepWasm.ts; test/tail/wasm.test.ts checks the compile is current).
 //
 // The step: the same maths as systems/tailStep.ts (the f64 reference, and the fallback where
 // WebAssembly SIMD is missing), in float32 for four chains at a time (f32x4: the chains of a
@@ -14,7 +14,7 @@
 // full slerp): the same operations as systems/tailClock.ts, bit-identical.
 //
 // Memory: the world's tail components (TailChain, TailParticle, BendState) are views into
-// this instance's memory (core/wasm/tailAccel.ts lays them out); `setPointers` gives their
+// this instance's memory (runtime/kernels.ts lays them out); `setPointers` gives their
 // byte offsets. The caller keeps each chain's `stepCache` current (the exponentials, computed
 // with JavaScript's Math.exp) and lists the entity ids to step (`ents`, i32) and the step
 // length h (`params[0]`, seconds); per chain and step the kernel computes the chain's
@@ -203,7 +203,7 @@ const GKB: i32 = GKV * 16;
 // the slots JavaScript laid out (more instances stepping than threads), a chunk uses a region
 // of its own.
 const SCRATCH_GK: i32 = <i32>16 * GKB;
-/** Bytes of one scratch (core/wasm/tailAccel.ts lays out as many). */
+/** Bytes of one scratch (runtime/kernels.ts lays out as many). */
 const SCRATCH: i32 = SCRATCH_GK + 16 * GDYNB;
 // Group table (i32 × 8 per group): links, first record, the four entity ids (−1: none).
 let pRec: usize = 0, pGroups: usize = 0, pScratch: usize = 0, pRef: usize = 0, pLaneOf: usize = 0, pStale: usize = 0;
@@ -934,7 +934,7 @@ function stepLink(g: i32, i: i32, h: f32, gk: usize, dg: usize): void {
 
 
 // ---- jobs: the groups of one step or the pairs of one write, claimed in chunks by the
-// calling thread and by any worker threads sharing this memory (core/wasm/tailThreads.ts). One
+// calling thread and by any worker threads sharing this memory (none since bitrig keeps no thread pool: one instance per memory). One
 // 64-bit word holds the whole job so that a claim can never mix two jobs: bits 0–23 next unit
 // (group or pair), 24–47 unit count, 48–62 job number, 63 kind (0 step, 1 write). DONE (i32)
 // counts the units finished.

@@ -1,5 +1,5 @@
 // AssemblyScript source of the WebAssembly scene two-bone IK (`npm run build:wasm` compiles it
-// into core/wasm/twoBoneWasm.ts; test/scene/ikWasm.test.ts checks the compile is current).
+// into runtime/wasm/twoBoneWasm.ts; test/scene/ikWasm.test.ts checks the compile is current).
 //
 // The fused direct-chain path of systems/twoBoneIK.ts (`solveOne`), operation for operation, so
 // every f64 it writes is bit-identical to the JavaScript's (WebAssembly has no fused multiply-add;

@@ -38,15 +38,15 @@ import { describeValue } from '../../core/defaults';
 import type { AnimationGroup, Bone, Node, Observer, Quaternion, Scene, Skeleton, TransformNode, Vector3 } from '@babylonjs/core';
 import type { BitrigWorld } from '../../core/world';
 import type { CharacterBinding, SkeletonSource } from '../../core/binding';
-import type { AnimatorDiagnostics, TailDiagnostics } from '../../core/animatorCore';
+import type { AnimatorDiagnostics, TailDiagnostics } from '../animatorCore';
 import type { SceneInputs } from '../../core/sceneIK';
-import { updateAnimatorGroup } from '../../core/animatorCore';
+import { updateAnimatorGroup } from '../animatorCore';
 import { createMirrorXInputs, mirrorSceneDiagnosticsX } from './handedness';
 import { sceneSkinFromBabylon } from './sceneSkin';
 import {
   ANIMATOR_BASE_DEFAULTS, createAnimatorBase, distinctSkeletons,
   type AdapterSkeleton, type AnimatorBase, type AnimatorBaseOptions,
-} from '../../core/animatorBase';
+} from '../animatorBase';
 
 export type { AnimatorDiagnostics, TailDiagnostics };
 

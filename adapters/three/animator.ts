@@ -10,11 +10,11 @@
 import { PropertyBinding, type AnimationClip, type AnimationMixer, type Bone, type Object3D, type Skeleton, type SkinnedMesh } from 'three';
 import type { BitrigWorld } from '../../core/world';
 import type { CharacterBinding, SkeletonSource } from '../../core/binding';
-import { updateAnimatorGroup, type AnimatorDiagnostics, type TailDiagnostics } from '../../core/animatorCore';
+import { updateAnimatorGroup, type AnimatorDiagnostics, type TailDiagnostics } from '../animatorCore';
 import {
   ANIMATOR_BASE_DEFAULTS, createAnimatorBase, distinctSkeletons,
   type AdapterSkeleton, type AnimatorBase, type AnimatorBaseOptions,
-} from '../../core/animatorBase';
+} from '../animatorBase';
 import { sceneSkinFromThree } from './sceneSkin';
 import { describeValue } from '../../core/defaults';
 

@@ -1,6 +1,6 @@
 /**
- * Centre of mass of a scene character (SPEC §4): engine-free and setup-free, so that the
- * scene systems (and a worker thread running them) need nothing else from core/sceneIK.ts.
+ * Centre of mass of a scene character: engine-free and setup-free, so that the scene systems
+ * need nothing else from core/sceneIK.ts.
  */
 import type { BitrigWorld } from '../world';
 import { MAX_ARMS } from '../components/scene';

@@ -10,7 +10,8 @@ import {
   AmbientLight, Color, CylinderGeometry, DirectionalLight, GridHelper, InstancedMesh, Matrix4, MeshStandardMaterial,
   PerspectiveCamera, Quaternion, Scene, Vector3,
 } from 'three';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import type { BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame, bindSkeleton, type CharacterBinding, type SkeletonSource } from '../../core/binding';
 import { addSceneIK, setSceneInputs, type SceneIKHandle } from '../../core/sceneIK';
 import { update } from '../../systems/pipeline';

@@ -11,7 +11,8 @@ import { createAnimator as createThreeAnimator, characterToThree, updateAnimator
 import { createAnimator as createBabylonAnimator } from '../../adapters/babylon';
 import { createBuiltinCharacter, createCharacterClipSampler, characterBindPose, sampleCharacterClip } from '../../core/character';
 import type { CharacterClip, CharacterData } from '../../core/character/types';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { addSceneIK, addSupport, setSceneInputs, setSupportFrame, type GroundHit, type HandTargetInput, type SceneIKHandle, type SceneInputs } from '../../core/sceneIK';
 import { characterToGlb } from '../../rig/characterDocument';
 import { NullEngine } from '@babylonjs/core/Engines/nullEngine';
@@ -21,7 +22,6 @@ import '@babylonjs/loaders/glTF';
 import { steadyAllocation } from '../../bench/alloc';
 import { mat4, quat } from 'gl-matrix';
 import { bindSkeleton, beginCharacterFrame, type CharacterBinding, type SkeletonSource } from '../../core/binding';
-import { disposeTailThreads, tailThreads } from '../../core/wasm/tailAccel';
 import { update } from '../../systems/pipeline';
 import { CLOCK } from '../../core/components/tail';
 import { tailLinkIndex } from '../../core/tailSetup';
@@ -184,11 +184,6 @@ function playIntoPose(table: { t: Float64Array; r: Float64Array; n: number }, b:
   beginCharacterFrame(b);
 }
 
-/** The worker threads have joined the world (bench/tail.ts waitForThreads; at most 5 s). */
-async function waitForThreads(world: BitrigWorld, n: number): Promise<void> {
-  const t0 = Date.now();
-  while (tailThreads(world) < n && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 5));
-}
 
 /**
  * The built-in character under a three.js animator that wraps a mixer it never advances
@@ -372,93 +367,6 @@ export const SCENARIOS: Record<string, Scenario> = {
         return animator.diagnostics().tails[0]!.restSource === 'bind' && 2 * Math.acos(Math.min(1, dot)) > 0.01;
       },
       dispose: () => animator.dispose(),
-    };
-  },
-  /**
-   * A world with one worker thread (`threads: 1`): 8 three.js characters with scene IK and a
-   * ground callback (they run on the calling thread), 96 characters bound without an engine
-   * with scene IK on the flat floor (the threaded scene job: two chunks), 256 bare six-link
-   * tails with a fin bone (exact world matrices: the write leaves their finish to the finish
-   * job): 360 chains (the tail clock's prepare and the write's finish jobs run from 256
-   * chains; the tail step's and write's pair jobs from 17 pairs). Only the calling thread is
-   * measured (each worker is its own isolate). Check: the worker is still there and took
-   * chunks of every job kind.
-   */
-  async worldThreads() {
-    const data = createBuiltinCharacter();
-    const src = characterSource(data);
-    const THREE_N = 8, CORE_N = 96, BARE_N = 256;
-    const world = createBitrigWorld({
-      threads: 1, entities: 4096, chains: THREE_N + CORE_N + BARE_N + 16,
-      bones: (THREE_N + CORE_N) * data.bones.length + BARE_N * 9 + 64, characters: THREE_N + CORE_N + BARE_N + 16,
-    });
-    const rigs = Array.from({ length: THREE_N }, () => threeRig('walk'));
-    const animators = rigs.map((r) => createThreeAnimator(r.c.root, { world, sceneIK: true }));
-    const drives = animators.map(() => sceneDriver(world));
-    const table = rigs[0]!.table;
-    const core: CharacterBinding[] = [], handles: SceneIKHandle[] = [], coreInputs: SceneInputs[] = [];
-    for (let i = 0; i < CORE_N; i++) {
-      const b = bindSkeleton(world, src);
-      core.push(b);
-      handles.push(addSceneIK(world, b));
-      coreInputs.push({ feet: new Float64Array(2), grounded: true });
-    }
-    const names = ['Hips'], parents = [-1], worlds = [mat4.fromTranslation(mat4.create(), [0, 0.9, 0])];
-    for (let i = 0; i < 6; i++) {
-      names.push(`Tail_${i + 1}`);
-      parents.push(i);
-      worlds.push(mat4.fromTranslation(mat4.create(), [0, 0.85 - 0.07 * i, -0.1 - 0.12 * i]));
-    }
-    // a fin under Tail_3 (a bone the chain does not drive): the chain keeps exact world
-    // matrices, so the write leaves every chain's finish to the finish job (threaded from 256)
-    names.push('Fin'); parents.push(3); worlds.push(mat4.fromTranslation(mat4.create(), [0.05, 0.68, -0.46]));
-    const chainSrc = sourceFromWorlds(names, parents, worlds);
-    const bare: CharacterBinding[] = [];
-    for (let i = 0; i < BARE_N; i++) bare.push(bindSkeleton(world, chainSrc));
-    const pose = world.pose;
-    let f = 0;
-    // Per character in functions of their own, called many times a frame (optimised early);
-    // the frame itself, run once a frame, only loops and calls with integers (test code in a
-    // function V8 leaves unoptimised would box its own numbers).
-    const threeChar = (i: number): void => {
-      playThree(rigs[i]!.table, rigs[i]!.targets, f + i);
-      drives[i]!.step(f + i);
-      animators[i]!.setSceneInputs(drives[i]!.inputs);
-    };
-    const rootXz = new Float64Array(2);
-    const coreChar = (i: number): void => {
-      const a = (f + 7 * i) * DT;
-      rootXz[0] = (i % 12) * 2 + 0.03 * Math.sin(a); rootXz[1] = 20 + Math.floor(i / 12) * 2;
-      playIntoPose(table, core[i]!, f + i, rootXz);
-      const feet = coreInputs[i]!.feet as Float64Array;
-      feet[0] = 0.5 + 0.5 * Math.sin(a * 4); feet[1] = 0.5 - 0.5 * Math.sin(a * 4);
-      setSceneInputs(world, handles[i]!, coreInputs[i]!);
-    };
-    const bareChar = (i: number): void => {
-      const r = bare[i]!.charId * 16;
-      pose.charRootWs[r + 12] = (i % 20) * 2 + 0.25 * Math.sin(f * 0.15 + i);
-      pose.charRootWs[r + 14] = -20 - Math.floor(i / 20) * 2;
-      beginCharacterFrame(bare[i]!);
-    };
-    const frame = (): void => {
-      for (let i = 0; i < THREE_N; i++) threeChar(i);
-      for (let i = 0; i < CORE_N; i++) coreChar(i);
-      for (let i = 0; i < BARE_N; i++) bareChar(i);
-      f++;
-      updateAnimators(animators, DT);
-    };
-    for (let k = 0; k < 10; k++) frame(); // (the workers start on the first job)
-    await waitForThreads(world, 1);
-    if (tailThreads(world) !== 1) throw new Error('scenarios: the worker thread did not join in 5 s');
-    return {
-      frame,
-      framesPerWindow: 100,
-      check: () => {
-        const a = world.tailAccel;
-        return a !== null && tailThreads(world) === 1 && a.pairsByWorkers > 0 && a.sceneChunksByWorkers > 0
-          && a.prepareChunksByWorkers > 0 && a.finishChunksByWorkers > 0;
-      },
-      dispose: () => { for (const a of animators) a.dispose(); disposeTailThreads(world); },
     };
   },
   /**

@@ -24,7 +24,7 @@ const root = resolve(__dirname, '../..');
 
 const SCENARIO_NAMES = [
   'threeTailWasm', 'threeTailJs', 'threeTailFloor', 'threeTailRestAnim', 'threeTailRestBind', 'threeScene', 'threeSceneVariants',
-  'threeShared', 'threeMixer', 'threeMixerBaked', 'worldCrowd', 'worldThreads', 'babylonScene',
+  'threeShared', 'threeMixer', 'threeMixerBaked', 'worldCrowd', 'babylonScene',
 ];
 
 interface Outcome { name: string; warmFrames: number | null; windows: number[]; framesPerWindow: number; check: boolean; attempts?: number }
@@ -82,7 +82,7 @@ async function runScenarios(): Promise<Outcome[]> {
 }
 
 describe('per-frame allocation, exact (young-generation bytes per window ≤ 256 once optimised)', () => {
-  test('three.js (tail on both backends, floor contact, both rest sources, scene IK and its input variants, a shared world, a wrapped mixer), a bare world of 200 tails, a world with a worker thread, and Babylon.js: no allocation per frame', async () => {
+  test('three.js (tail on both backends, floor contact, both rest sources, scene IK and its input variants, a shared world, a wrapped mixer), a bare world of 200 tails, and Babylon.js: no allocation per frame', async () => {
     const outcomes = await runScenarios();
     expect(outcomes.map((o) => o.name)).toEqual(SCENARIO_NAMES);
     for (const o of outcomes) console.log(`${o.name}: quiet after ${o.warmFrames ?? 'never'} frames (attempt ${o.attempts}); last windows ${o.windows.slice(-3).join(', ')} B`);

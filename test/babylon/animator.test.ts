@@ -9,7 +9,7 @@ import { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import type { Scene } from '@babylonjs/core/scene';
 import { createAnimator, updateAnimators } from '../../adapters/babylon';
 import { createBuiltinCharacter } from '../../core/character';
-import { createBitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { characterToGlb } from '../../rig/characterDocument';
 import { buildCodeCharacter, createTestScene, loadGlbBabylon, rotationAngle, type CodeRigKind } from './helpers';
 

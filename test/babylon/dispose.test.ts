@@ -9,7 +9,8 @@ import { LoadAssetContainerAsync } from '@babylonjs/core/Loading/sceneLoader';
 import '@babylonjs/loaders/glTF';
 import { createAnimator, updateAnimators } from '../../adapters/babylon';
 import { createBuiltinCharacter } from '../../core/character';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { characterToGlb } from '../../rig/characterDocument';
 import { buildCodeCharacter, createTestScene, loadGlbBabylon } from './helpers';
 

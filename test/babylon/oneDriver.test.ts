@@ -10,7 +10,7 @@ import { LoadAssetContainerAsync } from '@babylonjs/core/Loading/sceneLoader';
 import '@babylonjs/loaders/glTF';
 import { createAnimator } from '../../adapters/babylon';
 import { createBuiltinCharacter } from '../../core/character';
-import { createBitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { characterToGlb } from '../../rig/characterDocument';
 import { buildCodeCharacter, createTestScene, loadGlbBabylon, stripTextures } from './helpers';
 

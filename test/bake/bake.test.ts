@@ -13,7 +13,7 @@ import { writeGlbBytes } from '../../rig/glb';
 import { rigAppendages } from '../../rig/pass';
 import { createBuiltinCharacter } from '../../core/character/index';
 import { characterToDocument } from '../../rig/characterDocument';
-import { createBitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { bindSkeleton, beginCharacterFrame } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { makeCritter } from './fixtures';

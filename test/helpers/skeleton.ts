@@ -1,5 +1,5 @@
 /**
- * Skeleton fixtures made from world matrices, shared by the tail backend and thread tests:
+ * Skeleton fixtures made from world matrices, shared by the tail backend tests:
  * the bind source (inverse bind matrices and rest locals) and the per-frame load of those
  * rest locals into the pose store (what an adapter's read does before the hips are moved).
  */

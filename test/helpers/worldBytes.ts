@@ -1,6 +1,6 @@
 /**
- * Byte-for-byte world comparisons for the backend and thread tests: snapshots of typed
- * arrays (tolerance: none — every f64 compared by its bits) and a poll for worker threads.
+ * Byte-for-byte world comparisons for the backend tests: snapshots of typed arrays
+ * (tolerance: none — every f64 compared by its bits).
  */
 import type { BitrigWorld } from '../../core/world';
 
@@ -32,27 +32,4 @@ export function expectSameBytes(a: Map<string, Buffer>, b: Map<string, Buffer>, 
   for (const [key, buf] of a) {
     if (!buf.equals(b.get(key)!)) throw new Error(`${what}: ${key} differs`);
   }
-}
-
-/** Poll `cond` every 5 ms for at most `ms` (worker threads start asynchronously). */
-export async function until(cond: () => boolean, ms: number): Promise<boolean> {
-  const t0 = Date.now();
-  while (!cond()) {
-    if (Date.now() - t0 > ms) return false;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  return true;
-}
-
-/**
- * Run `frame` until `done()`, for at most `ms` (30 s). For tests that need a worker thread to
- * have run one of a job's few chunks: whether a worker wakes before the calling thread has
- * claimed them all depends on scheduling (the calling thread can win every one of 1,500 frames
- * on a loaded machine, as it once did in CI). Every extra frame should be checked like the
- * others; a worker that never runs a chunk still fails the assertion after. Returns `done()`.
- */
-export function runUntil(frame: () => void, done: () => boolean, ms = 30_000): boolean {
-  const end = Date.now() + ms;
-  while (!done() && Date.now() < end) frame();
-  return done();
 }

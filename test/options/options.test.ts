@@ -9,13 +9,16 @@ import { describe, expect, test } from 'vitest';
 import {
   checkAngle, checkOptionKeys, describeValue, editDistance, mergeTailOptions, nearestKey, TAIL_DEFAULTS, withDefaults, withDefaultsStrict,
 } from '../../core/defaults';
-import { BITRIG_WORLD_DEFAULTS, createBitrigWorld, type BitrigWorldOptions } from '../../core/world';
+import { BITRIG_WORLD_DEFAULTS, type BitrigWorldOptions } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { addSceneIK, mergeSceneIKOptions, SCENE_IK_DEFAULTS, type SceneIKOptions } from '../../core/sceneIK';
 import { setTailOptions, getTailOptions } from '../../core/tailSetup';
 import { bakeTails, captureBakeCalibration, detectClipMode, mergeBakeOptions, simulateTailCycle, type BakeOptions } from '../../rig/bake';
 import { makeCritter } from '../bake/fixtures';
 import { makeTailRig } from '../tail/rig';
 import { createAnimator as createThreeAnimator, characterToThree } from '../../adapters/three';
+import { createAnimator as createBabylonAnimator } from '../../adapters/babylon';
+import { buildCodeCharacter, createTestScene } from '../babylon/helpers';
 import { createBuiltinCharacter } from '../../core/character';
 import { makeBiped } from '../scene/rig';
 
@@ -27,7 +30,7 @@ function throwsExactly(f: () => unknown, msg: string): void {
   expect((err as Error).message).toBe(msg);
 }
 
-const WORLD_KEYS = 'entities, chains, bones, characters, fixedStep, maxStepsPerFrame, wasm, threads';
+const WORLD_KEYS = 'entities, chains, bones, characters, fixedStep, maxStepsPerFrame, wasm';
 
 describe('helpers', () => {
   test('editDistance: insert, delete, substitute, swap and a case change each count 1', () => {
@@ -101,22 +104,20 @@ describe('bitrig/world options', () => {
   test('an unknown key throws with the nearest known key (was ignored: the world ran at 1/60 s)', () => {
     throwsExactly(() => createBitrigWorld({ fixedstep: 1 / 30 } as BitrigWorldOptions),
       `bitrig/world: unknown option "fixedstep" (did you mean "fixedStep"?); options: ${WORLD_KEYS}`);
-    throwsExactly(() => createBitrigWorld({ thread: 2 } as BitrigWorldOptions),
-      `bitrig/world: unknown option "thread" (did you mean "threads"?); options: ${WORLD_KEYS}`);
+    throwsExactly(() => createBitrigWorld({ wasn: true } as BitrigWorldOptions),
+      `bitrig/world: unknown option "wasn" (did you mean "wasm"?); options: ${WORLD_KEYS}`);
     throwsExactly(() => createBitrigWorld({ capacity: 10 } as BitrigWorldOptions), `bitrig/world: unknown option "capacity"; options: ${WORLD_KEYS}`);
     // a typo is a typo even when its value is undefined
     expect(() => createBitrigWorld({ fixedstep: undefined } as BitrigWorldOptions)).toThrow(/^bitrig\/world: unknown option "fixedstep"/);
   });
 
   test('an option given as undefined is its default; the right key still works', () => {
-    const w = createBitrigWorld({ fixedStep: undefined, threads: undefined, wasm: undefined, entities: undefined });
+    const w = createBitrigWorld({ fixedStep: undefined, wasm: undefined, entities: undefined });
     expect(w.tailClock.fixedStep).toBe(1 / 60);
-    expect(w.tailThreadsWanted).toBe(0);
     expect(createBitrigWorld({ fixedStep: 1 / 30, wasm: false }).tailClock.fixedStep).toBe(1 / 30);
   });
 
-  test('strings print quoted: threads "auto", entities "10", maxStepsPerFrame "8"; a string fixedStep is refused (it was accepted)', () => {
-    throwsExactly(() => createBitrigWorld({ threads: 'auto' as never }), 'bitrig/world: threads must be an integer in [0, 15] (0: no worker threads), got "auto" (a string)');
+  test('strings print quoted: entities "10", maxStepsPerFrame "8"; a string fixedStep is refused (it was accepted)', () => {
     throwsExactly(() => createBitrigWorld({ entities: '10' as never }), 'bitrig/world: entities must be an integer in [0, 16777216], got "10" (a string)');
     throwsExactly(() => createBitrigWorld({ maxStepsPerFrame: '8' as never }), 'bitrig/world: maxStepsPerFrame must be an integer in [1, 64], got "8" (a string)');
     // '0.016' > 0 and '0.016' <= 0.1 coerce to true: the string used to reach the tail clock
@@ -162,7 +163,7 @@ describe('bitrig/tail options', () => {
 
   test('a per-chain problem names the chain (it said only "options must be an object, got 5"), through bindSkeleton and both adapters; null or undefined for a chain is no override', () => {
     throwsExactly(() => makeTailRig({ bind: { tails: { Tail_1: 5 as never } } }), 'bitrig/tail: tails["Tail_1"] must be an object of tail options, got 5');
-    throwsExactly(() => makeTailRig({ bind: { tails: { Tail_1: { frequency: 'x' as never } } } }), 'bitrig/tail: tails["Tail_1"]: option frequency must be a positive finite number, got "x" (a string)');
+    throwsExactly(() => makeTailRig({ bind: { tails: { Tail_1: { frequency: 'x' as never } } } }), 'bitrig/tail: tails["Tail_1"]: option frequency must be a number in (0, 30] Hz, got "x" (a string)');
     const c = characterToThree(createBuiltinCharacter());
     throwsExactly(() => createThreeAnimator(c.root, { tails: { Tail_1: { frequncy: 2 } as never } }),
       'bitrig/three: options.tails["Tail_1"]: unknown option "frequncy" (did you mean "frequency"?); options: frequency, tipRatio, damping, gravity, carry, restCurve, bendLimit, couplingRate, floorHeight, floorEnabled, floorClearance, contactDamping, restSource, unitScale, teleportDistance');
@@ -173,6 +174,19 @@ describe('bitrig/tail options', () => {
       a.dispose();
     }
     expect(makeTailRig({ bind: { tails: { Tail_1: null as never } } }).binding.tails.length).toBe(1);
+  });
+
+  test('an animator\'s tail options that are not an object are refused as setTailOptions refuses them (5, null, true, [], a string), in both adapters', () => {
+    const c = characterToThree(createBuiltinCharacter());
+    const { world, binding } = makeTailRig();
+    const { scene } = createTestScene();
+    const bc = buildCodeCharacter(scene, 'linked');
+    const createBabylonAnimatorFor = (tail: unknown): unknown => createBabylonAnimator(bc.skeleton, { tail: tail as never });
+    throwsExactly(() => setTailOptions(world, binding.tails[0]!.eid, 5 as never), 'bitrig/tail: options must be an object, got 5');
+    for (const [bad, shown] of [[5, '5'], [null, 'null'], [true, 'true'], [[], '[] (an array)'], ['x', '"x" (a string)']] as const) {
+      throwsExactly(() => createThreeAnimator(c.root, { tail: bad as never }), `bitrig/three: options.tail must be an object of tail options, got ${shown}`);
+      throwsExactly(() => createBabylonAnimatorFor(bad), `bitrig/babylon: options.tail must be an object of tail options, got ${shown}`);
+    }
   });
 });
 

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { mat4, quat } from 'gl-matrix';
 import { makeBiped } from './rig';
-import { createBitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { bindSkeleton } from '../../core/binding';
 import {
   addSceneIK, addSupport, mergeSceneIKOptions, removeSceneIK, sceneDiagnostics, setSceneInputs, setSupportFrame, type GroundQuery,

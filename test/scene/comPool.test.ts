@@ -5,7 +5,7 @@
  * character's segments must not be read by anyone.
  */
 import { describe, expect, test } from 'vitest';
-import { createBitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { computeCenterOfMass, removeSceneIK } from '../../core/sceneIK';
 import { makeBiped, type BipedRig } from './rig';
 

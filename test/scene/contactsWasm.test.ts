@@ -18,14 +18,15 @@
  */
 import { describe, expect, test } from 'vitest';
 import { mat4, quat, vec3 } from 'gl-matrix';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame } from '../../core/binding';
 import { addSupport, setSceneInputs, setSupportFrame, type GroundHit, type GroundQuery, type SceneInputs, type SceneIKOptions } from '../../core/sceneIK';
 import { footLock } from '../../systems/footLock';
 import { pelvisHeight } from '../../systems/pelvisHeight';
 import { twoBoneIK } from '../../systems/twoBoneIK';
-import { SCENE_CONTACTS_WASM_BASE64 } from '../../core/wasm/sceneContactsWasm';
-import type { SceneContactsExports } from '../../core/wasm/tailAccel';
+import { SCENE_CONTACTS_WASM_BASE64 } from '../../runtime/wasm/sceneContactsWasm';
+import type { SceneContactsExports } from '../../core/kernelTypes';
 import { makeBiped, PARENTS, type BipedRig } from './rig';
 import { bytesOf } from '../helpers/worldBytes';
 
@@ -357,6 +358,6 @@ describe('scene contacts in WebAssembly', () => {
       compileSceneContactsKernel(): Promise<{ base64: string; sourceSha256: string; bytes: number }>;
     };
     const fresh = await build.compileSceneContactsKernel();
-    expect(fresh.base64 === SCENE_CONTACTS_WASM_BASE64, 'core/wasm/sceneContactsWasm.ts is stale: run npm run build:wasm').toBe(true);
+    expect(fresh.base64 === SCENE_CONTACTS_WASM_BASE64, 'runtime/wasm/sceneContactsWasm.ts is stale: run npm run build:wasm').toBe(true);
   });
 });

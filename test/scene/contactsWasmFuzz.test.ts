@@ -10,13 +10,12 @@
  * capacity growth, odd dt. Tolerance: none (bytes). Review 6's fuzz.
  *
  * FUZZ_SEEDS=n FUZZ_FRAMES=n to scale; FUZZ_ONLY=seed to rerun one; FUZZ_CHARS=n characters;
- * FUZZ_UPDATE=1 whole `update` passes (the world's groundError compared as well);
- * FUZZ_THREADS=n the wasm world with n worker threads (e.g. FUZZ_CHARS=150 FUZZ_UPDATE=1
- * FUZZ_THREADS=1: the scene job on both threads, ground callbacks on the calling one).
+ * FUZZ_UPDATE=1 whole `update` passes (the world's groundError compared as well).
  */
 import { describe, expect, test } from 'vitest';
 import { mat4, quat, vec3 } from 'gl-matrix';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame } from '../../core/binding';
 import { addSupport, removeSceneIK, removeSupport, setSceneInputs, setSupportFrame, type GroundHit, type GroundQuery, type SceneInputs } from '../../core/sceneIK';
 import { footLock } from '../../systems/footLock';
@@ -92,8 +91,7 @@ interface Scene {
 function buildScene(wasm: boolean, seed: number, frames: number): Scene {
   const p = plan(seed, frames);
   const small = seed % 2 === 0;
-  const threads = wasm && process.env.FUZZ_THREADS ? Number(process.env.FUZZ_THREADS) : 0;
-  const world = small ? createBitrigWorld({ wasm, threads, entities: 4, bones: 8, characters: 1 }) : createBitrigWorld({ wasm, threads, entities: 256, bones: 1024, characters: 32 });
+  const world = small ? createBitrigWorld({ wasm, entities: 4, bones: 8, characters: 1 }) : createBitrigWorld({ wasm, entities: 256, bones: 1024, characters: 32 });
   const log: string[] = [];
   let sups = [addSupport(world), addSupport(world), addSupport(world)];
   const supM = [mat4.create(), mat4.create(), mat4.create()];
@@ -272,7 +270,6 @@ function firstDifference(a: BitrigWorld, b: BitrigWorld): string | null {
 export function runSeed(seed: number, frames: number): string | null {
   const A = buildScene(true, seed, frames), B = buildScene(false, seed, frames);
   if (A.world.tailAccel === null || A.world.tailAccel.scene === null) return 'no kernel';
-  if (process.env.FUZZ_THREADS && A.world.tailAccel.sceneView === null) return 'no threads';
   for (let f = 0; f < frames; f++) {
     A.frame(f); B.frame(f);
     let d = firstDifference(A.world, B.world);
@@ -289,7 +286,6 @@ export function runSeed(seed: number, frames: number): string | null {
     }
     A.log.length = 0; B.log.length = 0;
   }
-  if (process.env.FUZZ_UPDATE) console.log('sceneChunksByWorkers', (A.world.tailAccel as unknown as { sceneChunksByWorkers: number }).sceneChunksByWorkers);
   return null;
 }
 

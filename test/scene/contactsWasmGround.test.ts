@@ -1,7 +1,8 @@
 /** Scene contacts kernel: directed cases against the JavaScript systems (ground callback calls). */
 import { describe, expect, test } from 'vitest';
 import { mat4 } from 'gl-matrix';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame } from '../../core/binding';
 import { addSupport, setSceneInputs, type GroundQuery } from '../../core/sceneIK';
 import { footLock } from '../../systems/footLock';

@@ -10,7 +10,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { glMatrix, mat4, quat } from 'gl-matrix';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { bindSkeleton, beginCharacterFrame, type CharacterBinding, type SkeletonSource } from '../../core/binding';
 import { addSceneIK, setSceneInputs, type SceneIKHandle } from '../../core/sceneIK';
 import { footLock } from '../../systems/footLock';

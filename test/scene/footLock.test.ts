@@ -6,7 +6,7 @@
 import { describe, expect, test, vi } from 'vitest';
 import { mat4, quat, vec3 } from 'gl-matrix';
 import { makeBiped, dist, vecAngle, type BipedRig } from './rig';
-import { createBitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { addSupport, fitSolePlane, removeSupport, sceneDiagnostics, setSupportFrame, type GroundHit, type GroundQuery } from '../../core/sceneIK';
 
 const DEG = Math.PI / 180;
@@ -211,7 +211,7 @@ describe('maximum sole tilt', () => {
     vi.resetModules();
     const fresh = await import('./rig');
     const { sceneDiagnostics: diagnostics } = await import('../../core/sceneIK');
-    const { createBitrigWorld: newWorld } = await import('../../core/world');
+    const { createBitrigWorld: newWorld } = await import('../../runtime/world');
     const slope = 0.3;
     const n = [-Math.sin(slope), Math.cos(slope), 0];
     const ground: GroundQuery = (p, out) => { out.height = Math.tan(slope) * p[0]!; out.normal[0] = n[0]!; out.normal[1] = n[1]!; out.normal[2] = n[2]!; out.support = -1; return true; };

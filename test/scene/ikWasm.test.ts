@@ -13,22 +13,22 @@
  * PelvisHeight and TwoBoneIK each frame rewrites some leg requests from a seeded generator:
  * weights 0 / 0.5 / 1, rotation weights 0 / 0.5 / 1, unreachable, NaN and overflowing targets,
  * zero rotation targets, poles, soften near full extension. A control shows that the comparison
- * sees a one-ulp change. The same scene ×5 on three threads (the workers' own kernel instances)
- * against JavaScript; and the committed module is the compile of wasm/twoBone.ts.
+ * sees a one-ulp change. The same scene ×5 with the systems run over split ranges (as a game's
+ * job system would) against JavaScript; and the committed module is the compile of wasm/twoBone.ts.
  */
 import { describe, expect, test } from 'vitest';
 import { mat4, quat, vec3 } from 'gl-matrix';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame } from '../../core/binding';
 import { addSupport, setSceneInputs, setSupportFrame, type GroundHit, type GroundQuery, type SceneInputs } from '../../core/sceneIK';
 import { footLock } from '../../systems/footLock';
 import { pelvisHeight } from '../../systems/pelvisHeight';
 import { twoBoneIK } from '../../systems/twoBoneIK';
-import { TWO_BONE_WASM_BASE64 } from '../../core/wasm/twoBoneWasm';
-import type { TwoBoneExports } from '../../core/wasm/tailAccel';
-import { disposeTailThreads, sceneContactsThreaded, tailThreads } from '../../core/wasm/tailAccel';
+import { TWO_BONE_WASM_BASE64 } from '../../runtime/wasm/twoBoneWasm';
+import type { TwoBoneExports } from '../../core/kernelTypes';
 import { makeBiped, PARENTS, type BipedRig } from './rig';
-import { bytesOf, runUntil, until } from '../helpers/worldBytes';
+import { bytesOf } from '../helpers/worldBytes';
 
 const DT = 1 / 60;
 const DEG = Math.PI / 180;
@@ -77,12 +77,11 @@ interface Scene {
 interface Counted { taken: number; calls: number }
 
 /**
- * `copies` × the eight characters; `threads` > 0: the systems run as the pipeline's scene job
- * (sceneContactsThreaded, on the worker threads when the world has them) and the requests are
- * FootLock's own (no rewrites: the job runs the three systems in one go).
+ * `copies` × the eight characters; `split` ≥ 0: the three systems run in one go, the requests
+ * FootLock's own (no rewrites), each system over its range in pieces of `split` (0: whole).
  */
-function buildScene(wasm: boolean, seed: number, copies = 1, threads = -1): Scene {
-  const world = createBitrigWorld({ wasm, entities: 128 * copies, bones: 512 * copies, characters: 16 * copies, threads: Math.max(0, threads) });
+function buildScene(wasm: boolean, seed: number, copies = 1, split = -1): Scene {
+  const world = createBitrigWorld({ wasm, entities: 128 * copies, bones: 512 * copies, characters: 16 * copies });
   const roots = ['identity', 'translated', 'rotated', 'uniformScale', 'mirrored', 'nonUniformScale', 'identity', 'rotated'];
   const rigs = Array.from({ length: roots.length * copies }, () => makeBiped({ world, ik: { soften: 0.02 } }));
   const sup = addSupport(world);
@@ -119,15 +118,18 @@ function buildScene(wasm: boolean, seed: number, copies = 1, threads = -1): Scen
       beginCharacterFrame(rig.binding);
       const inputs: SceneInputs = {
         feet: [0.5 + 0.5 * Math.sin(phase), 0.5 - 0.5 * Math.sin(phase)],
-        ground: (c === 0 && ci < 8) || c === 7 ? slope : c === 1 ? onPlatform : null, // (ground callbacks run on the calling thread)
+        ground: (c === 0 && ci < 8) || c === 7 ? slope : c === 1 ? onPlatform : null,
         grounded: !(c === 2 && f % 90 > 70), // a jump now and then: the ground blend fades (fractional weights)
         hands: c % 2 === 0 ? [{ position: [0.5, 1.2 + 0.1 * Math.sin(t), 0.3], weight: 0.5 + 0.5 * Math.sin(t), pole: [0.4, 1, -0.5] },
           { position: [-0.4, 1.3, 0.2], rotation: [0, 0, 0, 1], weight: 1, rotationWeight: 0.5, grip: { position: [0, 0.05, 0], rotation: [0, 0, 0, 1] } }] : [null, null],
       };
       setSceneInputs(world, rig.ik, inputs);
     }
-    if (threads >= 0) {
-      if (!sceneContactsThreaded(world, DT)) { footLock(world, DT); pelvisHeight(world, DT); twoBoneIK(world, DT); }
+    if (split >= 0) {
+      const nc = world.queries.sceneChars.dense.length, nl = world.queries.limbs.dense.length, k = split > 0 ? split : 1 << 30;
+      for (let i = 0; i < nc; i += k) footLock(world, DT, i, k);
+      for (let i = 0; i < nc; i += k) pelvisHeight(world, DT, i, k);
+      for (let i = 0; i < nl; i += k) twoBoneIK(world, DT, i, k);
       return;
     }
     footLock(world, DT);
@@ -242,39 +244,22 @@ describe('two-bone IK in WebAssembly', () => {
     expect(firstDifference(A.world, B.world)).not.toBeNull();
   });
 
-  test('worker threads solve their chunks\' legs in the kernel too: 40 characters on three threads byte-identical to the JavaScript solve over 300 frames', async () => {
-    const A = buildScene(true, 11, 5, 2), B = buildScene(false, 11, 5, 0);
-    const a = A.world.tailAccel!;
-    expect(a.threads).toBe(2);
-    try {
-      A.frame(0); B.frame(0); // (the first job starts the workers)
-      expect(await until(() => tailThreads(A.world) === 2, 10000)).toBe(true);
-      expect(Atomics.load(new Int32Array(a.memory.buffer, a.workerInit!.ik!.counter, 1), 0)).toBe(2); // both workers made their kernel instance
-      // (the 40 characters are one chunk: a worker runs it only when it claims it before the
-      // calling thread — 77 to 230 of 300 frames in three runs here — so, as a one-chunk run
-      // in CI once had none, the run goes on, every frame checked, until a worker has run one,
-      // for at most 30 s more)
-      let f = 1;
-      const checked = (): void => {
-        A.frame(f); B.frame(f);
-        const d = firstDifference(A.world, B.world);
-        if (d !== null) throw new Error(`frame ${f}: ${d} differs`);
-        f++;
-      };
-      while (f < 300) checked();
-      runUntil(checked, () => a.sceneChunksByWorkers > 0);
-      expect(a.sceneChunksByWorkers).toBeGreaterThan(0);
-    } finally {
-      disposeTailThreads(A.world);
+  test('the systems over split ranges (a job system\'s pieces of 7): 40 characters byte-identical to the JavaScript solve over the whole range, 120 frames', () => {
+    const A = buildScene(true, 11, 5, 7), B = buildScene(false, 11, 5, 0);
+    for (let f = 0; f < 120; f++) {
+      A.frame(f); B.frame(f);
+      const d = firstDifference(A.world, B.world);
+      if (d !== null) throw new Error(`frame ${f}: ${d} differs`);
     }
-  }, 120_000);
+    expect(A.world.components.Limb.solved.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+  }, 60_000);
 
   test('the committed module is the compile of wasm/twoBone.ts (npm run build:wasm)', async () => {
     const build = await import('../../scripts/build-wasm.mjs' as string) as {
       compileTwoBoneKernel(): Promise<{ base64: string; sourceSha256: string; bytes: number }>;
     };
     const fresh = await build.compileTwoBoneKernel();
-    expect(fresh.base64 === TWO_BONE_WASM_BASE64, 'core/wasm/twoBoneWasm.ts is stale: run npm run build:wasm').toBe(true);
+    expect(fresh.base64 === TWO_BONE_WASM_BASE64, 'runtime/wasm/twoBoneWasm.ts is stale: run npm run build:wasm').toBe(true);
   });
 });
 

@@ -10,7 +10,8 @@
  */
 import { describe, test, expect } from 'vitest';
 import { mat4, quat, vec3 } from 'gl-matrix';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame, unbindSkeleton } from '../../core/binding';
 import { removeSceneIK } from '../../core/sceneIK';
 import { twoBoneIK } from '../../systems/twoBoneIK';

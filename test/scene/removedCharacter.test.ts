@@ -6,7 +6,7 @@
  * ones. On the JavaScript systems and the WebAssembly kernels.
  */
 import { describe, expect, test } from 'vitest';
-import { createBitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { poseRemoveCharacter } from '../../core/pose';
 import { beginCharacterFrame, bindSkeleton, unbindSkeleton, type CharacterBinding } from '../../core/binding';
 import { removeSceneIK } from '../../core/sceneIK';

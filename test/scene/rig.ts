@@ -6,7 +6,8 @@
  * skeleton's parent) that tests translate, rotate, scale and mirror.
  */
 import { glMatrix, mat3, mat4, quat, vec3 } from 'gl-matrix';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { bindSkeleton, beginCharacterFrame, type CharacterBinding } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { addSceneIK, setSceneInputs, type SceneIKHandle, type SceneIKOptions, type SceneInputs, type SkinInput } from '../../core/sceneIK';

@@ -12,7 +12,7 @@ import { makeTailRig } from './rig';
 import { tailClockBegin, tailClockStep } from '../../systems/tailClock';
 import { tailStep } from '../../systems/tailStep';
 import { tailWrite } from '../../systems/tailWrite';
-import { tailBackend } from '../../core/wasm/tailAccel';
+import { tailBackend } from '../../runtime/kernels';
 import { bytesOf } from '../helpers/worldBytes';
 
 describe('tail clock anchors per step in the WebAssembly kernel', () => {

@@ -8,7 +8,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { glMatrix, mat4, quat, vec3 } from 'gl-matrix';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame, bindSkeleton, type CharacterBinding } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { markTailChainChanged, tailLinkIndex } from '../../core/tailSetup';

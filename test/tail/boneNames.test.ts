@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { findTailChains, isTailName } from '../../core/boneMap';
-import { createBitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { bindSkeleton } from '../../core/binding';
 
 describe('tail bone names', () => {

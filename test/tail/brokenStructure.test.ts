@@ -5,19 +5,19 @@
  * components are public typed arrays): `update` never throws (the WebAssembly kernels used to
  * trap, "memory access out of bounds", every frame), the chain simulates and writes nothing
  * (its bones keep exactly what they had, no NaN anywhere), every other chain swings on, and
- * once the field is put back the chain starts again. The same on the JavaScript step, the
- * WebAssembly one and with a worker thread (where the clock's preparation runs on the workers;
- * every third chain rests on the clip's pose, which JavaScript prepares, and stays on).
+ * once the field is put back the chain starts again. The same on the JavaScript step and the
+ * WebAssembly one (every third chain rests on the clip's pose, which JavaScript prepares, and
+ * stays on).
  */
 import { describe, expect, test } from 'vitest';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame, bindSkeleton, type CharacterBinding } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { tailLinkIndex } from '../../core/tailSetup';
 import { tailStructureOk } from '../../core/tailKernel';
-import { disposeTailThreads, tailBackend, tailThreads } from '../../core/wasm/tailAccel';
+import { tailBackend } from '../../runtime/kernels';
 import { chainSource } from '../helpers/chainSource';
-import { until } from '../helpers/worldBytes';
 
 type Field = 'slot' | 'negative slot' | 'endSlot' | 'links' | 'row';
 const FIELDS: Field[] = ['slot', 'negative slot', 'endSlot', 'links', 'row'];
@@ -38,22 +38,19 @@ function breakField(world: BitrigWorld, eid: number, field: Field): () => void {
 
 const slotsOf = (b: CharacterBinding): number[] => Array.from({ length: b.boneCount }, (_, j) => b.slotOf[j]!);
 
-async function run(field: Field, wasm: boolean, threads: number): Promise<void> {
-  // (300 chains: with a worker the clock's preparation goes to the workers from 256 chains on)
-  const n = threads > 0 ? 300 : 4;
-  const world = createBitrigWorld({ wasm, threads, entities: n + 16, chains: n + 8, bones: n * 8 + 16, characters: n + 8 });
-  try {
+function run(field: Field, wasm: boolean): void {
+  const n = 4;
+  const world = createBitrigWorld({ wasm, entities: n + 16, chains: n + 8, bones: n * 8 + 16, characters: n + 8 });
+  {
     expect(tailBackend(world)).toBe(wasm ? 'wasm-simd' : 'js');
-    // (every third chain rests on the clip's pose: prepared by JavaScript, on the workers when there are)
+    // (every third chain rests on the clip's pose: prepared by JavaScript)
     const bindings = Array.from({ length: n }, (_, k) => bindSkeleton(world, chainSource(6), k % 3 === 2 ? { tail: { restSource: 'animation' } } : {}));
     const C = world.components.TailChain, pose = world.pose;
-    // Chain 1 is broken; with a worker also chain n − 2, in the job's last chunks, which the
-    // calling thread claims last (the first chunks it nearly always runs itself).
-    const brokenAt = threads > 0 ? [1, n - 2] : [1];
+    const brokenAt = [1]; // (chain 1 is broken)
     const brokenList = brokenAt.map((i) => bindings[i]!), brokenEids = brokenList.map((b) => b.tails[0]!.eid);
     const undo: (() => void)[] = [];
     let frozen: number[][] = [];
-    let otherMoved = 0, workerPairsAtBreak = 0;
+    let otherMoved = 0;
     const brokenMovedAfter = brokenAt.map(() => 0);
     for (let f = 0; f < 80; f++) {
       bindings.forEach((b, i) => {
@@ -61,8 +58,6 @@ async function run(field: Field, wasm: boolean, threads: number): Promise<void> 
         pose.localT[o] = 0.3 * Math.sin(0.15 * f + i); pose.localT[o + 2] = 0.2 * Math.cos(0.1 * f + i);
         beginCharacterFrame(b);
       });
-      // (the workers start with the first jobs: joined before the break)
-      if (f === 10 && threads > 0) expect(await until(() => tailThreads(world) >= 1, 5000)).toBe(true);
       if (f === 20) {
         for (const e of brokenEids) {
           expect(tailStructureOk(world, e)).toBe(true); // (validity first: the fixture is whole)
@@ -70,11 +65,8 @@ async function run(field: Field, wasm: boolean, threads: number): Promise<void> 
           expect(tailStructureOk(world, e)).toBe(false);
         }
         frozen = brokenList.map((b) => slotsOf(b).flatMap((s) => Array.from(pose.localR.subarray(s * 4, s * 4 + 4))));
-        workerPairsAtBreak = world.tailAccel?.pairsByWorkers ?? 0;
       }
       if (f === 50) {
-        // (the worker wrote pairs while the chains were broken: with one in the last chunks, it met one)
-        if (threads > 0) expect(world.tailAccel!.pairsByWorkers).toBeGreaterThan(workerPairsAtBreak);
         for (const u of undo) u();
         undo.length = 0;
         for (const e of brokenEids) expect(tailStructureOk(world, e)).toBe(true);
@@ -97,23 +89,18 @@ async function run(field: Field, wasm: boolean, threads: number): Promise<void> 
           if (f > 20) expect(C.stepsLastFrame[brokenEids[j]!], `frame ${f}`).toBe(0);
         });
       }
-      // every other chain stays on, whichever thread and backend prepared and wrote it
+      // every other chain stays on, whichever backend prepared and wrote it
       if (f >= 1) bindings.forEach((b, i) => { if (!brokenAt.includes(i)) expect(C.initialised[b.tails[0]!.eid], `frame ${f}: chain ${i}`).toBe(1); });
     }
     // the others swung on meanwhile (tip > 1 mm in a frame), and the broken chain swings again once repaired
     expect(otherMoved).toBeGreaterThan(1e-3);
     for (const m of brokenMovedAfter) expect(m).toBeGreaterThan(1e-3);
     for (const e of brokenEids) expect(C.initialised[e]).toBe(1);
-  } finally {
-    disposeTailThreads(world);
   }
 }
 
 describe.each(FIELDS)('a tail chain whose %s points outside the world\'s arrays', (field) => {
-  test.each([false, true])('WebAssembly %s: no throw, nothing written for it, the others swing, it restarts when repaired', async (wasm) => {
-    await run(field, wasm, 0);
+  test.each([false, true])('WebAssembly %s: no throw, nothing written for it, the others swing, it restarts when repaired', (wasm) => {
+    run(field, wasm);
   });
-  test('with a worker thread', async () => {
-    await run(field, true, 1);
-  }, 20_000);
 });

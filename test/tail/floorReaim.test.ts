@@ -24,11 +24,12 @@
  */
 import { describe, expect, test } from 'vitest';
 import { glMatrix, mat3, mat4, quat, vec3 } from 'gl-matrix';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame, bindSkeleton, type CharacterBinding } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { setTailOptions, tailLinkIndex } from '../../core/tailSetup';
-import { tailBackend } from '../../core/wasm/tailAccel';
+import { tailBackend } from '../../runtime/kernels';
 import { worldSnapshot, expectSameBytes } from '../helpers/worldBytes';
 import { compareTail } from '../helpers/tailCompare';
 import { tailWrite } from '../../systems/tailWrite';

@@ -11,12 +11,12 @@
  */
 import { describe, expect, test } from 'vitest';
 import { glMatrix, mat4, quat } from 'gl-matrix';
-import { createBitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame, bindSkeleton, unbindSkeleton } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { tailPrepareChain } from '../../systems/tailClock';
-import { tailBackend } from '../../core/wasm/tailAccel';
-import { reseatTailsAtPose } from '../../core/animatorCore';
+import { tailBackend } from '../../runtime/kernels';
+import { reseatTailsAtPose } from '../../adapters/animatorCore';
 import { chainSource } from '../helpers/chainSource';
 
 glMatrix.setMatrixArrayType(Float64Array as unknown as ArrayConstructor);

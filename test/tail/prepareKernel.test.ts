@@ -11,7 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { mat4, quat } from 'gl-matrix';
 import { makeTailRig } from './rig';
 import { update } from '../../systems/pipeline';
-import { tailBackend } from '../../core/wasm/tailAccel';
+import { tailBackend } from '../../runtime/kernels';
 import { bytesOf } from '../helpers/worldBytes';
 
 /** A small deterministic generator (mulberry32). */

@@ -9,11 +9,11 @@
  * On the JavaScript step and on the WebAssembly one.
  */
 import { describe, expect, test } from 'vitest';
-import { createBitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame, bindSkeleton, unbindSkeleton, type CharacterBinding } from '../../core/binding';
 import { poseRemoveCharacter } from '../../core/pose';
 import { update } from '../../systems/pipeline';
-import { tailBackend } from '../../core/wasm/tailAccel';
+import { tailBackend } from '../../runtime/kernels';
 import { chainSource } from '../helpers/chainSource';
 
 function slotsOf(b: CharacterBinding): number[] { return Array.from({ length: b.boneCount }, (_, j) => b.slotOf[j]!); }

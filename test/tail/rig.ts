@@ -7,7 +7,8 @@ import { glMatrix, mat4, quat, vec3 } from 'gl-matrix';
 
 // Float64 everywhere in the fixtures: the assertions go to 1e-9.
 glMatrix.setMatrixArrayType(Float64Array as unknown as Float32ArrayConstructor);
-import { createBitrigWorld, type BitrigWorld, type BitrigWorldOptions } from '../../core/world';
+import { type BitrigWorld, type BitrigWorldOptions } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { bindSkeleton, beginCharacterFrame, endCharacterFrame, type CharacterBinding, type BindOptions } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { tailLinkIndex } from '../../core/tailSetup';

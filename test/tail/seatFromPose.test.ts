@@ -13,7 +13,7 @@
 import { describe, expect, test } from 'vitest';
 import { quat, vec3 } from 'gl-matrix';
 import { makeTailRig, sweepX, type TailRigOptions } from './rig';
-import { reseatTailsAtPose } from '../../core/animatorCore';
+import { reseatTailsAtPose } from '../../adapters/animatorCore';
 import { tailLinkIndex } from '../../core/tailSetup';
 import { SEAT_EASE_TIME } from '../../core/components/tail';
 

@@ -23,7 +23,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { makeTailRig, sweepX, type TailRig, type TailRigOptions } from './rig';
-import { reseatTailsAtPose } from '../../core/animatorCore';
+import { reseatTailsAtPose } from '../../adapters/animatorCore';
 import { beginCharacterFrame, endCharacterFrame, resolveTailRestSource } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { setTailOptions, tailLinkIndex } from '../../core/tailSetup';

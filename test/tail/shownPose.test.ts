@@ -7,7 +7,8 @@
  * start of a frame, given the pose store's driven rotations at the end (as an adapter does).
  */
 import { describe, expect, test } from 'vitest';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import {
   beginCharacterFrame, bindSkeleton, endCharacterFrame, resolveTailRestSource, tailOverwrittenByClip, type CharacterBinding,
 } from '../../core/binding';

@@ -7,7 +7,8 @@ import { makeTailRig, sweepX, type TailRig } from './rig';
 import { addTailChain, markTailChainChanged, tailLinkIndex } from '../../core/tailSetup';
 import { createTailComponents, LINK_STRIDE, TAIL_LINK_FIELDS } from '../../core/components/tail';
 import { poseUpdateWorld } from '../../core/pose';
-import { addBitrigEntity, createBitrigWorld, ensureTailRow, removeBitrigEntity, type BitrigWorld } from '../../core/world';
+import { addBitrigEntity, ensureTailRow, removeBitrigEntity, type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame, bindSkeleton, unbindSkeleton, type CharacterBinding, type SkeletonSource } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 
@@ -509,17 +510,17 @@ describe('tail row capacity (per-link arrays sized by chains, not entities)', ()
 
   test('a chain that grows both the entity and the row capacity makes one new WebAssembly memory, not two', () => {
     const src = chainSource();
-    const world = createBitrigWorld({ entities: 2, chains: 1 });
-    bindSkeleton(world, src); // eid 1, row 0: nothing grows
+    const world = createBitrigWorld({ entities: 4, chains: 1 });
+    bindSkeleton(world, src); // character eid 1, tail eid 2, row 0: nothing grows
     const Orig = WebAssembly.Memory;
     let made = 0;
     (WebAssembly as { Memory: unknown }).Memory = class extends Orig { constructor(d: WebAssembly.MemoryDescriptor) { super(d); made++; } };
     try {
-      bindSkeleton(world, src); // eid 2 (entities 2 → 4) and row 1 (rows 1 → 2)
+      bindSkeleton(world, src); // character eid 3, tail eid 4 (entities 4 → 8) and row 1 (rows 1 → 2)
     } finally {
       (WebAssembly as { Memory: unknown }).Memory = Orig;
     }
-    expect(world.capacity).toBe(4);
+    expect(world.capacity).toBe(8);
     expect(world.tailRows.capacity).toBe(2);
     expect(made).toBe(1);
   });

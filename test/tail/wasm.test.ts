@@ -20,14 +20,15 @@
  */
 import { describe, expect, test } from 'vitest';
 import { glMatrix, mat4, quat, vec3 } from 'gl-matrix';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame, bindSkeleton, unbindSkeleton, type CharacterBinding } from '../../core/binding';
 import { update } from '../../systems/pipeline';
-import { tailBackend, tailWasmModule } from '../../core/wasm/tailAccel';
-import { TAIL_STEP_WASM_BASE64 } from '../../core/wasm/tailStepWasm';
+import { tailBackend, tailWasmModule } from '../../runtime/kernels';
+import { TAIL_STEP_WASM_BASE64 } from '../../runtime/wasm/tailStepWasm';
 import type { TailOptions } from '../../core/defaults';
 import { addTailChain, markTailChainChanged, removeTailChain, setTailRestSource, tailLinkIndex } from '../../core/tailSetup';
-import { reseatTails, reseatTailsAtPose, setBindingTailOptions } from '../../core/animatorCore';
+import { reseatTails, reseatTailsAtPose, setBindingTailOptions } from '../../adapters/animatorCore';
 import { compareTail, maxDiff, type TailDiff } from '../helpers/tailCompare';
 import { expectSameBytes, worldSnapshot } from '../helpers/worldBytes';
 import { loadRest, sourceFromWorlds } from '../helpers/skeleton';
@@ -361,6 +362,6 @@ describe('WebAssembly SIMD tail step', () => {
       compileTailKernel(): Promise<{ base64: string; sourceSha256: string; bytes: number }>;
     };
     const fresh = await build.compileTailKernel();
-    expect(fresh.base64 === TAIL_STEP_WASM_BASE64, 'core/wasm/tailStepWasm.ts is stale: run npm run build:wasm').toBe(true);
+    expect(fresh.base64 === TAIL_STEP_WASM_BASE64, 'runtime/wasm/tailStepWasm.ts is stale: run npm run build:wasm').toBe(true);
   });
 });

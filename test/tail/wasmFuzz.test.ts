@@ -12,12 +12,13 @@
  */
 import { describe, expect, test } from 'vitest';
 import { glMatrix, mat4, quat, vec3 } from 'gl-matrix';
-import { createBitrigWorld, type BitrigWorld } from '../../core/world';
+import { type BitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame, bindSkeleton, unbindSkeleton, type CharacterBinding } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { markTailChainChanged, tailLinkIndex } from '../../core/tailSetup';
 import { compareTail, copyTailState, maxDiff, type TailDiff } from '../helpers/tailCompare';
-import { tailBackend } from '../../core/wasm/tailAccel';
+import { tailBackend } from '../../runtime/kernels';
 import type { TailOptions } from '../../core/defaults';
 import { loadRest, sourceFromWorlds } from '../helpers/skeleton';
 glMatrix.setMatrixArrayType(Float64Array as unknown as ArrayConstructor);
@@ -43,7 +44,18 @@ function bindChar(world: BitrigWorld, spec: Spec) {
   worlds.push(mat4.fromTranslation(mat4.create(), vec3.scaleAndAdd(vec3.create(), [0, spec.hipsY - 0.05, -0.1], dir, seg * along)));
   const src = sourceFromWorlds(names, parents, worlds);
   const rest = src.rest;
-  const binding = bindSkeleton(world, src, { tail: { ...spec.tail } });
+  // The option extremes beyond what setup accepts (gravity 100, springs too stiff for the step)
+  // are written straight into the chain's components, as a game could: the step must still
+  // never throw nor write a NaN, whatever the data.
+  const { frequency, damping, tipRatio, gravity, ...accepted } = spec.tail;
+  const binding = bindSkeleton(world, src, { tail: accepted });
+  const C = world.components.TailChain, eid = binding.tails[0]!.eid;
+  if (frequency !== undefined) C.frequency[eid] = frequency;
+  if (damping !== undefined) C.damping[eid] = damping;
+  if (tipRatio !== undefined) C.tipRatio[eid] = tipRatio;
+  if (gravity !== undefined) C.gravity[eid] = gravity;
+  C.stepCache.fill(0, eid * 5, eid * 5 + 5);
+  markTailChainChanged(world, eid);
   return { spec, binding, rest };
 }
 function drive(c: ReturnType<typeof bindChar>, f: number, ph: number) {

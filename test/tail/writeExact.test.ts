@@ -8,11 +8,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { glMatrix, mat4, quat } from 'gl-matrix';
-import { createBitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { beginCharacterFrame, bindSkeleton } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { tailWrite } from '../../systems/tailWrite';
-import { tailBackend } from '../../core/wasm/tailAccel';
+import { tailBackend } from '../../runtime/kernels';
 import { expectSameBytes, worldSnapshot } from '../helpers/worldBytes';
 import { chainSource } from '../helpers/chainSource';
 

@@ -6,7 +6,7 @@ import { AnimationMixer, Euler, Quaternion, QuaternionKeyframeTrack, Vector3, ty
 import { tailLinkIndex } from '../../core/tailSetup';
 import { createAnimator, characterToThree, updateAnimators } from '../../adapters/three';
 import { createBuiltinCharacter } from '../../core/character';
-import { createBitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 
 function rig(variant: 'chain' | 'shin' = 'chain') {
   const data = createBuiltinCharacter({ variant });
@@ -337,14 +337,14 @@ describe('createAnimator on the built-in character', () => {
     const a = rig();
     const bad: Array<[() => unknown, RegExp]> = [
       [() => createAnimator(null as never), /^bitrig\/three: createAnimator needs a three.js Object3D/],
-      [() => createAnimator(a.root, { world: {} as never }), /^bitrig\/three: options.world must be a world from createBitrigWorld/],
+      [() => createAnimator(a.root, { world: {} as never }), /^bitrig\/three: options.world must be a world bitrig is attached to \(attachBitrig\(world\), or createBitrigWorld\(\)\), got a world bitrig is not attached to/],
       [() => createAnimator(a.root, { mixer: {} as never }), /^bitrig\/three: options.mixer must be a THREE.AnimationMixer, got an object/],
       [() => createAnimator(a.root, { tailChains: 'Tail_1' as never }), /^bitrig\/bind: tailChains must be an array of chains/],
       [() => createAnimator(a.root, { unitScale: 'cm' as never }), /^bitrig\/three: unitScale must be a positive number or 'auto', got "cm"/],
       [() => createAnimator(a.root, { tailPhysics: 'no' as never }), /^bitrig\/three: options.tailPhysics must be true or false/],
       [() => createAnimator(a.root, { tail: { floorEnabled: 'false' as never } }), /^bitrig\/tail: option floorEnabled must be true or false, got "false" \(a string\)/],
       [() => createAnimator(a.root, { tail: { restCurve: '0.5' as never } }), /^bitrig\/tail: option restCurve must be a number in \[0, 1\]/],
-      [() => createAnimator(a.root, { tail: { frequency: '2' as never } }), /^bitrig\/tail: option frequency must be a positive finite number, got "2" \(a string\)/],
+      [() => createAnimator(a.root, { tail: { frequency: '2' as never } }), /^bitrig\/tail: option frequency must be a number in \(0, 30\] Hz, got "2" \(a string\)/],
       [() => createAnimator(a.root, { tail: { frequncy: 2 } as never }), /^bitrig\/tail: unknown option "frequncy" \(did you mean "frequency"\?\); options: frequency,/],
       [() => createAnimator(a.root, { tails: { TailOne: { carry: 0.2 } } }), /^bitrig\/three: options.tails\["TailOne"\] names no tail chain \(chains, by first bone: Tail_1\)/],
       [() => createBitrigWorld({ wasm: 'false' as never }), /^bitrig\/world: wasm must be true or false/],
@@ -355,7 +355,7 @@ describe('createAnimator on the built-in character', () => {
     ];
     for (const [f, msg] of bad) expect(f).toThrow(msg);
     // an option given as undefined is the default (options forwarded as { wasm: flags.wasm })
-    expect(createBitrigWorld({ wasm: undefined, threads: undefined }).tailAccel).not.toBeNull();
+    expect(createBitrigWorld({ wasm: undefined }).tailAccel).not.toBeNull();
     expect(() => createAnimator(rig().root, { tailPhysics: undefined, unitScale: undefined, world: undefined }).dispose()).not.toThrow();
     expect(() => createAnimator(rig().root, { mixer: null as never }).dispose()).not.toThrow(); // null: no mixer
     const an = createAnimator(a.root, { tails: { Tail_1: { carry: 0.2 } } });

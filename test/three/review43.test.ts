@@ -13,7 +13,7 @@ import { describe, expect, test } from 'vitest';
 import { AnimationMixer, BufferAttribute, type Mesh, type Object3D } from 'three';
 import { createAnimator, updateAnimators, characterToThree, placeOnGround, skeletonSourceFromThree } from '../../adapters/three';
 import { createBuiltinCharacter } from '../../core/character';
-import { createBitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 import { bindSkeleton } from '../../core/binding';
 import { writeGlbBytes } from '../../rig/glb';
 import { makeCritter } from '../bake/fixtures';
@@ -127,9 +127,9 @@ describe('animator core: usage errors', () => {
     const src = skeletonSourceFromThree(c.skeleton);
     const world = createBitrigWorld();
     const bad: Array<[() => unknown, RegExp]> = [
-      [() => bindSkeleton(undefined as never, src), /^bitrig\/bind: bindSkeleton\(world, source\) needs a world from createBitrigWorld\(\) first, got undefined$/],
-      [() => bindSkeleton({} as never, src), /^bitrig\/bind: bindSkeleton\(world, source\) needs a world from createBitrigWorld\(\) first, got an object$/],
-      [() => bindSkeleton(src as never, world as never), /needs a world from createBitrigWorld\(\) first/],
+      [() => bindSkeleton(undefined as never, src), /^bitrig\/bind: expected a bitrig world, got undefined; call attachBitrig\(world\) once on your bitECS world \(or make one with createBitrigWorld\(\)\)$/],
+      [() => bindSkeleton({} as never, src), /^bitrig\/bind: expected a bitrig world, got a world bitrig is not attached to; call attachBitrig\(world\)/],
+      [() => bindSkeleton(src as never, world as never), /^bitrig\/bind: expected a bitrig world/],
       [() => bindSkeleton(world, undefined as never), /^bitrig\/bind: bindSkeleton\(world, source\) needs a skeleton source \{ names, parents, rest, inverseBind\? \}.*, got undefined$/],
       [() => bindSkeleton(world, 'skeleton' as never), /needs a skeleton source .*got "skeleton" \(a string\)$/],
       [() => bindSkeleton(world, {} as never), /^bitrig\/bind: source\.names must be an array with one entry per bone, got undefined$/],

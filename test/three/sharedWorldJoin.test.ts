@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { Quaternion, Vector3 } from 'three';
 import { createAnimator, characterToThree, updateAnimators } from '../../adapters/three';
 import { createBuiltinCharacter } from '../../core/character';
-import { createBitrigWorld } from '../../core/world';
+import { createBitrigWorld } from '../../runtime/world';
 
 describe('an animator joining a shared world late', () => {
   test('a tail the game keys on its first frame is seen at once (\'auto\' → animation), and no problem about endCharacterFrame', () => {

@@ -3,14 +3,14 @@
  * in the pose store" and "write the driven bones back", plus diagnostics and option changes.
  * The three.js and Babylon.js adapters call these; they only copy bones in and out.
  */
-import type { BitrigWorld } from './world';
+import type { BitrigWorld } from '../core/world';
 import {
   beginCharacterFrame, resolveTailRestSource, tailOverwrittenByClip, writeTailRest, type CharacterBinding,
-} from './binding';
-import { LINK_STRIDE, REST_ANIMATION, SEAT_FROM_LOCAL } from './components/tail';
-import { setTailOptions } from './tailSetup';
-import { describeValue, type PartialOptions, type TailOptions } from './defaults';
-import { bendAngleOf } from './tailKernel';
+} from '../core/binding';
+import { LINK_STRIDE, REST_ANIMATION, SEAT_FROM_LOCAL } from '../core/components/tail';
+import { setTailOptions } from '../core/tailSetup';
+import { describeValue, type PartialOptions, type TailOptions } from '../core/defaults';
+import { bendAngleOf } from '../core/tailKernel';
 import { update as runPipeline } from '../systems/pipeline';
 
 /** Diagnostics of one tail chain. */
@@ -37,8 +37,6 @@ export interface AnimatorDiagnostics {
   tails: TailDiagnostics[];
   /** Which tail step runs: `'wasm-simd'` (WebAssembly, two chains per SIMD lane pair) or `'js'`. */
   tailBackend: 'wasm-simd' | 'js';
-  /** Worker threads helping the world this frame (`createBitrigWorld({ threads })`; 0: the calling thread alone). */
-  threads: number;
   /** Setup problems that did not stop the binding. */
   problems: string[];
 }

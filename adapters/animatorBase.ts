@@ -9,12 +9,12 @@
  * per-frame methods never throw (except `update` on a world other live animators share, a
  * usage error) and never allocate.
  */
-import { tailBackend, tailThreads } from './wasm/tailAccel';
-import type { BitrigWorld } from './world';
-import { createBitrigWorld } from './world';
-import { bindSkeleton, endCharacterFrame, mergeChainOptions, unbindSkeleton, writeTailRest, type BindOptions, type CharacterBinding, type SkeletonSource } from './binding';
-import { describeValue, TAIL_DEFAULTS, TAIL_OPTION_KEYS, withDefaults, withDefaultsStrict, type PartialOptions, type TailOptions } from './defaults';
-import { autoUnitScale } from './units';
+import { tailBackend } from '../runtime/kernels';
+import { isBitrigWorld, type BitrigWorld } from '../core/world';
+import { createBitrigWorld } from '../runtime/world';
+import { bindSkeleton, endCharacterFrame, mergeChainOptions, unbindSkeleton, writeTailRest, type BindOptions, type CharacterBinding, type SkeletonSource } from '../core/binding';
+import { describeValue, TAIL_DEFAULTS, TAIL_OPTION_KEYS, withDefaults, withDefaultsStrict, type PartialOptions, type TailOptions } from '../core/defaults';
+import { autoUnitScale } from '../core/units';
 import {
   prepareCharacterFrame, reseatTails, reseatTailsAtPose, resolveAutoRestSources, setBindingTailOptions, tailDiagnostics,
   type AnimatorDiagnostics, type TailDiagnostics,
@@ -22,9 +22,9 @@ import {
 import {
   addSceneIK, removeSceneIK, sceneDiagnostics, setSceneInputs, SCENE_IK_OPTION_KEYS,
   type SceneDiagnostics, type SceneIKHandle, type SceneIKOptions, type SceneInputs, type SkinInput,
-} from './sceneIK';
+} from '../core/sceneIK';
 import { update as runPipeline } from '../systems/pipeline';
-import { REST_ANIMATION } from './components/tail';
+import { REST_ANIMATION } from '../core/components/tail';
 
 /** The first bone's name of every tail chain of the bindings (how options name a chain). */
 function chainFirstBones(bindings: readonly CharacterBinding[], names: readonly (readonly string[])[]): string[] {
@@ -217,8 +217,11 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
   const o = withDefaultsStrict(ANIMATOR_BASE_DEFAULTS as AnimatorBaseOptions & { unitScale: number | 'auto'; tailPhysics: boolean }, options, module,
     [...ANIMATOR_BASE_OPTION_KEYS, ...(spec.optionKeys ?? [])], { tail: TAIL_OPTION_KEYS, sceneIK: SCENE_IK_OPTION_KEYS });
   if (skeletons.length === 0) throw new Error(`${module}: no skeleton to bind`);
-  if (o.world !== undefined && !(typeof o.world === 'object' && o.world !== null && 'pose' in o.world && 'components' in o.world)) {
-    throw new Error(`${module}: options.world must be a world from createBitrigWorld()`);
+  if (o.world !== undefined && !isBitrigWorld(o.world)) {
+    throw new Error(`${module}: options.world must be a world bitrig is attached to (attachBitrig(world), or createBitrigWorld()), got ${typeof o.world === 'object' && o.world !== null ? 'a world bitrig is not attached to' : describeValue(o.world)}`);
+  }
+  if (o.tail !== undefined && (typeof o.tail !== 'object' || o.tail === null || Array.isArray(o.tail))) {
+    throw new Error(`${module}: options.tail must be an object of tail options, got ${describeValue(o.tail)}`);
   }
   if (typeof o.tailPhysics !== 'boolean') throw new Error(`${module}: options.tailPhysics must be true or false, got ${describeValue(o.tailPhysics)}`);
   if (o.sceneIK !== undefined && typeof o.sceneIK !== 'boolean' && !(typeof o.sceneIK === 'object' && o.sceneIK !== null && !Array.isArray(o.sceneIK))) {
@@ -438,7 +441,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
       const tails: TailDiagnostics[] = [];
       const problems: string[] = [];
       // (after dispose the ids may belong to other characters: report nothing)
-      if (!alive) return { unitScale, tails, tailBackend: tailBackend(world), threads: tailThreads(world), problems: ['disposed'] };
+      if (!alive) return { unitScale, tails, tailBackend: tailBackend(world), problems: ['disposed'] };
       for (let i = 0; i < bindings.length; i++) {
         problems.push(...bindings[i]!.problems);
         tails.push(...tailDiagnostics(bindings[i]!, names[i]!));
@@ -447,11 +450,10 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
         problems.push(`update(dt) was given dt over 1 s ${longFrames} frames in a row (last ${lastDt} s): dt is in seconds (milliseconds? divide by 1000); the tail runs at most ${world.tailClock.maxStepsPerFrame} steps a frame`);
       }
       const tailBackendNow = tailBackend(world);
-      const threads = tailThreads(world);
-      if (!sceneIK) return { unitScale, tails, tailBackend: tailBackendNow, threads, problems };
+      if (!sceneIK) return { unitScale, tails, tailBackend: tailBackendNow, problems };
       const scene = sceneDiagnostics(world, sceneIK);
       spec.mapSceneDiagnostics?.(scene);
-      return { unitScale, tails, tailBackend: tailBackendNow, threads, problems, scene };
+      return { unitScale, tails, tailBackend: tailBackendNow, problems, scene };
     },
     dispose() {
       if (!alive) return;

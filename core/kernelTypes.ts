@@ -1,0 +1,101 @@
+/**
+ * What the systems see of the WebAssembly kernels: their exports and the views a world's
+ * layout shares with JavaScript (`world.tailAccel`). Types only — the runtime
+ * (runtime/kernels.ts) compiles the kernels and lays the memory out; the systems call the
+ * kernels through these, so neither core nor the systems import the runtime.
+ */
+/** The tail kernel's exports (see wasm/tailStep.ts). */
+export interface TailStepExports {
+  setPointers(...offsets: number[]): void;
+  setWritePointers(...offsets: number[]): void;
+  setControl(offset: number): void;
+  setPreparePointers(...offsets: number[]): void;
+  prepareChains(count: number, steps: number): number;
+  prepareList(list: number, from: number, to: number, steps: number): number;
+  anchorSteps(count: number, t: number): number;
+  prepareStep(count: number): number;
+  prepareWrite(count: number): number;
+  run(): number;
+  tailStep(count: number): void;
+  tailWrite(count: number): void;
+  finishLeftCount(count: number): number;
+}
+
+/** The two-bone IK kernel's exports (see wasm/twoBone.ts). */
+export interface TwoBoneExports {
+  setIkPointers(...offsets: number[]): void;
+  /** Solve the limbs `ikList[from..count)` in order; returns the index of the first one left to JavaScript (`count`: none). */
+  twoBoneRun(from: number, count: number): number;
+  /** The list index the last `twoBoneRun` was at (after a trap: the limb or pair it stopped in; the ones before it are solved). */
+  twoBoneAt(): number;
+}
+
+/** The scene contacts kernel's exports (see wasm/sceneContacts.ts). */
+export interface SceneContactsExports {
+  setScenePointers(...offsets: number[]): void;
+  /** The capacities a character's structure fields are checked against (slots, characters, entities, COM pool length, support rows). */
+  setSceneLimits(slots: number, chars: number, ents: number, pool: number, supportRows: number): void;
+  /** FootLock for the characters `sceneList[from..count)` in order (an entry `-1 - c`: character c has a ground query, its legs' hits in {@link TailAccel.sceneGround}); returns `count`. */
+  footLockRun(from: number, count: number): number;
+  /** PelvisHeight for the characters `sceneList[0..count)`. */
+  pelvisRun(count: number): void;
+  /** Legs whose foot rotation ran two to a f64x2 since the last call (a test counter). */
+  pairedLegsSince(): number;
+  /** Legs whose foot rotation ran alone (odd, degenerate or branching differently) since the last call (a test counter). */
+  scalarLegsSince(): number;
+  /** Legs whose whole FootLock ran two to a f64x2 (planted on static ground, no ground query) since the last call (a test counter). */
+  pairedLocksSince(): number;
+}
+
+/**
+ * What FootLock and PelvisHeight need of a WebAssembly layout (`world.tailAccel`): the scene contacts kernel, its character list,
+ * parameters and ground hits, and the memory's buffer (the systems check their arrays live in it).
+ */
+export interface SceneContactsKernel {
+  scene: SceneContactsExports | null;
+  sceneList: Int32Array;
+  sceneParams: Float64Array;
+  sceneGround: Float64Array;
+  sceneGroundOk: Uint8Array;
+  memory: { readonly buffer: ArrayBufferLike };
+}
+
+/**
+ * A world's WebAssembly tail step: instance, memory and the views it shares with JavaScript
+ * (`world.tailAccel`, `null` on the JavaScript step).
+ *
+ * @example
+ * const mb = world.tailAccel ? world.tailAccel.memory.buffer.byteLength / 2 ** 20 : 0;
+ */
+export interface TailAccel {
+  /** The instance's memory (every tail component array, the pose store's `localT`, `localR`, `localS`, `worldM` and `owner`). */
+  memory: WebAssembly.Memory;
+  /** The kernel's exported functions. */
+  kernel: TailStepExports;
+  /** Per-chain constants of the step, filled by the kernel for a chain with a link on the floor (16 f64 per entity id; layout in wasm/tailStep.ts). */
+  chainK: Float64Array;
+  /** The step mirror's anchor reference of each chain (3 f64 per entity id; copied into a new layout so the mirror continues exactly). */
+  mirrorRef: Float64Array;
+  /** Entity ids to step this call (i32). */
+  ents: Int32Array;
+  /** The scene two-bone IK kernel on this memory (`null`: systems/twoBoneIK.ts solves every limb in JavaScript). */
+  ik: TwoBoneExports | null;
+  /** The limb entity ids {@link TailAccel.ik} solves this call (i32, `capacity` long). */
+  ikList: Int32Array;
+  /** The scene contacts kernel (FootLock, PelvisHeight) on this memory (`null`: systems/footLock.ts and systems/pelvisHeight.ts run in JavaScript). */
+  scene: SceneContactsExports | null;
+  /** The character ids {@link TailAccel.scene} runs this call (i32, `capacity` long; negative: left to JavaScript). */
+  sceneList: Int32Array;
+  /** The scene contacts kernel's parameters: [0] dt (seconds). */
+  sceneParams: Float64Array;
+  /** Per leg entity, the game's ground query's hit for FootLock's kernel: height, normal x y z, support (f64 × 5). */
+  sceneGround: Float64Array;
+  /** Per leg entity, 1 where that ground query hit (u8). */
+  sceneGroundOk: Uint8Array;
+  /** [0]: the step length h (seconds); [1]: the write's display fraction α. */
+  params: Float64Array;
+  /** Entity capacity this layout was made for. */
+  capacity: number;
+  /** The kernel's job control block (i32, {@link CTL}). */
+  control: Int32Array;
+}

@@ -1,0 +1,43 @@
+/**
+ * Attaching bitrig to a world: the data (core/world.ts) and the WebAssembly kernels
+ * (runtime/kernels.ts), laid out again whenever a setup call grows a capacity.
+ */
+import { createWorld } from 'bitecs';
+import { attachBitrigData, type BitrigWorld, type BitrigWorldOptions } from '../core/world';
+import { layoutTailArena } from './kernels';
+
+/**
+ * Attach bitrig to a bitECS 0.4 world the game made (`createWorld()` from bitecs), once: its
+ * components (plain objects of typed arrays, in `world.components`), the pose store
+ * (`world.pose`) and, with `wasm` (default), the WebAssembly kernels' memory. The game's own
+ * components and entities stay as they are. Returns the same world, typed. Throws
+ * `bitrig/world: …` for a bad option, a world already attached, or a property bitrig would
+ * overwrite. Setup-time.
+ *
+ * @example
+ * import { createWorld, query } from 'bitecs';
+ * const world = attachBitrig(createWorld(), { characters: 64 });
+ * const tails = query(world, [world.components.TailChain]);
+ */
+export function attachBitrig<W extends object>(world: W, options: BitrigWorldOptions = {}): W & BitrigWorld {
+  const w = attachBitrigData(world, options);
+  if (w.wasm && layoutTailArena(w)) {
+    w.relayout = layoutTailArena;
+    // (the pose store's arrays live in the kernels' memory)
+    w.pose.onGrow = () => { if (w.tailAccel !== null) layoutTailArena(w); };
+  }
+  return w;
+}
+
+/**
+ * Make a bitECS world and attach bitrig to it: the shortcut for `attachBitrig(createWorld(),
+ * options)`. An option given as undefined keeps its default; an unknown key (a typo:
+ * `fixedstep`) or a bad value throws `bitrig/world: …` naming it, with the nearest known key.
+ *
+ * @example
+ * const world = createBitrigWorld();
+ * // bind characters with an adapter, then every frame: update(world, dt)
+ */
+export function createBitrigWorld(options: BitrigWorldOptions = {}): BitrigWorld {
+  return attachBitrig(createWorld(), options);
+}

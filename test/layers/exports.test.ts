@@ -1,0 +1,42 @@
+/**
+ * The export list of each package entry (the source modules tsup bundles): `bitrig` holds what a
+ * game needs — at most 40 names —, `bitrig/systems` each system, `bitrig/character` the
+ * built-in critter, `bitrig/internals` everything else (a superset of core's own surface).
+ */
+import { describe, expect, test } from 'vitest';
+import * as main from '../../runtime/index';
+import * as systems from '../../runtime/systems';
+import * as character from '../../runtime/character';
+import * as internals from '../../runtime/internals';
+import * as core from '../../core/index';
+
+const names = (m: object): string[] => Object.keys(m).sort();
+
+describe('package entries', () => {
+  test('bitrig: world, attach, bind, frame calls, update, options, diagnostics (exactly these 30 names)', () => {
+    expect(names(main)).toEqual([
+      'BIND_DEFAULTS', 'BITRIG_WORLD_DEFAULTS', 'SCENE_IK_DEFAULTS', 'TAIL_DEFAULTS',
+      'addSceneIK', 'addSupport', 'addTailChain', 'attachBitrig', 'beginCharacterFrame', 'bindSkeleton',
+      'createBitrigWorld', 'createBuiltinCharacter', 'endCharacterFrame', 'getTailOptions', 'isBitrigWorld',
+      'markTailChainChanged', 'mergeSceneIKOptions', 'mergeTailOptions', 'removeSceneIK', 'removeSupport', 'removeTailChain',
+      'sceneDiagnostics', 'setSceneInputs', 'setSupportFrame', 'setTailOptions', 'setTailRestSource', 'tailBackend',
+      'tailLinkIndex', 'unbindSkeleton', 'update',
+    ].sort());
+    expect(names(main).length).toBeLessThanOrEqual(40);
+  });
+  test('bitrig/systems: each system of the pipeline and update', () => {
+    expect(names(systems)).toEqual([
+      'floorContactResolve', 'footLock', 'pelvisHeight', 'resetChainToRest', 'tailClockBegin', 'tailClockStep', 'tailStep', 'tailWrite', 'twoBoneIK', 'update',
+    ]);
+    for (const f of Object.values(systems)) expect(typeof f).toBe('function');
+  });
+  test('bitrig/character: the built-in critter', () => {
+    expect(names(character)).toContain('createBuiltinCharacter');
+    expect(names(character)).toContain('BUILTIN_CHARACTER_DEFAULTS');
+    expect(names(character).every((n) => !['update', 'bindSkeleton', 'createBitrigWorld'].includes(n))).toBe(true);
+  });
+  test('bitrig/internals: core\'s surface, the systems and the kernel loading', () => {
+    const all = new Set(names(internals));
+    for (const n of [...names(core), ...names(systems), 'layoutTailArena', 'tailWasmModule']) expect(all.has(n), n).toBe(true);
+  });
+});
