@@ -21,11 +21,12 @@ import { LoadAssetContainerAsync } from '@babylonjs/core/Loading/sceneLoader';
 import '@babylonjs/loaders/glTF';
 import { steadyAllocation } from '../../bench/alloc';
 import { mat4, quat } from 'gl-matrix';
-import { bindSkeleton, beginCharacterFrame, type CharacterBinding, type SkeletonSource } from '../../core/binding';
+import { bindSkeleton, beginCharacterFrame, type CharacterBinding } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { CLOCK } from '../../core/components/tail';
 import { tailLinkIndex } from '../../core/tailSetup';
 import { sourceFromWorlds } from '../helpers/skeleton';
+import { characterSource } from '../helpers/characterSource';
 
 const DT = 1 / 60;
 const FRAMES = 120; // two seconds of clip in the playback table
@@ -147,16 +148,6 @@ function tailKeyedClip(data: CharacterData, base: string): CharacterClip {
     tracks.push({ bone: name, path: 'rotation', interpolation: 'LINEAR', times, values });
   }
   return { name: `${base}+tail`, duration: d, tracks };
-}
-
-/** The built-in character as an engine-free skeleton source (for characters bound without an engine). */
-function characterSource(data: CharacterData): SkeletonSource {
-  return {
-    names: data.bones.map((b) => b.name),
-    parents: data.bones.map((b) => b.parent),
-    inverseBind: data.bones.map((_, i) => data.inverseBind.subarray(i * 16, i * 16 + 16)),
-    rest: data.bones.map((b) => ({ t: b.t, r: b.r, s: b.s })),
-  };
 }
 
 /**

@@ -10,20 +10,11 @@
 import { describe, expect, test } from 'vitest';
 import { addComponent, addEntity, createWorld, query } from 'bitecs';
 import { attachBitrig } from '../../runtime/world';
-import { beginCharacterFrame, bindSkeleton, endCharacterFrame, type CharacterBinding, type SkeletonSource } from '../../core/binding';
+import { beginCharacterFrame, bindSkeleton, endCharacterFrame, type CharacterBinding } from '../../core/binding';
 import { tailLinkIndex } from '../../core/tailSetup';
 import { update } from '../../systems/pipeline';
-import { createBuiltinCharacter, type CharacterData } from '../../core/character/index';
-
-/** The built-in character as an engine-free skeleton source. */
-function characterSource(data: CharacterData): SkeletonSource {
-  return {
-    names: data.bones.map((b) => b.name),
-    parents: data.bones.map((b) => b.parent),
-    inverseBind: data.bones.map((_, i) => data.inverseBind.subarray(i * 16, i * 16 + 16)),
-    rest: data.bones.map((b) => ({ t: b.t, r: b.r, s: b.s })),
-  };
-}
+import { createBuiltinCharacter } from '../../core/character/index';
+import { characterSource } from '../helpers/characterSource';
 
 const angle = (q: ArrayLike<number>, o: number, p: ArrayLike<number>): number => {
   const d = Math.abs(q[o]! * p[0]! + q[o + 1]! * p[1]! + q[o + 2]! * p[2]! + q[o + 3]! * p[3]!);
