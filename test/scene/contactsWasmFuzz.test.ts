@@ -24,20 +24,10 @@ import { twoBoneIK } from '../../systems/twoBoneIK';
 import { update } from '../../systems/pipeline';
 import { makeBiped, PARENTS, type BipedRig } from './rig';
 import { bytesOf } from '../helpers/worldBytes';
+import { createRng as rng } from '../helpers/rng';
 
 const DT = 1 / 60;
 
-/** mulberry32 */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const pick = <T,>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
 const f64 = new Float64Array(1), u32 = new Uint32Array(f64.buffer);

@@ -5,20 +5,10 @@
 import { describe, expect, test } from 'vitest';
 import { glMatrix, mat4, quat, vec3 } from 'gl-matrix';
 import { isConformal, localRotationForWorld, rotationOfMatrix, rotationToLocal, det3 } from '../../core/ik/frames';
+import { createRng as rng } from '../helpers/rng';
 
 glMatrix.setMatrixArrayType(Float64Array as unknown as Float32ArrayConstructor);
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomQuat(r: () => number): Float64Array {
   const q = new Float64Array([r() * 2 - 1, r() * 2 - 1, r() * 2 - 1, r() * 2 - 1]);

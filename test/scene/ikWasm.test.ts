@@ -29,21 +29,11 @@ import { TWO_BONE_WASM_BASE64 } from '../../runtime/wasm/twoBoneWasm';
 import type { TwoBoneExports } from '../../core/kernelTypes';
 import { makeBiped, PARENTS, type BipedRig } from './rig';
 import { bytesOf } from '../helpers/worldBytes';
+import { createRng as rng } from '../helpers/rng';
 
 const DT = 1 / 60;
 const DEG = Math.PI / 180;
 
-/** Seeded generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A 15° slope rising along +z. */
 const slope: GroundQuery = (p, out: GroundHit) => {

@@ -18,19 +18,10 @@ import { tailPrepareChain } from '../../systems/tailClock';
 import { tailBackend } from '../../runtime/kernels';
 import { reseatTailsAtPose } from '../../adapters/animatorCore';
 import { chainSource } from '../helpers/chainSource';
+import { createRng as rng } from '../helpers/rng';
 
 glMatrix.setMatrixArrayType(Float64Array as unknown as ArrayConstructor);
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('tail clock preparation: kernel = JavaScript on the same state', () => {
   test('whole wasm memory identical after the preparation, many cases', () => {

@@ -13,18 +13,8 @@ import { makeTailRig } from './rig';
 import { update } from '../../systems/pipeline';
 import { tailBackend } from '../../runtime/kernels';
 import { bytesOf } from '../helpers/worldBytes';
+import { createRng as rng } from '../helpers/rng';
 
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FIELDS = ['anchorCur', 'anchorPrev', 'anchorStep', 'stepsLastFrame', 'resetLastFrame', 'exactWorld', 'mirrored', 'initialised'] as const;
 

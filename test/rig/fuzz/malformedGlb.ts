@@ -5,6 +5,7 @@
  * key times, node cycles, deep JSON, a JSON chunk that is not an object, a second buffer,
  * random byte flips). The same seed gives the same cases.
  */
+import { createRng } from '../../helpers/rng';
 
 /** One malformed file: what was broken, and the bytes. */
 export interface FuzzCase {
@@ -16,17 +17,7 @@ export interface FuzzCase {
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** A small seeded PRNG (mulberry32): numbers in [0, 1). */
-export function createRng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { createRng };
 
 type Rng = () => number;
 const pick = <T>(rng: Rng, list: readonly T[]): T => list[Math.floor(rng() * list.length)]!;
