@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { BROWSER_TESTS } from './vitest.config';
+import { BROWSER_TESTS } from './vitest.config.ts';
 
 /**
  * `npm run test:browser`: the demo and examples in headless chromium, the package build
@@ -9,7 +9,6 @@ import { BROWSER_TESTS } from './vitest.config';
 export default defineConfig({
   test: {
     include: BROWSER_TESTS,
-    setupFiles: ['test/setup.ts'],
     globalSetup: ['test/package/buildOnce.ts'],
     testTimeout: 240_000,
     hookTimeout: 360_000,
