@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { BROWSER_TESTS } from './vitest.config.ts';
+import { BROWSER_TESTS } from './vitest.config';
 
 /**
  * `npm run test:browser`: the demo and examples in headless chromium, the package build
