@@ -140,7 +140,7 @@ describe('package build', () => {
   test('the bin runs the TypeScript sources when dist/ is absent (a clone right after npm install)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'bitrig-clone-'));
     try {
-      for (const d of ['bin', 'cli', 'core', 'systems', 'rig', 'adapters', 'wasm']) {
+      for (const d of ['bin', 'cli', 'core', 'systems', 'runtime', 'rig', 'adapters', 'wasm']) {
         if (existsSync(path.join(repoRoot, d))) cpSync(path.join(repoRoot, d), path.join(dir, d), { recursive: true });
       }
       copyFileSync(path.join(repoRoot, 'package.json'), path.join(dir, 'package.json'));
