@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -14,5 +15,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // vitest's default (cores − 1) runs one file at a time on a 2-core machine; the tests are
+    // CPU-bound and independent, so use both cores.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
