@@ -41,7 +41,7 @@ const animatorsOn = new WeakMap<BitrigWorld, number>();
 export interface AnimatorBaseOptions {
   /** World to bind into (share one between many characters); default: a private world. */
   world?: BitrigWorld | undefined;
-  /** Tail options for every chain (SPEC §2 defaults; restSource 'auto'). */
+  /** Tail options for every chain (the documented defaults; restSource 'auto'). */
   tail?: PartialOptions<TailOptions> | undefined;
   /** Per-chain tail options keyed by the chain's first bone name (null or undefined: no override for that chain). */
   tails?: Record<string, PartialOptions<TailOptions> | null | undefined> | undefined;

@@ -1,6 +1,6 @@
 /**
  * `bitrig bake <in.glb> -o <out.glb> [--clips A,B] [--fps 30] [--clip-mode auto|loop|once]` —
- * bake the runtime's tail motion into real keyframes (SPEC §5) so Blender, Unity or Unreal
+ * bake the runtime's tail motion into real keyframes so Blender, Unity or Unreal
  * play it without bitrig. Loops are warmed up to loop closure; one-shot clips (whose last
  * pose differs from their first, or forced with `--clip-mode`) settle on their first pose and
  * are recorded once.

@@ -1,6 +1,6 @@
 /**
  * `bitrig measure <in.glb> --clip <name> [--json] [--grounding]` — the seed's stretch table
- * for one clip (SPEC §5), and with `--grounding` the pelvis-lift comparison (SPEC §3).
+ * for one clip, and with `--grounding` the pelvis-lift comparison.
  *
  * Exit codes: 0 done, 2 bad input (one line on stderr: unknown clip with the clip list, no
  * skin, no animations, unreadable file, bad arguments), 1 unexpected failure.

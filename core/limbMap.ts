@@ -1,5 +1,5 @@
 /**
- * Limb finding (SPEC §4 "a bone-name map finds the limbs"): legs and arms as two-bone chains
+ * Limb finding (a bone-name map finds the limbs): legs and arms as two-bone chains
  * in Mixamo (`mixamorig:LeftUpLeg`), plain (`LeftThigh`), Blender `.L/.R` (`UpperLeg.L`) and
  * Khronos `b_Name_NN` (`b_LeftLeg01_015`) skeletons. Setup-time only; allocates freely.
  *

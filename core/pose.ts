@@ -350,7 +350,7 @@ export function decomposeAffine(m: ArrayLike<number>, outT: vec3, outR: quat, ou
 }
 
 /**
- * Bind local TRS from inverse bind matrices (SPEC §2 "bind pose, not loaded pose"):
+ * Bind local TRS from inverse bind matrices (bind pose, not loaded pose):
  * `W_i = B_i⁻¹`, `L_i = W_parent⁻¹ · W_i`. A bone without an inverse bind matrix (null)
  * keeps the given fallback local (its node's rest TRS). Non-invertible matrices give
  * identity (with a warning string returned for the caller to report at setup).

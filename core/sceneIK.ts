@@ -1,5 +1,5 @@
 /**
- * Scene IK setup and per-frame inputs (SPEC §4, seed 002), engine-free. Adapters call:
+ * Scene IK setup and per-frame inputs, engine-free. Adapters call:
  *
  * - {@link addSceneIK} once per bound character: finds the limbs (bone-name map), creates the
  *   limb entities, calibrates each sole from the foot's skin, builds the centre-of-mass
@@ -330,7 +330,7 @@ export interface SolePlane {
 }
 
 /**
- * Fit a support plane to a foot's vertices (SPEC §4 "sole calibration"): starting from `up`,
+ * Fit a support plane to a foot's vertices (sole calibration): starting from `up`,
  * take the vertices within 10 % of the foot's extent of its low level (the 2nd percentile of
  * heights, so a single toe vertex poking down does not decide), fit a plane to them (least
  * squares), and repeat twice with the fitted normal. The plane lies at that low level; the

@@ -205,7 +205,7 @@ export function anchorFromMatrix(m: Float64Array, mo: number, out: Float64Array,
 }
 
 /**
- * Floor circle (SPEC §2 floor contact): the unit direction from a head at height `hy` of a
+ * Floor circle (floor contact): the unit direction from a head at height `hy` of a
  * link of length `len` whose tip sits at height F: u = (F − hy)/len clamped to [−1, 1],
  * d = √(1−u²)·t + u·e_y with t the unit horizontal part of (dx, dz), falling back to
  * (fx, fz) and then (bx, bz). Writes `out[o..o+2]`.

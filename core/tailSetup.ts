@@ -2,7 +2,7 @@
  * Tail chain setup (setup-time; may allocate and throw `bitrig/tail: …`).
  *
  * Reads the bind pose from the pose store (which the adapters fill from inverse bind
- * matrices, SPEC §2 "bind pose, not loaded pose") and writes every field of the tail
+ * matrices, "bind pose, not loaded pose") and writes every field of the tail
  * components for a new chain entity: link topology, tip offsets (with a virtual end that
  * continues the incoming tangent in the last bone's own frame when there is no `Tail_End`),
  * hips axes, and the rest rotations with the carry and centred rest arc applied.
@@ -277,7 +277,7 @@ const _a = new Float64Array(LINK_STRIDE * 3);
 const _t = new Float64Array(24);
 
 /**
- * Rest rotations for the `'bind'` source (SPEC §2 carry + centred rest arc): with `a_i` the
+ * Rest rotations for the `'bind'` source (carry + centred rest arc): with `a_i` the
  * authored direction of segment i in the hips frame, `c` its sagittal projection of `a_0`,
  * `u_i = R_lat(C·(i+1)/N) · rot(slerp(I, swing(c, a_i), β), c)` and `r_i = A_i⁻¹ u_i`, where
  * `A_i` (parent rest frame → hips) includes the corrections of earlier joints. Writes

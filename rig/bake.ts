@@ -1,5 +1,5 @@
 /**
- * Bake tails into keyframes (SPEC §5): simulate each clip with the runtime's own systems on a
+ * Bake tails into keyframes: simulate each clip with the runtime's own systems on a
  * private copy of the skeleton, warm up until the tail's motion repeats from one cycle to the
  * next (loop closure), then record real keyframes for every `Tail_*` link rotation.
  *

@@ -1,5 +1,5 @@
 /**
- * Add a grown chain to a skin (SPEC §1): bones `Tail_1…Tail_K` and a weightless `Tail_End`,
+ * Add a grown chain to a skin: bones `Tail_1…Tail_K` and a weightless `Tail_End`,
  * a chain parented under the pelvis, each sharing the pelvis's bind rotation (and scale) so
  * each is a pure translation in its parent's frame; their inverse bind matrices follow
  * directly. Existing clips are not touched. Browser-safe; setup-time code.

@@ -1,5 +1,5 @@
 /**
- * Chain growth (SPEC §1 step two): geodesic coordinate by Dijkstra from the collar, tail
+ * Chain growth (step two): geodesic coordinate by Dijkstra from the collar, tail
  * length L (p99), K segments, joints J0…JK with smoothing passes, and the blended weights.
  * Works on welded ids, bind space, model units. Browser-safe.
  */
@@ -223,8 +223,8 @@ export function chainJoints(
 }
 
 /**
- * Blended chain weights for a coordinate `g` along a chain of K segments and length L
- * (SPEC §1): `s = K·g/L`, `k = floor(s)`, `f = s − k`, owner bone `k+1`,
+ * Blended chain weights for a coordinate `g` along a chain of K segments and length L:
+ * `s = K·g/L`, `k = floor(s)`, `f = s − k`, owner bone `k+1`,
  * `w_prev = clamp(0.5 − 2f, 0, 0.5)`, `w_next = clamp(2f − 1.5, 0, 0.5)`,
  * `w_self = 1 − w_prev − w_next`. Bone 0 is the pelvis ("prev" of the root segment); the
  * last segment has no "next" (Tail_End is weightless), so its share stays on bone K.

@@ -1,5 +1,5 @@
 /**
- * Appendage detection (SPEC §1): far skin → pieces over the welded faces → collar →
+ * Appendage detection: far skin → pieces over the welded faces → collar →
  * attachment by nearest joint with the torso/thigh bias → centroid and elongation tests →
  * merge of overlapping shells. Works on welded ids, bind space, model units.
  * Browser-safe; setup-time code (allocates).
@@ -283,7 +283,7 @@ function vertexGap(P: Float64Array, a: Piece, b: Piece, limit: number): number {
 }
 
 /**
- * Merge shells (SPEC §1): pieces on the same attachment whose bounding boxes overlap by more
+ * Merge shells: pieces on the same attachment whose bounding boxes overlap by more
  * than `mergeOverlap` (of the larger box: fur over skin shares most of its box; a small piece
  * inside a long tail's box does not). [ours] A floating shell (no non-far skin touches it,
  * e.g. a tail tip modelled as its own shell) joins the nearest piece within `floatGap`: its

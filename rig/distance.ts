@@ -1,5 +1,5 @@
 /**
- * Skeleton distance field and weighted bone distance (SPEC §1, §5), bind space, model units.
+ * Skeleton distance field and weighted bone distance, bind space, model units.
  *
  * Bone segments: for every joint `j` that carries weight, the segments `j → c` to each child
  * joint `c`; a weighted leaf gets a stub `j → j + stub·(j − parent)` past the joint (so a
@@ -182,7 +182,7 @@ export function boneDistance(bones: JointBones, j: number, x: number, y: number,
 }
 
 /**
- * Weighted bone distance of one vertex: Σ_j w_j · dist(vertex, bone j) (SPEC §5), with the
+ * Weighted bone distance of one vertex: Σ_j w_j · dist(vertex, bone j), with the
  * vertex's influences given as `slots` (joint, weight) pairs starting at `o`.
  *
  * @example
@@ -212,7 +212,7 @@ export function vertexBoneDistance(
 }
 
 /**
- * Mean weighted bone distance over a set of vertices (SPEC §5 "weighted bone distance"):
+ * Mean weighted bone distance over a set of vertices (weighted bone distance):
  * mean over the vertices of Σ_j w_j · dist(vertex, bone segment j).
  *
  * @example

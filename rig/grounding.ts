@@ -1,5 +1,5 @@
 /**
- * Pelvis grounding that ignores the tail (SPEC §3), engine-free. `S` = support points sampled
+ * Pelvis grounding that ignores the tail, engine-free. `S` = support points sampled
  * from the skin, grouped by dominant bone; `T` = those dominated by tail bones (or given as a
  * tail-vertex mask, for a tail the rigger never gave bones); `E` = those owned by limb contact
  * solvers. With both minima using the same exclusion:
@@ -26,7 +26,7 @@ import { checkOptionKeys, describeValue, withDefaultsStrict, type PartialOptions
 export interface GroundingOptions {
   /** Support points kept per dominant bone (extremes of the bone's skin first). */
   samplesPerBone: number;
-  /** Exclude tail skin (T) from the calibration floor and from the lift (SPEC §3). `false` is the regression. */
+  /** Exclude tail skin (T) from the calibration floor and from the lift. `false` is the regression. */
   excludeTail: boolean;
   /** Names of bones whose skin is owned by limb contact solvers (E): never asks for lift. */
   contactBones: readonly string[];
@@ -345,7 +345,7 @@ export function mergeHipsLiftOptions(options: PartialOptions<HipsLiftOptions> = 
 
 /**
  * The seed's comparison on a document's clip: the pelvis height when body grounding counts
- * the tail vs when it excludes it (SPEC §3), at evenly spaced times. Without smoothing,
+ * the tail vs when it excludes it, at evenly spaced times. Without smoothing,
  * `y_hips^X(t) = y_hips^clip(t) + L^X(t)`, so Δy is the extra lift the tail asks for.
  * Throws `bitrig/grounding: …` (not a Document, no skin, unknown clip, no pelvis).
  *
@@ -455,7 +455,7 @@ export interface PlaceOnGroundOptions {
 export const PLACE_ON_GROUND_DEFAULTS: Readonly<PlaceOnGroundOptions> = Object.freeze({ floorY: 0, apply: false, tailVertex: null });
 
 /**
- * Put a document's character on the ground the way a viewer should (SPEC §3): the floor is
+ * Put a document's character on the ground the way a viewer should: the floor is
  * the lowest point of the skinned rest pose **without tail skin**, so a tail hanging below
  * the soles never lifts the model. Unskinned meshes are not considered. With `apply`, the
  * scene's root nodes are translated by `offsetY`. Takes a glTF-Transform Document (a model

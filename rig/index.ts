@@ -1,5 +1,5 @@
 /**
- * `bitrig/rig`: the offline rig pass (SPEC §1) — find a tail an auto-rigger never gave bones,
+ * `bitrig/rig`: the offline rig pass — find a tail an auto-rigger never gave bones,
  * grow a bone chain along it and re-weight its skin — on a glTF-Transform Document or on GLB
  * bytes. Browser-safe: file I/O lives in the CLI (`bitrig rig`) and `rig/node.ts`.
  *
@@ -25,7 +25,7 @@ export { readSkinSkeleton } from './skeleton';
 export type { SkinSkeleton } from './skeleton';
 export { characterToDocument, characterToGlb } from './characterDocument';
 
-// Bake and measure (SPEC §3, §5): clip sampling, CPU skinning, edge stretch, tail bake, grounding.
+// Bake and measure: clip sampling, CPU skinning, edge stretch, tail bake, grounding.
 export { readSceneGraph, createLocalPose, resetLocalPose, createClipSampler, sampleClip, computeWorldMatrices, listClipNames, findClip } from './sample';
 export type { SceneGraph, LocalPose, ClipSampler, ChannelSampler } from './sample';
 export { readSkins, jointMatrices, skinVertices, dominantJoints } from './skinning';

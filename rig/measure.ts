@@ -1,5 +1,5 @@
 /**
- * Measure tails the way the seeds do (SPEC §5).
+ * Measure tails: edge stretch and weighted bone distance.
  *
  * - **Edge stretch**: for every mesh edge, skinned length / bind length at `samples` (24)
  *   evenly spaced times t_i = i·D/24 through a clip. Tail edges have both vertices on the
@@ -325,7 +325,7 @@ export function measureEdgeStretch(doc: Document, clip: string, options: Partial
 const defaultRig: RigFunction = (doc, mode) => { rigAppendages(doc, { mode }); };
 
 /**
- * Measure a clip the way the seeds do: the four rows in one run (see the module header).
+ * Measure a clip: the four rows in one run (see the module header).
  * Never modifies `doc` (the rig pass runs on clones). Throws `bitrig/measure: …` (no tail
  * found, no animations, unknown clip) or `bitrig/skinning: …` (no skin).
  *

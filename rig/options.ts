@@ -1,5 +1,5 @@
 /**
- * Options of the rig pass (SPEC §1). One interface, one defaults object, one merge
+ * Options of the rig pass. One interface, one defaults object, one merge
  * ({@link mergeRigOptions}). Lengths are fractions of the model height `H` (bind-space
  * extent along the up axis) unless a field says otherwise.
  */
@@ -21,7 +21,7 @@ export interface RigOptions {
   mode: RigMode;
   /** Opt-ins: `'spine'` makes long pieces hanging from the spine rigid on their bone; `'torso'` does the same for worn torso pieces (capes, skirts), never for the body's own far skin (kind `body`). */
   include: readonly RigInclude[];
-  /** Far skin: skeleton distance above this fraction of H (SPEC: 7 %). */
+  /** Far skin: skeleton distance above this fraction of H (default 7 %). */
   farFraction: number;
   /** Leaf joints get a stub past the joint of this fraction of their incoming bone's length. */
   leafStubFraction: number;
@@ -90,7 +90,7 @@ export interface RigOptions {
   onProgress: RigProgress | null;
 }
 
-/** SPEC §1 defaults. */
+/** The rig pass's defaults. */
 export const RIG_DEFAULTS: Readonly<RigOptions> = Object.freeze({
   mode: 'chain' as RigMode,
   include: Object.freeze([]) as readonly RigInclude[],

@@ -1,5 +1,5 @@
 /**
- * Clip sampling in Node on a GLB's own clips (SPEC §5): every node's local translation,
+ * Clip sampling in Node on a GLB's own clips: every node's local translation,
  * rotation and scale at any time of an animation, with glTF's STEP, LINEAR and CUBICSPLINE
  * interpolation, evaluated as three.js's `KeyframeTrack` interpolants evaluate a loaded clip
  * (the same arithmetic, results rounded to float32 as three's result buffers are): the key

@@ -1,5 +1,5 @@
 /**
- * CPU linear-blend skinning of every skinned primitive at a pose (SPEC §5): per skin, the
+ * CPU linear-blend skinning of every skinned primitive at a pose: per skin, the
  * joint matrices `M_j = W_j · B_j` (joint world × inverse bind, glTF's rule: the skinned
  * mesh node's own transform does not apply) and `p' = Σ_k w_k · M_{j_k} · p` over all
  * influences (JOINTS_0/WEIGHTS_0 and JOINTS_1/WEIGHTS_1). Output is in the scene's world

@@ -1,5 +1,5 @@
 /**
- * FloorContact — stage 7 of the pipeline, per link of a tail step (SPEC §2 floor contact),
+ * FloorContact — stage 7 of the pipeline, per link of a tail step (floor contact),
  * after bend coupling: contact has precedence over the bend limit. The below-the-floor test is
  * inline in {@link tailStep}; this file resolves a contact.
  *

@@ -1,5 +1,5 @@
 /**
- * FootLock — planted feet, terrain and moving supports (SPEC §4, pipeline step 1).
+ * FootLock — planted feet, terrain and moving supports.
  *
  * Reads: per character the `grounded` input, the game's ground query and the root frame's
  * world height (the character's reference floor); per leg the stance weight, the sole

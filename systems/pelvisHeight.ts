@@ -1,5 +1,5 @@
 /**
- * PelvisHeight — the pelvis band and balance (SPEC §4, pipeline step 2).
+ * PelvisHeight — the pelvis band and balance.
  *
  * Reads: per character the legs' animated joint positions (pose store, world), their IK
  * targets and effective stance weights (written by FootLock), the balance input, the

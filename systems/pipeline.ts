@@ -15,7 +15,7 @@
  *     8. TailWrite     rotation readback into the pose store, every frame
  *   game: adapter.write → render
  *
- * Contacts come before secondary motion (seed 002's order): the pelvis height is settled
+ * Contacts come before secondary motion: the pelvis height is settled
  * before the legs are solved from it, and the tail's rest targets read the final hips.
  */
 import { isBitrigWorld, type BitrigWorld } from '../core/world';

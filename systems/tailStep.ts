@@ -1,5 +1,5 @@
 /**
- * TailStep — one internal step of every tail chain (SPEC §2). Per link, from the hips
+ * TailStep — one internal step of every tail chain. Per link, from the hips
  * outward, the pipeline's stages 5–7 run in order, then the link is aimed at its final tip so
  * the next link's head and frame are final:
  *

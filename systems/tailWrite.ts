@@ -1,5 +1,5 @@
 /**
- * TailWrite — readback into the pose store, every frame (SPEC §2 "rotation readback").
+ * TailWrite — readback into the pose store, every frame (rotation readback).
  *
  * Reads: the links' local rotations after the last two internal steps (`localPrev`,
  * `localCur`; each is the shortest arc taking the bone's rest direction onto the direction to

@@ -1,5 +1,5 @@
 /**
- * TwoBoneIK — solve every limb toward its request (SPEC §4, pipeline step 3).
+ * TwoBoneIK — solve every limb toward its request.
  *
  * Reads: per limb the request in the Limb component (legs: written by FootLock; arms: built
  * here from the HandTarget — a held object's wrist target is the desired object pose × the

@@ -1,5 +1,5 @@
 /**
- * `placeOnGround(model)` for three.js viewers (SPEC §3): put a loaded model on the floor by its
+ * `placeOnGround(model)` for three.js viewers: put a loaded model on the floor by its
  * body, ignoring tail-dominated skin, so a tail hanging below the soles never lifts the
  * character. Camera framing is the viewer's business and should still include the whole
  * model (a `Box3` of the object does).

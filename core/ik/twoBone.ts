@@ -1,5 +1,5 @@
 /**
- * Analytic two-bone IK (SPEC §4): a root → mid → end chain (hip-knee-ankle, shoulder-
+ * Analytic two-bone IK: a root → mid → end chain (hip-knee-ankle, shoulder-
  * elbow-wrist) turned so the end reaches a target, with a pole (knee/elbow guide), separate
  * position and rotation weights, an end-effector orientation target, softening near full
  * extension and a `reached` flag.

@@ -114,7 +114,7 @@ export const STUB_MIN_LINKS = 2;
 /** …and at most this many. */
 export const STUB_MAX_LINKS = 3;
 
-/** The policy of the 11 September update (SPEC §1). `areaShare` gives a piece's share of the skin's surface area. */
+/** The policy for pieces. `areaShare` gives a piece's share of the skin's surface area. */
 export function decide(piece: Piece, skel: SkinSkeleton, regions: Uint8Array, o: RigOptions, height: number, areaShare: (p: Piece) => number, misweighted: number): Decision {
   const a = piece.attachment;
   const name = a >= 0 ? skel.names[a]! : '?';

@@ -218,7 +218,7 @@ export interface BeyondChains {
 /**
  * A tail domain at existing chains ({@link atExistingChain}): in chain mode, when at least
  * {@link EXISTING_ALONG} of it lies along them driven from elsewhere, that skin is re-weighted
- * onto them (SPEC-style blend on the chain coordinate, no bones added); otherwise it is left
+ * onto them (the chain's blend on the chain coordinate, no bones added); otherwise it is left
  * alone and the report names the chains. Returns the part of the domain beyond every chain's
  * bound when it is a tail of its own (a fork's bare branch), else null.
  */

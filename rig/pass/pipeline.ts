@@ -1,5 +1,5 @@
 /**
- * The rig pass (SPEC §1): find the pieces of skin far from the skeleton on every skin of a
+ * The rig pass: find the pieces of skin far from the skeleton on every skin of a
  * glTF-Transform Document, decide per piece (chain, rigid, left alone), grow a chain of bones
  * along a tail and re-weight its skin. Works in place on the Document; no file I/O, no Node
  * imports (runs in the browser too). Everything is in bind space, model units.
@@ -8,7 +8,7 @@
  * primitive using a skin. Writes: new joint nodes under the pelvis, the skin's joints and
  * inverse bind matrices, JOINTS/WEIGHTS of the re-weighted vertices only. Clips untouched.
  *
- * Beyond the seeds ([ours], each an option):
+ * Beyond the basic method (each an option):
  * - Fat bodies hide tails: a quadruped's far belly skin joins the tail's into one worn torso
  *   piece at 7 % of H. Such a piece is searched again at raised thresholds (×1.25 per step up
  *   to 0.3 H) for a long piece hanging from the pelvis with a compact root ring (collar spread
@@ -35,7 +35,7 @@
  *   the far threshold: the chain runs inside the tail); each vertex goes to its nearest chain,
  *   so a forked tail with a chain per branch is done in one run. A domain ≥ 25 % at chains is
  *   re-weighted onto them when at least half of it lies along them while weighted mostly to
- *   other bones that are farther (by the absorb margin) than the chain: weights by the SPEC §1
+ *   other bones that are farther (by the absorb margin) than the chain: weights by the
  *   blend on the coordinate of the nearest point of the chain's polyline. Otherwise (or in
  *   rigid mode) it is left alone and the report names the chain. The part of the domain beyond
  *   every chain's bound (a separate tail nearby, a fork's bare branch) grows its own chain when

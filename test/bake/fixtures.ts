@@ -3,7 +3,7 @@
  * / grounding tests: hips, spine, two legs with flat feet (soles at y = 0) and a tail tube
  * hanging back and down from the pelvis. Metres, Y up, facing +Z, tail toward −Z.
  *
- * Variants: `chain` (Tail_1…Tail_K + Tail_End under Hips, SPEC §1 weights — what the rig
+ * Variants: `chain` (Tail_1…Tail_K + Tail_End under Hips, weights — what the rig
  * pass grows), `shin` (no tail bones: the tail skin on the left shin and both thighs, the
  * auto-rigger failure), `rigid` (no tail bones: every tail vertex 1.0 on Hips). All variants
  * have the same vertices in the same order. Clips: `walk` (1 s), `crouch` (1 s: the hips

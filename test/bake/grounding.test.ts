@@ -1,5 +1,5 @@
 /**
- * Pelvis grounding that ignores the tail (SPEC §3, rig/grounding.ts and the three.js
+ * Pelvis grounding that ignores the tail (rig/grounding.ts and the three.js
  * placeOnGround): tail skin never defines the body's floor nor asks for a pelvis lift; with
  * the tail counted (the regression) the lift shows.
  */

@@ -1,5 +1,5 @@
 /**
- * Measuring tails the way the seeds do (rig/measure.ts): the harness (statistics, edges,
+ * Measuring tails (rig/measure.ts): the harness (statistics, edges,
  * rigid = 1 under any armature), then the seed's four rows on the built-in character and on
  * de-tailed real animals: the original rig tears, rigid is exactly 1.00, the chain stays under
  * the body's own stretch with nothing torn, and the tail is not frozen.

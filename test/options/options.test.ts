@@ -136,7 +136,7 @@ describe('bitrig/tail options', () => {
     throwsExactly(() => mergeTailOptions({ carry: 400 }), 'bitrig/tail: option carry must be an angle in radians in [-π, π], got 400');
     throwsExactly(() => mergeTailOptions({ carry: '0.5' as never }), 'bitrig/tail: option carry must be an angle in radians in [-π, π], got "0.5" (a string)');
     for (const ok of [0, Math.PI, -Math.PI, TAIL_DEFAULTS.carry]) expect(mergeTailOptions({ carry: ok }).carry).toBe(ok);
-    expect(TAIL_DEFAULTS.carry).toBeCloseTo(0.8727, 4); // SPEC §2: 50°
+    expect(TAIL_DEFAULTS.carry).toBeCloseTo(0.8727, 4); // 50°
     // through the chain setup and a later change, too
     expect(() => makeTailRig({ tail: { carry: 50 } })).toThrow(/^bitrig\/tail: option carry must be an angle in radians in \[-π, π\], got 50 \(degrees\?/);
     const rig = makeTailRig({ links: 4 });

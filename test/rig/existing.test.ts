@@ -8,7 +8,7 @@
  *
  * Tolerances: "the same weights" is exact equality of the stored JOINTS/WEIGHTS values (the
  * second run writes nothing). Re-weighting quality is the mean weighted bone distance over
- * the tail's vertices (SPEC §5), against the artist's own weights on the same bones.
+ * the tail's vertices, against the artist's own weights on the same bones.
  */
 import type { Document, Skin } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';

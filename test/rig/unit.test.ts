@@ -12,7 +12,7 @@ import { readSkinMesh, writeInfluences } from '../../rig/meshData';
 import { mergeRigOptions, RIG_DEFAULTS } from '../../rig/options';
 import { weldGraph } from '../../rig/weld';
 
-describe('chainWeights (SPEC §1 blended weights)', () => {
+describe('chainWeights (blended weights)', () => {
   const out = [0, 0, 0, 0];
   const w = (g: number, K = 4, L = 1): Record<number, number> => {
     const c = chainWeights(g, K, L, out);

@@ -1,5 +1,5 @@
 /**
- * Bad input (SPEC §4, charter rule 1): NaN targets, zero-length bones, weights outside [0, 1],
+ * Bad input: NaN targets, zero-length bones, weights outside [0, 1],
  * missing limbs, broken ground queries and frame times — defined results, no throw per frame,
  * a clear error at setup.
  */

@@ -1,5 +1,5 @@
 /**
- * Foot locking (SPEC §4, seed 002): planted feet on a static floor while the body moves, on
+ * Foot locking: planted feet on a static floor while the body moves, on
  * translating and rotating platforms, on a 15° slope; release back to the animation; sole
  * calibration. Built on the code rig in ./rig.ts. Tolerances are stated where asserted.
  */

@@ -1,5 +1,5 @@
 /**
- * Hand targets and held objects (SPEC §4, seed 002): a world position and orientation with a
+ * Hand targets and held objects: a world position and orientation with a
  * blend weight, solved exactly under translated, rotated, scaled and mirrored parents; a held
  * object's wrist target = object pose × grip⁻¹ (key in a lock, a jug's spout over a cup while
  * tilting); out of reach the arm is clamped, never stretched, the object stays on the solved

@@ -1,5 +1,5 @@
 /**
- * Limb finding (SPEC §4): legs and arms in Mixamo, plain, `.L/.R` and `b_Name_NN` skeletons;
+ * Limb finding: legs and arms in Mixamo, plain, `.L/.R` and `b_Name_NN` skeletons;
  * quadrupeds have four legs (the Khronos fox's front legs are named arms; the Quaternius
  * animals' paws hang from IK controllers). Synthetic name lists first, then the real files.
  */

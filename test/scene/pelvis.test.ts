@@ -1,5 +1,5 @@
 /**
- * Pelvis band and balance (SPEC §4): the pelvis moves inside the band from which every planted
+ * Pelvis band and balance: the pelvis moves inside the band from which every planted
  * leg reaches its target, smoothing never crosses the band (the seed's floating foot on a
  * slope), centre of mass from body segments and held loads (tail never counts).
  */

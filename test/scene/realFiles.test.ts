@@ -1,5 +1,5 @@
 /**
- * Real files (SPEC §4, issue 3): the walk clips of threejs-xbot, threejs-soldier and
+ * Real files: the walk clips of threejs-xbot, threejs-soldier and
  * khronos-fox (four legs), played by three's AnimationMixer through the three.js animator with
  * scene IK, over a 15° slope and on a moving platform. The stance weights are what a game
  * would derive from the clip (each foot's height over one cycle); the body moves at the

@@ -1,5 +1,5 @@
 /**
- * Tail secondary motion (SPEC §2, §6): each behaviour the seeds verify, on tiny rigs built in
+ * Tail secondary motion: each behaviour, on tiny rigs built in
  * code (test/tail/rig.ts). Every tolerance is stated where it is asserted.
  */
 import { describe, expect, test } from 'vitest';
