@@ -9,7 +9,6 @@
  * per-frame methods never throw (except `update` on a world other live animators share, a
  * usage error) and never allocate.
  */
-import { tailBackend } from '../runtime/kernels';
 import { isBitrigWorld, type BitrigWorld } from '../core/world';
 import { createBitrigWorld } from '../runtime/world';
 import { bindSkeleton, endCharacterFrame, mergeChainOptions, unbindSkeleton, writeTailRest, type BindOptions, type CharacterBinding, type SkeletonSource } from '../core/binding';
@@ -441,7 +440,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
       const tails: TailDiagnostics[] = [];
       const problems: string[] = [];
       // (after dispose the ids may belong to other characters: report nothing)
-      if (!alive) return { unitScale, tails, tailBackend: tailBackend(world), problems: ['disposed'] };
+      if (!alive) return { unitScale, tails, problems: ['disposed'] };
       for (let i = 0; i < bindings.length; i++) {
         problems.push(...bindings[i]!.problems);
         tails.push(...tailDiagnostics(bindings[i]!, names[i]!));
@@ -449,11 +448,10 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
       if (longFrames >= 3) {
         problems.push(`update(dt) was given dt over 1 s ${longFrames} frames in a row (last ${lastDt} s): dt is in seconds (milliseconds? divide by 1000); the tail runs at most ${world.tailClock.maxStepsPerFrame} steps a frame`);
       }
-      const tailBackendNow = tailBackend(world);
-      if (!sceneIK) return { unitScale, tails, tailBackend: tailBackendNow, problems };
+      if (!sceneIK) return { unitScale, tails, problems };
       const scene = sceneDiagnostics(world, sceneIK);
       spec.mapSceneDiagnostics?.(scene);
-      return { unitScale, tails, tailBackend: tailBackendNow, problems, scene };
+      return { unitScale, tails, problems, scene };
     },
     dispose() {
       if (!alive) return;

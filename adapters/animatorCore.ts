@@ -7,7 +7,7 @@ import type { BitrigWorld } from '../core/world';
 import {
   beginCharacterFrame, resolveTailRestSource, tailOverwrittenByClip, writeTailRest, type CharacterBinding,
 } from '../core/binding';
-import { LINK_STRIDE, REST_ANIMATION, SEAT_FROM_LOCAL } from '../core/components/tail';
+import { REST_ANIMATION, SEAT_FROM_LOCAL, linkEl, linkIndex } from '../core/components/tail';
 import { setTailOptions } from '../core/tailSetup';
 import { describeValue, type PartialOptions, type TailOptions } from '../core/defaults';
 import { bendAngleOf } from '../core/tailKernel';
@@ -35,8 +35,6 @@ export interface AnimatorDiagnostics {
   unitScale: number;
   /** Tail chains. */
   tails: TailDiagnostics[];
-  /** Which tail step runs: `'wasm-simd'` (WebAssembly, two chains per SIMD lane pair) or `'js'`. */
-  tailBackend: 'wasm-simd' | 'js';
   /** Setup problems that did not stop the binding. */
   problems: string[];
 }
@@ -108,10 +106,10 @@ export function reseatTailsAtPose(binding: CharacterBinding, shownR: ArrayLike<n
   const { TailChain: C, BendState: B } = binding.world.components;
   for (const t of binding.tails) {
     const n = Math.min(C.links[t.eid]!, t.bones.length);
-    const row = C.row[t.eid]! * LINK_STRIDE;
+    const row = C.row[t.eid]!;
     for (let i = 0; i < n; i++) {
       const j = t.bones[i]!;
-      for (let c = 0; c < 4; c++) B.localCur[(row + i) * 4 + c] = shownR[j * 4 + c]!;
+      for (let c = 0; c < 4; c++) B.localCur[linkEl(linkIndex(row, i), 4, c)] = shownR[j * 4 + c]!;
     }
     C.initialised[t.eid] = SEAT_FROM_LOCAL;
   }
@@ -141,8 +139,8 @@ export function tailDiagnostics(binding: CharacterBinding, boneNames: readonly s
     const bendAngles: number[] = [];
     const contacts: boolean[] = [];
     for (let i = 0; i < n; i++) {
-      bendAngles.push(bendAngleOf(B.bendOld[(C.row[t.eid]! * LINK_STRIDE + i) * 4 + 3]!));
-      contacts.push(P.contact[C.row[t.eid]! * LINK_STRIDE + i] === 1);
+      bendAngles.push(bendAngleOf(B.bendOld[linkEl(linkIndex(C.row[t.eid]!, i), 4, 3)]!));
+      contacts.push(P.contact[linkIndex(C.row[t.eid]!, i)] === 1);
     }
     out.push({
       bones: t.bones.map((i) => boneNames[i]!),

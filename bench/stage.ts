@@ -6,7 +6,7 @@
  * - `ik`: FootLock, PelvisHeight, TwoBoneIK ns per limb on the `ik.limb` crowd (env `N`
  *   characters, default 5,000; `FR` frames).
  * - `tail`: TailClock, the internal steps, TailWrite ns per link on the `tail.link` world
- *   (`JS=1`: the JavaScript step).
+ *
  * - `crowd`: ms per frame for each pipeline stage on the `crowd.frame` crowd (`N`, default
  *   10,000), and steps 1–3 as `update` runs them.
  */
@@ -42,7 +42,7 @@ function stageIk(): void {
 
 function stageTail(): void {
   const FR = env('FR', 400);
-  const o = oursWorld(!process.env['JS']);
+  const o = oursWorld();
   const links = o.world.queries.tails.dense.length * 6;
   const t: number[][] = [[], [], []];
   for (let f = 0; f < FR; f++) {
@@ -57,7 +57,7 @@ function stageTail(): void {
     if (f >= 50) { t[0]!.push(t1 - t0); t[1]!.push(t2 - t1); t[2]!.push(t3 - t2); }
   }
   const per = (x: number[]): string => ((median(x) * 1e6) / links).toFixed(1);
-  console.log(`tail: ${links} links (${process.env['JS'] ? 'JavaScript' : 'default backend'}) — ns per link: clock ${per(t[0]!)}, step ${per(t[1]!)}, write ${per(t[2]!)}`);
+  console.log(`tail: ${links} links — ns per link: clock ${per(t[0]!)}, step ${per(t[1]!)}, write ${per(t[2]!)}`);
 }
 
 function stageCrowd(): void {

@@ -11,7 +11,6 @@ import { VRMSpringBoneJoint, VRMSpringBoneManager } from '@pixiv/three-vrm-sprin
 import { type BitrigWorld } from '../core/world';
 import { createBitrigWorld } from '../runtime/world';
 import { TAIL_LINK_FIELDS } from '../core/components/tail';
-import { tailBackend } from '../runtime/kernels';
 import { bindSkeleton, beginCharacterFrame } from '../core/binding';
 import { update } from '../systems/pipeline';
 import { machineProbes, median, timeOnce, type BenchResult } from './common';
@@ -30,16 +29,14 @@ function hipsX(i: number, f: number): number {
 export async function benchTail(): Promise<BenchResult[]> {
   // ---- bitrig: one world, 10,000 chains (the default backend: WebAssembly SIMD where
   // available), and the same world on the JavaScript step for the side-by-side ratio.
-  const ours = oursWorld(true);
-  const oursJs = oursWorld(false);
+  const ours = oursWorld();
   // The same chains, 500 of them (3,000 links): what a scene of a few hundred tails costs per
   // link, its state in the processor's caches (the 60,000 links' is not: there half the time is
   // memory traffic). Not the headline.
-  const small = oursWorld(true, SMALL_CHAINS);
+  const small = oursWorld(SMALL_CHAINS);
   const { world, pose } = ours;
   const FR = 60;
   const oursRun = (): void => ours.run(FR);
-  const oursJsRun = (): void => oursJs.run(FR);
   const baseRun = (): void => ours.base(FR);
   const SMALL_FR = FR * 10;
   const smallRun = (): void => small.run(SMALL_FR);
@@ -107,21 +104,19 @@ export async function benchTail(): Promise<BenchResult[]> {
 
   // Interleaved rounds (ours, its input-only baseline, three-vrm, bare spring), medians: the
   // machine is shared, so the ratio comes from timings taken side by side.
-  const tOurs: number[] = [], tBase: number[] = [], tVrm: number[] = [], tBare: number[] = [], tJs: number[] = [];
+  const tOurs: number[] = [], tBase: number[] = [], tVrm: number[] = [], tBare: number[] = [];
   const tSmall: number[] = [], tSmallBase: number[] = [];
   const probes = machineProbes();
   for (let r = 0; r < 7; r++) {
     tOurs.push(timeOnce(oursRun));
     tSmall.push(timeOnce(smallRun));
     tSmallBase.push(timeOnce(smallBaseRun));
-    tJs.push(timeOnce(oursJsRun));
     tBase.push(timeOnce(baseRun));
     tVrm.push(timeOnce(vrmRun));
     tBare.push(timeOnce(bare.run));
     probes.round();
   }
   const oursNs = ((median(tOurs) - median(tBase)) * 1e6) / (FR * CHAINS * LINKS);
-  const jsNs = ((median(tJs) - median(tBase)) * 1e6) / (FR * CHAINS * LINKS);
   const smallNs = ((median(tSmall) - median(tSmallBase)) * 1e6) / (SMALL_FR * SMALL_CHAINS * LINKS);
   const vrmNs = (median(tVrm) * 1e6) / (VF * CHAINS * LINKS);
   const bareNs = (median(tBare) * 1e6) / (bare.frames * CHAINS * LINKS);
@@ -133,10 +128,7 @@ export async function benchTail(): Promise<BenchResult[]> {
     ratio: vrmNs / oursNs,
     extra: {
       links: CHAINS * LINKS,
-      backend: tailBackend(world),
-      jsBackendNs: jsNs,
       links3000Ns: smallNs,
-      wasmSpeedup: jsNs / oursNs,
       msPerFrame: (median(tOurs) - median(tBase)) / FR,
       bareSpringNs: bareNs,
       componentBytesPerLink: Math.round(compBytes / LINKS),
@@ -150,16 +142,16 @@ export async function benchTail(): Promise<BenchResult[]> {
 }
 
 /**
- * A world of 10,000 (or `chains`) moving six-link chains on the given backend, warmed up: `base(n)` moves the
+ * A world of 10,000 (or `chains`) moving six-link chains, warmed up: `base(n)` moves the
  * hips only (the input), `run(n)` moves them and updates, `framesOnly(n)` updates.
  *
  * @example
- * const o = oursWorld(true); o.run(60);
+ * const o = oursWorld(); o.run(60);
  */
-export function oursWorld(wasm: boolean, chains = CHAINS): {
+export function oursWorld(chains = CHAINS): {
   world: BitrigWorld; pose: BitrigWorld['pose']; run(n: number): void; base(n: number): void; framesOnly(n: number): void;
 } {
-  const world = createBitrigWorld({ entities: chains + 8, chains: chains + 8, bones: chains * (LINKS + 2) + 8, characters: chains + 8, wasm });
+  const world = createBitrigWorld({ entities: chains + 8, chains: chains + 8, bones: chains * (LINKS + 2) + 8, characters: chains + 8 });
   const src = chainSource(LINKS);
   const bindings = [];
   for (let i = 0; i < chains; i++) bindings.push(bindSkeleton(world, src));

@@ -13,7 +13,7 @@ import { bindLocalsFromInverseBind, poseAddCharacter, poseRemoveCharacter, poseU
 import { findPelvis, findTailChains, type TailChainBones } from './boneMap';
 import { addTailChain, removeTailChain, setTailRestSource } from './tailSetup';
 import { describeValue, mergeTailOptions, type TailOptions, type PartialOptions } from './defaults';
-import { CLOCK, LINK_STRIDE, MAX_LINKS, REST_ANIMATION, SEAT_FROM_LOCAL } from './components/tail';
+import { CLOCK, MAX_LINKS, REST_ANIMATION, SEAT_FROM_LOCAL, linkEl, linkIndex } from './components/tail';
 
 /** A skeleton as an adapter reads it from an engine or a file. */
 export interface SkeletonSource {
@@ -315,11 +315,11 @@ export function resolveTailRestSource(binding: CharacterBinding, chainIndex: num
     // there are any (the tail continues from what was shown instead of snapping to rest).
     if (C.initialised[t.eid] === 1 && shownCurrent(binding)) {
       const B = binding.world.components.BendState;
-      const row = C.row[t.eid]! * LINK_STRIDE, shown = binding.shownR;
+      const row = C.row[t.eid]!, shown = binding.shownR;
       const n = Math.min(C.links[t.eid]!, t.bones.length);
       for (let i = 0; i < n; i++) {
-        const j = t.bones[i]! * 4, k = (row + i) * 4;
-        B.localCur[k] = shown[j]!; B.localCur[k + 1] = shown[j + 1]!; B.localCur[k + 2] = shown[j + 2]!; B.localCur[k + 3] = shown[j + 3]!;
+        const j = t.bones[i]! * 4, k = linkIndex(row, i);
+        for (let c = 0; c < 4; c++) B.localCur[linkEl(k, 4, c)] = shown[j + c]!;
       }
       C.initialised[t.eid] = SEAT_FROM_LOCAL;
     } else C.initialised[t.eid] = 0;
@@ -332,7 +332,7 @@ export function tailLinkSlots(binding: CharacterBinding, chainIndex: number): nu
   if (!t) return [];
   const C = binding.world.components.TailChain;
   const out: number[] = [];
-  for (let i = 0; i < C.links[t.eid]!; i++) out.push(C.slot[C.row[t.eid]! * LINK_STRIDE + i]!);
+  for (let i = 0; i < C.links[t.eid]!; i++) out.push(C.slot[linkIndex(C.row[t.eid]!, i)]!);
   return out;
 }
 
@@ -356,7 +356,7 @@ export function tailOverwrittenByClip(binding: CharacterBinding, chainIndex: num
   const R = binding.world.pose.localR, W = binding.shownR;
   const n = Math.min(C.links[t.eid]!, t.bones.length);
   for (let i = 0; i < n; i++) {
-    const s = C.slot[C.row[t.eid]! * LINK_STRIDE + i]!, j = t.bones[i]!;
+    const s = C.slot[linkIndex(C.row[t.eid]!, i)]!, j = t.bones[i]!;
     const px = R[s * 4]!, py = R[s * 4 + 1]!, pz = R[s * 4 + 2]!, pw = R[s * 4 + 3]!;
     const wx = W[j * 4]!, wy = W[j * 4 + 1]!, wz = W[j * 4 + 2]!, ww = W[j * 4 + 3]!;
     // angle between the rotations, whatever the quaternions' lengths (a valid glTF may store a
@@ -366,6 +366,16 @@ export function tailOverwrittenByClip(binding: CharacterBinding, chainIndex: num
     if (1 - d > tolerance) return true;
   }
   return false;
+}
+
+/**
+ * Quaternion `k` of a float32 per-link field into `out[o…o+3]`, normalised in f64 (float32 is
+ * unit to 1e-7 only, which bone lengths and world matrices would carry).
+ */
+function copyUnitQuat(a: Float32Array, k: number, out: Float64Array, o: number): void {
+  const x = a[linkEl(k, 4, 0)]!, y = a[linkEl(k, 4, 1)]!, z = a[linkEl(k, 4, 2)]!, w = a[linkEl(k, 4, 3)]!;
+  const il = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+  out[o] = x * il; out[o + 1] = y * il; out[o + 2] = z * il; out[o + 3] = w * il;
 }
 
 /**
@@ -388,9 +398,9 @@ export function writeTailRest(binding: CharacterBinding, bindOnly = false): void
     // (while a seat's twist eases out, restR carries it: the rest itself is restBase)
     const R = C.seatEase[t.eid]! > 0 ? B.restBase : B.restR;
     for (let i = 0; i < n; i++) {
-      const k = C.row[t.eid]! * LINK_STRIDE + i;
+      const k = linkIndex(C.row[t.eid]!, i);
       const s = C.slot[k]!;
-      for (let j = 0; j < 4; j++) pose.localR[s * 4 + j] = R[k * 4 + j]!;
+      copyUnitQuat(R, k, pose.localR, s * 4);
     }
   }
 }

@@ -25,7 +25,7 @@ export { parseBoneName, findPelvis, findTailChains, isTailName, isSpineName, bon
 export type { SkeletonTopology, ParsedBoneName, BoneSide, TailChainBones } from './boneMap';
 export { TAIL_DEFAULTS, mergeTailOptions } from './defaults';
 export type { PartialOptions, TailOptions, TailRestSource } from './defaults';
-export { addTailChain, removeTailChain, tailLinkIndex, markTailChainChanged, setTailOptions, getTailOptions, setTailRestSource, applyCarryAndArc, bindWorldMatrices } from './tailSetup';
+export { addTailChain, removeTailChain, tailLinkIndex, setTailOptions, getTailOptions, setTailRestSource, applyCarryAndArc, bindWorldMatrices } from './tailSetup';
 export type { TailChainSpec } from './tailSetup';
 export { MAX_LINKS, LINK_STRIDE, REST_BIND, REST_ANIMATION, createTailComponents, TAIL_LINK_FIELDS, CLOCK, SEAT_FROM_LOCAL, SEAT_EASE_TIME } from './components/tail';
 export type { TailChainComponent, TailParticleComponent, BendStateComponent } from './components/tail';

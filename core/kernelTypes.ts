@@ -8,16 +8,14 @@
 export interface TailStepExports {
   setPointers(...offsets: number[]): void;
   setWritePointers(...offsets: number[]): void;
-  setControl(offset: number): void;
   setPreparePointers(...offsets: number[]): void;
   prepareChains(count: number, steps: number): number;
   prepareList(list: number, from: number, to: number, steps: number): number;
   anchorSteps(count: number, t: number): number;
-  prepareStep(count: number): number;
-  prepareWrite(count: number): number;
-  run(): number;
-  tailStep(count: number): void;
-  tailWrite(count: number): void;
+  /** Step the chains of row groups [g0, g1) by params[0] seconds. */
+  tailStep(g0: number, g1: number): void;
+  /** Write the chains of row groups [g0, g1) for the display fraction params[1]. */
+  tailWrite(g0: number, g1: number): void;
   finishLeftCount(count: number): number;
 }
 
@@ -74,9 +72,7 @@ export interface TailAccel {
   kernel: TailStepExports;
   /** Per-chain constants of the step, filled by the kernel for a chain with a link on the floor (16 f64 per entity id; layout in wasm/tailStep.ts). */
   chainK: Float64Array;
-  /** The step mirror's anchor reference of each chain (3 f64 per entity id; copied into a new layout so the mirror continues exactly). */
-  mirrorRef: Float64Array;
-  /** Entity ids to step this call (i32). */
+  /** Entity ids the clock's preparation and the write's finish count run over this call (i32). */
   ents: Int32Array;
   /** The scene two-bone IK kernel on this memory (`null`: systems/twoBoneIK.ts solves every limb in JavaScript). */
   ik: TwoBoneExports | null;
@@ -96,6 +92,4 @@ export interface TailAccel {
   params: Float64Array;
   /** Entity capacity this layout was made for. */
   capacity: number;
-  /** The kernel's job control block (i32, {@link CTL}). */
-  control: Int32Array;
 }

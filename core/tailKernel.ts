@@ -10,7 +10,7 @@
  * to the floor-contact resolution through {@link LK}.
  */
 import type { BitrigWorld } from './world';
-import { LINK_STRIDE, MAX_LINKS, MIRROR_REST } from './components/tail';
+import { LINK_STRIDE, MAX_LINKS, getLink, linkEl, linkIndex, setLink } from './components/tail';
 import { qFromRotationRows, qMul, qRotate, qSwingUnit } from './qmath';
 
 /**
@@ -40,7 +40,7 @@ export const K = {
  * (see {@link K} for the layout). Module scope, so the per-link path never allocates.
  */
 export const LK = new Float64Array(40);
-const _s = new Float64Array(8);
+const _s = new Float64Array(16);
 const _rows = new Float64Array(9); // anchorFromMatrix: the rotation, row by row
 
 /**
@@ -106,25 +106,28 @@ export function refreshStepCache(world: BitrigWorld, eid: number): void {
  */
 export function linkFrame(world: BitrigWorld, eid: number, i: number, anchor: Float64Array, ao: number): void {
   const B = world.components.BendState;
-  const k = world.components.TailChain.row[eid]! * LINK_STRIDE + i;
+  const k = linkIndex(world.components.TailChain.row[eid]!, i);
   const s = anchor[ao + 7]!;
+  getLink(B.headLs, k, 3, _s, 8);
   if (i === 0) {
     LF[3] = anchor[ao + 3]!; LF[4] = anchor[ao + 4]!; LF[5] = anchor[ao + 5]!; LF[6] = anchor[ao + 6]!;
-    qRotate(_s, 0, anchor, ao + 3, B.headLs, k * 3);
+    qRotate(_s, 0, anchor, ao + 3, _s, 8);
     LF[0] = anchor[ao]! + s * _s[0]!;
     LF[1] = anchor[ao + 1]! + s * _s[1]!;
     LF[2] = anchor[ao + 2]! + s * _s[2]!;
   } else {
-    const pk = k - 1;
-    LF[3] = B.rotWs[pk * 4]!; LF[4] = B.rotWs[pk * 4 + 1]!; LF[5] = B.rotWs[pk * 4 + 2]!; LF[6] = B.rotWs[pk * 4 + 3]!;
-    qRotate(_s, 0, B.rotWs, pk * 4, B.headLs, k * 3);
+    const pk = k - 4; // (the parent link: links of a chain are 4 apart)
+    getLink(B.rotWs, pk, 4, LF, 3);
+    getLink(B.headWs, pk, 3, _s, 12);
+    qRotate(_s, 0, LF, 3, _s, 8);
     const ps = s * B.scaleRel[pk]!;
-    LF[0] = B.headWs[pk * 3]! + ps * _s[0]!;
-    LF[1] = B.headWs[pk * 3 + 1]! + ps * _s[1]!;
-    LF[2] = B.headWs[pk * 3 + 2]! + ps * _s[2]!;
+    LF[0] = _s[12]! + ps * _s[0]!;
+    LF[1] = _s[13]! + ps * _s[1]!;
+    LF[2] = _s[14]! + ps * _s[2]!;
   }
-  B.headWs[k * 3] = LF[0]!; B.headWs[k * 3 + 1] = LF[1]!; B.headWs[k * 3 + 2] = LF[2]!;
-  qRotate(LF, 11, LF, 3, B.restDirLs, k * 3);
+  setLink(B.headWs, k, 3, LF, 0);
+  getLink(B.restDirLs, k, 3, _s, 8);
+  qRotate(LF, 11, LF, 3, _s, 8);
   LF[14] = s * B.lenRel[k]!;
   LF[15] = s;
 }
@@ -136,10 +139,12 @@ export function linkFrame(world: BitrigWorld, eid: number, i: number, anchor: Fl
  */
 export function linkAim(world: BitrigWorld, eid: number, i: number, dir: Float64Array, o: number): void {
   const B = world.components.BendState;
-  const k = world.components.TailChain.row[eid]! * LINK_STRIDE + i;
+  const k = linkIndex(world.components.TailChain.row[eid]!, i);
   qSwingUnit(_s, 4, LF, 11, dir, o);
-  qMul(B.rotWs, k * 4, _s, 4, LF, 3);
-  qMul(B.rotWs, k * 4, B.rotWs, k * 4, B.restR, k * 4);
+  qMul(_s, 8, _s, 4, LF, 3);
+  getLink(B.restR, k, 4, _s, 12);
+  qMul(_s, 8, _s, 8, _s, 12);
+  setLink(B.rotWs, k, 4, _s, 8);
 }
 
 /**
@@ -160,12 +165,11 @@ export function tailStructureOk(world: BitrigWorld, eid: number): boolean {
   const C = world.components.TailChain;
   const slots = world.pose.owner.length; // (the slot count)
   const n = C.links[eid]!, row = C.row[eid]!;
-  if (n > MAX_LINKS || !(row >= 0 && (row + 1) * LINK_STRIDE <= C.slot.length)) return false;
+  if (n > MAX_LINKS || !(row >= 0 && ((row >> 2) + 1) * LINK_STRIDE * 4 <= C.slot.length)) return false;
   const end = C.endSlot[eid]!;
   if (end < -1 || end >= slots) return false;
-  const base = row * LINK_STRIDE;
   for (let i = 0; i < n; i++) {
-    const s = C.slot[base + i]!;
+    const s = C.slot[linkIndex(row, i)]!;
     if (!(s >= 0 && s < slots)) return false;
   }
   return true;
@@ -238,37 +242,41 @@ export function bendAngleOf(w: number): number {
 /** `toHips` (A_i) from the current rest rotations, without changing them. Per-frame safe. */
 export function computeToHips(world: BitrigWorld, eid: number): void {
   const { TailChain: C, BendState: B } = world.components;
-  const L = LINK_STRIDE;
   const n = C.links[eid]!;
-  let k = C.row[eid]! * L * 4;
-  B.toHips[k] = 0; B.toHips[k + 1] = 0; B.toHips[k + 2] = 0; B.toHips[k + 3] = 1;
-  for (let i = 1; i < n; i++) {
-    k = (C.row[eid]! * L + i) * 4;
-    qMul(B.toHips, k, B.toHips, k - 4, B.restR, k - 4);
+  _s[0] = 0; _s[1] = 0; _s[2] = 0; _s[3] = 1;
+  for (let i = 0; i < n; i++) {
+    const k = linkIndex(C.row[eid]!, i);
+    setLink(B.toHips, k, 4, _s, 0);
+    getLink(B.restR, k, 4, _s, 4);
+    qMul(_s, 0, _s, 0, _s, 4);
   }
   computeRestDirs(world, eid);
 }
 
 /**
  * Rest directions of every link: in the parent frame (restR · tipDir) and in the hips frame
- * (A_i · that). Per-frame safe (the animation rest source calls it every frame).
+ * (A_i · that), and A_i as a matrix for the step. Per-frame safe (the animation rest source
+ * calls it every frame).
  */
 export function computeRestDirs(world: BitrigWorld, eid: number): void {
   const { TailChain: C, BendState: B } = world.components;
   const n = C.links[eid]!;
-  C.mirrorStale[eid] = C.mirrorStale[eid]! | MIRROR_REST; // (the WebAssembly step reads the rest data in again)
+  const T = _s, M = B.toHipsM;
   for (let i = 0; i < n; i++) {
-    const k = C.row[eid]! * LINK_STRIDE + i;
-    qRotate(B.restDirLs, k * 3, B.restR, k * 4, B.tipDirLs, k * 3);
-    qRotate(B.restDirHs, k * 3, B.toHips, k * 4, B.restDirLs, k * 3);
+    const k = linkIndex(C.row[eid]!, i);
+    getLink(B.restR, k, 4, T, 4); getLink(B.tipDirLs, k, 3, T, 8);
+    qRotate(T, 11, T, 4, T, 8);
+    setLink(B.restDirLs, k, 3, T, 11);
+    getLink(B.toHips, k, 4, T, 0);
+    qRotate(T, 8, T, 0, T, 11);
+    setLink(B.restDirHs, k, 3, T, 8);
     // A_i as a matrix for the per-link hot loop.
-    const T = B.toHips, q = k * 4, M = B.toHipsM, m = k * 9;
-    const x = T[q]!, y = T[q + 1]!, z = T[q + 2]!, w = T[q + 3]!;
+    const x = T[0]!, y = T[1]!, z = T[2]!, w = T[3]!;
     const x2 = x + x, y2 = y + y, z2 = z + z;
     const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
     const wx = w * x2, wy = w * y2, wz = w * z2;
-    M[m] = 1 - (yy + zz); M[m + 1] = xy - wz; M[m + 2] = xz + wy;
-    M[m + 3] = xy + wz; M[m + 4] = 1 - (xx + zz); M[m + 5] = yz - wx;
-    M[m + 6] = xz - wy; M[m + 7] = yz + wx; M[m + 8] = 1 - (xx + yy);
+    M[linkEl(k, 9, 0)] = 1 - (yy + zz); M[linkEl(k, 9, 1)] = xy - wz; M[linkEl(k, 9, 2)] = xz + wy;
+    M[linkEl(k, 9, 3)] = xy + wz; M[linkEl(k, 9, 4)] = 1 - (xx + zz); M[linkEl(k, 9, 5)] = yz - wx;
+    M[linkEl(k, 9, 6)] = xz - wy; M[linkEl(k, 9, 7)] = yz + wx; M[linkEl(k, 9, 8)] = 1 - (xx + yy);
   }
 }

@@ -10,8 +10,8 @@
 import { addComponent, entityExists, hasComponent } from 'bitecs';
 import { describeValue } from './defaults';
 import type { BitrigWorld } from './world';
-import { addBitrigEntity, growTailRows, isBitrigWorld, relayout, removeBitrigEntity, requireBitrigWorld } from './world';
-import { CLOCK, LINK_STRIDE, MAX_LINKS, MIRROR_REST, MIRROR_STATE, REST_ANIMATION, REST_BIND, type TailChainComponent } from './components/tail';
+import { addBitrigEntity, growTailRows, isBitrigWorld, relayout, removeBitrigEntity, requireBitrigWorld, takeTailRow } from './world';
+import { CLOCK, LINK_STRIDE, MAX_LINKS, REST_ANIMATION, REST_BIND, getLink, linkEl, linkIndex, setLink, type TailChainComponent } from './components/tail';
 import { checkTailStability, mergeTailOptions, TAIL_OPTION_KEYS, TAIL_OPTION_TABLE, type TailOptions, type PartialOptions } from './defaults';
 import { composeTRS, mulAffine } from './pose';
 import { qAxisAngle, qMul, qNormalize, qRotate, qRotateInv, qSlerp, qSwing } from './qmath';
@@ -109,9 +109,8 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   // A dense row for the per-link data (reused after removal; the per-link arrays grow to fit),
   // then the entity: one new WebAssembly layout at most when both capacities grow.
   const rows = world.tailRows;
-  const row = rows.free.length > 0 ? rows.free[rows.free.length - 1]! : rows.next;
+  const row = takeTailRow(rows, n);
   const rowsGrew = growTailRows(world, row);
-  if (rows.free.length > 0) rows.free.pop(); else rows.next++;
   const accelBefore = world.tailAccel;
   const eid = addBitrigEntity(world);
   if (rowsGrew && world.tailAccel === accelBefore) relayout(world);
@@ -122,17 +121,17 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   const owner = world.characterEntities.get(char);
   if (owner !== undefined) { addComponent(world, eid, world.components.PartOf); world.components.PartOf.character[eid] = owner; }
   C.row[eid] = row;
+  world.tailRows.ent[row] = eid;
   C.char[eid] = char;
   C.links[eid] = n;
   C.anchorSlot[eid] = spec.anchorSlot;
   C.hipsSlot[eid] = spec.hipsSlot ?? spec.anchorSlot;
   C.endSlot[eid] = endSlot;
   C.endLeaf[eid] = 0;
-  for (let i = 0; i < LINK_STRIDE; i++) C.slot[row * LINK_STRIDE + i] = i < n ? spec.linkSlots[i]! : -1;
+  for (let i = 0; i < LINK_STRIDE; i++) C.slot[linkIndex(row, i)] = i < n ? spec.linkSlots[i]! : -1;
   writeTailParams(C, eid, o);
   C.restSource[eid] = o.restSource === 'animation' ? REST_ANIMATION : REST_BIND;
   C.initialised[eid] = 0;
-  C.mirrorStale[eid] = MIRROR_REST | MIRROR_STATE; // (a new chain, maybe on a recycled id: the WebAssembly step reads it in)
   C.stepsLastFrame[eid] = 0;
   C.resetLastFrame[eid] = 0;
   C.exactWorldSetup[eid] = 0;
@@ -154,8 +153,7 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
     for (let j = 0; j < siblings.length; j++) {
       const e2 = siblings[j]!;
       if (e2 === eid || C.char[e2] !== char) continue;
-      const base2 = C.row[e2]! * LINK_STRIDE;
-      for (let i = 0; i < C.links[e2]!; i++) if (C.slot[base2 + i] === endSlot && endSlot >= 0) C.endLeaf[eid] = 0;
+      for (let i = 0; i < C.links[e2]!; i++) if (C.slot[linkIndex(C.row[e2]!, i)] === endSlot && endSlot >= 0) C.endLeaf[eid] = 0;
       if (C.endSlot[e2]! >= 0 && linkSet.has(C.endSlot[e2]!)) C.endLeaf[e2] = 0;
     }
     siblings.push(eid);
@@ -170,26 +168,8 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   C.anchorPrev.fill(0, eid * 8, eid * 8 + 8);
   C.anchorCur.fill(0, eid * 8, eid * 8 + 8);
   C.anchorStep.fill(0, eid * 8, eid * 8 + 8);
-  const L = LINK_STRIDE;
-  P.pos.fill(0, row * L * 3, (row + 1) * L * 3);
-  P.vel.fill(0, row * L * 3, (row + 1) * L * 3);
-  P.contact.fill(0, row * L, (row + 1) * L);
-  for (const a of [B.restR, B.toHips, B.bendOld, B.bendNew, B.rotWs, B.localCur, B.localPrev]) {
-    for (let i = 0; i < L; i++) {
-      const k = (row * L + i) * 4;
-      a[k] = 0; a[k + 1] = 0; a[k + 2] = 0; a[k + 3] = 1;
-    }
-  }
-  B.headLs.fill(0, row * L * 3, (row + 1) * L * 3);
-  B.toHipsM.fill(0, row * L * 9, (row + 1) * L * 9);
-  for (let i = 0; i < L; i++) { const m = (row * L + i) * 9; B.toHipsM[m] = 1; B.toHipsM[m + 4] = 1; B.toHipsM[m + 8] = 1; }
-  B.restDirLs.fill(0, row * L * 3, (row + 1) * L * 3);
-  B.restDirHs.fill(0, row * L * 3, (row + 1) * L * 3);
-  B.tipLs.fill(0, row * L * 3, (row + 1) * L * 3);
-  B.tipDirLs.fill(0, row * L * 3, (row + 1) * L * 3);
-  B.headWs.fill(0, row * L * 3, (row + 1) * L * 3);
-  B.scaleRel.fill(0, row * L, (row + 1) * L);
-  B.lenRel.fill(0, row * L, (row + 1) * L);
+  C.origin.fill(0, eid * 3, eid * 3 + 3);
+  for (let i = 0; i < LINK_STRIDE; i++) clearLink(P, B, linkIndex(row, i));
 
   // Link geometry from the bind pose.
   const bindW = bindWorldMatrices(world, char);
@@ -197,8 +177,8 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   let cum = 1;
   for (let i = 0; i < n; i++) {
     const s = spec.linkSlots[i]!;
-    const k = row * L + i;
-    for (let j = 0; j < 3; j++) B.headLs[k * 3 + j] = pose.bindT[s * 3 + j]!;
+    const k = linkIndex(row, i);
+    setLink(B.headLs, k, 3, pose.bindT, s * 3);
     cum *= uniformScale(pose.bindS, s * 3);
     B.scaleRel[k] = cum;
     let tx = 0, ty = 0, tz = 0;
@@ -226,13 +206,13 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
     let len = Math.sqrt(tx * tx + ty * ty + tz * tz);
     if (!(len > 1e-9)) {
       // Zero-length link: keep a defined direction (+Y, glTF's bone axis) and zero length.
-      B.tipLs[k * 3] = 0; B.tipLs[k * 3 + 1] = 0; B.tipLs[k * 3 + 2] = 0;
-      B.tipDirLs[k * 3] = 0; B.tipDirLs[k * 3 + 1] = 1; B.tipDirLs[k * 3 + 2] = 0;
+      _t[0] = 0; _t[1] = 0; _t[2] = 0; _t[3] = 0; _t[4] = 1; _t[5] = 0;
       len = 0;
     } else {
-      B.tipLs[k * 3] = tx; B.tipLs[k * 3 + 1] = ty; B.tipLs[k * 3 + 2] = tz;
-      B.tipDirLs[k * 3] = tx / len; B.tipDirLs[k * 3 + 1] = ty / len; B.tipDirLs[k * 3 + 2] = tz / len;
+      _t[0] = tx; _t[1] = ty; _t[2] = tz; _t[3] = tx / len; _t[4] = ty / len; _t[5] = tz / len;
     }
+    setLink(B.tipLs, k, 3, _t, 0);
+    setLink(B.tipDirLs, k, 3, _t, 3);
     B.lenRel[k] = len * cum;
   }
 
@@ -242,7 +222,8 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   const first = (spec.linkSlots[0]! - start) * 16;
   // Tail root direction in model space: link 0 bind world rotation × tipDir.
   bindWorldRotation(world, spec.linkSlots[0]!, _q, 8);
-  qRotate(_v, 0, _q, 8, B.tipDirLs, (row * L) * 3);
+  getLink(B.tipDirLs, linkIndex(row, 0), 3, _t, 0);
+  qRotate(_v, 0, _q, 8, _t, 0);
   let hx = _v[0]!, hz = _v[2]!;
   let hl = Math.sqrt(hx * hx + hz * hz);
   if (hl < 0.2) {
@@ -265,8 +246,7 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   qRotateInv(C.axesLs, ax + 6, _q, 4, _v, 0);
 
   for (let i = 0; i < n; i++) {
-    const s = spec.linkSlots[i]!;
-    for (let j = 0; j < 4; j++) B.restR[(row * L + i) * 4 + j] = pose.bindR[s * 4 + j]!;
+    setLink(B.restR, linkIndex(row, i), 4, pose.bindR, spec.linkSlots[i]! * 4);
   }
   if (C.restSource[eid] === REST_BIND) applyCarryAndArc(world, eid);
   else computeToHips(world, eid);
@@ -275,6 +255,18 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
 
 const _a = new Float64Array(LINK_STRIDE * 3);
 const _t = new Float64Array(24);
+const _r = new Float64Array(8);
+
+/** Link q of a chain row at rest with no geometry: zero particle state, identity rotations (every per-link field written: rows are reused). */
+function clearLink(P: BitrigWorld['components']['TailParticle'], B: BitrigWorld['components']['BendState'], q: number): void {
+  for (const a of [P.pos, P.vel, B.headLs, B.restDirLs, B.restDirHs, B.tipLs, B.tipDirLs, B.headWs, B.seatAxis]) for (let c = 0; c < 3; c++) a[linkEl(q, 3, c)] = 0;
+  for (const a of [B.restR, B.toHips, B.bendOld, B.rotWs, B.localCur, B.localPrev, B.restBase]) {
+    for (let c = 0; c < 3; c++) a[linkEl(q, 4, c)] = 0;
+    a[linkEl(q, 4, 3)] = 1;
+  }
+  for (let c = 0; c < 9; c++) B.toHipsM[linkEl(q, 9, c)] = c % 4 === 0 ? 1 : 0;
+  P.contact[q] = 0; B.scaleRel[q] = 0; B.lenRel[q] = 0; B.seatTwist[q] = 0;
+}
 
 /**
  * Rest rotations for the `'bind'` source (carry + centred rest arc): with `a_i` the
@@ -293,8 +285,10 @@ export function applyCarryAndArc(world: BitrigWorld, eid: number): void {
   // Authored directions a_i in the hips (anchor) frame from the bind rest chain.
   _t[0] = 0; _t[1] = 0; _t[2] = 0; _t[3] = 1; // running product R_0 … R_i
   for (let i = 0; i < n; i++) {
-    qMul(_t, 0, _t, 0, B.restR, (C.row[eid]! * L + i) * 4);
-    qRotate(_a, i * 3, _t, 0, B.tipDirLs, (C.row[eid]! * L + i) * 3);
+    const q = linkIndex(C.row[eid]!, i);
+    getLink(B.restR, q, 4, _r, 0); getLink(B.tipDirLs, q, 3, _r, 4);
+    qMul(_t, 0, _t, 0, _r, 0);
+    qRotate(_a, i * 3, _t, 0, _r, 4);
   }
   // c = a_0 without its lateral part; fallback: down.
   const d = _a[0]! * latX + _a[1]! * latY + _a[2]! * latZ;
@@ -306,9 +300,10 @@ export function applyCarryAndArc(world: BitrigWorld, eid: number): void {
   const carry = C.carry[eid]!;
   _t[8] = 0; _t[9] = 0; _t[10] = 0; _t[11] = 1; // A_i (corrected rest frames product)
   for (let i = 0; i < n; i++) {
-    const k = (C.row[eid]! * L + i) * 4;
-    for (let j = 0; j < 4; j++) B.toHips[k + j] = _t[8 + j]!;
-    if (B.lenRel[C.row[eid]! * L + i]! > 0) {
+    const q = linkIndex(C.row[eid]!, i);
+    setLink(B.toHips, q, 4, _t, 8);
+    getLink(B.restR, q, 4, _r, 0);
+    if (B.lenRel[q]! > 0) {
       // Q_i(β) = slerp(I, swing(c, a_i), β); u_i = R_lat(C(i+1)/N) · Q_i c
       qSwing(_t, 12, _t, 4, _a, i * 3);
       _t[16] = 0; _t[17] = 0; _t[18] = 0; _t[19] = 1;
@@ -318,12 +313,15 @@ export function applyCarryAndArc(world: BitrigWorld, eid: number): void {
       qRotate(_v, 0, _t, 16, _v, 0);
       // r_i = A_i⁻¹ u_i (parent frame); current rest dir rb = restR_i · tipDir_i
       qRotateInv(_v, 3, _t, 8, _v, 0);
-      qRotate(_v, 6, B.restR, k, B.tipDirLs, (C.row[eid]! * L + i) * 3);
+      getLink(B.tipDirLs, q, 3, _r, 4);
+      qRotate(_v, 6, _r, 0, _r, 4);
       qSwing(_t, 20, _v, 6, _v, 3);
-      qMul(B.restR, k, _t, 20, B.restR, k);
-      qNormalize(B.restR, k);
+      qMul(_r, 0, _t, 20, _r, 0);
+      qNormalize(_r, 0);
+      setLink(B.restR, q, 4, _r, 0);
+      getLink(B.restR, q, 4, _r, 0); // (as stored, float32: A_i is built from the rest the step uses)
     }
-    qMul(_t, 8, _t, 8, B.restR, k);
+    qMul(_t, 8, _t, 8, _r, 0);
   }
   computeRestDirs(world, eid);
 }
@@ -343,8 +341,8 @@ export function setTailRestSource(world: BitrigWorld, eid: number, source: 'bind
   const n = C.links[eid]!;
   C.restSource[eid] = source === 'animation' ? REST_ANIMATION : REST_BIND;
   for (let i = 0; i < n; i++) {
-    const s = C.slot[C.row[eid]! * LINK_STRIDE + i]!;
-    for (let j = 0; j < 4; j++) B.restR[(C.row[eid]! * LINK_STRIDE + i) * 4 + j] = pose.bindR[s * 4 + j]!;
+    const q = linkIndex(C.row[eid]!, i);
+    setLink(B.restR, q, 4, pose.bindR, C.slot[q]! * 4);
   }
   if (source === 'bind') applyCarryAndArc(world, eid);
   else computeToHips(world, eid);
@@ -394,23 +392,26 @@ export function removeTailChain(world: BitrigWorld, eid: number): void {
 }
 
 /**
- * The per-link accessor: index of link `i` (0 at the root) of chain `eid` in the per-link
- * arrays (`TailParticle`, `BendState`, `TailChain.slot`): `row × LINK_STRIDE + i`; multiply by
- * 3 or 4 for vector/quaternion arrays. Per-link data is indexed by the chain's dense row, not by
- * its entity id (`TailParticle.pos[eid * 3]` is not link 0 of `eid`): this is the one way from
- * an entity id to it. −1 when `eid` is not a live tail chain of `world` or `i` is not one of its
- * links (per-frame safe: never throws).
+ * The per-link accessor: the link number q of link `i` (0 at the root) of chain `eid`, the
+ * index of its width-1 per-link fields (`BendState.lenRel[q]`, `TailChain.slot[q]`); a
+ * width-w field keeps component c at `linkEl(q, w, c)` (four chains interleaved for the
+ * WebAssembly SIMD step, which reads and writes these arrays in place). Per-link data is not
+ * indexed by entity id (`TailParticle.pos[eid * 3]` is not link 0 of `eid`): this is the one
+ * way from an entity id to it. Particle positions are relative to `TailChain.origin`. −1 when
+ * `eid` is not a live tail chain of `world` or `i` is not one of its links (per-frame safe:
+ * never throws).
  *
  * @example
- * const k = tailLinkIndex(world, eid, 0);
- * const tipWs = world.components.TailParticle.pos.subarray(k * 3, k * 3 + 3);
+ * const q = tailLinkIndex(world, eid, 0);
+ * const { TailParticle: P, TailChain: C } = world.components;
+ * const tipY = C.origin[eid * 3 + 1] + P.pos[linkEl(q, 3, 1)]; // world height of link 0's tip
  */
 export function tailLinkIndex(world: BitrigWorld, eid: number, i: number): number {
   if (!isBitrigWorld(world) || !(eid >= 0 && eid < world.capacity)) return -1;
   const C = world.components.TailChain;
   const row = C.row[eid]!;
   if (!(row >= 0 && i >= 0 && i < C.links[eid]!)) return -1;
-  return row * LINK_STRIDE + i;
+  return linkIndex(row, i);
 }
 
 /** Throw `bitrig/tail: …` unless `eid` is a live tail chain of an attached `world`. Setup-time. */
@@ -419,20 +420,4 @@ function requireTailChain(world: BitrigWorld, eid: number, call: string): void {
   if (!(Number.isInteger(eid) && eid >= 0 && eid < world.capacity && entityExists(world, eid) && hasComponent(world, eid, world.components.TailChain))) {
     throw new Error(`bitrig/tail: ${call}: ${describeValue(eid)} is not a tail chain of this world (removed, or never added)`);
   }
-}
-
-/**
- * Tell the WebAssembly step that code outside bitrig wrote chain `eid`'s per-link data (the
- * particles `pos`/`vel`, `bendOld`, or the rest data `headLs`, `restDirLs`, `lenRel`,
- * `scaleRel`, `restR`, `toHipsM`, `restDirHs`) directly into the components: its float32 copy
- * is read in again before the next step. bitrig's own functions do this themselves; a no-op
- * for the JavaScript step. Per-frame safe.
- *
- * @example
- * world.components.TailParticle.vel[tailLinkIndex(world, eid, 0) * 3 + 1] += 2; // a kick
- * markTailChainChanged(world, eid);
- */
-export function markTailChainChanged(world: BitrigWorld, eid: number): void {
-  if (!isBitrigWorld(world) || !(eid >= 0 && eid < world.capacity)) return;
-  world.components.TailChain.mirrorStale[eid] = MIRROR_REST | MIRROR_STATE;
 }

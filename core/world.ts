@@ -12,12 +12,64 @@
 import { $internal, addEntity, getAllEntities, hasComponent, registerQuery, removeComponent, removeEntity, commitRemovals, type Query, type World } from 'bitecs';
 import { createPoseStore, type PoseStore } from './pose';
 import { describeValue, withDefaultsStrict } from './defaults';
-import { CLOCK, createTailComponents, TAIL_LINK_FIELDS } from './components/tail';
+import { CLOCK, LINK_STRIDE, createTailComponents, TAIL_LINK_FIELDS } from './components/tail';
 import { createSceneComponents, MAX_ARMS, MAX_LEGS, SUPPORT_ROW_FIELDS } from './components/scene';
 import type { TailAccel } from './kernelTypes';
 import { createCharacterComponents } from './components/character';
 import { rotationToWorld, transformPoint } from './ik/frames';
 import { qRotate } from './qmath';
+
+/**
+ * The tail chains' dense rows: four rows make a group whose chains have the same link count
+ * (the WebAssembly step runs a group's four chains side by side), so a row is taken from a
+ * group of the chain's link count, or a new group is opened. Setup-time bookkeeping, but
+ * `ent` (the chain entity of each row, −1: none) lives in the kernels' memory.
+ */
+export interface TailRows {
+  /** Rows the per-link arrays hold (a multiple of 4). */
+  capacity: number;
+  /** Groups opened so far: rows [0, 4 · groups) may hold chains. */
+  groups: number;
+  /** Link count of each opened group's chains (0: an empty group, reusable by any count). */
+  groupLinks: number[];
+  /** Free rows of partly filled groups, by link count. */
+  free: number[][];
+  /** Chain entity of each row (−1: none). */
+  ent: Int32Array;
+}
+
+/** Empty {@link TailRows} for `capacity` rows. */
+function createTailRows(capacity: number): TailRows {
+  return { capacity, groups: 0, groupLinks: [], free: Array.from({ length: LINK_STRIDE + 1 }, () => [] as number[]), ent: new Int32Array(capacity).fill(-1) };
+}
+
+/**
+ * Take a row for a chain of `links` links: a free lane of a group of that link count, else an
+ * empty group, else a new group (the caller grows the arrays to fit: {@link ensureTailRow}).
+ * Returns the row; `rows.ent[row]` is for the caller to set. Setup-time.
+ */
+export function takeTailRow(rows: TailRows, links: number): number {
+  const free = rows.free[links]!;
+  if (free.length > 0) return free.pop()!;
+  let g = rows.groupLinks.indexOf(0);
+  if (g < 0) { g = rows.groups++; rows.groupLinks.push(0); }
+  rows.groupLinks[g] = links;
+  free.push(g * 4 + 3, g * 4 + 2, g * 4 + 1);
+  return g * 4;
+}
+
+/** Give `row` back (its chain was removed); a group left empty becomes reusable by any link count. Setup-time. */
+export function releaseTailRow(rows: TailRows, row: number): void {
+  const g = row >> 2, n = rows.groupLinks[g]!;
+  rows.ent[row] = -1;
+  const free = rows.free[n]!;
+  free.push(row);
+  let count = 0;
+  for (const r of free) if (r >> 2 === g) count++;
+  if (count < 4) return;
+  rows.free[n] = free.filter((r) => r >> 2 !== g);
+  rows.groupLinks[g] = 0;
+}
 
 /** Options of {@link createBitrigWorld} (a field given as undefined keeps its default). */
 export interface BitrigWorldOptions {
@@ -38,20 +90,13 @@ export interface BitrigWorldOptions {
   fixedStep?: number | undefined;
   /** Most tail steps per frame (a 10 s tab switch runs at most this many). */
   maxStepsPerFrame?: number | undefined;
-  /**
-   * Run the tail step in WebAssembly SIMD where the runtime supports it (float32, four chains
-   * per instruction: on ordinary motion within 1e-5 × the tail's length and 0.01° of the f64
-   * JavaScript step, see the README for the limits; the write two chains
-   * per instruction, f64). `false` keeps the JavaScript step.
-   */
-  wasm?: boolean | undefined;
 }
 
 /** Largest initial capacity {@link createBitrigWorld} accepts (entities, chains, bones, characters). */
 export const MAX_CAPACITY = 1 << 24;
 
 /** Defaults of {@link BitrigWorldOptions}. */
-export const BITRIG_WORLD_DEFAULTS: { [K in keyof BitrigWorldOptions]-?: Exclude<BitrigWorldOptions[K], undefined> } = { entities: 256, chains: 64, bones: 1024, characters: 16, fixedStep: 1 / 60, maxStepsPerFrame: 8, wasm: true };
+export const BITRIG_WORLD_DEFAULTS: { [K in keyof BitrigWorldOptions]-?: Exclude<BitrigWorldOptions[K], undefined> } = { entities: 256, chains: 64, bones: 1024, characters: 16, fixedStep: 1 / 60, maxStepsPerFrame: 8 };
 
 function makeComponents(cap: number, rows: number) {
   return { ...createTailComponents(cap, rows), ...createSceneComponents(cap, SUPPORT_ROWS_INITIAL), ...createCharacterComponents(cap) };
@@ -74,8 +119,6 @@ export interface BitrigContext {
   characterEntities: Map<number, number>;
   /** Lays the kernels' memory out again after a capacity grew (set by the runtime; `null`: no kernels). */
   relayout: ((world: BitrigWorld) => void) | null;
-  /** The `wasm` option the world was attached with. */
-  wasm: boolean;
   /** Every bound skeleton's bones. */
   pose: PoseStore;
   /** Per-world components. */
@@ -100,12 +143,12 @@ export interface BitrigContext {
   groundError: { char: number; error: unknown; time: number };
   /** The tail's fixed internal clock, shared by every chain of the world. */
   tailClock: TailClock;
-  /** Dense rows of tail chains' per-link data: row capacity, next unused row and released rows to reuse. */
-  tailRows: { capacity: number; next: number; free: number[] };
+  /** Dense rows of tail chains' per-link data, four to a group of chains with one link count (see {@link TailRows}). */
+  tailRows: TailRows;
   /** Tail chain entities of each character (character id → eids): setup-time bookkeeping, so that
    * adding a chain looks only at its own character's other chains. */
   tailsByChar: Map<number, number[]>;
-  /** Dense rows of supports' frames (`SupportFrame`), as {@link BitrigContext.tailRows}. */
+  /** Dense rows of supports' frames (`SupportFrame`): row capacity, next unused row and released rows to reuse. */
   supportRows: { capacity: number; next: number; free: number[] };
   /** The WebAssembly tail step holding the tail components, or `null` (JavaScript step). */
   tailAccel: TailAccel | null;
@@ -180,7 +223,7 @@ export function requireBitrigWorld(world: unknown, module: string): asserts worl
 /** Properties {@link attachBitrigData} sets on the game's world. */
 const CONTEXT_KEYS = [
   'bitrigAttached', 'pose', 'components', 'queries', 'capacity', 'time', 'clock', 'groundError', 'tailClock', 'tailRows', 'supportRows',
-  'tailsByChar', 'characterEntities', 'tailAccel', 'relayout', 'wasm', 'comSegments', 'comSegmentsUsed',
+  'tailsByChar', 'characterEntities', 'tailAccel', 'relayout', 'comSegments', 'comSegmentsUsed',
 ] as const;
 
 /**
@@ -213,10 +256,9 @@ export function attachBitrigData<W extends object>(world: W, options: BitrigWorl
   if (!(Number.isInteger(o.maxStepsPerFrame) && o.maxStepsPerFrame >= 1 && o.maxStepsPerFrame <= 64)) {
     throw new Error(`bitrig/world: maxStepsPerFrame must be an integer in [1, 64], got ${describeValue(o.maxStepsPerFrame)}`);
   }
-  if (typeof o.wasm !== 'boolean') throw new Error(`bitrig/world: wasm must be true or false, got ${describeValue(o.wasm)}`);
   // (entity ids of the game's world: bitrig's arrays cover every id bitECS may hand out next)
   const cap = Math.max(2, o.entities, nextEntityBound(world));
-  const rows = Math.max(1, o.chains);
+  const rows = Math.max(4, Math.ceil(o.chains / 4) * 4); // (whole groups of four chains)
   const components = makeComponents(cap, rows);
   const clock = new Float64Array(CLOCK.SIZE);
   clock[CLOCK.FIXED_STEP] = o.fixedStep; clock[CLOCK.MAX_STEPS] = o.maxStepsPerFrame;
@@ -231,13 +273,12 @@ export function attachBitrigData<W extends object>(world: W, options: BitrigWorl
     clock,
     groundError: { char: -1, error: undefined as unknown, time: 0 },
     tailClock: tailClockView(clock),
-    tailRows: { capacity: rows, next: 0, free: [] as number[] },
+    tailRows: createTailRows(rows),
     supportRows: { capacity: SUPPORT_ROWS_INITIAL, next: 0, free: [] as number[] },
     tailsByChar: new Map<number, number[]>(),
     characterEntities: new Map<number, number>(),
     tailAccel: null as TailAccel | null,
     relayout: null as ((world: BitrigWorld) => void) | null,
-    wasm: o.wasm,
     comSegments: new Float64Array(Math.max(256, 48 * Math.max(1, o.characters))), // about 16 segments per character
     comSegmentsUsed: 0,
   };
@@ -248,6 +289,14 @@ export function attachBitrigData<W extends object>(world: W, options: BitrigWorl
   w.queries.limbs = registerQuery(w, [components.Limb]);
   w.pose.onRemove = (id) => stopCharacterSystems(w, id);
   return w;
+}
+
+/**
+ * Undo {@link attachBitrigData} on a world whose kernels could not be laid out (so a failed
+ * attach leaves the game's world as it was). Setup-time.
+ */
+export function detachBitrigData(world: BitrigWorld): void {
+  for (const k of CONTEXT_KEYS) delete (world as unknown as Record<string, unknown>)[k];
 }
 
 /** One past the largest entity id the world has handed out (0 for a fresh world). */
@@ -356,6 +405,9 @@ export function growTailRows(world: BitrigWorld, row: number): boolean {
   while (cap <= row) cap *= 2;
   const comps = world.components as unknown as Record<string, Record<string, unknown>>;
   for (const [name, keys] of Object.entries(TAIL_LINK_FIELDS)) growComponent(comps[name]!, rows.capacity, cap, keys);
+  const ent = new Int32Array(cap).fill(-1);
+  ent.set(rows.ent);
+  rows.ent = ent;
   rows.capacity = cap;
   return true;
 }
@@ -412,7 +464,7 @@ export function removeBitrigEntity(world: BitrigWorld, eid: number): void {
   const C = world.components.TailChain;
   if (hasComponent(world, eid, C)) {
     if (C.row[eid]! >= 0) {
-      world.tailRows.free.push(C.row[eid]!);
+      releaseTailRow(world.tailRows, C.row[eid]!);
       C.row[eid] = -1;
       C.links[eid] = 0;
     }

@@ -36,6 +36,7 @@ import { checkOptionKeys, describeValue, mergeTailOptions, TAIL_OPTION_KEYS, typ
 import { guessUnitScale, unitScaleNote } from './units';
 import { findTailChains } from '../core/boneMap';
 import { tailLinkIndex } from '../core/tailSetup';
+import { linkEl } from '../core/components/tail';
 import { decomposeAffine, mulAffine } from '../core/pose';
 import {
   computeWorldMatrices, createClipSampler, createLocalPose, findClip, listClipNames, readSceneGraph, sampleClip,
@@ -532,8 +533,8 @@ function simulateWith(calib: BakeCalibration, sampler: ClipSampler, F: number, o
       const o4 = 4 * (k * L + i);
       for (let j = 0; j < 4; j++) buf[o4 + j] = P.localR[4 * s + j]!;
       const lk = rig.links[i]!;
-      const kk = tailLinkIndex(rig.world, lk.eid, lk.index) * 4;
-      for (let j = 0; j < 4; j++) rest[o4 + j] = B.restR[kk + j]!;
+      const kk = tailLinkIndex(rig.world, lk.eid, lk.index);
+      for (let j = 0; j < 4; j++) rest[o4 + j] = B.restR[linkEl(kk, 4, j)]!;
     }
   };
   /** Clip time of sub-step s (1…m) of key interval k (1…F). */

@@ -24,7 +24,8 @@ export { bindSkeleton, unbindSkeleton, beginCharacterFrame, endCharacterFrame, B
 export type { SkeletonSource, BindOptions, BoundTail, CharacterBinding } from '../core/binding';
 export { update } from '../systems/pipeline';
 // tails
-export { addTailChain, removeTailChain, setTailOptions, getTailOptions, setTailRestSource, tailLinkIndex, markTailChainChanged } from '../core/tailSetup';
+export { addTailChain, removeTailChain, setTailOptions, getTailOptions, setTailRestSource, tailLinkIndex } from '../core/tailSetup';
+export { linkEl } from '../core/components/tail';
 export type { TailChainSpec } from '../core/tailSetup';
 export { TAIL_DEFAULTS, mergeTailOptions } from '../core/defaults';
 export type { PartialOptions, TailOptions, TailRestSource } from '../core/defaults';
@@ -35,7 +36,6 @@ export type {
   SceneDiagnostics, ContactDiagnostics, ReachDiagnostics,
 } from '../core/sceneIK';
 // diagnostics
-export { tailBackend } from './kernels';
 export type { TailChainComponent, TailParticleComponent, BendStateComponent } from '../core/components/tail';
 export type { SceneCharacterComponent, LimbComponent, FootContactComponent, HandTargetComponent, SupportFrameComponent } from '../core/components/scene';
 export type { CharacterComponent, PartOfComponent } from '../core/components/character';

@@ -1,39 +1,19 @@
 /**
- * The WebAssembly SIMD tail step and write: the world's tail components (and the pose store's
- * `localT`, `localR`, `localS`, `worldM` and `owner`) live in a WebAssembly memory and `systems/tailStep` and
- * `systems/tailWrite` hand their link loops to `wasm/tailStep.ts` (compiled into
- * {@link TAIL_STEP_WASM_BASE64}), `systems/tailClock` the common case of its per-chain
- * preparation and of its per-step anchors (bit-identical: the same operations).
+ * The WebAssembly kernels, compiled once and laid out on one memory per world. They are the
+ * only implementation of the tail step and write (wasm/tailStep.ts, compiled into
+ * {@link TAIL_STEP_WASM_BASE64}), the scene two-bone IK (wasm/twoBone.ts,
+ * {@link TWO_BONE_WASM_BASE64}) and the scene contacts, FootLock and PelvisHeight
+ * (wasm/sceneContacts.ts, {@link SCENE_CONTACTS_WASM_BASE64}); the systems call them.
  *
- * The step runs in float32, four chains of the same link count per f32x4 group, on the
- * kernel's own interleaved float32 copy of the chains' data (the mirror, laid out here: group
- * records, the group table, each chain's anchor reference and lane; and a scratch
- * for what lives one step only); after every step it writes the particle state back into the
- * f64 components, which stay the truth for everything else. JavaScript that writes a chain's
- * per-link data marks it in `TailChain.mirrorStale` (bitrig's own writers do; others call
- * `markTailChainChanged`), and the kernel reads it in again before its next step. Results agree with the f64 JavaScript step
- * (the reference) within float32 rounding — tip positions within 1e-5 × the chain's length,
- * local rotations within 0.01° on the test fixtures and ordinary motion (test/tail/wasm.test.ts
- * and wasmPrecision.test.ts; seeded extreme worlds: 1e-4 × length, 0.12°, wasmFuzz.test.ts) — and
- * exactly with themselves. The write runs two chains per f64x2 lane
- * pair and is bit-identical to the JavaScript write for the same state. Where WebAssembly or
- * its SIMD extension is missing (or a content-security policy forbids compiling it), the world
- * keeps ordinary typed arrays and the JavaScript step.
+ * The world's tail components, its scene components and the pose store's arrays live in the
+ * kernels' memory, and the kernels read and write them in place: the components stay plain
+ * objects of typed arrays, only their storage moves. Every re-layout (world creation,
+ * capacity growth at setup) makes a new memory and new views, so code must read
+ * `world.components.X.field` afresh after setup.
  *
- * The scene two-bone IK (systems/twoBoneIK.ts) solves the limbs it can with `wasm/twoBone.ts`
- * (compiled into {@link TWO_BONE_WASM_BASE64}), a second instance on the same memory: the Limb
- * and HandTarget components and the pose store's `parent`, `charRootWs` and `dirty` move in too
- * (`TailAccel.ik`; `null`, the JavaScript solve, where that module is unavailable).
- *
- * The scene contacts (systems/footLock.ts, systems/pelvisHeight.ts) run with
- * `wasm/sceneContacts.ts` (compiled into {@link SCENE_CONTACTS_WASM_BASE64}), a third instance on
- * the same memory: SceneCharacter, FootContact, SupportFrame, the Limb request, HandTarget's
- * loads, the pose store and the COM segment pool (`world.comSegments`) move in too
- * (`TailAccel.scene`; `null`, the JavaScript systems, where that module is unavailable).
- *
- * The components stay plain objects of typed arrays: only their storage moves. Every re-layout
- * (world creation, capacity growth at setup) makes a new memory and new views, like the
- * JavaScript growth does, so code must read `world.components.X.field` afresh after setup.
+ * WebAssembly SIMD is in every current browser and in Node; where it is missing, or a page's
+ * Content-Security-Policy forbids compiling WebAssembly, attaching bitrig to a world throws an
+ * error naming the fix (`'wasm-unsafe-eval'` in `script-src`).
  */
 import type { BitrigWorld } from '../core/world';
 import type { SceneContactsExports, TailAccel, TailStepExports, TwoBoneExports } from '../core/kernelTypes';
@@ -47,13 +27,10 @@ import { SCENE_CONTACTS_WASM_BASE64 } from './wasm/sceneContactsWasm';
 // static data today; the reserve keeps a future one from landing on component data).
 const ARENA_BASE = 65536;
 const PAGE = 65536;
-// Bytes of the kernel's job control block (wasm/tailStep.ts: the done count at byte 8, the claim word at bytes 16–23).
-const CTL_BYTES = 64;
 // Bytes of the scene contacts kernel's scratch (wasm/sceneContacts.ts).
 const SCENE_SCRATCH_BYTES = 512;
-// Bytes of one group-link record of the step's mirror and of one step scratch (wasm/tailStep.ts REC, SCRATCH).
-const MIRROR_RECORD_BYTES = 34 * 16;
-const STEP_SCRATCH_BYTES = 16 * 52 * 16 + 16 * LINK_STRIDE * 8 * 16;
+// Bytes of the tail step's scratch (wasm/tailStep.ts SCRATCH: 16 group blocks of 53 v128, then 16 groups' step values).
+const STEP_SCRATCH_BYTES = 16 * 53 * 16 + 16 * LINK_STRIDE * 8 * 16;
 
 const _modules = new Map<string, WebAssembly.Module | null>();
 let _unavailable: string | null = null;
@@ -79,7 +56,7 @@ function kernelModule(base64: string): WebAssembly.Module | null {
     m = null; // no SIMD, or compiling WebAssembly is not allowed here (a content-security policy without 'wasm-unsafe-eval')
     _unavailable = unavailableText(err);
   }
-  if (m === null && _unavailable === null) _unavailable = 'bitrig: this runtime has no WebAssembly SIMD; bitrig runs its JavaScript systems';
+  if (m === null && _unavailable === null) _unavailable = 'bitrig: this runtime has no WebAssembly SIMD (every current browser and Node 16.4 or later has it); bitrig needs it';
   _modules.set(base64, m);
   return m;
 }
@@ -89,8 +66,8 @@ function unavailableText(err: unknown): string {
   const what = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
   const csp = /unsafe-eval|Content.Security|CSP|not allowed|disallowed|refused/i.test(what);
   return csp
-    ? `bitrig: the page's Content-Security-Policy does not allow compiling WebAssembly (${what}); add 'wasm-unsafe-eval' to script-src (Content-Security-Policy: script-src 'self' 'wasm-unsafe-eval'). bitrig runs its JavaScript systems meanwhile`
-    : `bitrig: the WebAssembly kernels could not be compiled (${what}); if the page sets a Content-Security-Policy, add 'wasm-unsafe-eval' to script-src. bitrig runs its JavaScript systems meanwhile`;
+    ? `bitrig: the page's Content-Security-Policy does not allow compiling WebAssembly (${what}); add 'wasm-unsafe-eval' to script-src (Content-Security-Policy: script-src 'self' 'wasm-unsafe-eval').`
+    : `bitrig: the WebAssembly kernels could not be compiled (${what}); if the page sets a Content-Security-Policy, add 'wasm-unsafe-eval' to script-src`;
 }
 
 /**
@@ -172,16 +149,16 @@ const IK_ORDER: ReadonlyArray<readonly ['Limb' | 'HandTarget' | 'pose', string]>
   ['HandTarget', 'objectPosWs'], ['HandTarget', 'objectRotWs'], ['HandTarget', 'reposition'],
 ];
 
-/** The tail components' typed arrays, in the kernel's pointer order first. */
-const POINTER_ORDER: ReadonlyArray<readonly ['TailChain' | 'TailParticle' | 'BendState', string]> = [
+/** The tail components' typed arrays, in the kernel's pointer order first (`tailRows.ent`: the chain of each row). */
+const POINTER_ORDER: ReadonlyArray<readonly ['TailChain' | 'TailParticle' | 'BendState' | 'tailRows', string]> = [
   ['TailChain', 'anchorStep'], ['TailChain', 'links'], ['TailChain', 'row'], ['TailChain', 'stepsLastFrame'],
   ['BendState', 'headLs'], ['BendState', 'restDirLs'], ['BendState', 'lenRel'], ['BendState', 'scaleRel'],
   ['BendState', 'restR'], ['BendState', 'localCur'], ['BendState', 'localPrev'], ['BendState', 'toHipsM'],
-  ['BendState', 'restDirHs'], ['BendState', 'bendOld'], ['BendState', 'bendNew'],
+  ['BendState', 'restDirHs'], ['BendState', 'bendOld'],
   ['TailParticle', 'pos'], ['TailParticle', 'vel'], ['TailParticle', 'contact'],
   ['TailChain', 'axesLs'], ['TailChain', 'frequency'], ['TailChain', 'tipRatio'], ['TailChain', 'damping'],
   ['TailChain', 'gravity'], ['TailChain', 'unitScale'], ['TailChain', 'floorY'], ['TailChain', 'floorClearance'],
-  ['TailChain', 'floorEnabled'], ['TailChain', 'stepCache'],
+  ['TailChain', 'floorEnabled'], ['TailChain', 'stepCache'], ['TailChain', 'origin'], ['tailRows', 'ent'],
 ];
 
 /** The write's arrays (setWritePointers order; the pose store's five are laid out here too). */
@@ -198,24 +175,24 @@ const PREPARE_ORDER: ReadonlyArray<readonly ['TailChain', string]> = [
   ['TailChain', 'teleportDistance'], ['TailChain', 'seatEase'], ['TailChain', 'char'],
 ];
 
-type Typed = Float64Array | Int32Array | Uint8Array;
+type Typed = Float64Array | Float32Array | Int32Array | Uint8Array;
 
 /**
- * Move the world's tail components and the pose store's `localT`, `localR`, `localS`, `worldM` and `owner` into a fresh
- * WebAssembly memory sized for the current capacities and (re)connect the kernel. Setup-time;
- * returns `false` (the world keeps, or goes back to, the JavaScript step) where the kernel is
- * unavailable or the memory cannot be had (over 4 GB).
+ * Move the world's components and the pose store's arrays into a fresh WebAssembly memory
+ * sized for the current capacities and (re)connect the kernels. Setup-time; returns `false`
+ * (the world keeps its arrays, and views into a previous memory stay valid) where the kernels
+ * are unavailable or the memory cannot be had (over 4 GB).
  *
  * @example
  * layoutTailArena(world); // after the tail components grew
  */
 export function layoutTailArena(world: BitrigWorld): boolean {
-  const prev = world.tailAccel;
   const module = tailWasmModule();
   if (module === null) return false;
   const comps: Record<string, Record<string, unknown>> = {
     ...(world.components as unknown as Record<string, Record<string, unknown>>),
     pose: world.pose as unknown as Record<string, unknown>,
+    tailRows: world.tailRows as unknown as Record<string, unknown>,
   };
   const entries: Array<{ owner: Record<string, unknown>; key: string; id: string; src: Typed }> = [];
   const seen = new Set<string>();
@@ -223,21 +200,20 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     const id = c + '.' + key;
     if (seen.has(id)) return;
     const src = comps[c]![key];
-    if (!(src instanceof Float64Array || src instanceof Int32Array || src instanceof Uint8Array)) {
+    if (!(src instanceof Float64Array || src instanceof Float32Array || src instanceof Int32Array || src instanceof Uint8Array)) {
       throw new Error(`bitrig/wasm: ${id} is not a typed array`);
     }
     seen.add(id);
     entries.push({ owner: comps[c]!, key, id, src });
   };
   for (const [c, key] of POINTER_ORDER) push(c, key);
-  push('TailChain', 'mirrorStale');
   for (const [c, key] of WRITE_ORDER) push(c, key);
   const ikModule = twoBoneWasmModule();
   if (ikModule !== null) for (const [c, key] of IK_ORDER) push(c, key);
   for (const c of ['TailChain', 'TailParticle', 'BendState']) {
     for (const key of Object.keys(comps[c]!)) {
       const v = comps[c]![key];
-      if (v instanceof Float64Array || v instanceof Int32Array || v instanceof Uint8Array) push(c, key);
+      if (v instanceof Float64Array || v instanceof Float32Array || v instanceof Int32Array || v instanceof Uint8Array) push(c, key);
     }
   }
   const sceneModule = sceneContactsWasmModule();
@@ -259,25 +235,8 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const chainKOff = top; top += cap * 16 * 8;
   const entsOff = top; top += cap * 4;
   top = (top + 15) & ~15;
-  const pendingOff = top; top += (LINK_STRIDE + 1) * 4;
-  top = (top + 15) & ~15;
   const paramsOff = top; top += 16;
-  const pairsOff = top; top += (cap + LINK_STRIDE + 1) * 8;
-  top = (top + 15) & ~15;
-  const controlOff = top; top += CTL_BYTES;
-  // The step's float32 mirror (wasm/tailStep.ts): groups of four chains with the same link
-  // count, at most ⌈c/4⌉ + 8 groups and Σ n·⌈c_n/4⌉ ≤ 2c + 27 link records for c chains.
-  const chains = Math.min(cap, Math.floor(world.components.TailChain.slot.length / LINK_STRIDE));
-  const groups = Math.ceil(chains / 4) + 9;
-  top = (top + 15) & ~15;
-  const mirrorOff = top; top += (2 * chains + 28) * MIRROR_RECORD_BYTES;
-  // the step's scratch: one for this thread and a spare, then one per chunk of 16 groups
-  const scratchSlots = 2;
-  const scratchOff = top; top += (scratchSlots + Math.ceil(groups / 16)) * STEP_SCRATCH_BYTES;
-  const scratchTakenOff = top; top += 16;
-  const groupsOff = top; top += groups * 32;
-  const refOff = top; top += cap * 3 * 8;
-  const laneOfOff = top; top += cap * 4;
+  const scratchOff = top; top += STEP_SCRATCH_BYTES;
   const ikListOff = top; top += cap * 4;
   const sceneListOff = top; top += cap * 4;
   top = (top + 15) & ~15;
@@ -299,8 +258,6 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   }
   const kernel = instance.exports as unknown as TailStepExports;
   const buffer = memory.buffer as ArrayBuffer;
-  // (the chains' anchor references: read in again from the write-back, the mirror continues bit for bit)
-  if (prev !== null) new Float64Array(buffer, refOff, cap * 3).set(prev.mirrorRef.subarray(0, Math.min(prev.mirrorRef.length, cap * 3)));
   for (let i = 0; i < entries.length; i++) {
     const { owner, key, src } = entries[i]!;
     const Ctor = src.constructor as { new (b: ArrayBuffer, o: number, n: number): Typed };
@@ -308,14 +265,9 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     view.set(src);
     owner[key] = view;
   }
-  const pointers = [
-    ...POINTER_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), chainKOff, entsOff, pendingOff, paramsOff, pairsOff,
-    mirrorOff, groupsOff, refOff, laneOfOff, offsetOf.get('TailChain.mirrorStale')!, scratchOff, scratchTakenOff, scratchSlots,
-  ];
-  kernel.setPointers(...pointers);
+  kernel.setPointers(...POINTER_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), chainKOff, entsOff, paramsOff, scratchOff);
   kernel.setWritePointers(...WRITE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!));
   kernel.setPreparePointers(...PREPARE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), world.pose.capacity, world.components.TailChain.slot.length / LINK_STRIDE);
-  kernel.setControl(controlOff);
   let ik: TwoBoneExports | null = null;
   if (ikModule !== null) {
     try {
@@ -352,21 +304,8 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     sceneParams: new Float64Array(buffer, sceneParamsOff, 2),
     sceneGround: new Float64Array(buffer, sceneGroundOff, cap * 5),
     sceneGroundOk: new Uint8Array(buffer, sceneGroundOkOff, cap),
-    mirrorRef: new Float64Array(buffer, refOff, cap * 3),
     params: new Float64Array(buffer, paramsOff, 2),
     capacity: cap,
-    control: new Int32Array(buffer, controlOff, CTL_BYTES / 4),
   };
   return true;
-}
-
-/**
- * Which tail step a world runs: `'wasm-simd'` (WebAssembly: the step four chains per float32 SIMD group, the write two per f64 pair)
- * or `'js'`.
- *
- * @example
- * console.log(tailBackend(world)); // 'wasm-simd' in current browsers and Node
- */
-export function tailBackend(world: BitrigWorld): 'wasm-simd' | 'js' {
-  return world.tailAccel !== null ? 'wasm-simd' : 'js';
 }

@@ -14,5 +14,4 @@ export { pelvisHeight } from '../systems/pelvisHeight';
 export { twoBoneIK } from '../systems/twoBoneIK';
 export { tailClockBegin, tailClockStep, resetChainToRest } from '../systems/tailClock';
 export { tailStep } from '../systems/tailStep';
-export { floorContactResolve } from '../systems/floorContact';
 export { tailWrite } from '../systems/tailWrite';

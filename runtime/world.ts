@@ -3,16 +3,17 @@
  * (runtime/kernels.ts), laid out again whenever a setup call grows a capacity.
  */
 import { createWorld } from 'bitecs';
-import { attachBitrigData, type BitrigWorld, type BitrigWorldOptions } from '../core/world';
-import { layoutTailArena } from './kernels';
+import { attachBitrigData, detachBitrigData, type BitrigWorld, type BitrigWorldOptions } from '../core/world';
+import { kernelUnavailableReason, layoutTailArena } from './kernels';
 
 /**
  * Attach bitrig to a bitECS 0.4 world the game made (`createWorld()` from bitecs), once: its
  * components (plain objects of typed arrays, in `world.components`), the pose store
- * (`world.pose`) and, with `wasm` (default), the WebAssembly kernels' memory. The game's own
- * components and entities stay as they are. Returns the same world, typed. Throws
- * `bitrig/world: …` for a bad option, a world already attached, or a property bitrig would
- * overwrite. Setup-time.
+ * (`world.pose`), all in the WebAssembly kernels' memory. The game's own components and
+ * entities stay as they are. Returns the same world, typed. Throws `bitrig/world: …` for a bad
+ * option, a world already attached, a property bitrig would overwrite, or a runtime that
+ * cannot compile the kernels (no WebAssembly SIMD, or a Content-Security-Policy without
+ * `'wasm-unsafe-eval'`: the message names the fix). Setup-time.
  *
  * @example
  * import { createWorld, query } from 'bitecs';
@@ -21,11 +22,14 @@ import { layoutTailArena } from './kernels';
  */
 export function attachBitrig<W extends object>(world: W, options: BitrigWorldOptions = {}): W & BitrigWorld {
   const w = attachBitrigData(world, options);
-  if (w.wasm && layoutTailArena(w)) {
-    w.relayout = layoutTailArena;
-    // (the pose store's arrays live in the kernels' memory)
-    w.pose.onGrow = () => { if (w.tailAccel !== null) layoutTailArena(w); };
+  if (!layoutTailArena(w)) {
+    detachBitrigData(w);
+    const why = kernelUnavailableReason() ?? 'bitrig: the WebAssembly memory for this world could not be had (over 4 GB?)';
+    throw new Error(`bitrig/world: cannot attach: ${why.replace(/^bitrig: /, '')}`);
   }
+  w.relayout = layoutTailArena;
+  // (the pose store's arrays live in the kernels' memory)
+  w.pose.onGrow = () => { if (w.tailAccel !== null) layoutTailArena(w); };
   return w;
 }
 

@@ -18,7 +18,7 @@
  * `maxStepsPerFrame` steps and drops the rest. Units: seconds; world units.
  */
 import type { BitrigWorld } from '../core/world';
-import { CLOCK, LINK_STRIDE, MIRROR_STATE, REST_ANIMATION, SEAT_EASE_TIME, SEAT_FROM_LOCAL } from '../core/components/tail';
+import { CLOCK, REST_ANIMATION, SEAT_EASE_TIME, SEAT_FROM_LOCAL, getLink, linkEl, linkIndex, setLink } from '../core/components/tail';
 import { anchorFromMatrix, computeToHips, K, LF, LK, linkAim, linkFrame, refreshStepCache, tailStructureOk } from '../core/tailKernel';
 import { qConjMul, qMul, qNormalize, qRotate, qSlerp, qSwingUnit } from '../core/qmath';
 
@@ -58,17 +58,14 @@ export function tailClockBegin(world: BitrigWorld, dt: number): number {
   // gets it optimised within a few frames: unoptimised code boxes every number of the clock
   // arithmetic above (about 270 bytes a frame).
   const accel = world.tailAccel;
+  if (accel === null) return steps; // (not attached: nothing to prepare)
+  // The common case of every chain in the WebAssembly kernel; the chains it leaves (a reset, a
+  // seat, an animation rest, …) here, whole.
   const ents = world.queries.tails.dense;
-  if (accel !== null) {
-    // The common case of every chain in the WebAssembly kernel (the same operations: the same
-    // results); the chains it leaves (a reset, a seat, an animation rest, …) here, whole.
-    const ids = accel.ents;
-    for (let e = 0; e < ents.length; e++) ids[e] = ents[e]!;
-    const left = accel.kernel.prepareChains(ents.length, steps);
-    for (let e = 0; e < left; e++) tailPrepareChain(world, ids[e]!, steps);
-    return steps;
-  }
-  for (let e = 0; e < ents.length; e++) tailPrepareChain(world, ents[e]!, steps);
+  const ids = accel.ents;
+  for (let e = 0; e < ents.length; e++) ids[e] = ents[e]!;
+  const left = accel.kernel.prepareChains(ents.length, steps);
+  for (let e = 0; e < left; e++) tailPrepareChain(world, ids[e]!, steps);
   return steps;
 }
 
@@ -112,15 +109,15 @@ export function tailPrepareChain(world: BitrigWorld, eid: number, steps: number)
   C.exactWorld[eid] = uniform ? C.exactWorldSetup[eid]! : 1;
   const n = C.links[eid]!;
   if (C.restSource[eid] === REST_ANIMATION) {
-    const L = LINK_STRIDE;
     for (let i = 0; i < n; i++) {
-      const k = C.row[eid]! * L + i;
+      const k = linkIndex(C.row[eid]!, i);
       const s = C.slot[k]!;
-      for (let j = 0; j < 4; j++) B.restR[k * 4 + j] = pose.localR[s * 4 + j]!;
-      qNormalize(B.restR, k * 4);
+      for (let j = 0; j < 4; j++) _tw[j] = pose.localR[s * 4 + j]!;
+      qNormalize(_tw, 0);
+      setLink(B.restR, k, 4, _tw, 0);
       for (let j = 0; j < 3; j++) {
         const v = pose.localT[s * 3 + j]!;
-        B.headLs[k * 3 + j] = Number.isFinite(v) ? v : pose.bindT[s * 3 + j]!;
+        B.headLs[linkEl(k, 3, j)] = Number.isFinite(v) ? v : pose.bindT[s * 3 + j]!;
       }
     }
     computeToHips(world, eid);
@@ -177,8 +174,15 @@ export function tailPrepareChain(world: BitrigWorld, eid: number, steps: number)
 function twistedRest(B: BitrigWorld['components']['BendState'], k: number, e: Float64Array, ei: number, out: Float64Array, o: number): void {
   const h = 0.5 * B.seatTwist[k]! * e[ei]!;
   const s = Math.sin(h);
-  _tw[0] = s * B.seatAxis[k * 3]!; _tw[1] = s * B.seatAxis[k * 3 + 1]!; _tw[2] = s * B.seatAxis[k * 3 + 2]!; _tw[3] = Math.cos(h);
-  qMul(out, o, B.restBase, k * 4, _tw, 0);
+  _tw[0] = s * B.seatAxis[linkEl(k, 3, 0)]!; _tw[1] = s * B.seatAxis[linkEl(k, 3, 1)]!; _tw[2] = s * B.seatAxis[linkEl(k, 3, 2)]!; _tw[3] = Math.cos(h);
+  getLink(B.restBase, k, 4, _tw, 8);
+  qMul(out, o, _tw, 8, _tw, 0);
+}
+
+/** Whether quaternion `a` at link `k` (float32) equals `v[o…o+3]` rounded to float32. */
+function sameQuat(a: Float32Array, k: number, v: Float64Array, o: number): boolean {
+  for (let c = 0; c < 4; c++) if (a[linkEl(k, 4, c)] !== Math.fround(v[o + c]!)) return false;
+  return true;
 }
 
 /**
@@ -191,15 +195,17 @@ function seatRestBase(world: BitrigWorld, eid: number): void {
   const C = world.components.TailChain;
   const B = world.components.BendState;
   const n = C.links[eid]!;
-  const o = C.row[eid]! * LINK_STRIDE;
   let same = C.seatEase[eid]! > 0;
   for (let i = 0; i < n && same; i++) {
-    twistedRest(B, o + i, C.seatEase, eid, _tw, 4);
-    const q = (o + i) * 4;
-    same = _tw[4] === B.restR[q] && _tw[5] === B.restR[q + 1] && _tw[6] === B.restR[q + 2] && _tw[7] === B.restR[q + 3];
+    const k = linkIndex(C.row[eid]!, i);
+    twistedRest(B, k, C.seatEase, eid, _tw, 4);
+    same = sameQuat(B.restR, k, _tw, 4);
   }
   if (same) return;
-  for (let j = o * 4; j < (o + n) * 4; j++) B.restBase[j] = B.restR[j]!;
+  for (let i = 0; i < n; i++) {
+    const k = linkIndex(C.row[eid]!, i);
+    for (let c = 0; c < 4; c++) B.restBase[linkEl(k, 4, c)] = B.restR[linkEl(k, 4, c)]!;
+  }
 }
 
 /**
@@ -211,11 +217,14 @@ function seatTwistRest(world: BitrigWorld, eid: number): void {
   const C = world.components.TailChain;
   const B = world.components.BendState;
   const n = C.links[eid]!;
-  const o = C.row[eid]! * LINK_STRIDE;
-  if (C.seatEase[eid]! > 0) {
-    for (let i = 0; i < n; i++) twistedRest(B, o + i, C.seatEase, eid, B.restR, (o + i) * 4);
-  } else {
-    for (let j = o * 4; j < (o + n) * 4; j++) B.restR[j] = B.restBase[j]!;
+  for (let i = 0; i < n; i++) {
+    const k = linkIndex(C.row[eid]!, i);
+    if (C.seatEase[eid]! > 0) {
+      twistedRest(B, k, C.seatEase, eid, _tw, 4);
+      setLink(B.restR, k, 4, _tw, 4);
+    } else {
+      for (let c = 0; c < 4; c++) B.restR[linkEl(k, 4, c)] = B.restBase[linkEl(k, 4, c)]!;
+    }
   }
   computeToHips(world, eid);
 }
@@ -239,7 +248,6 @@ export function resetChainToRest(world: BitrigWorld, eid: number): void {
   const B = world.components.BendState;
   const n = C.links[eid]!;
   const a = eid * 8;
-  C.mirrorStale[eid] = C.mirrorStale[eid]! | MIRROR_STATE; // (the WebAssembly step reads the particles in again)
   if (C.seatEase[eid]! > 0) {
     // (the chain's own rest, limit and coupling again: the rest at once, the others next step)
     seatRestBase(world, eid);
@@ -247,25 +255,33 @@ export function resetChainToRest(world: BitrigWorld, eid: number): void {
     seatTwistRest(world, eid);
   }
   holdAnchor(C, a);
+  setOrigin(C, eid);
   for (let i = 0; i < n; i++) {
-    const k = C.row[eid]! * LINK_STRIDE + i;
+    const k = linkIndex(C.row[eid]!, i);
     linkFrame(world, eid, i, C.anchorCur, a);
-    const px = LF[0]! + LF[14]! * LF[11]!, py = LF[1]! + LF[14]! * LF[12]!, pz = LF[2]! + LF[14]! * LF[13]!;
-    P.pos[k * 3] = px; P.pos[k * 3 + 1] = py; P.pos[k * 3 + 2] = pz;
-    P.vel[k * 3] = 0; P.vel[k * 3 + 1] = 0; P.vel[k * 3 + 2] = 0;
+    for (let c = 0; c < 3; c++) {
+      P.pos[linkEl(k, 3, c)] = LF[c]! + LF[14]! * LF[11 + c]! - C.origin[eid * 3 + c]!;
+      P.vel[linkEl(k, 3, c)] = 0;
+      B.bendOld[linkEl(k, 4, c)] = 0;
+    }
+    B.bendOld[linkEl(k, 4, 3)] = 1;
     P.contact[k] = 0;
-    B.bendOld[k * 4] = 0; B.bendOld[k * 4 + 1] = 0; B.bendOld[k * 4 + 2] = 0; B.bendOld[k * 4 + 3] = 1;
     linkAim(world, eid, i, LF, 11);
-  }
-  const o = C.row[eid]! * LINK_STRIDE * 4;
-  for (let j = o; j < o + n * 4; j++) {
-    B.localCur[j] = B.restR[j]!;
-    B.localPrev[j] = B.restR[j]!;
+    for (let c = 0; c < 4; c++) {
+      B.localCur[linkEl(k, 4, c)] = B.restR[linkEl(k, 4, c)]!;
+      B.localPrev[linkEl(k, 4, c)] = B.restR[linkEl(k, 4, c)]!;
+    }
   }
 }
 
+/** The chain's particle origin ← this frame's anchor position (positions are then written relative to it). */
+function setOrigin(C: BitrigWorld['components']['TailChain'], eid: number): void {
+  for (let c = 0; c < 3; c++) C.origin[eid * 3 + c] = C.anchorCur[eid * 8 + c]!;
+}
+
 const _d = new Float64Array(16); // seatChainAtLocal: directions (parent frame 0–2, world 3–5, hips frame 6–8), a swing (12–15); first a rotation (0–3), directions (4–6, 8–10), the twist (12–15)
-const _tw = new Float64Array(8); // a twist (0–3); a twisted rest to compare (4–7)
+const _tw = new Float64Array(12); // a twist (0–3); a twisted rest to compare (4–7); a rest base (8–11)
+const _e = new Float64Array(28); // seatChainAtLocal: one link's fields (see there)
 
 /**
  * Place a chain along the local rotations in `BendState.localCur` (parent frames; the pose
@@ -285,41 +301,43 @@ export function seatChainAtLocal(world: BitrigWorld, eid: number): void {
   const B = world.components.BendState;
   const n = C.links[eid]!;
   const a = eid * 8;
-  C.mirrorStale[eid] = C.mirrorStale[eid]! | MIRROR_STATE; // (the WebAssembly step reads the particles in again)
   holdAnchor(C, a);
+  setOrigin(C, eid);
   // The rest keeps, for now, each link's twist about its own direction as shown: the readback
   // rule (swing from the rest direction · rest) would put the new rest's twist on every link,
   // which keeps each bone's direction in its parent's frame but turns the parent frames, so the
   // chain would change shape at once (a tail lying on the floor, pushed under it and re-aimed).
   seatRestBase(world, eid);
   for (let i = 0; i < n; i++) {
-    const k = C.row[eid]! * LINK_STRIDE + i;
+    const k = linkIndex(C.row[eid]!, i);
     B.seatTwist[k] = 0;
-    B.seatAxis[k * 3] = B.tipDirLs[k * 3]!; B.seatAxis[k * 3 + 1] = B.tipDirLs[k * 3 + 1]!; B.seatAxis[k * 3 + 2] = B.tipDirLs[k * 3 + 2]!;
-    for (let c = 0; c < 4; c++) _d[c] = B.localCur[k * 4 + c]!;
+    getLink(B.tipDirLs, k, 3, _e, 0); // (_e: tip direction 0–2, rest base 4–7)
+    getLink(B.restBase, k, 4, _e, 4);
+    setLink(B.seatAxis, k, 3, _e, 0);
+    getLink(B.localCur, k, 4, _d, 0);
     const ql = _d[0]! * _d[0]! + _d[1]! * _d[1]! + _d[2]! * _d[2]! + _d[3]! * _d[3]!;
     if (!(ql > 1e-12 && Number.isFinite(ql))) continue; // (the rest direction: the rest rotation)
     qNormalize(_d, 0);
     if (!(B.lenRel[k]! > 0)) {
       // a zero-length link: the whole offset o = restBase⁻¹ · shown, the short way, as axis and angle
-      qConjMul(_d, 12, B.restBase, k * 4, _d, 0);
+      qConjMul(_d, 12, _e, 4, _d, 0);
       const sg = _d[15]! < 0 ? -1 : 1;
       const x = sg * _d[12]!, y = sg * _d[13]!, z = sg * _d[14]!;
       const v = Math.sqrt(x * x + y * y + z * z);
       const phi = 2 * Math.atan2(v, sg * _d[15]!);
       if (v > 0 && Number.isFinite(v) && Number.isFinite(phi)) {
-        B.seatAxis[k * 3] = x / v; B.seatAxis[k * 3 + 1] = y / v; B.seatAxis[k * 3 + 2] = z / v;
+        B.seatAxis[linkEl(k, 3, 0)] = x / v; B.seatAxis[linkEl(k, 3, 1)] = y / v; B.seatAxis[linkEl(k, 3, 2)] = z / v;
         B.seatTwist[k] = phi;
       }
       continue;
     }
     // qr = swing(rest direction, shown direction) · rest; twist = qr⁻¹ · shown, about the tip direction
-    qRotate(_d, 4, _d, 0, B.tipDirLs, k * 3);
-    qRotate(_d, 8, B.restBase, k * 4, B.tipDirLs, k * 3);
+    qRotate(_d, 4, _d, 0, _e, 0);
+    qRotate(_d, 8, _e, 4, _e, 0);
     qSwingUnit(_d, 12, _d, 8, _d, 4);
-    qMul(_d, 12, _d, 12, B.restBase, k * 4);
+    qMul(_d, 12, _d, 12, _e, 4);
     qConjMul(_d, 12, _d, 12, _d, 0);
-    const t = _d[12]! * B.tipDirLs[k * 3]! + _d[13]! * B.tipDirLs[k * 3 + 1]! + _d[14]! * B.tipDirLs[k * 3 + 2]!;
+    const t = _d[12]! * _e[0]! + _d[13]! * _e[1]! + _d[14]! * _e[2]!;
     const w = _d[15]!;
     const phi = w < 0 ? 2 * Math.atan2(-t, -w) : 2 * Math.atan2(t, w);
     if (Number.isFinite(phi)) B.seatTwist[k] = phi;
@@ -327,47 +345,50 @@ export function seatChainAtLocal(world: BitrigWorld, eid: number): void {
   C.seatEase[eid] = 1;
   seatTwistRest(world, eid);
   let maxBend = 0;
+  const O = C.origin, e3 = eid * 3;
   for (let i = 0; i < n; i++) {
-    const k = C.row[eid]! * LINK_STRIDE + i;
+    const k = linkIndex(C.row[eid]!, i);
     linkFrame(world, eid, i, C.anchorCur, a);
-    const q = B.localCur, o = k * 4;
+    getLink(B.restR, k, 4, _e, 8); // (_e: tip direction 0–2, rest direction 4–6, rest 8–11, shown 12–15)
     if (!(LF[14]! > 0)) {
       // a zero-length link: as the step leaves it (particle on its head, rest rotation — now
       // carrying the shown offset —, no bend)
-      P.pos[k * 3] = LF[0]!; P.pos[k * 3 + 1] = LF[1]!; P.pos[k * 3 + 2] = LF[2]!;
-      P.vel[k * 3] = 0; P.vel[k * 3 + 1] = 0; P.vel[k * 3 + 2] = 0;
+      for (let c = 0; c < 3; c++) { P.pos[linkEl(k, 3, c)] = LF[c]! - O[e3 + c]!; P.vel[linkEl(k, 3, c)] = 0; }
       P.contact[k] = 0;
-      B.bendOld[o] = 0; B.bendOld[o + 1] = 0; B.bendOld[o + 2] = 0; B.bendOld[o + 3] = 1;
-      for (let c = 0; c < 4; c++) { B.localCur[o + c] = B.restR[o + c]!; B.localPrev[o + c] = B.restR[o + c]!; }
+      _d[0] = 0; _d[1] = 0; _d[2] = 0; _d[3] = 1;
+      setLink(B.bendOld, k, 4, _d, 0);
+      setLink(B.localCur, k, 4, _e, 8); setLink(B.localPrev, k, 4, _e, 8);
       linkAim(world, eid, i, LF, 11);
       continue;
     }
+    getLink(B.tipDirLs, k, 3, _e, 0); getLink(B.restDirLs, k, 3, _e, 4); getLink(B.localCur, k, 4, _e, 12);
     // the link's direction in its parent's frame: the shown rotation applied to the bone's tip direction
-    const ql = q[o]! * q[o]! + q[o + 1]! * q[o + 1]! + q[o + 2]! * q[o + 2]! + q[o + 3]! * q[o + 3]!;
+    const ql = _e[12]! * _e[12]! + _e[13]! * _e[13]! + _e[14]! * _e[14]! + _e[15]! * _e[15]!;
     let ok = ql > 1e-12 && Number.isFinite(ql);
     if (ok) {
-      qNormalize(q, o);
-      qRotate(_d, 0, q, o, B.tipDirLs, k * 3);
+      qNormalize(_e, 12);
+      qRotate(_d, 0, _e, 12, _e, 0);
       const l = Math.sqrt(_d[0]! * _d[0]! + _d[1]! * _d[1]! + _d[2]! * _d[2]!);
       ok = l > 1e-12 && Number.isFinite(l);
       if (ok) { _d[0] = _d[0]! / l; _d[1] = _d[1]! / l; _d[2] = _d[2]! / l; }
     }
-    if (!ok) { _d[0] = B.restDirLs[k * 3]!; _d[1] = B.restDirLs[k * 3 + 1]!; _d[2] = B.restDirLs[k * 3 + 2]!; }
+    if (!ok) { _d[0] = _e[4]!; _d[1] = _e[5]!; _d[2] = _e[6]!; }
     qRotate(_d, 3, LF, 3, _d, 0); // world
     const len = LF[14]!;
-    P.pos[k * 3] = LF[0]! + len * _d[3]!; P.pos[k * 3 + 1] = LF[1]! + len * _d[4]!; P.pos[k * 3 + 2] = LF[2]! + len * _d[5]!;
-    P.vel[k * 3] = 0; P.vel[k * 3 + 1] = 0; P.vel[k * 3 + 2] = 0;
+    for (let c = 0; c < 3; c++) { P.pos[linkEl(k, 3, c)] = LF[c]! + len * _d[3 + c]! - O[e3 + c]!; P.vel[linkEl(k, 3, c)] = 0; }
     P.contact[k] = 0;
-    // bend snapshot: swing(rest direction, direction) in the hips frame (as TailStep's bendNew)
-    qRotate(_d, 6, B.toHips, k * 4, _d, 0);
-    qSwingUnit(B.bendOld, k * 4, B.restDirHs, k * 3, _d, 6);
-    const bw = Math.abs(B.bendOld[k * 4 + 3]!);
+    // bend snapshot: swing(rest direction, direction) in the hips frame (as TailStep's bend)
+    getLink(B.toHips, k, 4, _e, 16); getLink(B.restDirHs, k, 3, _e, 20);
+    qRotate(_d, 6, _e, 16, _d, 0);
+    qSwingUnit(_e, 24, _e, 20, _d, 6);
+    setLink(B.bendOld, k, 4, _e, 24);
+    const bw = Math.abs(_e[27]!);
     const bend = 2 * Math.acos(bw > 1 ? 1 : bw);
     if (bend > maxBend) maxBend = bend;
-    // displayed local rotation: swing(rest direction, direction) · rest (as TailStep's localCur)
-    qSwingUnit(_d, 12, B.restDirLs, k * 3, _d, 0);
-    qMul(B.localCur, o, _d, 12, B.restR, o);
-    for (let c = 0; c < 4; c++) B.localPrev[o + c] = B.localCur[o + c]!;
+    // displayed local rotation: swing(rest direction, direction) · rest (as TailStep's)
+    qSwingUnit(_d, 12, _e, 4, _d, 0);
+    qMul(_e, 24, _d, 12, _e, 8);
+    setLink(B.localCur, k, 4, _e, 24); setLink(B.localPrev, k, 4, _e, 24);
     linkAim(world, eid, i, _d, 3);
   }
   // Ease in (SEAT_EASE_TIME): the limit widened to the shown bend and the coupling off at first,
@@ -395,26 +416,13 @@ export function tailClockStep(world: BitrigWorld, s: number): void {
   else t = ((s + 1) * c[CLOCK.FIXED_STEP]! - c[CLOCK.ACC_START]!) / c[CLOCK.FRAME_DT]!;
   if (!(t >= 0)) t = 0;
   if (t > 1) t = 1;
-  const ents = world.queries.tails.dense;
   const accel = world.tailAccel;
-  if (accel !== null) {
-    // In the WebAssembly kernel (the same operations: the same anchors), but the rotations
-    // that need the full slerp, left at the front of the list: their rotation here.
-    const ids = accel.ents;
-    for (let e = 0; e < ents.length; e++) ids[e] = ents[e]!;
-    const left = accel.kernel.anchorSteps(ents.length, t);
-    for (let e = 0; e < left; e++) { const a = ids[e]! * 8; qSlerp(C.anchorStep, a + 3, C.anchorPrev, a + 3, C.anchorCur, a + 3, t); }
-    return;
-  }
-  for (let e = 0; e < ents.length; e++) {
-    const eid = ents[e]!;
-    if (C.stepsLastFrame[eid] === 0) continue;
-    const a = eid * 8;
-    const u = 1 - t;
-    C.anchorStep[a] = u * C.anchorPrev[a]! + t * C.anchorCur[a]!;
-    C.anchorStep[a + 1] = u * C.anchorPrev[a + 1]! + t * C.anchorCur[a + 1]!;
-    C.anchorStep[a + 2] = u * C.anchorPrev[a + 2]! + t * C.anchorCur[a + 2]!;
-    qSlerp(C.anchorStep, a + 3, C.anchorPrev, a + 3, C.anchorCur, a + 3, t);
-    C.anchorStep[a + 7] = u * C.anchorPrev[a + 7]! + t * C.anchorCur[a + 7]!;
-  }
+  if (accel === null) return;
+  // In the WebAssembly kernel, but the rotations that need the full slerp, left at the front
+  // of the list: their rotation here.
+  const ents = world.queries.tails.dense;
+  const ids = accel.ents;
+  for (let e = 0; e < ents.length; e++) ids[e] = ents[e]!;
+  const left = accel.kernel.anchorSteps(ents.length, t);
+  for (let e = 0; e < left; e++) { const a = ids[e]! * 8; qSlerp(C.anchorStep, a + 3, C.anchorPrev, a + 3, C.anchorCur, a + 3, t); }
 }

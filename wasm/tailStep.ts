@@ -1,25 +1,26 @@
 // AssemblyScript source of the WebAssembly tail step and write (`npm run build:wasm` compiles
-// it into runtime/wasm/tailStepWasm.ts; test/tail/wasm.test.ts checks the compile is current).
+// it into runtime/wasm/tailStepWasm.ts; test/tail/kernelBuild.test.ts checks the compile is current).
+// This is the one implementation of the tail's physics: systems/tailStep.ts and
+// systems/tailWrite.ts only call it.
 //
-// The step: the same maths as systems/tailStep.ts (the f64 reference, and the fallback where
-// WebAssembly SIMD is missing), in float32 for four chains at a time (f32x4: the chains of a
-// group have the same link count). Branches of the scalar code become lane selects; the rare
-// floor contact runs per lane in f64. The kernel steps its own float32 copy of the chains'
-// data (the mirror, below) and writes the particle state back to the f64 components after
-// every step, so results agree with the JavaScript step within float32 rounding
-// (test/tail/wasm.test.ts states the tolerances), and exactly with themselves (any thread).
-// The write: two chains per f64x2 lane pair, from the f64 components, bit-identical to
-// systems/tailWrite.ts for the same state. The clock's per-chain preparation, its common
+// The step: float32, four chains at a time (f32x4: the four chains of a row group, which have
+// the same link count), on the world's tail components themselves: their per-link fields keep
+// the four chains of a group side by side (core/components/tail.ts linkEl), so every load and
+// store of the link loop is one v128 at a fixed offset from the field's base, and the
+// components are current after every step with nothing copied. Per link, the stages
+// tailSpring, bendCouple and floorContact (named functions below) run in order. Branches
+// become lane selects; the rare floor contact runs per lane in f64.
+// The write: two chains per f64x2 lane pair. The clock's per-chain preparation, its common
 // case (prepareChains), and its per-step anchors (anchorSteps, but the rotations that need the
-// full slerp): the same operations as systems/tailClock.ts, bit-identical.
+// full slerp, left to JavaScript).
 //
 // Memory: the world's tail components (TailChain, TailParticle, BendState) are views into
 // this instance's memory (runtime/kernels.ts lays them out); `setPointers` gives their
 // byte offsets. The caller keeps each chain's `stepCache` current (the exponentials, computed
-// with JavaScript's Math.exp) and lists the entity ids to step (`ents`, i32) and the step
-// length h (`params[0]`, seconds); per chain and step the kernel computes the chain's
-// constants (core/tailKernel.ts chainStepConstants) into its lane of the group block, and for
-// a chain with a link on the floor also into a 16-f64 record (`chainK`, by entity id):
+// with JavaScript's Math.exp) and gives the step length h (`params[0]`, seconds); per chain and
+// step the kernel computes the chain's constants (core/tailKernel.ts chainStepConstants) into
+// its lane of the group block, and for a chain with a link on the floor also into a 16-f64
+// record (`chainK`, by entity id):
 //   0 f0 (Hz), 1 df (Hz per link), 2 2ζ, 3..5 forward axis F (world), 6 gravity (units/s²),
 //   7 coupling α, 8 cos(θmax/2), 9 sin(θmax/2), 10 floor on (0/1), 11 floor height F + ρ,
 //   12..13 backward horizontal (x, z), 14 contact damping e^(−γΔt)
@@ -30,29 +31,28 @@ const MAX_LINKS: i32 = 8; // = MAX_LINKS in core/components/tail.ts
 let pAS: usize = 0, pLinks: usize = 0, pRow: usize = 0, pSteps: usize = 0;
 let pHeadLs: usize = 0, pRestDirLs: usize = 0, pLenRel: usize = 0, pScaleRel: usize = 0;
 let pRestR: usize = 0, pLocalCur: usize = 0, pLocalPrev: usize = 0, pToHipsM: usize = 0;
-let pRestDirHs: usize = 0, pBendOld: usize = 0, pBendNew: usize = 0;
-let pPos: usize = 0, pVel: usize = 0, pContact: usize = 0, pChainK: usize = 0, pEnts: usize = 0, pPending: usize = 0, pParams: usize = 0, pPairs: usize = 0;
+let pRestDirHs: usize = 0, pBendOld: usize = 0;
+let pPos: usize = 0, pVel: usize = 0, pContact: usize = 0, pChainK: usize = 0, pEnts: usize = 0, pParams: usize = 0;
 let pAxesLs: usize = 0, pFrequency: usize = 0, pTipRatio: usize = 0, pDamping: usize = 0, pGravity: usize = 0, pUnitScale: usize = 0;
 let pFloorY: usize = 0, pFloorClearance: usize = 0, pFloorEnabled: usize = 0, pStepCache: usize = 0;
+let pOrigin: usize = 0, pRowEnt: usize = 0, pScratch: usize = 0;
 
 /** Byte offsets of the arrays the step reads and writes (setup, after every re-layout). */
 export function setPointers(
   anchorStep: usize, links: usize, row: usize, steps: usize, headLs: usize, restDirLs: usize, lenRel: usize, scaleRel: usize,
-  restR: usize, localCur: usize, localPrev: usize, toHipsM: usize, restDirHs: usize, bendOld: usize, bendNew: usize,
+  restR: usize, localCur: usize, localPrev: usize, toHipsM: usize, restDirHs: usize, bendOld: usize,
   pos: usize, vel: usize, contact: usize,
   axesLs: usize, frequency: usize, tipRatio: usize, damping: usize, gravity: usize, unitScale: usize,
-  floorY: usize, floorClearance: usize, floorEnabled: usize, stepCache: usize,
-  chainK: usize, ents: usize, pending: usize, params: usize, pairs: usize,
-  mirror: usize, groups: usize, ref: usize, laneOf: usize, stale: usize, scratch: usize, scratchTaken: usize, scratchSlots: i32,
+  floorY: usize, floorClearance: usize, floorEnabled: usize, stepCache: usize, origin: usize, rowEnt: usize,
+  chainK: usize, ents: usize, params: usize, scratch: usize,
 ): void {
-  pRec = mirror; pGroups = groups; pScratch = scratch; pRef = ref; pLaneOf = laneOf; pStale = stale;
-  pScratchTaken = scratchTaken; gScratchSlots = scratchSlots; gScratch = 0;
   pAS = anchorStep; pLinks = links; pRow = row; pSteps = steps; pHeadLs = headLs; pRestDirLs = restDirLs; pLenRel = lenRel;
   pScaleRel = scaleRel; pRestR = restR; pLocalCur = localCur; pLocalPrev = localPrev; pToHipsM = toHipsM; pRestDirHs = restDirHs;
-  pBendOld = bendOld; pBendNew = bendNew; pPos = pos; pVel = vel; pContact = contact; pChainK = chainK; pEnts = ents; pPending = pending;
-  pParams = params; pPairs = pairs;
+  pBendOld = bendOld; pPos = pos; pVel = vel; pContact = contact; pChainK = chainK; pEnts = ents;
+  pParams = params;
   pAxesLs = axesLs; pFrequency = frequency; pTipRatio = tipRatio; pDamping = damping; pGravity = gravity; pUnitScale = unitScale;
   pFloorY = floorY; pFloorClearance = floorClearance; pFloorEnabled = floorEnabled; pStepCache = stepCache;
+  pOrigin = origin; pRowEnt = rowEnt; pScratch = scratch;
 }
 
 /** Fill chain eid's constants record (core/tailKernel.ts chainStepConstants, same operations). */
@@ -154,34 +154,25 @@ function chainConstants(eid: i32): void {
 @inline function L(p: usize, i: i32): f64 { return load<f64>(p + (<usize>i << 3)); }
 @inline function S(p: usize, i: i32, v: f64): void { store<f64>(p + (<usize>i << 3), v); }
 
-// ---- the f32x4 step: four chains with the same link count per group, float32, interleaved
+// ---- the f32x4 step: the four chains of a row group, float32, in place
 //
-// The kernel keeps its own float32 copy (the mirror) of what the step reads and writes, four
-// chains per group with the lanes interleaved (every field component of a link is one v128,
-// lane j = the group's chain j), so every load and store of the link loop is one v128 at a
-// constant offset. Particle positions are stored relative to the chain's anchor (its position
-// at the chain's last step, `ref`, f64): float32 world positions would lose 100× more.
-// The public f64 components stay the truth for everything else: a chain marked in
-// `mirrorStale` (bit 0: rest data, bit 1: particle state — JavaScript sets them wherever it
-// writes them —, bit 2: the particle state as written back, after a regrouping or a new
-// memory) is read in again before its next step, and after every step the kernel writes
-// the particle state back (pos, vel, bendOld, localPrev ← localCur, localCur, contact). Not
-// `bendNew`: the bends before their snapshot are the step's scratch (after a step they equal
-// `bendOld`; nothing reads them between steps), kept in the kernel only — 32 bytes a link
-// that were a sixth of the write-back's stores. A lane without a chain, or whose chain has
-// no step pending, writes nothing there. What lives only for one step (the lane constants,
-// the link loop's state, the new bends and local rotations) is in a per-thread scratch below,
-// not in the mirror.
+// Per-link fields keep the four chains of group g side by side: component c of a width-w field
+// of link i is the v128 at base + ((g·LINK_STRIDE + i)·w + c)·16, lane j = the chain in row
+// 4g + j. Particle positions are relative to the chain's `origin` (f64, the anchor's position
+// at its last step): float32 world positions would lose 100× more. A lane without a chain, or
+// whose chain has no step pending, computes with benign constants and stores nothing (its
+// stores keep the old value). What lives only for one step (the lane constants, the link
+// loop's state, the new bends and local rotations) is in the step's scratch below.
 //
-// Group-link record (v128 each, lane j = chain j of the group):
-const HL: i32 = 0, RD: i32 = 3, LN: i32 = 6, SR: i32 = 7, RR: i32 = 8, TH: i32 = 12, RH: i32 = 21;
-const PO: i32 = 24, VE: i32 = 27, BO: i32 = 30;
-//   headLs 3, restDirLs 3, lenRel, scaleRel, restR 4, toHipsM 9, restDirHs 3 (rest data);
-//   pos − ref 3, vel 3, bendOld 4 (the state between steps)
-const REC: i32 = 34;
-const RECB: i32 = REC * 16;
+// Element index of component c of a width-w field at link number q (core/components/tail.ts linkEl).
+@inline function EL(q: i32, w: i32, c: i32): usize { return <usize>((((q >> 2) * w + c) << 2) + (q & 3)); }
+/** Component c of width-w float32 field p at link number q, as f64. */
+@inline function LE(p: usize, q: i32, w: i32, c: i32): f64 { return <f64>load<f32>(p + (EL(q, w, c) << 2)); }
+@inline function SE(p: usize, q: i32, w: i32, c: i32, v: f64): void { store<f32>(p + (EL(q, w, c) << 2), <f32>v); }
+/** Link number of link i of the chain in row `row` (core/components/tail.ts linkIndex). */
+@inline function LQ(row: i32, i: i32): i32 { return (((row >> 2) * LINK_STRIDE + i) << 2) + (row & 3); }
 // A step's own per-link values (v128 each; in the step's scratch, below): bendNew 4 and
-// localCur 4 (this step's, for the snapshot and the write-back).
+// localCur 4 (this step's, for the snapshot at the group's end).
 const BN: i32 = 0, LC: i32 = 4;
 /** Bytes of one link's step values, and of a group's (LINK_STRIDE links). */
 const DYNB: i32 = 8 * 16;
@@ -190,25 +181,17 @@ const GDYNB: i32 = LINK_STRIDE * DYNB;
 const K_F0: i32 = 0, K_DF: i32 = 1, K_Z2: i32 = 2, K_FX: i32 = 3, K_GRAV: i32 = 6, K_ALPHA: i32 = 7, K_COSH: i32 = 8, K_SINH: i32 = 9;
 const K_FLOORON: i32 = 10, K_FLOOR: i32 = 11, K_DX: i32 = 12, K_QX: i32 = 15, K_S: i32 = 19;
 const K_M: i32 = 20, K_H: i32 = 29, K_R: i32 = 32, K_D: i32 = 34, K_LEN: i32 = 36, K_DP: i32 = 37;
-// … the lanes' row bases (i32x4; −1: no step this call) and the link loop's state between
-// links (parent frame rotation, head, scale; the first link's head)
-const K_ROWS: i32 = 40, K_SQ: i32 = 41, K_SP: i32 = 45, K_SPS: i32 = 48, K_SO: i32 = 49;
+// … the lanes' step mask (i32x4: −1 steps this call, 0 not), the link loop's state between
+// links (parent frame rotation, head, scale; the first link's head), the group's link count (i32)
+const K_LIVE: i32 = 40, K_SQ: i32 = 41, K_SP: i32 = 45, K_SPS: i32 = 48, K_SO: i32 = 49, K_N: i32 = 52;
 /** v128 per group block. */
-const GKV: i32 = 52;
+const GKV: i32 = 53;
 const GKB: i32 = GKV * 16;
-// The step's scratch: a chunk's group blocks, then their step values (both live only for one
-// chunk's step). One per thread: each instance takes a slot on its first step and keeps it, so
-// it is reused chunk after chunk and stays in cache (as blocks of every group and fields of
-// every record they were 1.5 KB a group written to memory and read back every step). Beyond
-// the slots JavaScript laid out (more instances stepping than threads), a chunk uses a region
-// of its own.
-const SCRATCH_GK: i32 = <i32>16 * GKB;
-/** Bytes of one scratch (runtime/kernels.ts lays out as many). */
-const SCRATCH: i32 = SCRATCH_GK + 16 * GDYNB;
-// Group table (i32 × 8 per group): links, first record, the four entity ids (−1: none).
-let pRec: usize = 0, pGroups: usize = 0, pScratch: usize = 0, pRef: usize = 0, pLaneOf: usize = 0, pStale: usize = 0;
-let pScratchTaken: usize = 0, gScratchSlots: i32 = 0;
-let gGroups: i32 = 0, gGrouped: i32 = 0, gRecs: i32 = 0;
+/** Groups stepped side by side (their links interleaved: one chain's links are a dependency chain). */
+const CHUNK: i32 = 16;
+/** Bytes of the step's scratch (runtime/kernels.ts lays it out): a chunk's group blocks, then their step values. */
+const SCRATCH_GK: i32 = CHUNK * GKB;
+const SCRATCH: i32 = SCRATCH_GK + CHUNK * GDYNB;
 
 @inline function f4(a: f32): v128 { return f32x4.splat(a); }
 @inline function ad4(a: v128, b: v128): v128 { return f32x4.add(a, b); }
@@ -240,110 +223,6 @@ let gGroups: i32 = 0, gGrouped: i32 = 0, gRecs: i32 = 0;
 /** Lane `lj` (byte offset j·4) of v128 `f` at record or block address `r`, as f64. */
 @inline function LF(r: usize, f: i32, lj: usize): f64 { return <f64>load<f32>(r + (<usize>f << 4) + lj); }
 @inline function SF(r: usize, f: i32, lj: usize, v: f64): void { store<f32>(r + (<usize>f << 4) + lj, <f32>v); }
-@inline function gEnt(g: i32, j: i32): i32 { return load<i32>(pGroups + (<usize>(g * 8 + 2 + j) << 2)); }
-
-/** Read `cnt` f64 components from p[idx…] into lane lj of fields f… of record r. */
-@inline function imp(r: usize, f: i32, lj: usize, p: usize, idx: i32, cnt: i32): void {
-  for (let c = 0; c < cnt; c++) SF(r, f + c, lj, L(p, idx + c));
-}
-
-/**
- * Read chain eid into lane j of the records at rb (n links): bit 0 of `what` the rest data;
- * bit 1 the particle state JavaScript wrote (positions relative to the chain's anchor at this
- * step, which becomes its `ref`); bit 2 the particle state as the kernel wrote it back
- * (relative to the chain's `ref`, kept: f32(ref + rel − ref) is rel again, so a mirror read in
- * again — a new grouping or memory — continues bit for bit).
- */
-function importLane(rb: usize, n: i32, j: i32, eid: i32, what: i32): void {
-  const k0 = load<i32>(pRow + (<usize>eid << 2)) * LINK_STRIDE;
-  const lj = <usize>(j << 2);
-  const e3 = eid * 3, a = eid * 8;
-  if (what & 2) { S(pRef, e3, L(pAS, a)); S(pRef, e3 + 1, L(pAS, a + 1)); S(pRef, e3 + 2, L(pAS, a + 2)); }
-  const dyn = (what & 6) != 0;
-  for (let i = 0; i < n; i++) {
-    const r = rb + <usize>(i * RECB);
-    const k = k0 + i;
-    if (what & 1) {
-      imp(r, HL, lj, pHeadLs, k * 3, 3); imp(r, RD, lj, pRestDirLs, k * 3, 3);
-      SF(r, LN, lj, L(pLenRel, k)); SF(r, SR, lj, L(pScaleRel, k));
-      imp(r, RR, lj, pRestR, k * 4, 4); imp(r, TH, lj, pToHipsM, k * 9, 9); imp(r, RH, lj, pRestDirHs, k * 3, 3);
-    }
-    if (dyn) {
-      for (let c = 0; c < 3; c++) SF(r, PO + c, lj, L(pPos, k * 3 + c) - L(pRef, e3 + c));
-      imp(r, VE, lj, pVel, k * 3, 3); imp(r, BO, lj, pBendOld, k * 4, 4);
-    }
-  }
-}
-
-/** Lane j of the records at rb without a chain: a zero-length link at rest (no NaN, no slow branch). */
-function padLane(rb: usize, n: i32, j: i32): void {
-  const lj = <usize>(j << 2);
-  for (let i = 0; i < n; i++) {
-    const r = rb + <usize>(i * RECB);
-    for (let f = 0; f < REC; f++) SF(r, f, lj, 0);
-    SF(r, SR, lj, 1); SF(r, RR + 3, lj, 1); SF(r, TH, lj, 1); SF(r, TH + 4, lj, 1); SF(r, TH + 8, lj, 1);
-    SF(r, BO + 3, lj, 1);
-  }
-}
-
-/**
- * Group the `count` chains listed in `ents` by link count, four to a group (setup of the
- * mirror: on the first step, in a new memory, and whenever the listed chains changed); every
- * chain is marked to be read in. Lanes are independent, so the grouping changes no result.
- */
-function regroup(count: i32): void {
-  for (let g = 0; g < gGroups; g++) {
-    for (let j = 0; j < 4; j++) { const e = gEnt(g, j); if (e >= 0) store<i32>(pLaneOf + (<usize>e << 2), 0); }
-  }
-  // pending[n] = the group of n links still being filled, or -1
-  for (let n = 0; n <= LINK_STRIDE; n++) store<i32>(pPending + (<usize>n << 2), -1);
-  let ng = 0, recs = 0, grouped = 0;
-  for (let e = 0; e < count; e++) {
-    const eid = load<i32>(pEnts + (<usize>e << 2));
-    const n = linksOf(eid);
-    if (n == 0) continue;
-    let g = load<i32>(pPending + (<usize>n << 2));
-    let j = 0;
-    if (g >= 0) {
-      while (gEnt(g, j) >= 0) j++;
-    } else {
-      g = ng++;
-      const t = pGroups + (<usize>(g * 8) << 2);
-      store<i32>(t, n); store<i32>(t, recs, 4);
-      store<i32>(t, -1, 8); store<i32>(t, -1, 12); store<i32>(t, -1, 16); store<i32>(t, -1, 20);
-      recs += n;
-      store<i32>(pPending + (<usize>n << 2), g);
-    }
-    store<i32>(pGroups + (<usize>(g * 8 + 2 + j) << 2), eid);
-    if (j == 3) store<i32>(pPending + (<usize>n << 2), -1);
-    store<i32>(pLaneOf + (<usize>eid << 2), g * 4 + j + 1);
-    store<u8>(pStale + <usize>eid, load<u8>(pStale + <usize>eid) | 5); // (read in again: rest data, and the particles as written back)
-    grouped++;
-  }
-  for (let g = 0; g < ng; g++) {
-    const n = load<i32>(pGroups + (<usize>(g * 8) << 2));
-    const rb = pRec + <usize>(load<i32>(pGroups + (<usize>(g * 8 + 1) << 2)) * RECB);
-    for (let j = 0; j < 4; j++) if (gEnt(g, j) < 0) padLane(rb, n, j);
-  }
-  gGroups = ng; gGrouped = grouped; gRecs = recs;
-}
-
-/** Are the listed chains exactly the grouped ones (each in its lane, with its link count)? */
-function groupsCurrent(count: i32): bool {
-  let listed = 0;
-  for (let e = 0; e < count; e++) {
-    const eid = load<i32>(pEnts + (<usize>e << 2));
-    const n = linksOf(eid);
-    if (n == 0) continue;
-    listed++;
-    const v = load<i32>(pLaneOf + (<usize>eid << 2)) - 1;
-    if (v < 0) return false;
-    const g = v >> 2;
-    if (g >= gGroups || gEnt(g, v & 3) != eid || load<i32>(pGroups + (<usize>(g * 8) << 2)) != n) return false;
-  }
-  return listed == gGrouped;
-}
-
 /**
  * Lane j's constants of this step into the group block gk: those of {@link chainConstants}
  * but the floor fallback (the same operations in f64, demoted; computed here rather than read
@@ -374,8 +253,8 @@ function laneConsts(gk: usize, j: i32, eid: i32): void {
   SF(gk, K_FLOORON, lj, <f64>load<u8>(pFloorEnabled + <usize>eid));
   const ax = L(pAS, a), ay = L(pAS, a + 1), az = L(pAS, a + 2);
   SF(gk, K_FLOOR, lj, (L(pFloorY, eid) + L(pFloorClearance, eid) * us) - ay);
-  SF(gk, K_DX, lj, ax - L(pRef, e3)); SF(gk, K_DX + 1, lj, ay - L(pRef, e3 + 1)); SF(gk, K_DX + 2, lj, az - L(pRef, e3 + 2));
-  S(pRef, e3, ax); S(pRef, e3 + 1, ay); S(pRef, e3 + 2, az);
+  SF(gk, K_DX, lj, ax - L(pOrigin, e3)); SF(gk, K_DX + 1, lj, ay - L(pOrigin, e3 + 1)); SF(gk, K_DX + 2, lj, az - L(pOrigin, e3 + 2));
+  S(pOrigin, e3, ax); S(pOrigin, e3 + 1, ay); S(pOrigin, e3 + 2, az);
   SF(gk, K_QX, lj, qx); SF(gk, K_QX + 1, lj, qy); SF(gk, K_QX + 2, lj, qz); SF(gk, K_QX + 3, lj, qw);
   SF(gk, K_S, lj, L(pAS, a + 7));
 }
@@ -408,8 +287,8 @@ function laneConsts2(gk: usize, lo: usize, eA: i32, eB: i32, n: i32): void {
   SF2(gk, K_FLOORON, lo, f64x2.replace_lane(sp(<f64>load<u8>(pFloorEnabled + <usize>eA)), 1, <f64>load<u8>(pFloorEnabled + <usize>eB)));
   const ax = G0(pAS, aA, aB), ay = G1(pAS, aA, aB), az = G2(pAS, aA, aB);
   SF2(gk, K_FLOOR, lo, sb(ad(G0(pFloorY, eA, eB), mu(G0(pFloorClearance, eA, eB), us)), ay));
-  SF2(gk, K_DX, lo, sb(ax, G0(pRef, e3A, e3B))); SF2(gk, K_DX + 1, lo, sb(ay, G1(pRef, e3A, e3B))); SF2(gk, K_DX + 2, lo, sb(az, G2(pRef, e3A, e3B)));
-  P0(pRef, e3A, e3B, ax); P1(pRef, e3A, e3B, ay); P2(pRef, e3A, e3B, az);
+  SF2(gk, K_DX, lo, sb(ax, G0(pOrigin, e3A, e3B))); SF2(gk, K_DX + 1, lo, sb(ay, G1(pOrigin, e3A, e3B))); SF2(gk, K_DX + 2, lo, sb(az, G2(pOrigin, e3A, e3B)));
+  P0(pOrigin, e3A, e3B, ax); P1(pOrigin, e3A, e3B, ay); P2(pOrigin, e3A, e3B, az);
   SF2(gk, K_QX, lo, qx); SF2(gk, K_QX + 1, lo, qy); SF2(gk, K_QX + 2, lo, qz); SF2(gk, K_QX + 3, lo, qw);
   SF2(gk, K_S, lo, G7(pAS, aA, aB));
 }
@@ -421,14 +300,19 @@ function padConsts(gk: usize, j: i32): void {
   SF(gk, K_QX + 3, lj, 1); SF(gk, K_S, lj, 1); SF(gk, K_COSH, lj, -1);
 }
 
-// ---- floor contact (one lane, in f64; systems/floorContact.ts + floorDirection + qSwingUnit)
+// ---- 7. floorContact (one lane, in f64)
 /**
- * Lane lj of link k (record r; the step's frame, head, rest and tip directions and length in
- * the group block's scratch, relative to the anchor) back onto the floor circle: position,
- * velocity and bend snapshot into the record, contact into the component, the new direction in
- * the parent frame into the block's DP scratch.
+ * floorContact: a tip predicted below the floor F = g0 + ρ goes onto the floor circle — the
+ * point at distance ℓ from the head at height F (u = (F − h_y)/ℓ clamped to [−1, 1], direction
+ * √(1−u²)·t + u·e_y with t the tip's horizontal direction, else the rest direction's, else the
+ * hips' backward horizontal) —, keeping the rope length; the velocity loses its radial part and
+ * any downward part and is damped by e^(−γΔt); the link is marked in contact. Contact has
+ * precedence over the bend limit. Lane lj of link number k (the step's frame, head, rest and
+ * tip directions and length in the group block's scratch, relative to the origin): position and
+ * velocity into the components, the new bend into the step values dl, the new direction in the
+ * parent frame into the block's DP scratch.
  */
-function floorLane(gk: usize, r: usize, dl: usize, lj: usize, k: i32, eid: i32): void {
+function floorContact(gk: usize, dl: usize, lj: usize, k: i32, eid: i32): void {
   const m00 = LF(gk, K_M, lj), m01 = LF(gk, K_M + 1, lj), m02 = LF(gk, K_M + 2, lj);
   const m10 = LF(gk, K_M + 3, lj), m11 = LF(gk, K_M + 4, lj), m12 = LF(gk, K_M + 5, lj);
   const m20 = LF(gk, K_M + 6, lj), m21 = LF(gk, K_M + 7, lj), m22 = LF(gk, K_M + 8, lj);
@@ -453,24 +337,22 @@ function floorLane(gk: usize, r: usize, dl: usize, lj: usize, k: i32, eid: i32):
   }
   const c = Math.sqrt(1 - u * u);
   const dx = (c * tx) / tl, dy = u, dz = (c * tz) / tl;
-  SF(r, PO, lj, hx + len * dx); SF(r, PO + 1, lj, hy + len * dy); SF(r, PO + 2, lj, hz + len * dz);
-  let vx = LF(r, VE, lj), vy = LF(r, VE + 1, lj), vz = LF(r, VE + 2, lj);
+  SE(pPos, k, 3, 0, hx + len * dx); SE(pPos, k, 3, 1, hy + len * dy); SE(pPos, k, 3, 2, hz + len * dz);
+  let vx = LE(pVel, k, 3, 0), vy = LE(pVel, k, 3, 1), vz = LE(pVel, k, 3, 2);
   const vr = vx * dx + vy * dy + vz * dz;
   vx -= vr * dx; vy -= vr * dy; vz -= vr * dz;
   if (vy < 0) vy = 0;
-  SF(r, VE, lj, vx * damp); SF(r, VE + 1, lj, vy * damp); SF(r, VE + 2, lj, vz * damp);
+  SE(pVel, k, 3, 0, vx * damp); SE(pVel, k, 3, 1, vy * damp); SE(pVel, k, 3, 2, vz * damp);
   store<u8>(pContact + <usize>k, 1);
   const ux = m00 * dx + m10 * dy + m20 * dz;
   const uy = m01 * dx + m11 * dy + m21 * dz;
   const uz = m02 * dx + m12 * dy + m22 * dz;
   SF(gk, K_DP, lj, ux); SF(gk, K_DP + 1, lj, uy); SF(gk, K_DP + 2, lj, uz);
-  const m = k * 9;
-  const bx = L(pToHipsM, m) * ux + L(pToHipsM, m + 1) * uy + L(pToHipsM, m + 2) * uz;
-  const by = L(pToHipsM, m + 3) * ux + L(pToHipsM, m + 4) * uy + L(pToHipsM, m + 5) * uz;
-  const bz = L(pToHipsM, m + 6) * ux + L(pToHipsM, m + 7) * uy + L(pToHipsM, m + 8) * uz;
-  // qSwingUnit(bendNew[k], restDirHs[k], b)
-  const k3 = k * 3;
-  const ax = L(pRestDirHs, k3), ay = L(pRestDirHs, k3 + 1), az = L(pRestDirHs, k3 + 2);
+  const bx = LE(pToHipsM, k, 9, 0) * ux + LE(pToHipsM, k, 9, 1) * uy + LE(pToHipsM, k, 9, 2) * uz;
+  const by = LE(pToHipsM, k, 9, 3) * ux + LE(pToHipsM, k, 9, 4) * uy + LE(pToHipsM, k, 9, 5) * uz;
+  const bz = LE(pToHipsM, k, 9, 6) * ux + LE(pToHipsM, k, 9, 7) * uy + LE(pToHipsM, k, 9, 8) * uz;
+  // the new bend: swing(restDirHs[k], b)
+  const ax = LE(pRestDirHs, k, 3, 0), ay = LE(pRestDirHs, k, 3, 1), az = LE(pRestDirHs, k, 3, 2);
   const d = ax * bx + ay * by + az * bz;
   if (d < -0.999999) {
     let px: f64 = 0, py = -az, pz = ay;
@@ -485,61 +367,33 @@ function floorLane(gk: usize, r: usize, dl: usize, lj: usize, k: i32, eid: i32):
   SF(dl, BN, lj, cx / l); SF(dl, BN + 1, lj, cy / l); SF(dl, BN + 2, lj, cz / l); SF(dl, BN + 3, lj, w / l);
 }
 
-/** Write lane lj of the records at rb and step values at dg (n links) back to chain eid's f64 components. */
-function exportLane(rb: usize, dg: usize, n: i32, lj: usize, eid: i32): void {
-  const k0 = load<i32>(pRow + (<usize>eid << 2)) * LINK_STRIDE;
-  const e3 = eid * 3;
-  const rx = L(pRef, e3), ry = L(pRef, e3 + 1), rz = L(pRef, e3 + 2);
-  for (let i = 0; i < n; i++) {
-    const r = rb + <usize>(i * RECB), dl = dg + <usize>(i * DYNB);
-    const k = k0 + i, k3 = k * 3, k4 = k * 4;
-    S(pPos, k3, rx + LF(r, PO, lj)); S(pPos, k3 + 1, ry + LF(r, PO + 1, lj)); S(pPos, k3 + 2, rz + LF(r, PO + 2, lj));
-    S(pVel, k3, LF(r, VE, lj)); S(pVel, k3 + 1, LF(r, VE + 1, lj)); S(pVel, k3 + 2, LF(r, VE + 2, lj));
-    for (let c = 0; c < 4; c++) {
-      const b = LF(dl, BN + c, lj);
-      S(pBendOld, k4 + c, b);
-      S(pLocalPrev, k4 + c, L(pLocalCur, k4 + c));
-    }
-    // localCur normalised in f64 (a float32 quaternion is unit to 1e-7 only: bone lengths and
-    // composed world matrices would carry that)
-    const x = LF(dl, LC, lj), y = LF(dl, LC + 1, lj), z = LF(dl, LC + 2, lj), w = LF(dl, LC + 3, lj);
-    const il = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-    S(pLocalCur, k4, x * il); S(pLocalCur, k4 + 1, y * il); S(pLocalCur, k4 + 2, z * il); S(pLocalCur, k4 + 3, w * il);
-  }
+/** Benign lane constants' partner: whether chain e may step in lane j of group g this call (links n). */
+@inline function laneLive(e: i32, g: i32, j: i32, n: i32): bool {
+  return e >= 0 && load<u8>(pSteps + <usize>e) != 0 && load<i32>(pRow + (<usize>e << 2)) == g * 4 + j && linksOf(e) == n;
 }
 
 /**
- * Set group g up for a step: read in its stale chains, fill the lane constants and the link
- * loop's starting state. Returns whether any lane steps. Lanes without a chain or a pending
- * step write nothing to the components (their mirror lanes are read in again before their
- * next step).
+ * Set group g up for a step: the lane constants, the lanes' step mask and the link loop's
+ * starting state. Returns whether any lane steps. Lanes without a chain or a pending step
+ * compute with benign constants and store nothing.
  */
 function stepGroupBegin(g: i32, gk: usize): bool {
-  const t = pGroups + (<usize>(g * 8) << 2);
-  const n = load<i32>(t);
-  const rb = pRec + <usize>(load<i32>(t, 4) * RECB);
-  const e0 = load<i32>(t, 8), e1 = load<i32>(t, 12), e2 = load<i32>(t, 16), e3 = load<i32>(t, 20);
-  const l0 = e0 >= 0 && load<u8>(pSteps + <usize>e0) != 0 && rowOk(e0), l1 = e1 >= 0 && load<u8>(pSteps + <usize>e1) != 0 && rowOk(e1);
-  const l2 = e2 >= 0 && load<u8>(pSteps + <usize>e2) != 0 && rowOk(e2), l3 = e3 >= 0 && load<u8>(pSteps + <usize>e3) != 0 && rowOk(e3);
-  const all = l0 && l1 && l2 && l3;
-  for (let j = 0; j < 4; j++) {
-    const e = j == 0 ? e0 : j == 1 ? e1 : j == 2 ? e2 : e3;
-    const live = j == 0 ? l0 : j == 1 ? l1 : j == 2 ? l2 : l3;
-    if (!live) {
-      padConsts(gk, j);
-      if (e >= 0) store<u8>(pStale + <usize>e, load<u8>(pStale + <usize>e) | 5); // (its lane computes garbage this step: read it in again, as written back)
-      continue;
-    }
-    const st = <i32>load<u8>(pStale + <usize>e);
-    if (st != 0) { importLane(rb, n, j, e, st); store<u8>(pStale + <usize>e, 0); }
-    if (!all) laneConsts(gk, j, e);
-  }
-  if (all) { laneConsts2(gk, 0, e0, e1, n); laneConsts2(gk, 8, e2, e3, n); } // (the common case: two lanes at a time)
+  const e0 = load<i32>(pRowEnt + (<usize>(g * 4) << 2)), e1 = load<i32>(pRowEnt + (<usize>(g * 4 + 1) << 2));
+  const e2 = load<i32>(pRowEnt + (<usize>(g * 4 + 2) << 2)), e3 = load<i32>(pRowEnt + (<usize>(g * 4 + 3) << 2));
+  const n = e0 >= 0 ? linksOf(e0) : e1 >= 0 ? linksOf(e1) : e2 >= 0 ? linksOf(e2) : e3 >= 0 ? linksOf(e3) : 0;
+  if (n == 0) return false;
+  const l0 = laneLive(e0, g, 0, n), l1 = laneLive(e1, g, 1, n), l2 = laneLive(e2, g, 2, n), l3 = laneLive(e3, g, 3, n);
   if (!(l0 || l1 || l2 || l3)) return false;
-  // the lanes' row bases (−1: no step this call), the starting frame (the anchor's), head and scale
-  const r0 = l0 ? load<i32>(pRow + (<usize>e0 << 2)) * LINK_STRIDE : -1, r1 = l1 ? load<i32>(pRow + (<usize>e1 << 2)) * LINK_STRIDE : -1;
-  const r2 = l2 ? load<i32>(pRow + (<usize>e2 << 2)) * LINK_STRIDE : -1, r3 = l3 ? load<i32>(pRow + (<usize>e3 << 2)) * LINK_STRIDE : -1;
-  v128.store(gk, i32x4.replace_lane(i32x4.replace_lane(i32x4.replace_lane(i32x4.splat(r0), 1, r1), 2, r2), 3, r3), K_ROWS * 16);
+  const all = l0 && l1 && l2 && l3;
+  if (all) { laneConsts2(gk, 0, e0, e1, n); laneConsts2(gk, 8, e2, e3, n); } else { // (the common case: two lanes at a time)
+    if (l0) laneConsts(gk, 0, e0); else padConsts(gk, 0);
+    if (l1) laneConsts(gk, 1, e1); else padConsts(gk, 1);
+    if (l2) laneConsts(gk, 2, e2); else padConsts(gk, 2);
+    if (l3) laneConsts(gk, 3, e3); else padConsts(gk, 3);
+  }
+  v128.store(gk, i32x4.replace_lane(i32x4.replace_lane(i32x4.replace_lane(i32x4.splat(l0 ? -1 : 0), 1, l1 ? -1 : 0), 2, l2 ? -1 : 0), 3, l3 ? -1 : 0), K_LIVE * 16);
+  store<i32>(gk, n, K_N * 16);
+  // the starting frame (the anchor's), head and scale
   for (let c = 0; c < 4; c++) v128.store(gk + <usize>(c << 4), v128.load(gk + <usize>(c << 4), K_QX * 16), K_SQ * 16);
   const z = f32x4.splat(0);
   v128.store(gk, z, K_SP * 16); v128.store(gk, z, K_SP * 16 + 16); v128.store(gk, z, K_SP * 16 + 32);
@@ -547,37 +401,33 @@ function stepGroupBegin(g: i32, gk: usize): bool {
   return true;
 }
 
-/** Finish group g's step (every link done): the bend snapshots, then the stepped chains written back. */
+/** The chain entity in lane j of group g (−1: none). */
+@inline function laneEnt(g: i32, j: i32): i32 { return load<i32>(pRowEnt + (<usize>(g * 4 + j) << 2)); }
+
+/** `a` where the lanes of mask m are set, else the v128 at address p (a masked store's value). */
+@inline function keep(m: v128, a: v128, p: usize): v128 { return v128.bitselect(a, v128.load(p), m); }
+
+/**
+ * Finish group g's step (every link done): the bend snapshots (bendOld ← this step's bends),
+ * and the shown rotations (localPrev ← localCur ← this step's), in the stepping lanes.
+ */
 function stepGroupEnd(g: i32, gk: usize, dg: usize): void {
-  const t = pGroups + (<usize>(g * 8) << 2);
-  const n = load<i32>(t);
-  const rb = pRec + <usize>(load<i32>(t, 4) * RECB);
-  const e0 = load<i32>(t, 8), e1 = load<i32>(t, 12), e2 = load<i32>(t, 16), e3 = load<i32>(t, 20);
-  const rows = v128.load(gk, K_ROWS * 16);
-  const r0 = i32x4.extract_lane(rows, 0), r1 = i32x4.extract_lane(rows, 1), r2 = i32x4.extract_lane(rows, 2), r3 = i32x4.extract_lane(rows, 3);
-  // Snapshots for the next step's coupling, once the whole group is done.
+  const n = load<i32>(gk, K_N * 16);
+  const m = v128.load(gk, K_LIVE * 16);
+  const allLive = i32x4.all_true(m);
   for (let i = 0; i < n; i++) {
-    const r = rb + <usize>(i * RECB), dl = dg + <usize>(i * DYNB);
-    v128.store(r, v128.load(dl, BN * 16), BO * 16); v128.store(r, v128.load(dl, BN * 16 + 16), BO * 16 + 16);
-    v128.store(r, v128.load(dl, BN * 16 + 32), BO * 16 + 32); v128.store(r, v128.load(dl, BN * 16 + 48), BO * 16 + 48);
+    const o4 = <usize>((g * LINK_STRIDE + i) * 64), dl = dg + <usize>(i * DYNB);
+    for (let c = 0; c < 4; c++) {
+      const oc = o4 + <usize>(c << 4);
+      const bo = pBendOld + oc, lc = pLocalCur + oc, lp = pLocalPrev + oc;
+      const bn = v128.load(dl + <usize>((BN + c) << 4)), nc = v128.load(dl + <usize>((LC + c) << 4)), cur = v128.load(lc);
+      if (allLive) {
+        v128.store(bo, bn); v128.store(lp, cur); v128.store(lc, nc);
+      } else {
+        v128.store(bo, keep(m, bn, bo)); v128.store(lp, keep(m, cur, lp)); v128.store(lc, v128.bitselect(nc, cur, m));
+      }
+    }
   }
-  if (r0 >= 0 && r1 >= 0 && r2 >= 0 && r3 >= 0) { exportGroup(rb, dg, n, r0, r1, r2, r3, e0, e1, e2, e3); return; }
-  if (r0 >= 0) exportLane(rb, dg, n, 0, e0);
-  if (r1 >= 0) exportLane(rb, dg, n, 4, e1);
-  if (r2 >= 0) exportLane(rb, dg, n, 8, e2);
-  if (r3 >= 0) exportLane(rb, dg, n, 12, e3);
-}
-
-let gScratch: usize = 0; // (this instance's scratch; 0: not taken yet, 1: none left)
-
-/** The scratch for the chunk starting at group g0: this instance's, or past the slots the chunk's own. */
-function stepScratch(g0: i32): usize {
-  if (gScratch == 0) {
-    const k = atomic.add<i32>(pScratchTaken, 1);
-    gScratch = k < gScratchSlots ? pScratch + <usize>(k * SCRATCH) : 1;
-  }
-  if (gScratch != 1) return gScratch;
-  return pScratch + <usize>((gScratchSlots + g0 / <i32>CHUNK) * SCRATCH);
 }
 
 /**
@@ -585,92 +435,24 @@ function stepScratch(g0: i32): usize {
  * link across the groups ({@link stepLink}), then finished.
  */
 function stepChunk(g0: i32, g1: i32, h: f64): void {
-  const sc = stepScratch(g0), sd = sc + <usize>SCRATCH_GK;
+  const sc = pScratch, sd = sc + <usize>SCRATCH_GK;
   let live = 0, maxN = 0;
   for (let g = g0; g < g1; g++) {
-    if (!stepGroupBegin(g, sc + <usize>((g - g0) * GKB))) continue;
+    const gk = sc + <usize>((g - g0) * GKB);
+    if (!stepGroupBegin(g, gk)) continue;
     live |= 1 << (g - g0);
-    const n = load<i32>(pGroups + (<usize>(g * 8) << 2));
+    const n = load<i32>(gk, K_N * 16);
     if (n > maxN) maxN = n;
   }
   if (live == 0) return;
   const hf = <f32>h;
   for (let i = 0; i < maxN; i++) {
     for (let g = g0; g < g1; g++) {
-      if ((live >> (g - g0)) & 1 && load<i32>(pGroups + (<usize>(g * 8) << 2)) > i) stepLink(g, i, hf, sc + <usize>((g - g0) * GKB), sd + <usize>((g - g0) * GDYNB));
+      const gk = sc + <usize>((g - g0) * GKB);
+      if ((live >> (g - g0)) & 1 && load<i32>(gk, K_N * 16) > i) stepLink(g, i, hf, gk, sd + <usize>((g - g0) * GDYNB));
     }
   }
   for (let g = g0; g < g1; g++) if ((live >> (g - g0)) & 1) stepGroupEnd(g, sc + <usize>((g - g0) * GKB), sd + <usize>((g - g0) * GDYNB));
-}
-
-/** Lanes 2, 3 of a v128 of f32 as f64x2. */
-@inline function hi2(v: v128): v128 { return f64x2.promote_low_f32x4(i32x4.shuffle(v, v, 2, 3, 0, 1)); }
-
-/**
- * Store three components of four chains, lanes (0, 1) in (xl, yl, zl) and (2, 3) in (xh, yh,
- * zh), to byte offsets ia…id of p: each chain's (x, y) one 16-byte store, z one 8-byte store.
- */
-@inline function put3(p: usize, ia: usize, ib: usize, ic: usize, id: usize, xl: v128, yl: v128, zl: v128, xh: v128, yh: v128, zh: v128): void {
-  v128.store(p + ia, i64x2.shuffle(xl, yl, 0, 2)); v128.store64_lane(p + ia + 16, zl, 0);
-  v128.store(p + ib, i64x2.shuffle(xl, yl, 1, 3)); v128.store64_lane(p + ib + 16, zl, 1);
-  v128.store(p + ic, i64x2.shuffle(xh, yh, 0, 2)); v128.store64_lane(p + ic + 16, zh, 0);
-  v128.store(p + id, i64x2.shuffle(xh, yh, 1, 3)); v128.store64_lane(p + id + 16, zh, 1);
-}
-
-/** {@link put3} for four components: each chain's two 16-byte stores. */
-@inline function put4q(p: usize, ia: usize, ib: usize, ic: usize, id: usize, xl: v128, yl: v128, zl: v128, wl: v128, xh: v128, yh: v128, zh: v128, wh: v128): void {
-  v128.store(p + ia, i64x2.shuffle(xl, yl, 0, 2)); v128.store(p + ia + 16, i64x2.shuffle(zl, wl, 0, 2));
-  v128.store(p + ib, i64x2.shuffle(xl, yl, 1, 3)); v128.store(p + ib + 16, i64x2.shuffle(zl, wl, 1, 3));
-  v128.store(p + ic, i64x2.shuffle(xh, yh, 0, 2)); v128.store(p + ic + 16, i64x2.shuffle(zh, wh, 0, 2));
-  v128.store(p + id, i64x2.shuffle(xh, yh, 1, 3)); v128.store(p + id + 16, i64x2.shuffle(zh, wh, 1, 3));
-}
-
-/** {@link exportLane} for a group whose four lanes all stepped (the common case), two lanes per f64x2. */
-function exportGroup(rb: usize, dg: usize, n: i32, r0: i32, r1: i32, r2: i32, r3: i32, e0: i32, e1: i32, e2: i32, e3: i32): void {
-  // the chains' refs, lanes (0, 1) and (2, 3) per component
-  const f0 = pRef + (<usize>(e0 * 3) << 3), f1 = pRef + (<usize>(e1 * 3) << 3), f2 = pRef + (<usize>(e2 * 3) << 3), f3 = pRef + (<usize>(e3 * 3) << 3);
-  const rxl = v128.load64_lane(f1, v128.load64_zero(f0), 1), rxh = v128.load64_lane(f3, v128.load64_zero(f2), 1);
-  const ryl = v128.load64_lane(f1 + 8, v128.load64_zero(f0 + 8), 1), ryh = v128.load64_lane(f3 + 8, v128.load64_zero(f2 + 8), 1);
-  const rzl = v128.load64_lane(f1 + 16, v128.load64_zero(f0 + 16), 1), rzh = v128.load64_lane(f3 + 16, v128.load64_zero(f2 + 16), 1);
-  for (let i = 0; i < n; i++) {
-    const r = rb + <usize>(i * RECB), dl = dg + <usize>(i * DYNB);
-    const k0 = r0 + i, k1 = r1 + i, k2 = r2 + i, k3 = r3 + i;
-    // pos = ref + relative, vel (3 per link). Each chain's (x, y) as one 16-byte store, z as
-    // one 8-byte store: fewer stores in flight per cache line (the write-back is bound by its
-    // stores' memory traffic), the same values.
-    const a0 = <usize>(k0 * 24), a1 = <usize>(k1 * 24), a2 = <usize>(k2 * 24), a3 = <usize>(k3 * 24);
-    const vpx = v128.load(r, PO * 16), vpy = v128.load(r, PO * 16 + 16), vpz = v128.load(r, PO * 16 + 32);
-    put3(pPos, a0, a1, a2, a3,
-      f64x2.add(rxl, f64x2.promote_low_f32x4(vpx)), f64x2.add(ryl, f64x2.promote_low_f32x4(vpy)), f64x2.add(rzl, f64x2.promote_low_f32x4(vpz)),
-      f64x2.add(rxh, hi2(vpx)), f64x2.add(ryh, hi2(vpy)), f64x2.add(rzh, hi2(vpz)));
-    const vvx = v128.load(r, VE * 16), vvy = v128.load(r, VE * 16 + 16), vvz = v128.load(r, VE * 16 + 32);
-    put3(pVel, a0, a1, a2, a3,
-      f64x2.promote_low_f32x4(vvx), f64x2.promote_low_f32x4(vvy), f64x2.promote_low_f32x4(vvz), hi2(vvx), hi2(vvy), hi2(vvz));
-    // bendOld (not bendNew: see the mirror's comment); localPrev ← localCur; localCur (4 per link)
-    const b0 = <usize>(k0 * 32), b1 = <usize>(k1 * 32), b2 = <usize>(k2 * 32), b3 = <usize>(k3 * 32);
-    v128.store(pLocalPrev + b0, v128.load(pLocalCur + b0)); v128.store(pLocalPrev + b0 + 16, v128.load(pLocalCur + b0 + 16));
-    v128.store(pLocalPrev + b1, v128.load(pLocalCur + b1)); v128.store(pLocalPrev + b1 + 16, v128.load(pLocalCur + b1 + 16));
-    v128.store(pLocalPrev + b2, v128.load(pLocalCur + b2)); v128.store(pLocalPrev + b2 + 16, v128.load(pLocalCur + b2 + 16));
-    v128.store(pLocalPrev + b3, v128.load(pLocalCur + b3)); v128.store(pLocalPrev + b3 + 16, v128.load(pLocalCur + b3 + 16));
-    const vbx = v128.load(dl, BN * 16), vby = v128.load(dl, BN * 16 + 16), vbz = v128.load(dl, BN * 16 + 32), vbw = v128.load(dl, BN * 16 + 48);
-    put4q(pBendOld, b0, b1, b2, b3,
-      f64x2.promote_low_f32x4(vbx), f64x2.promote_low_f32x4(vby), f64x2.promote_low_f32x4(vbz), f64x2.promote_low_f32x4(vbw),
-      hi2(vbx), hi2(vby), hi2(vbz), hi2(vbw));
-    // localCur normalised in f64 (as exportLane)
-    const qx = v128.load(dl, LC * 16), qy = v128.load(dl, LC * 16 + 16), qz = v128.load(dl, LC * 16 + 32), qw = v128.load(dl, LC * 16 + 48);
-    const xl = f64x2.promote_low_f32x4(qx), yl = f64x2.promote_low_f32x4(qy), zl = f64x2.promote_low_f32x4(qz), wl = f64x2.promote_low_f32x4(qw);
-    const xh = hi2(qx), yh = hi2(qy), zh = hi2(qz), wh = hi2(qw);
-    const one = f64x2.splat(1);
-    const il = f64x2.div(one, f64x2.sqrt(f64x2.add(f64x2.add(f64x2.add(f64x2.mul(xl, xl), f64x2.mul(yl, yl)), f64x2.mul(zl, zl)), f64x2.mul(wl, wl))));
-    const ih = f64x2.div(one, f64x2.sqrt(f64x2.add(f64x2.add(f64x2.add(f64x2.mul(xh, xh), f64x2.mul(yh, yh)), f64x2.mul(zh, zh)), f64x2.mul(wh, wh))));
-    const pc = pLocalCur;
-    const a = f64x2.mul(xl, il), b = f64x2.mul(yl, il), c2 = f64x2.mul(zl, il), d = f64x2.mul(wl, il);
-    v128.store(pc + b0, i64x2.shuffle(a, b, 0, 2)); v128.store(pc + b0 + 16, i64x2.shuffle(c2, d, 0, 2));
-    v128.store(pc + b1, i64x2.shuffle(a, b, 1, 3)); v128.store(pc + b1 + 16, i64x2.shuffle(c2, d, 1, 3));
-    const e = f64x2.mul(xh, ih), f = f64x2.mul(yh, ih), g = f64x2.mul(zh, ih), hh = f64x2.mul(wh, ih);
-    v128.store(pc + b2, i64x2.shuffle(e, f, 0, 2)); v128.store(pc + b2 + 16, i64x2.shuffle(g, hh, 0, 2));
-    v128.store(pc + b3, i64x2.shuffle(e, f, 1, 3)); v128.store(pc + b3 + 16, i64x2.shuffle(g, hh, 1, 3));
-  }
 }
 
 /**
@@ -682,15 +464,16 @@ function exportGroup(rb: usize, dg: usize, n: i32, r0: i32, r1: i32, r2: i32, r3
  * links are a single long dependency chain).
  */
 function stepLink(g: i32, i: i32, h: f32, gk: usize, dg: usize): void {
-  const t = pGroups + (<usize>(g * 8) << 2);
-  const n = load<i32>(t);
-  const r = pRec + <usize>((load<i32>(t, 4) + i) * RECB);
+  const n = load<i32>(gk, K_N * 16);
+  const gl = g * LINK_STRIDE + i;
+  // this link's fields: one base per width (core/components/tail.ts linkEl)
+  const o1 = <usize>(gl << 4), o3 = <usize>(gl * 48), o4 = <usize>(gl << 6), o9 = <usize>(gl * 144);
   const dq = dg + <usize>(i * DYNB); // (this link's step values)
-  const e0 = load<i32>(t, 8), e1 = load<i32>(t, 12), e2 = load<i32>(t, 16), e3 = load<i32>(t, 20);
-  const rows = v128.load(gk, K_ROWS * 16);
-  const r0 = i32x4.extract_lane(rows, 0), r1 = i32x4.extract_lane(rows, 1), r2 = i32x4.extract_lane(rows, 2), r3 = i32x4.extract_lane(rows, 3);
-  const l0 = r0 >= 0, l1 = r1 >= 0, l2 = r2 >= 0, l3 = r3 >= 0;
-  const laneM = i32x4.ge_s(rows, i32x4.splat(0));
+  const laneM = v128.load(gk, K_LIVE * 16);
+  const l0 = i32x4.extract_lane(laneM, 0) != 0, l1 = i32x4.extract_lane(laneM, 1) != 0;
+  const l2 = i32x4.extract_lane(laneM, 2) != 0, l3 = i32x4.extract_lane(laneM, 3) != 0;
+  const allLanes = i32x4.all_true(laneM);
+  const k0 = gl << 2; // (link number of lane 0; lane j: k0 + j)
   const H = f4(h), ONE = f4(1), ZERO = f4(0), TWO = f4(2), EPS12 = f4(1e-12);
   // (the anti-parallel fallback from 1 + d < 1e-6, within 0.08° of 180°: d carries float32
   // round-off of ~2e-7, and from the f64 threshold −0.999999999 an exactly opposite direction
@@ -716,24 +499,24 @@ function stepLink(g: i32, i: i32, h: f32, gk: usize, dg: usize): void {
   const m00 = sb4(ONE, ad4(yy, zz)), m01 = sb4(xy, wz), m02 = ad4(xz, wy);
   const m10 = ad4(xy, wz), m11 = sb4(ONE, ad4(xx, zz)), m12 = sb4(yz, wx);
   const m20 = sb4(xz, wy), m21 = ad4(yz, wx), m22 = sb4(ONE, ad4(xx, yy));
-  const lx = v128.load(r, HL * 16), ly = v128.load(r, HL * 16 + 16), lz = v128.load(r, HL * 16 + 32);
+  const lx = v128.load(pHeadLs + o3), ly = v128.load(pHeadLs + o3, 16), lz = v128.load(pHeadLs + o3, 32);
   const hx = ad4(px, mu4(ps, dot34(m00, m01, m02, lx, ly, lz)));
   const hy = ad4(py, mu4(ps, dot34(m10, m11, m12, lx, ly, lz)));
   const hz = ad4(pz, mu4(ps, dot34(m20, m21, m22, lx, ly, lz)));
-  const ux = v128.load(r, RD * 16), uy = v128.load(r, RD * 16 + 16), uz = v128.load(r, RD * 16 + 32);
+  const ux = v128.load(pRestDirLs + o3), uy = v128.load(pRestDirLs + o3, 16), uz = v128.load(pRestDirLs + o3, 32);
   const rx = dot34(m00, m01, m02, ux, uy, uz);
   const ry = dot34(m10, m11, m12, ux, uy, uz);
   const rz = dot34(m20, m21, m22, ux, uy, uz);
-  const len = mu4(s, v128.load(r, LN * 16));
+  const len = mu4(s, v128.load(pLenRel + o1));
   if (i == 0) { ox = hx; oy = hy; oz = hz; }
   const live = gt4(len, ZERO);
   // ---- 5. TailSpring
   const w = mu4(f4(6.283185307179586), ad4(f0, mu4(df, f4(<f32>i))));
   const w2 = mu4(w, w), c = mu4(zeta2, w);
   const tx = ad4(hx, mu4(len, rx)), ty = ad4(hy, mu4(len, ry)), tz = ad4(hz, mu4(len, rz));
-  let vx = v128.load(r, VE * 16), vy = v128.load(r, VE * 16 + 16), vz = v128.load(r, VE * 16 + 32);
+  let vx = v128.load(pVel + o3), vy = v128.load(pVel + o3, 16), vz = v128.load(pVel + o3, 32);
   // (relative to the anchor at this step: the stored positions are relative to the last)
-  let cx = sb4(v128.load(r, PO * 16), ax0), cy = sb4(v128.load(r, PO * 16 + 16), ay0), cz = sb4(v128.load(r, PO * 16 + 32), az0);
+  let cx = sb4(v128.load(pPos + o3), ax0), cy = sb4(v128.load(pPos + o3, 16), ay0), cz = sb4(v128.load(pPos + o3, 32), az0);
   vx = ad4(vx, mu4(sb4(mu4(w2, sb4(tx, cx)), mu4(c, vx)), H));
   vy = ad4(vy, mu4(sb4(sb4(mu4(w2, sb4(ty, cy)), mu4(c, vy)), grav), H));
   vz = ad4(vz, mu4(sb4(mu4(w2, sb4(tz, cz)), mu4(c, vz)), H));
@@ -768,13 +551,13 @@ function stepLink(g: i32, i: i32, h: f32, gk: usize, dg: usize): void {
   let dpx = dot34(m00, m10, m20, dx, dy, dz);
   let dpy = dot34(m01, m11, m21, dx, dy, dz);
   let dpz = dot34(m02, m12, m22, dx, dy, dz);
-  const a00 = v128.load(r, TH * 16), a01 = v128.load(r, TH * 16 + 16), a02 = v128.load(r, TH * 16 + 32);
-  const a10 = v128.load(r, TH * 16 + 48), a11 = v128.load(r, TH * 16 + 64), a12 = v128.load(r, TH * 16 + 80);
-  const a20 = v128.load(r, TH * 16 + 96), a21 = v128.load(r, TH * 16 + 112), a22 = v128.load(r, TH * 16 + 128);
+  const a00 = v128.load(pToHipsM + o9), a01 = v128.load(pToHipsM + o9, 16), a02 = v128.load(pToHipsM + o9, 32);
+  const a10 = v128.load(pToHipsM + o9, 48), a11 = v128.load(pToHipsM + o9, 64), a12 = v128.load(pToHipsM + o9, 80);
+  const a20 = v128.load(pToHipsM + o9, 96), a21 = v128.load(pToHipsM + o9, 112), a22 = v128.load(pToHipsM + o9, 128);
   const gx = dot34(a00, a01, a02, dpx, dpy, dpz);
   const gy = dot34(a10, a11, a12, dpx, dpy, dpz);
   const gz = dot34(a20, a21, a22, dpx, dpy, dpz);
-  const bx0 = v128.load(r, RH * 16), by0 = v128.load(r, RH * 16 + 16), bz0 = v128.load(r, RH * 16 + 32);
+  const bx0 = v128.load(pRestDirHs + o3), by0 = v128.load(pRestDirHs + o3, 16), bz0 = v128.load(pRestDirHs + o3, 32);
   const dd = dot34(bx0, by0, bz0, gx, gy, gz);
   // (1 + r·d as |r + d|²/2: accurate near anti-parallel, where 1 + r·d cancels in float32)
   const spx = ad4(bx0, gx), spy = ad4(by0, gy), spz = ad4(bz0, gz);
@@ -793,19 +576,19 @@ function stepLink(g: i32, i: i32, h: f32, gk: usize, dg: usize): void {
   if (v128.any_true(alphaPos)) {
     let bx: v128, by: v128, bz: v128, bw: v128;
     if (i == 0) {
-      const rn = r + <usize>RECB;
-      const o0 = v128.load(rn, BO * 16), o1 = v128.load(rn, BO * 16 + 16), o2 = v128.load(rn, BO * 16 + 32), o3 = v128.load(rn, BO * 16 + 48);
-      const sg = sel(lt4(o3, ZERO), f4(-1), ONE);
-      bx = mu4(sg, o0); by = mu4(sg, o1); bz = mu4(sg, o2); bw = ad4(mu4(sg, o3), ONE);
+      const rn = pBendOld + o4 + 64;
+      const b0 = v128.load(rn), b1 = v128.load(rn, 16), b2 = v128.load(rn, 32), b3 = v128.load(rn, 48);
+      const sg = sel(lt4(b3, ZERO), f4(-1), ONE);
+      bx = mu4(sg, b0); by = mu4(sg, b1); bz = mu4(sg, b2); bw = ad4(mu4(sg, b3), ONE);
     } else if (i == n - 1) {
-      const rp = r - <usize>RECB;
-      bx = v128.load(rp, BO * 16); by = v128.load(rp, BO * 16 + 16); bz = v128.load(rp, BO * 16 + 32); bw = v128.load(rp, BO * 16 + 48);
+      const rp = pBendOld + o4 - 64;
+      bx = v128.load(rp); by = v128.load(rp, 16); bz = v128.load(rp, 32); bw = v128.load(rp, 48);
     } else {
-      const rp = r - <usize>RECB, rn = r + <usize>RECB;
-      const e0 = v128.load(rp, BO * 16), e1 = v128.load(rp, BO * 16 + 16), e2 = v128.load(rp, BO * 16 + 32), e3 = v128.load(rp, BO * 16 + 48);
-      const o0 = v128.load(rn, BO * 16), o1 = v128.load(rn, BO * 16 + 16), o2 = v128.load(rn, BO * 16 + 32), o3 = v128.load(rn, BO * 16 + 48);
-      const sg = sel(lt4(ad4(ad4(ad4(mu4(e0, o0), mu4(e1, o1)), mu4(e2, o2)), mu4(e3, o3)), ZERO), f4(-1), ONE);
-      bx = ad4(e0, mu4(sg, o0)); by = ad4(e1, mu4(sg, o1)); bz = ad4(e2, mu4(sg, o2)); bw = ad4(e3, mu4(sg, o3));
+      const rp = pBendOld + o4 - 64, rn = pBendOld + o4 + 64;
+      const a0 = v128.load(rp), a1 = v128.load(rp, 16), a2 = v128.load(rp, 32), a3 = v128.load(rp, 48);
+      const b0 = v128.load(rn), b1 = v128.load(rn, 16), b2 = v128.load(rn, 32), b3 = v128.load(rn, 48);
+      const sg = sel(lt4(ad4(ad4(ad4(mu4(a0, b0), mu4(a1, b1)), mu4(a2, b2)), mu4(a3, b3)), ZERO), f4(-1), ONE);
+      bx = ad4(a0, mu4(sg, b0)); by = ad4(a1, mu4(sg, b1)); bz = ad4(a2, mu4(sg, b2)); bw = ad4(a3, mu4(sg, b3));
     }
     const bl = sq4(ad4(ad4(ad4(mu4(bx, bx), mu4(by, by)), mu4(bz, bz)), mu4(bw, bw)));
     const blm = gt4(bl, EPS12);
@@ -872,19 +655,24 @@ function stepLink(g: i32, i: i32, h: f32, gk: usize, dg: usize): void {
   }
   // Particles (a zero-length link: at its head, at rest, no bend).
   const tipY = ad4(hy, mu4(len, dy));
-  if (allLive) {
-    v128.store(r, ad4(hx, mu4(len, dx)), PO * 16); v128.store(r, tipY, PO * 16 + 16); v128.store(r, ad4(hz, mu4(len, dz)), PO * 16 + 32);
-    v128.store(r, vx, VE * 16); v128.store(r, vy, VE * 16 + 16); v128.store(r, vz, VE * 16 + 32);
-  } else {
-    v128.store(r, sel(live, ad4(hx, mu4(len, dx)), hx), PO * 16); v128.store(r, sel(live, tipY, hy), PO * 16 + 16);
-    v128.store(r, sel(live, ad4(hz, mu4(len, dz)), hz), PO * 16 + 32);
-    v128.store(r, sel(live, vx, ZERO), VE * 16); v128.store(r, sel(live, vy, ZERO), VE * 16 + 16); v128.store(r, sel(live, vz, ZERO), VE * 16 + 32);
+  let ptx = ad4(hx, mu4(len, dx)), pty = tipY, ptz = ad4(hz, mu4(len, dz));
+  if (!allLive) {
+    ptx = sel(live, ptx, hx); pty = sel(live, pty, hy); ptz = sel(live, ptz, hz);
+    vx = sel(live, vx, ZERO); vy = sel(live, vy, ZERO); vz = sel(live, vz, ZERO);
     dpx = sel(live, dpx, ux); dpy = sel(live, dpy, uy); dpz = sel(live, dpz, uz);
   }
-  if (l0) store<u8>(pContact + <usize>(r0 + i), 0);
-  if (l1) store<u8>(pContact + <usize>(r1 + i), 0);
-  if (l2) store<u8>(pContact + <usize>(r2 + i), 0);
-  if (l3) store<u8>(pContact + <usize>(r3 + i), 0);
+  const pp = pPos + o3, pv = pVel + o3;
+  if (allLanes) {
+    v128.store(pp, ptx); v128.store(pp, pty, 16); v128.store(pp, ptz, 32);
+    v128.store(pv, vx); v128.store(pv, vy, 16); v128.store(pv, vz, 32);
+  } else {
+    v128.store(pp, keep(laneM, ptx, pp)); v128.store(pp + 16, keep(laneM, pty, pp + 16)); v128.store(pp + 32, keep(laneM, ptz, pp + 32));
+    v128.store(pv, keep(laneM, vx, pv)); v128.store(pv + 16, keep(laneM, vy, pv + 16)); v128.store(pv + 32, keep(laneM, vz, pv + 32));
+  }
+  if (l0) store<u8>(pContact + <usize>k0, 0);
+  if (l1) store<u8>(pContact + <usize>(k0 + 1), 0);
+  if (l2) store<u8>(pContact + <usize>(k0 + 2), 0);
+  if (l3) store<u8>(pContact + <usize>(k0 + 3), 0);
   // ---- 7. FloorContact (rare: per lane, in f64)
   if (anyFloor) {
     const fm = v128.and(v128.and(live, floorOn), lt4(tipY, floorF));
@@ -896,10 +684,10 @@ function stepLink(g: i32, i: i32, h: f32, gk: usize, dg: usize): void {
       v128.store(gk, rx, K_R * 16); v128.store(gk, rz, K_R * 16 + 16); v128.store(gk, dx, K_D * 16); v128.store(gk, dz, K_D * 16 + 16);
       v128.store(gk, len, K_LEN * 16);
       v128.store(gk, dpx, K_DP * 16); v128.store(gk, dpy, K_DP * 16 + 16); v128.store(gk, dpz, K_DP * 16 + 32);
-      if (i32x4.extract_lane(fm, 0) != 0) floorLane(gk, r, dq, 0, r0 + i, e0);
-      if (i32x4.extract_lane(fm, 1) != 0) floorLane(gk, r, dq, 4, r1 + i, e1);
-      if (i32x4.extract_lane(fm, 2) != 0) floorLane(gk, r, dq, 8, r2 + i, e2);
-      if (i32x4.extract_lane(fm, 3) != 0) floorLane(gk, r, dq, 12, r3 + i, e3);
+      if (i32x4.extract_lane(fm, 0) != 0) floorContact(gk, dq, 0, k0, laneEnt(g, 0));
+      if (i32x4.extract_lane(fm, 1) != 0) floorContact(gk, dq, 4, k0 + 1, laneEnt(g, 1));
+      if (i32x4.extract_lane(fm, 2) != 0) floorContact(gk, dq, 8, k0 + 2, laneEnt(g, 2));
+      if (i32x4.extract_lane(fm, 3) != 0) floorContact(gk, dq, 12, k0 + 3, laneEnt(g, 3));
       dpx = v128.load(gk, K_DP * 16); dpy = v128.load(gk, K_DP * 16 + 16); dpz = v128.load(gk, K_DP * 16 + 32);
     }
   }
@@ -917,7 +705,7 @@ function stepLink(g: i32, i: i32, h: f32, gk: usize, dg: usize): void {
     const pl = sq4(dot34(qa, qb, qc, qa, qb, qc));
     ax = sel(anti2, dv4(qa, pl), ax); ay = sel(anti2, dv4(qb, pl), ay); az = sel(anti2, dv4(qc, pl), az); aw = sel(anti2, ZERO, aw);
   }
-  const q0 = v128.load(r, RR * 16), q1 = v128.load(r, RR * 16 + 16), q2 = v128.load(r, RR * 16 + 32), q3 = v128.load(r, RR * 16 + 48);
+  const q0 = v128.load(pRestR + o4), q1 = v128.load(pRestR + o4, 16), q2 = v128.load(pRestR + o4, 32), q3 = v128.load(pRestR + o4, 48);
   const kx = qmx4(ax, ay, az, aw, q0, q1, q2, q3), ky = qmy4(ax, ay, az, aw, q0, q1, q2, q3);
   const kz = qmz4(ax, ay, az, aw, q0, q1, q2, q3), kw = qmw4(ax, ay, az, aw, q0, q1, q2, q3);
   v128.store(dq, kx, LC * 16); v128.store(dq, ky, LC * 16 + 16); v128.store(dq, kz, LC * 16 + 32); v128.store(dq, kw, LC * 16 + 48);
@@ -925,7 +713,7 @@ function stepLink(g: i32, i: i32, h: f32, gk: usize, dg: usize): void {
   const nqz = qmz4(qx, qy, qz, qw, kx, ky, kz, kw), nqw = qmw4(qx, qy, qz, qw, kx, ky, kz, kw);
   qx = nqx; qy = nqy; qz = nqz; qw = nqw;
   px = hx; py = hy; pz = hz;
-  ps = mu4(s, v128.load(r, SR * 16));
+  ps = mu4(s, v128.load(pScaleRel + o1));
   v128.store(gk, qx, K_SQ * 16); v128.store(gk, qy, K_SQ * 16 + 16); v128.store(gk, qz, K_SQ * 16 + 32); v128.store(gk, qw, K_SQ * 16 + 48);
   v128.store(gk, px, K_SP * 16); v128.store(gk, py, K_SP * 16 + 16); v128.store(gk, pz, K_SP * 16 + 32);
   v128.store(gk, ps, K_SPS * 16);
@@ -933,108 +721,14 @@ function stepLink(g: i32, i: i32, h: f32, gk: usize, dg: usize): void {
 }
 
 
-// ---- jobs: the groups of one step or the pairs of one write, claimed in chunks by the
-// calling thread and by any worker threads sharing this memory (none since bitrig keeps no thread pool: one instance per memory). One
-// 64-bit word holds the whole job so that a claim can never mix two jobs: bits 0–23 next unit
-// (group or pair), 24–47 unit count, 48–62 job number, 63 kind (0 step, 1 write). DONE (i32)
-// counts the units finished.
-
-let pCtl: usize = 0;
-const CTL_DONE: usize = 8, CTL_CLAIM: usize = 16;
-const CHUNK: i64 = 16; // groups or pairs per claim
-const IDX_MASK: i64 = 0xffffff;
-
-/** Byte offset of the job control block (32 bytes, 8-aligned; setup, after every re-layout). */
-export function setControl(ctl: usize): void { pCtl = ctl; }
-
-function publish(kind: i64, np: i32): void {
-  const old = atomic.load<i64>(pCtl + CTL_CLAIM);
-  const job = ((old >> 48) + 1) & 0x7fff;
-  atomic.store<i32>(pCtl + CTL_DONE, 0);
-  atomic.store<i64>(pCtl + CTL_CLAIM, (kind << 63) | (job << 48) | (<i64>np << 24));
-}
-
 /**
- * Publish the step of the `count` chains listed in `ents` (those with a step pending run; the
- * others' lanes write nothing) as the current job of params[0] seconds, grouping the chains
- * again first when the list changed since the last step. Returns the number of groups;
- * {@link run} does the work.
+ * Step the row groups [g0, g1) by params[0] seconds: every chain in them with a step pending
+ * (`stepsLastFrame` ≠ 0); the others keep their state. Groups are independent, so a caller may
+ * split the groups among workers that share this memory.
  */
-export function prepareStep(count: i32): i32 {
-  if (!groupsCurrent(count)) regroup(count);
-  publish(0, gGroups);
-  return gGroups;
-}
-
-/**
- * Claim chunks of the current job and run them until none is left (any number of threads may
- * call it at once; each group or pair runs exactly once). Returns the units this call ran.
- */
-export function run(): i32 {
-  let w = atomic.load<i64>(pCtl + CTL_CLAIM);
-  const head = w >> 24; // kind, job and pair count: fixed for this job
-  const np = head & IDX_MASK;
-  const write = w < 0;
-  let ran = 0;
-  for (;;) {
-    const idx = w & IDX_MASK;
-    if (idx >= np) break;
-    const end = idx + CHUNK < np ? idx + CHUNK : np;
-    const seen = atomic.cmpxchg<i64>(pCtl + CTL_CLAIM, w, (head << 24) | end);
-    if (seen != w) {
-      if (seen >> 24 != head) break; // a newer job: this one is finished
-      w = seen;
-      continue;
-    }
-    if (write) {
-      const al = load<f64>(pParams + 8);
-      for (let p = <i32>idx; p < <i32>end; p++) writePair(load<i32>(pPairs + (<usize>p << 3)), load<i32>(pPairs + (<usize>p << 3) + 4), al);
-    } else {
-      stepChunk(<i32>idx, <i32>end, load<f64>(pParams));
-    }
-    atomic.add<i32>(pCtl + CTL_DONE, <i32>(end - idx));
-    ran += <i32>(end - idx);
-    w = (head << 24) | end;
-  }
-  return ran;
-}
-
-/** Step the `count` chains listed in `ents` by params[0] seconds on this thread alone. */
-export function tailStep(count: i32): void {
-  prepareStep(count);
-  run();
-}
-
-/**
- * Pair the listed chains whose `flag[eid]` is set and that have links, by link count, into
- * `pairs` (two i32 per pair; a chain left without a partner is paired with itself). Returns the
- * number of pairs. Chains are independent, so the order does not change any result. A chain
- * with more than MAX_LINKS links is turned off instead (`flag` 0: see {@link structureOk}).
- */
-function pairChains(count: i32, flag: usize): i32 {
-  let np = 0;
-  // pending[n] = entity id waiting for a partner with n links, or -1
-  for (let n = 0; n <= LINK_STRIDE; n++) store<i32>(pPending + (<usize>n << 2), -1);
-  for (let e = 0; e < count; e++) {
-    const eid = load<i32>(pEnts + (<usize>e << 2));
-    if (load<u8>(flag + <usize>eid) == 0) continue;
-    const n = <i32>load<u8>(pLinks + <usize>eid);
-    if (n > MAX_LINKS) { store<u8>(flag + <usize>eid, 0); continue; }
-    if (n == 0) continue;
-    const slot = pPending + (<usize>n << 2);
-    const other = load<i32>(slot);
-    if (other < 0) { store<i32>(slot, eid); continue; }
-    store<i32>(pPairs + (<usize>np << 3), other); store<i32>(pPairs + (<usize>np << 3) + 4, eid);
-    np++;
-    store<i32>(slot, -1);
-  }
-  for (let n = 1; n <= LINK_STRIDE; n++) {
-    const other = load<i32>(pPending + (<usize>n << 2));
-    if (other < 0) continue;
-    store<i32>(pPairs + (<usize>np << 3), other); store<i32>(pPairs + (<usize>np << 3) + 4, other);
-    np++;
-  }
-  return np;
+export function tailStep(g0: i32, g1: i32): void {
+  const h = load<f64>(pParams);
+  for (let g = g0; g < g1; g += CHUNK) stepChunk(g, g + CHUNK < g1 ? g + CHUNK : g1, h);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1085,7 +779,7 @@ function finishChain(e: i32, composed: bool, failed: bool): void {
   const b20 = (xz + wy) * sz, b21 = (yz - wx) * sz, b22 = (1 - (xx + yy)) * sz;
   const b30 = L(pPoseLocalT, t3), b31 = L(pPoseLocalT, t3 + 1), b32 = L(pPoseLocalT, t3 + 2);
   // mulAffine(worldM[end], worldM[parent = last link], local), a column at a time
-  const po = load<i32>(pSlot + (<usize>(load<i32>(pRow + (<usize>e << 2)) * LINK_STRIDE + <i32>load<u8>(pLinks + <usize>e) - 1) << 2)) * 16;
+  const po = load<i32>(pSlot + (<usize>LQ(load<i32>(pRow + (<usize>e << 2)), <i32>load<u8>(pLinks + <usize>e) - 1) << 2)) * 16;
   const o = end * 16;
   mulAffineColumn(po, o, b00, b01, b02, 0, 0);
   mulAffineColumn(po, o + 4, b10, b11, b12, 0, 0);
@@ -1115,26 +809,31 @@ function finishChain(e: i32, composed: bool, failed: bool): void {
   v128.store(p + (<usize>(ib + c) << 3), i64x2.shuffle(a, b, 1, 3));
 }
 
+/** Lanes la, lb (byte offsets 0, 4, 8, 12) of the float32 v128 at p (one component of a row group's link), as f64x2. */
+@inline function FP(p: usize, la: usize, lb: usize): v128 {
+  return f64x2.promote_low_f32x4(v128.load32_lane(p + lb, v128.load32_zero(p + la), 1));
+}
+
+/** Lanes la, lb (byte offsets 0, 8, 16, 24) of the four f64 at p (a float64 per-link field, interleaved alike), as f64x2. */
+@inline function DP(p: usize, la: usize, lb: usize): v128 {
+  return v128.load64_lane(p + lb, v128.load64_zero(p + la), 1);
+}
+
 @inline function storeLanes(p: usize, ia: i32, ib: i32, v: v128, wa: bool, wb: bool): void {
   if (wa) v128.store64_lane(p + (<usize>ia << 3), v, 0);
   if (wb) v128.store64_lane(p + (<usize>ib << 3), v, 1);
 }
 
-function writePair(eA: i32, eB: i32, al: f64): void {
-  // (a chain whose structure is outside the layout is written nothing and turned off; its
-  // partner, if whole, is written alone)
-  const okA = structureOk(eA), okB = eB == eA ? okA : structureOk(eB);
-  if (!(okA && okB)) {
-    if (!okA) store<u8>(pInitialised + <usize>eA, 0);
-    if (!okB) store<u8>(pInitialised + <usize>eB, 0);
-    if (okA) writePair(eA, eA, al); else if (okB) writePair(eB, eB, al);
-    return;
-  }
+/**
+ * Write the chains in lanes ja and jb of row group g (eA, eB; jb = ja, eB = eA: one chain
+ * alone) for the display fraction al: the link loop two chains per f64x2, then their finish.
+ */
+function writeLanes(g: i32, ja: i32, jb: i32, eA: i32, eB: i32, al: f64): void {
+  const la = <usize>(ja << 2), lb = <usize>(jb << 2), la8 = <usize>(ja << 3), lb8 = <usize>(jb << 3);
   const lAnchorCur = pAnchorCur, lFloorClearance = pFloorClearance, lFloorY = pFloorY, lHeadLs = pHeadLs, lLenRel = pLenRel, lLocalCur = pLocalCur, lLocalPrev = pLocalPrev, lPoseLocalR = pPoseLocalR, lPoseWorldM = pPoseWorldM, lRestDirLs = pRestDirLs, lRestR = pRestR, lScaleRel = pScaleRel, lTipDirLs = pTipDirLs, lUnitScale = pUnitScale; // (the pointers as locals: one load each)
-  const ONE = sp(1), ZERO = sp(0), EPS12 = sp(1e-12), ANTI = sp(-0.999999999), TINY = sp(1e-9);
+  const ONE = sp(1), ZERO = sp(0), EPS12 = sp(1e-12), ANTI = sp(-0.999999), TINY = sp(1e-9); // (ANTI: within 0.08° of 180°, as the step's: the rest data is float32)
   const AL = sp(al), AL1 = sp(1 - al), NAL = sp(-al);
   const n = <i32>load<u8>(pLinks + <usize>eA);
-  const baseA = load<i32>(pRow + (<usize>eA << 2)) * LINK_STRIDE, baseB = load<i32>(pRow + (<usize>eB << 2)) * LINK_STRIDE;
   const aA = eA * 8, aB = eB * 8;
   const floorOnM = f64x2.eq(f64x2.replace_lane(f64x2.splat(<f64>load<u8>(pFloorEnabled + <usize>eA)), 1, <f64>load<u8>(pFloorEnabled + <usize>eB)), ONE);
   const F = ad(G0(lFloorY, eA, eB), mu(G0(lFloorClearance, eA, eB), G0(lUnitScale, eA, eB)));
@@ -1162,19 +861,19 @@ function writePair(eA: i32, eB: i32, al: f64): void {
   const esx = G0(pPoseLocalS, t3A, t3B), esy = G1(pPoseLocalS, t3A, t3B), esz = G2(pPoseLocalS, t3A, t3B);
   const b30 = G0(pPoseLocalT, t3A, t3B), b31 = G1(pPoseLocalT, t3A, t3B), b32 = G2(pPoseLocalT, t3A, t3B);
   for (let i = 0; i < n; i++) {
-    const kA = baseA + i, kB = baseB + i;
-    const a3 = kA * 3, b3 = kB * 3, a4 = kA * 4, b4 = kB * 4;
-    const p0 = G0(lLocalPrev, a4, b4), p1 = G1(lLocalPrev, a4, b4), p2 = G2(lLocalPrev, a4, b4), p3 = G3(lLocalPrev, a4, b4);
-    const c0 = G0(lLocalCur, a4, b4), c1 = G1(lLocalCur, a4, b4), c2 = G2(lLocalCur, a4, b4), c3 = G3(lLocalCur, a4, b4);
+    const gl = g * LINK_STRIDE + i;
+    const o1 = <usize>(gl << 4), o3 = <usize>(gl * 48), o4 = <usize>(gl << 6), d3 = <usize>(gl * 96);
+    const p0 = FP(lLocalPrev + o4, la, lb), p1 = FP(lLocalPrev + o4 + 16, la, lb), p2 = FP(lLocalPrev + o4 + 32, la, lb), p3 = FP(lLocalPrev + o4 + 48, la, lb);
+    const c0 = FP(lLocalCur + o4, la, lb), c1 = FP(lLocalCur + o4 + 16, la, lb), c2 = FP(lLocalCur + o4 + 32, la, lb), c3 = FP(lLocalCur + o4 + 48, la, lb);
     const sg = sel(lt(ad(ad(ad(mu(p0, c0), mu(p1, c1)), mu(p2, c2)), mu(p3, c3)), ZERO), NAL, AL);
     let lx = ad(mu(p0, AL1), mu(c0, sg)), ly = ad(mu(p1, AL1), mu(c1, sg)), lz = ad(mu(p2, AL1), mu(c2, sg)), lw = ad(mu(p3, AL1), mu(c3, sg));
     const l2 = ad(ad(ad(mu(lx, lx), mu(ly, ly)), mu(lz, lz)), mu(lw, lw));
     bad = v128.or(bad, v128.not(v128.and(gt(l2, sp(1e-18)), lt(l2, sp(Infinity)))));
-    if (al != 0) {
-      const il = dv(ONE, sq(l2));
-      lx = mu(lx, il); ly = mu(ly, il); lz = mu(lz, il); lw = mu(lw, il);
-    }
-    const hlx = G0(lHeadLs, a3, b3), hly = G1(lHeadLs, a3, b3), hlz = G2(lHeadLs, a3, b3);
+    // (normalised in f64 also at α = 0: float32 quaternions are unit to 1e-7 only, which bone
+    // lengths and composed world matrices would carry)
+    const il = dv(ONE, sq(l2));
+    lx = mu(lx, il); ly = mu(ly, il); lz = mu(lz, il); lw = mu(lw, il);
+    const hlx = FP(lHeadLs + o3, la, lb), hly = FP(lHeadLs + o3 + 16, la, lb), hlz = FP(lHeadLs + o3 + 32, la, lb);
     const hx = ad(px, mu(ps, dot3(m00, m01, m02, hlx, hly, hlz)));
     const hy = ad(py, mu(ps, dot3(m10, m11, m12, hlx, hly, hlz)));
     const hz = ad(pz, mu(ps, dot3(m20, m21, m22, hlx, hly, hlz)));
@@ -1186,16 +885,19 @@ function writePair(eA: i32, eB: i32, al: f64): void {
     let n00 = sb(ONE, ad(yy, zz)), n01 = sb(xy, wz), n02 = ad(xz, wy);
     let n10 = ad(xy, wz), n11 = sb(ONE, ad(xx, zz)), n12 = sb(yz, wx);
     let n20 = sb(xz, wy), n21 = ad(yz, wx), n22 = sb(ONE, ad(xx, yy));
-    const len = mu(s, G0(lLenRel, kA, kB));
+    const len = mu(s, FP(lLenRel + o1, la, lb));
     const fm0 = v128.and(floorOnM, gt(len, ZERO));
     if (v128.any_true(fm0)) {
-      const tx = G0(lTipDirLs, a3, b3), ty = G1(lTipDirLs, a3, b3), tz = G2(lTipDirLs, a3, b3);
+      const tx = DP(lTipDirLs + d3, la8, lb8), ty = DP(lTipDirLs + d3 + 32, la8, lb8), tz = DP(lTipDirLs + d3 + 64, la8, lb8);
       const dy = dot3(n10, n11, n12, tx, ty, tz);
       const fm = v128.and(fm0, lt(ad(hy, mu(len, dy)), F));
       if (v128.any_true(fm)) {
         // Back onto the floor circle, aimed with the least twist from rest.
         const dx = dot3(n00, n01, n02, tx, ty, tz), dz = dot3(n20, n21, n22, tx, ty, tz);
-        const ux = G0(lRestDirLs, a3, b3), uy = G1(lRestDirLs, a3, b3), uz = G2(lRestDirLs, a3, b3);
+        // (the rest direction and rotation normalised in f64: float32 is unit to 1e-7 only)
+        const ux0 = FP(lRestDirLs + o3, la, lb), uy0 = FP(lRestDirLs + o3 + 16, la, lb), uz0 = FP(lRestDirLs + o3 + 32, la, lb);
+        const iu = dv(ONE, sq(dot3(ux0, uy0, uz0, ux0, uy0, uz0)));
+        const ux = mu(ux0, iu), uy = mu(uy0, iu), uz = mu(uz0, iu);
         const rx = dot3(m00, m01, m02, ux, uy, uz), rz = dot3(m20, m21, m22, ux, uy, uz);
         let u = dv(sb(F, hy), len);
         u = sel(gt(u, ONE), ONE, sel(lt(u, sp(-1)), sp(-1), u));
@@ -1222,7 +924,9 @@ function writePair(eA: i32, eB: i32, al: f64): void {
           const pl = sq(dot3(qa, qb, qc, qa, qb, qc));
           sx = sel(anti, dv(qa, pl), sx); sy = sel(anti, dv(qb, pl), sy); sz = sel(anti, dv(qc, pl), sz); sw = sel(anti, ZERO, sw);
         }
-        const r0 = G0(lRestR, a4, b4), r1 = G1(lRestR, a4, b4), r2 = G2(lRestR, a4, b4), r3 = G3(lRestR, a4, b4);
+        const q0 = FP(lRestR + o4, la, lb), q1 = FP(lRestR + o4 + 16, la, lb), q2 = FP(lRestR + o4 + 32, la, lb), q3 = FP(lRestR + o4 + 48, la, lb);
+        const iq = dv(ONE, sq(ad(ad(ad(mu(q0, q0), mu(q1, q1)), mu(q2, q2)), mu(q3, q3))));
+        const r0 = mu(q0, iq), r1 = mu(q1, iq), r2 = mu(q2, iq), r3 = mu(q3, iq);
         const flx = qmx(sx, sy, sz, sw, r0, r1, r2, r3), fly = qmy(sx, sy, sz, sw, r0, r1, r2, r3);
         const flz = qmz(sx, sy, sz, sw, r0, r1, r2, r3), flw = qmw(sx, sy, sz, sw, r0, r1, r2, r3);
         const fnx = qmx(qx, qy, qz, qw, flx, fly, flz, flw), fny = qmy(qx, qy, qz, qw, flx, fly, flz, flw);
@@ -1237,13 +941,13 @@ function writePair(eA: i32, eB: i32, al: f64): void {
         n20 = sel(fm, sb(fxz, fwy), n20); n21 = sel(fm, ad(fyz, fwx), n21); n22 = sel(fm, sb(ONE, ad(fxx, fyy)), n22);
       }
     }
-    const slA = load<i32>(pSlot + (<usize>kA << 2)), slB = load<i32>(pSlot + (<usize>kB << 2));
+    const slA = load<i32>(pSlot + (<usize>((gl << 2) + ja) << 2)), slB = load<i32>(pSlot + (<usize>((gl << 2) + jb) << 2));
     const sA = slA * 4, sB = slB * 4;
     // (16-byte stores, a chain's two neighbouring values each: half the stores of one per
     // value, so the store buffer holds twice the cache lines in flight — the write is bound by
     // its stores' memory traffic)
     Q2(lPoseLocalR, sA, sB, lx, ly, 0); Q2(lPoseLocalR, sA, sB, lz, lw, 2);
-    const sc = mu(s, G0(lScaleRel, kA, kB));
+    const sc = mu(s, FP(lScaleRel + o1, la, lb));
     if (composeA && composeB) {
       const oA = slA * 16, oB = slB * 16;
       const sxv = mu(mxv, sc);
@@ -1325,16 +1029,23 @@ function writePair(eA: i32, eB: i32, al: f64): void {
   v128.store(d, v128.load(s)); v128.store(d, v128.load(s, 16), 16); v128.store(d, v128.load(s, 32), 32); v128.store(d, v128.load(s, 48), 48);
 }
 
-/**
- * Pair the `count` chains listed in `ents` (those with initialised ≠ 0 and links) and publish
- * them as the current write job for the display fraction α = params[1]. Returns the number of
- * pairs; {@link run} does the work. A chain whose blend went non-finite gets writeFailed = 1
- * (its written values are then replaced by the caller's rest fallback, as in the JavaScript write).
- */
-export function prepareWrite(count: i32): i32 {
-  const np = pairChains(count, pInitialised);
-  publish(1, np);
-  return np;
+/** Whether chain e in lane j of group g is written this frame (initialised, its lane, whole; a chain with broken structure is turned off: `initialised` 0). */
+function writable(e: i32, g: i32, j: i32, n: i32): bool {
+  if (e < 0 || load<u8>(pInitialised + <usize>e) == 0) return false;
+  if (load<i32>(pRow + (<usize>e << 2)) != g * 4 + j || linksOf(e) != n || !structureOk(e)) {
+    store<u8>(pInitialised + <usize>e, 0);
+    return false;
+  }
+  return true;
+}
+
+/** Write the chains of group g's lanes j, j + 1 (both, either alone, or none). */
+function writeHalf(g: i32, j: i32, n: i32, al: f64): void {
+  const eA = laneEnt(g, j), eB = laneEnt(g, j + 1);
+  const okA = writable(eA, g, j, n), okB = writable(eB, g, j + 1, n);
+  if (okA && okB) writeLanes(g, j, j + 1, eA, eB, al);
+  else if (okA) writeLanes(g, j, j, eA, eA, al);
+  else if (okB) writeLanes(g, j + 1, j + 1, eB, eB, al);
 }
 
 /**
@@ -1353,10 +1064,21 @@ export function finishLeftCount(count: i32): i32 {
   return left;
 }
 
-/** Write the `count` chains listed in `ents` on this thread alone. */
-export function tailWrite(count: i32): void {
-  prepareWrite(count);
-  run();
+/**
+ * Write the chains of row groups [g0, g1) for the display fraction α = params[1]: each written
+ * chain's links (a non-finite blend gives writeFailed = 1: the caller then writes the rest
+ * fallback) and the common part of its finish. Groups are independent.
+ */
+export function tailWrite(g0: i32, g1: i32): void {
+  const al = load<f64>(pParams + 8);
+  for (let g = g0; g < g1; g++) {
+    const e = laneEnt(g, 0) >= 0 ? laneEnt(g, 0) : laneEnt(g, 1) >= 0 ? laneEnt(g, 1) : laneEnt(g, 2) >= 0 ? laneEnt(g, 2) : laneEnt(g, 3);
+    if (e < 0) continue;
+    const n = linksOf(e);
+    if (n == 0) continue;
+    writeHalf(g, 0, n, al);
+    writeHalf(g, 2, n, al);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1401,8 +1123,7 @@ function structureOk(eid: i32): bool {
   if (n > MAX_LINKS || <u32>row >= tailRows) return false;
   const end = load<i32>(pEndSlot + (<usize>eid << 2));
   if (end < -1 || (end >= 0 && <u32>end >= poseSlots)) return false;
-  const base = pSlot + (<usize>(row * LINK_STRIDE) << 2);
-  for (let i = 0; i < n; i++) if (<u32>load<i32>(base + (<usize>i << 2)) >= poseSlots) return false;
+  for (let i = 0; i < n; i++) if (<u32>load<i32>(pSlot + (<usize>LQ(row, i) << 2)) >= poseSlots) return false;
   return true;
 }
 

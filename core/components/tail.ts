@@ -1,25 +1,63 @@
 /**
  * Tail components (bitECS 0.4: plain objects of typed arrays, indexed by entity id).
  *
- * One tail chain entity holds up to {@link MAX_LINKS} links (stride {@link LINK_STRIDE} = 9
- * slots: 8 links + end). Per-link arrays (and `slot`) are indexed by the chain's dense `row`,
- * not by its entity id: link i of chain `eid` is at `row[eid] × LINK_STRIDE + i` (see
- * `tailLinkIndex`), so the chains of a crowd sit next to each other in memory however many
- * other entities (characters, limbs) were created between them, and they are sized by the
- * world's tail row capacity (`BitrigWorldOptions.chains`, {@link TAIL_LINK_FIELDS}), not by its
- * entity capacity. Link `i` runs from bone
- * `i`'s head to its tip (the next bone's head, the `Tail_End` helper, or a virtual end
- * continuing the incoming tangent). All particle state is in world space (reflected across
- * x = 0 while the anchor is mirrored, see `mirrored`), engine units; rotations are unit
- * quaternions x,y,z,w.
+ * One tail chain entity holds up to {@link MAX_LINKS} links. Per-chain fields are indexed by the
+ * entity id. Per-link fields (`TailParticle`, `BendState`, `TailChain.slot`) are indexed by the
+ * link's number q = {@link linkIndex}(row, i) (`tailLinkIndex(world, eid, i)` from an entity):
+ * chains sit four to a group of {@link LINK_STRIDE} links, and a width-w field keeps
+ * component c of link q at {@link linkEl}(q, w, c) = ((q >> 2)·w + c)·4 + (q & 3) — the four
+ * chains of a group side by side, so the WebAssembly SIMD step reads and writes one component
+ * of four chains as one 16-byte vector, in place. The chains of a group have the same link
+ * count (`addTailChain` picks the row). A width-1 field is simply `field[q]`.
+ *
+ * The step's state and rest data are float32, in the components themselves: the kernel steps
+ * them in place, so there is no second copy. Particle positions are relative to the chain's
+ * `TailChain.origin` (world, float64: the anchor's position at the chain's last step), so
+ * float32 keeps its precision far from the world origin. Everything is in world space
+ * (reflected across x = 0 while the anchor is mirrored, see `mirrored`), engine units;
+ * rotations are unit quaternions x,y,z,w.
  *
  * Every field of every entity is written by `addTailChain` (eids are recycled).
  */
 
 /** Most links a chain can have (the rig pass grows 3…8). */
 export const MAX_LINKS = 8;
-/** Per-entity stride of per-link arrays: 8 links + end. */
+/** Links per chain row in the per-link arrays: 8 links + end. */
 export const LINK_STRIDE = 9;
+
+/**
+ * The link number of link `i` of the chain in dense row `row` (`TailChain.row`): the index of
+ * its width-1 fields, and the `q` of {@link linkEl}. Links of one chain are 4 apart.
+ *
+ * @example
+ * const q = linkIndex(C.row[eid], 0); const len = B.lenRel[q];
+ */
+export function linkIndex(row: number, i: number): number {
+  return ((row >> 2) * LINK_STRIDE + i) * 4 + (row & 3);
+}
+
+/**
+ * Element of component `c` of a width-`w` per-link field at link number `q` (four chains
+ * interleaved: see the module comment). `linkEl(q, 1, 0)` is `q`.
+ *
+ * @example
+ * const x = P.pos[linkEl(q, 3, 0)] + C.origin[eid * 3]; // world x of the link's tip
+ */
+export function linkEl(q: number, w: number, c: number): number {
+  return ((q >> 2) * w + c) * 4 + (q & 3);
+}
+
+/** Copy width-`w` field `a` at link `q` into `out[o…]` (setup and rare paths: the maths helpers take contiguous components). */
+export function getLink(a: ArrayLike<number>, q: number, w: number, out: Float64Array, o: number): void {
+  const b = (q >> 2) * w * 4 + (q & 3);
+  for (let c = 0; c < w; c++) out[o + c] = a[b + c * 4]!;
+}
+
+/** Copy `src[o…]` into width-`w` field `a` at link `q` (the inverse of {@link getLink}). */
+export function setLink(a: Float32Array | Float64Array, q: number, w: number, src: ArrayLike<number>, o: number): void {
+  const b = (q >> 2) * w * 4 + (q & 3);
+  for (let c = 0; c < w; c++) a[b + c * 4] = src[o + c]!;
+}
 
 /** Rest source of a chain: bind pose (grown chains) or the clip's own tail pose. */
 export const REST_BIND = 0;
@@ -52,11 +90,6 @@ export const CLOCK = {
   SIZE: 10,
 } as const;
 
-/** {@link TailChainComponent.mirrorStale} bit: the per-link rest data changed. */
-export const MIRROR_REST = 1;
-/** {@link TailChainComponent.mirrorStale} bit: the particle state changed. */
-export const MIRROR_STATE = 2;
-
 /** Time constant (seconds) of {@link TailChainComponent.seatEase}. */
 export const SEAT_EASE_TIME = 0.15;
 
@@ -73,10 +106,12 @@ export interface TailChainComponent {
   anchorSlot: Int32Array;
   /** Slot of the hips (frame of carry axis and forward plane); usually the anchor. */
   hipsSlot: Int32Array;
-  /** Dense row of the chain's per-link data (rows are reused after removal). */
+  /** Dense row of the chain's per-link data (rows are reused after removal; see {@link linkIndex}). */
   row: Int32Array;
-  /** Bone slot of each link, stride 9, indexed by row. */
+  /** Bone slot of each link (per link: `slot[q]`; −1 past the chain's links). */
   slot: Int32Array;
+  /** World position (3 per entity, float64) the chain's `TailParticle.pos` is relative to: the anchor's position at its last step. */
+  origin: Float64Array;
   /** Slot of the `Tail_End` helper, or -1. */
   endSlot: Int32Array;
   /** 1 when the `Tail_End` helper has no children (the WebAssembly write then places it itself). */
@@ -167,62 +202,50 @@ export interface TailChainComponent {
    * otherwise.
    */
   seatEase: Float64Array;
-  /**
-   * What the WebAssembly step's float32 copy of this chain (core/wasm/tailAccel.ts) must read
-   * in again before the chain's next step: bit 0 ({@link MIRROR_REST}) the per-link rest data
-   * (headLs, restDirLs, lenRel, scaleRel, restR, toHipsM, restDirHs), bit 1
-   * ({@link MIRROR_STATE}) the particle state (pos, vel, bendOld). Set by every function that
-   * writes them (computeRestDirs, resetChainToRest, seatChainAtLocal, addTailChain); code that
-   * writes them directly must set it too (`markTailChainChanged`). Bit 2 is the kernel's own
-   * (read in again what it wrote back). Unused by the JavaScript step.
-   */
-  mirrorStale: Uint8Array;
 }
 
-/** Particle per link tip: position, velocity, previous-step position (world). */
+/** Particle per link tip (per-link fields: see {@link linkEl}). */
 export interface TailParticleComponent {
-  /** Tip position per link, 3 × stride per row. */
-  pos: Float64Array;
-  /** Tip velocity per link (units/s), 3 × stride per row. */
-  vel: Float64Array;
-  /** 1 when the link's tip is in floor contact this step. */
+  /** Tip position per link relative to `TailChain.origin` (world axes, engine units; float32, width 3). */
+  pos: Float32Array;
+  /** Tip velocity per link (units/s; float32, width 3). */
+  vel: Float32Array;
+  /** 1 when the link's tip is in floor contact this step (width 1). */
   contact: Uint8Array;
 }
 
 /** Rest frames and bend state per link. */
 export interface BendStateComponent {
   /** Rest local rotation per link (parent frame), after carry and rest arc; 4 × stride. */
-  restR: Float64Array;
+  restR: Float32Array;
   /** Bind local translation of each link's bone (parent frame, engine units); 3 × stride. */
-  headLs: Float64Array;
+  headLs: Float32Array;
   /** Tip offset in each link's own frame (engine units); 3 × stride. */
   tipLs: Float64Array;
   /** A_i: rotation from link i's parent rest frame into the hips frame; 4 × stride. */
   toHips: Float64Array;
   /** A_i as a row-major 3×3 rotation matrix (kept with `toHips` by `computeRestDirs`); 9 × stride. */
-  toHipsM: Float64Array;
+  toHipsM: Float32Array;
   /** Bend snapshot q^old (hips frame) from the previous step; 4 × stride. */
-  bendOld: Float64Array;
-  /** Bend this step before snapshotting: the JavaScript step's scratch (the WebAssembly step keeps it in its own memory and does not write it here; after a step the bends are `bendOld`); 4 × stride. */
-  bendNew: Float64Array;
+  bendOld: Float32Array;
   /** Scratch of the rest placement (world rotation of each link's bone while re-seating); 4 × stride. */
   rotWs: Float64Array;
   /** Scratch of the rest placement (head of each link while re-seating); 3 × stride. */
   headWs: Float64Array;
   /** Product of the uniform local scales from the anchor down to each link's bone; 1 × stride. */
-  scaleRel: Float64Array;
+  scaleRel: Float32Array;
   /** Unit rest direction of each link's tip in its own frame (normalised tipLs); 3 × stride. */
   tipDirLs: Float64Array;
   /** Length of each link in anchor-scale units (|tipLs| × scaleRel); 1 × stride. */
-  lenRel: Float64Array;
+  lenRel: Float32Array;
   /** Local rotation of each link's bone after the latest internal step; 4 × stride. */
-  localCur: Float64Array;
+  localCur: Float32Array;
   /** Local rotation of each link's bone after the step before (display interpolation); 4 × stride. */
-  localPrev: Float64Array;
+  localPrev: Float32Array;
   /** Rest direction of each link in its parent's frame (restR · tipDir); 3 × stride. */
-  restDirLs: Float64Array;
+  restDirLs: Float32Array;
   /** Rest direction of each link in the hips frame (A_i · restDirLs); 3 × stride. */
-  restDirHs: Float64Array;
+  restDirHs: Float32Array;
   /**
    * While a re-seat along a shown pose eases out (`TailChain.seatEase` > 0): each link's rest
    * rotation as its rest source gives it, without the turn `restR` then carries
@@ -250,6 +273,10 @@ function f64(n: number): Float64Array {
   return new Float64Array(n);
 }
 
+function f32(n: number): Float32Array {
+  return new Float32Array(n);
+}
+
 /**
  * The per-link fields of each tail component: arrays of {@link LINK_STRIDE} × k entries per
  * chain row (k = 1, 3, 4 or 9), sized by the world's tail row capacity rather than its entity
@@ -259,7 +286,7 @@ export const TAIL_LINK_FIELDS: Readonly<Record<'TailChain' | 'TailParticle' | 'B
   TailChain: ['slot'],
   TailParticle: ['pos', 'vel', 'contact'],
   BendState: [
-    'restR', 'headLs', 'tipLs', 'toHips', 'toHipsM', 'bendOld', 'bendNew', 'rotWs', 'headWs', 'scaleRel', 'tipDirLs', 'lenRel',
+    'restR', 'headLs', 'tipLs', 'toHips', 'toHipsM', 'bendOld', 'rotWs', 'headWs', 'scaleRel', 'tipDirLs', 'lenRel',
     'localCur', 'localPrev', 'restDirLs', 'restDirHs', 'restBase', 'seatTwist', 'seatAxis',
   ],
 };
@@ -287,14 +314,14 @@ export function createTailComponents(cap: number, rows: number = cap): {
       restSource: new Uint8Array(cap), unitScale: f64(cap), teleportDistance: f64(cap), initialised: new Uint8Array(cap),
       anchorPrev: f64(cap * 8), anchorCur: f64(cap * 8), anchorStep: f64(cap * 8), axesLs: f64(cap * 9),
       stepsLastFrame: new Uint8Array(cap), resetLastFrame: new Uint8Array(cap), writeFailed: new Uint8Array(cap), mirrored: new Uint8Array(cap), exactWorld: new Uint8Array(cap), exactWorldSetup: new Uint8Array(cap),
-      stepCache: f64(cap * 5), seatExcess: f64(cap), seatEase: f64(cap), mirrorStale: new Uint8Array(cap),
+      stepCache: f64(cap * 5), seatExcess: f64(cap), seatEase: f64(cap), origin: f64(cap * 3),
     },
-    TailParticle: { pos: f64(rows * L * 3), vel: f64(rows * L * 3), contact: new Uint8Array(rows * L) },
+    TailParticle: { pos: f32(rows * L * 3), vel: f32(rows * L * 3), contact: new Uint8Array(rows * L) },
     BendState: {
-      restR: f64(rows * L * 4), headLs: f64(rows * L * 3), tipLs: f64(rows * L * 3), toHips: f64(rows * L * 4), toHipsM: f64(rows * L * 9),
-      bendOld: f64(rows * L * 4), bendNew: f64(rows * L * 4), rotWs: f64(rows * L * 4), headWs: f64(rows * L * 3),
-      scaleRel: f64(rows * L), tipDirLs: f64(rows * L * 3), lenRel: f64(rows * L),
-      localCur: f64(rows * L * 4), localPrev: f64(rows * L * 4), restDirLs: f64(rows * L * 3), restDirHs: f64(rows * L * 3),
+      restR: f32(rows * L * 4), headLs: f32(rows * L * 3), tipLs: f64(rows * L * 3), toHips: f64(rows * L * 4), toHipsM: f32(rows * L * 9),
+      bendOld: f32(rows * L * 4), rotWs: f64(rows * L * 4), headWs: f64(rows * L * 3),
+      scaleRel: f32(rows * L), tipDirLs: f64(rows * L * 3), lenRel: f32(rows * L),
+      localCur: f32(rows * L * 4), localPrev: f32(rows * L * 4), restDirLs: f32(rows * L * 3), restDirHs: f32(rows * L * 3),
       restBase: f64(rows * L * 4), seatTwist: f64(rows * L), seatAxis: f64(rows * L * 3),
     },
   };

@@ -210,8 +210,7 @@ function updateReadouts(force = false): void {
     if (t) {
       const maxBend = Math.max(0, ...t.bendAngles) / RAD;
       const contacts = t.contacts.filter(Boolean).length;
-      side.textContent = `${t.bones.length} links · rest ${t.restSource} · max bend ${maxBend.toFixed(0)}° · floor contacts ${contacts}${params.physics ? '' : ' · physics off (carried rest pose)'} · ${d.tailBackend} step`;
-      side.dataset.backend = d.tailBackend;
+      side.textContent = `${t.bones.length} links · rest ${t.restSource} · max bend ${maxBend.toFixed(0)}° · floor contacts ${contacts}${params.physics ? '' : ' · physics off (carried rest pose)'}`;
     } else side.textContent = 'no tail chain';
   }
 }

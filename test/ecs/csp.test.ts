@@ -1,13 +1,14 @@
 /**
- * A page whose Content-Security-Policy forbids compiling WebAssembly: the world still works (the
- * JavaScript systems), and `kernelUnavailableReason()` names the fix — `'wasm-unsafe-eval'` in
- * `script-src`. Chromium's refusal message is reproduced by a stub of `WebAssembly.Module` in
- * freshly loaded modules.
+ * A page whose Content-Security-Policy forbids compiling WebAssembly: attaching bitrig fails at
+ * setup with an error that names the fix — `'wasm-unsafe-eval'` in `script-src` — and leaves
+ * the game's world as it was. Chromium's refusal message is reproduced by a stub of
+ * `WebAssembly.Module` in freshly loaded modules.
  */
 import { describe, expect, test, vi } from 'vitest';
+import { createWorld } from 'bitecs';
 
 describe('WebAssembly refused by a content-security policy', () => {
-  test('the reason names \'wasm-unsafe-eval\'; the world runs on the JavaScript step', async () => {
+  test('attachBitrig throws naming \'wasm-unsafe-eval\'; the world is left unattached', async () => {
     vi.resetModules();
     const Orig = WebAssembly.Module;
     (WebAssembly as { Module: unknown }).Module = function refused(): never {
@@ -15,13 +16,15 @@ describe('WebAssembly refused by a content-security policy', () => {
     };
     try {
       const kernels = await import('../../runtime/kernels');
-      const { createBitrigWorld } = await import('../../runtime/world');
+      const { attachBitrig, createBitrigWorld } = await import('../../runtime/world');
+      const { isBitrigWorld } = await import('../../core/world');
       expect(kernels.kernelUnavailableReason()).toBeNull(); // (validity first: nothing asked for yet)
-      const world = createBitrigWorld();
-      expect(kernels.tailBackend(world)).toBe('js');
-      const why = kernels.kernelUnavailableReason();
-      expect(why).toMatch(/^bitrig: the page's Content-Security-Policy does not allow compiling WebAssembly/);
-      expect(why).toContain("add 'wasm-unsafe-eval' to script-src");
+      const world = createWorld();
+      expect(() => attachBitrig(world)).toThrow(/^bitrig\/world: cannot attach: the page's Content-Security-Policy does not allow compiling WebAssembly .*add 'wasm-unsafe-eval' to script-src/);
+      expect(isBitrigWorld(world)).toBe(false);
+      expect(Object.keys(world)).toEqual([]); // (nothing of bitrig's left on the game's world)
+      expect(() => createBitrigWorld()).toThrow(/'wasm-unsafe-eval'/);
+      expect(kernels.kernelUnavailableReason()).toMatch(/^bitrig: the page's Content-Security-Policy does not allow compiling WebAssembly/);
     } finally {
       (WebAssembly as { Module: unknown }).Module = Orig;
       vi.resetModules();

@@ -8,7 +8,7 @@ import { createWorld } from 'bitecs';
 import { attachBitrig, createBitrigWorld } from '../../runtime/world';
 import { bindSkeleton, beginCharacterFrame, endCharacterFrame, unbindSkeleton } from '../../core/binding';
 import { addSupport, addSceneIK, removeSceneIK, setSceneInputs, setSupportFrame } from '../../core/sceneIK';
-import { getTailOptions, markTailChainChanged, removeTailChain, setTailOptions, tailLinkIndex } from '../../core/tailSetup';
+import { getTailOptions, removeTailChain, setTailOptions, tailLinkIndex } from '../../core/tailSetup';
 import { update } from '../../systems/pipeline';
 import { chainSource } from '../helpers/chainSource';
 import { makeBiped } from '../scene/rig';
@@ -49,7 +49,6 @@ describe('removed ids', () => {
     expect(() => getTailOptions(world, eid)).toThrow(/^bitrig\/tail: getTailOptions: /);
     expect(() => removeTailChain(world, eid)).toThrow(/^bitrig\/tail: removeTailChain: /);
     expect(tailLinkIndex(world, eid, 0)).toBe(-1);
-    expect(() => markTailChainChanged(world, eid)).not.toThrow();
     expect(() => update(world, 1 / 60)).not.toThrow();
   });
   test('an unbound character and a removed scene IK handle: frame calls do nothing', () => {

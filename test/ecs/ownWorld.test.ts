@@ -7,6 +7,7 @@
  * of a component array kept before the frames reads the current values (the same array the
  * systems write, never replaced in a frame).
  */
+import { linkEl } from '../../core/components/tail';
 import { describe, expect, test } from 'vitest';
 import { addComponent, addEntity, createWorld, query } from 'bitecs';
 import { attachBitrig } from '../../runtime/world';
@@ -93,9 +94,9 @@ describe('bitrig on the game\'s own bitECS world', () => {
     // the per-link accessor reads the tip particle of a chain through the kept view: finite, current
     const b0 = bindings[0]!, k = tailLinkIndex(bw, b0.tails[0]!.eid, b0.tails[0]!.bones.length - 1);
     expect(k).toBeGreaterThanOrEqual(0);
-    const tip = Array.from(keptPos.subarray(k * 3, k * 3 + 3));
+    const tip = [0, 1, 2].map((c) => keptPos[linkEl(k, 3, c)]!);
     expect(tip.every(Number.isFinite)).toBe(true);
-    expect(tip).toEqual(Array.from(bw.components.TailParticle.pos.subarray(k * 3, k * 3 + 3)));
+    expect(tip).toEqual([0, 1, 2].map((c) => bw.components.TailParticle.pos[linkEl(k, 3, c)]!));
     // the game's data is unchanged, bit for bit
     expect(Buffer.from(Health.hp.buffer).equals(Buffer.from(hpBefore.buffer))).toBe(true);
     expect(Buffer.from(Health.team.buffer).equals(Buffer.from(teamBefore.buffer))).toBe(true);

@@ -30,7 +30,7 @@ function throwsExactly(f: () => unknown, msg: string): void {
   expect((err as Error).message).toBe(msg);
 }
 
-const WORLD_KEYS = 'entities, chains, bones, characters, fixedStep, maxStepsPerFrame, wasm';
+const WORLD_KEYS = 'entities, chains, bones, characters, fixedStep, maxStepsPerFrame';
 
 describe('helpers', () => {
   test('editDistance: insert, delete, substitute, swap and a case change each count 1', () => {
@@ -104,17 +104,19 @@ describe('bitrig/world options', () => {
   test('an unknown key throws with the nearest known key (was ignored: the world ran at 1/60 s)', () => {
     throwsExactly(() => createBitrigWorld({ fixedstep: 1 / 30 } as BitrigWorldOptions),
       `bitrig/world: unknown option "fixedstep" (did you mean "fixedStep"?); options: ${WORLD_KEYS}`);
-    throwsExactly(() => createBitrigWorld({ wasn: true } as BitrigWorldOptions),
-      `bitrig/world: unknown option "wasn" (did you mean "wasm"?); options: ${WORLD_KEYS}`);
+    throwsExactly(() => createBitrigWorld({ chain: 8 } as BitrigWorldOptions),
+      `bitrig/world: unknown option "chain" (did you mean "chains"?); options: ${WORLD_KEYS}`);
+    // the JavaScript step is gone: the option that chose it is refused, not ignored
+    expect(() => createBitrigWorld({ wasm: false } as BitrigWorldOptions)).toThrow(/^bitrig\/world: unknown option "wasm"/);
     throwsExactly(() => createBitrigWorld({ capacity: 10 } as BitrigWorldOptions), `bitrig/world: unknown option "capacity"; options: ${WORLD_KEYS}`);
     // a typo is a typo even when its value is undefined
     expect(() => createBitrigWorld({ fixedstep: undefined } as BitrigWorldOptions)).toThrow(/^bitrig\/world: unknown option "fixedstep"/);
   });
 
   test('an option given as undefined is its default; the right key still works', () => {
-    const w = createBitrigWorld({ fixedStep: undefined, wasm: undefined, entities: undefined });
+    const w = createBitrigWorld({ fixedStep: undefined, chains: undefined, entities: undefined });
     expect(w.tailClock.fixedStep).toBe(1 / 60);
-    expect(createBitrigWorld({ fixedStep: 1 / 30, wasm: false }).tailClock.fixedStep).toBe(1 / 30);
+    expect(createBitrigWorld({ fixedStep: 1 / 30 }).tailClock.fixedStep).toBe(1 / 30);
   });
 
   test('strings print quoted: entities "10", maxStepsPerFrame "8"; a string fixedStep is refused (it was accepted)', () => {

@@ -12,6 +12,7 @@ import { createBitrigWorld } from '../../runtime/world';
 import { bindSkeleton, beginCharacterFrame, endCharacterFrame, type CharacterBinding, type BindOptions } from '../../core/binding';
 import { update } from '../../systems/pipeline';
 import { tailLinkIndex } from '../../core/tailSetup';
+import { linkEl } from '../../core/components/tail';
 import type { TailOptions } from '../../core/defaults';
 
 export interface TailRigOptions {
@@ -139,7 +140,7 @@ export function makeTailRig(o: TailRigOptions = {}): TailRig {
       const s = C.slot[tailLinkIndex(world, eid, n - 1)]!;
       const k = tailLinkIndex(world, eid, n - 1);
       const m = pose.worldM.subarray(s * 16, s * 16 + 16);
-      const t = [B.tipLs[k * 3]!, B.tipLs[k * 3 + 1]!, B.tipLs[k * 3 + 2]!];
+      const t = [B.tipLs[linkEl(k, 3, 0)]!, B.tipLs[linkEl(k, 3, 1)]!, B.tipLs[linkEl(k, 3, 2)]!];
       out.push([
         m[0]! * t[0]! + m[4]! * t[1]! + m[8]! * t[2]! + m[12]!,
         m[1]! * t[0]! + m[5]! * t[1]! + m[9]! * t[2]! + m[13]!,
@@ -155,7 +156,7 @@ export function makeTailRig(o: TailRigOptions = {}): TailRig {
         const k = tailLinkIndex(world, eid, i);
         const s = C.slot[k]!;
         const cur = quat.fromValues(pose.localR[s * 4]!, pose.localR[s * 4 + 1]!, pose.localR[s * 4 + 2]!, pose.localR[s * 4 + 3]!);
-        const rr = quat.fromValues(B.restR[k * 4]!, B.restR[k * 4 + 1]!, B.restR[k * 4 + 2]!, B.restR[k * 4 + 3]!);
+        const rr = quat.normalize(quat.create(), quat.fromValues(B.restR[linkEl(k, 4, 0)]!, B.restR[linkEl(k, 4, 1)]!, B.restR[linkEl(k, 4, 2)]!, B.restR[linkEl(k, 4, 3)]!)); // (float32: unit to 1e-7, which acos near 1 would turn into 5e-4 rad)
         const d = Math.min(1, Math.abs(quat.dot(cur, rr)));
         out.push(2 * Math.acos(d));
       }

@@ -2,6 +2,7 @@
  * The three.js adapter on the repository's real files: Quaternius fox (Tail1…Tail8 under `Back`, arbitrary units) and the Khronos fox
  * (b_Tail01…03, centimetres), each with its Walk clip.
  */
+import { linkEl } from '../../core/components/tail';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AnimationMixer, type Bone, type Object3D } from 'three';
@@ -62,8 +63,8 @@ describe('createAnimator on real files', () => {
         // root link off its rest rotation (the rest the spring rides on this frame)
         const root = tailB[0]!;
         const q = root.quaternion;
-        const r0 = tailLinkIndex(animator.world, eid, 0) * 4;
-        const r = [B.restR[r0]!, B.restR[r0 + 1]!, B.restR[r0 + 2]!, B.restR[r0 + 3]!];
+        const r0 = tailLinkIndex(animator.world, eid, 0);
+        const r = [0, 1, 2, 3].map((c) => B.restR[linkEl(r0, 4, c)]!);
         const d = Math.min(1, Math.abs(q.x * r[0]! + q.y * r[1]! + q.z * r[2]! + q.w * r[3]!));
         maxRootOff = Math.max(maxRootOff, 2 * Math.acos(d));
         for (const ang of animator.diagnostics().tails[0]!.bendAngles) maxBend = Math.max(maxBend, ang);

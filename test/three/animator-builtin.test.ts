@@ -1,6 +1,7 @@
 /**
  * The three.js adapter on the built-in character (no external files needed).
  */
+import { linkEl } from '../../core/components/tail';
 import { describe, expect, test } from 'vitest';
 import { AnimationMixer, Euler, Quaternion, QuaternionKeyframeTrack, Vector3, type Bone } from 'three';
 import { tailLinkIndex } from '../../core/tailSetup';
@@ -79,8 +80,8 @@ describe('createAnimator on the built-in character', () => {
     const eid = animator.bindings[0]!.tails[0]!.eid;
     for (let f = 0; f < 90; f++) {
       animator.update(1 / 60);
-      const r0 = tailLinkIndex(animator.world, eid, 0) * 4;
-      const r = [B.restR[r0]!, B.restR[r0 + 1]!, B.restR[r0 + 2]!, B.restR[r0 + 3]!];
+      const r0 = tailLinkIndex(animator.world, eid, 0);
+      const r = [0, 1, 2, 3].map((c) => B.restR[linkEl(r0, 4, c)]!);
       const h = held.toArray();
       for (let j = 0; j < 4; j++) expect(Math.abs(r[j]! - h[j]!)).toBeLessThan(1e-7);
     }
@@ -148,8 +149,8 @@ describe('createAnimator on the built-in character', () => {
     const B = animator.world.components.BendState;
     let jump = 0;
     tails.forEach((t, i) => {
-      const k = tailLinkIndex(animator.world, eid, i) * 4;
-      const r = new Quaternion(B.restR[k]!, B.restR[k + 1]!, B.restR[k + 2]!, B.restR[k + 3]!);
+      const k = tailLinkIndex(animator.world, eid, i);
+      const r = new Quaternion(B.restR[linkEl(k, 4, 0)]!, B.restR[linkEl(k, 4, 1)]!, B.restR[linkEl(k, 4, 2)]!, B.restR[linkEl(k, 4, 3)]!);
       jump = Math.max(jump, dirOf(t, shown[i]!).angleTo(dirOf(t, r)));
     });
     expect(jump * 180 / Math.PI).toBeGreaterThan(30); // the test means something
@@ -186,7 +187,7 @@ describe('createAnimator on the built-in character', () => {
       animator.update(1 / 60);
       tails.forEach((t, i) => {
         const q = t.quaternion.toArray();
-        for (let j = 0; j < 4; j++) expect(Math.abs(q[j]! - B.restR[tailLinkIndex(animator.world, eid, i) * 4 + j]!)).toBeLessThan(1e-12);
+        for (let j = 0; j < 4; j++) expect(Math.abs(q[j]! - B.restR[linkEl(tailLinkIndex(animator.world, eid, i), 4, j)]!)).toBeLessThan(1e-7); // (float32 rest)
       });
     }
     animator.setTailPhysics(true);
@@ -347,15 +348,15 @@ describe('createAnimator on the built-in character', () => {
       [() => createAnimator(a.root, { tail: { frequency: '2' as never } }), /^bitrig\/tail: option frequency must be a number in \(0, 30\] Hz, got "2" \(a string\)/],
       [() => createAnimator(a.root, { tail: { frequncy: 2 } as never }), /^bitrig\/tail: unknown option "frequncy" \(did you mean "frequency"\?\); options: frequency,/],
       [() => createAnimator(a.root, { tails: { TailOne: { carry: 0.2 } } }), /^bitrig\/three: options.tails\["TailOne"\] names no tail chain \(chains, by first bone: Tail_1\)/],
-      [() => createBitrigWorld({ wasm: 'false' as never }), /^bitrig\/world: wasm must be true or false/],
+      [() => createBitrigWorld({ chains: '8' as never }), /^bitrig\/world: chains must be an integer/],
       [() => createAnimator(a.root, { mixr: a.mixer } as never), /^bitrig\/three: unknown option "mixr" \(did you mean "mixer"\?\)/],
       [() => createAnimator(a.root, { carry: 0.5 } as never), /^bitrig\/three: .*"carry" belongs under tail/],
       [() => createAnimator(a.root, { sceneIK: 1 as never }), /^bitrig\/three: options.sceneIK must be true, false or an object/],
       [() => createAnimator(a.root, { updateMixer: 'false' as never }), /^bitrig\/three: options.updateMixer must be true or false, got "false" \(a string\)/],
     ];
     for (const [f, msg] of bad) expect(f).toThrow(msg);
-    // an option given as undefined is the default (options forwarded as { wasm: flags.wasm })
-    expect(createBitrigWorld({ wasm: undefined }).tailAccel).not.toBeNull();
+    // an option given as undefined is the default (options forwarded as { chains: flags.chains })
+    expect(createBitrigWorld({ chains: undefined }).tailAccel).not.toBeNull();
     expect(() => createAnimator(rig().root, { tailPhysics: undefined, unitScale: undefined, world: undefined }).dispose()).not.toThrow();
     expect(() => createAnimator(rig().root, { mixer: null as never }).dispose()).not.toThrow(); // null: no mixer
     const an = createAnimator(a.root, { tails: { Tail_1: { carry: 0.2 } } });

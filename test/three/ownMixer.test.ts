@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { AnimationClip, AnimationMixer, Quaternion, QuaternionKeyframeTrack, Vector3, type Bone } from 'three';
 import { createAnimator, characterToThree } from '../../adapters/three';
 import { createBuiltinCharacter } from '../../core/character';
-import { LINK_STRIDE } from '../../core/components/tail';
+import { linkEl, linkIndex } from '../../core/components/tail';
 import { assetPath } from '../fixtures/assets';
 import { loadGlbFileThree } from '../helpers/loadThree';
 
@@ -69,8 +69,8 @@ describe('the game advances its own mixer: a clip that keys the tail (quaternius
         an.update(DT);
         if (f < 10) continue;
         for (let i = 0; i < 4; i++) {
-          const k = (C.row[eid]! * LINK_STRIDE + i) * 4;
-          const q = new Quaternion(B.restR[k]!, B.restR[k + 1]!, B.restR[k + 2]!, B.restR[k + 3]!);
+          const k = linkIndex(C.row[eid]!, i);
+          const q = new Quaternion(B.restR[linkEl(k, 4, 0)]!, B.restR[linkEl(k, 4, 1)]!, B.restR[linkEl(k, 4, 2)]!, B.restR[linkEl(k, 4, 3)]!).normalize();
           worst = Math.max(worst, q.angleTo(refTail[i]!.quaternion) * 180 / Math.PI);
         }
       }
@@ -162,7 +162,7 @@ describe("'auto' rest source and three's action list", () => {
     expect(wagA.getEffectiveWeight()).toBe(0);
     expect(aw.diagnostics().tails[0]!.restSource).toBe('bind');
     const Bw = aw.world.components.BendState, Bp = ap.world.components.BendState;
-    const rw = aw.world.components.TailChain.row[aw.bindings[0]!.tails[0]!.eid]! * LINK_STRIDE, rp = ap.world.components.TailChain.row[ap.bindings[0]!.tails[0]!.eid]! * LINK_STRIDE;
-    for (let k = 0; k < 6 * 4; k++) expect(Math.abs(Bw.restR[rw * 4 + k]! - Bp.restR[rp * 4 + k]!)).toBeLessThan(1e-12);
+    const rw = aw.world.components.TailChain.row[aw.bindings[0]!.tails[0]!.eid]!, rp = ap.world.components.TailChain.row[ap.bindings[0]!.tails[0]!.eid]!;
+    for (let i = 0; i < 6; i++) for (let c = 0; c < 4; c++) expect(Math.abs(Bw.restR[linkEl(linkIndex(rw, i), 4, c)]! - Bp.restR[linkEl(linkIndex(rp, i), 4, c)]!)).toBeLessThan(1e-12);
   });
 });
