@@ -372,7 +372,7 @@ export function tailOverwrittenByClip(binding: CharacterBinding, chainIndex: num
  * Quaternion `k` of a float32 per-link field into `out[o…o+3]`, normalised in f64 (float32 is
  * unit to 1e-7 only, which bone lengths and world matrices would carry).
  */
-function copyUnitQuat(a: Float32Array, k: number, out: Float64Array, o: number): void {
+function copyUnitQuat(a: ArrayLike<number>, k: number, out: Float64Array, o: number): void {
   const x = a[linkEl(k, 4, 0)]!, y = a[linkEl(k, 4, 1)]!, z = a[linkEl(k, 4, 2)]!, w = a[linkEl(k, 4, 3)]!;
   const il = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
   out[o] = x * il; out[o + 1] = y * il; out[o + 2] = z * il; out[o + 3] = w * il;

@@ -35,11 +35,9 @@ export function tailWrite(world: BitrigWorld, from = 0, count = 0x7fffffff): voi
   const groups = world.tailRows.groups;
   const g0 = from > 0 ? (from < groups ? from : groups) : 0;
   const g1 = count < groups - g0 ? g0 + count : groups;
-  accel.params[1] = world.clock[CLOCK.ALPHA]!;
+  listChains(world, accel.ents, accel.params);
   accel.kernel.tailWrite(g0, g1);
   const ents = world.queries.tails.dense;
-  const ids = accel.ents;
-  for (let e = 0; e < ents.length; e++) ids[e] = ents[e]!;
   // (counted in the kernel, from the list it wrote: the same test as finishLeft)
   const left = accel.kernel.finishLeftCount(ents.length);
   if (left === 0) return;
@@ -48,6 +46,17 @@ export function tailWrite(world: BitrigWorld, from = 0, count = 0x7fffffff): voi
   // (it repeats the anchor copies and helpers done, with the same values).
   if (left >= 256) { tailWriteFinish(world); return; }
   for (let e = 0; e < ents.length; e++) if (finishLeft(C, ents[e]!)) tailFinishChain(world, ents[e]!);
+}
+
+/**
+ * The chains into the kernel's list (for its finish count) and the display fraction α into
+ * params[1]: here, in a function that loops and gets optimised, not in the once-a-frame
+ * dispatcher, whose unoptimised code would box the double (an allocation a frame).
+ */
+function listChains(world: BitrigWorld, ids: Int32Array, params: Float64Array): void {
+  params[1] = world.clock[CLOCK.ALPHA]!;
+  const ents = world.queries.tails.dense;
+  for (let e = 0; e < ents.length; e++) ids[e] = ents[e]!;
 }
 
 /** Whether the WebAssembly write left part of chain `eid`'s finish to {@link tailFinishChain}. */

@@ -455,62 +455,28 @@ function stepChunk(g0: i32, g1: i32, h: f64): void {
   for (let g = g0; g < g1; g++) if ((live >> (g - g0)) & 1) stepGroupEnd(g, sc + <usize>((g - g0) * GKB), sd + <usize>((g - g0) * GDYNB));
 }
 
+// The link state the stages hand on (v128 globals; the stages are inlined into stepLink).
+let sVx: v128 = f32x4.splat(0), sVy: v128 = f32x4.splat(0), sVz: v128 = f32x4.splat(0);
+let sDx: v128 = f32x4.splat(0), sDy: v128 = f32x4.splat(0), sDz: v128 = f32x4.splat(0);
+let sPx: v128 = f32x4.splat(0), sPy: v128 = f32x4.splat(0), sPz: v128 = f32x4.splat(0);
+
 /**
- * Link i of group g (systems/tailStep.ts's maths in f32x4; positions relative to the anchor at
- * this step): the parent frame, head and first-link origin come from the group block's state
- * (left there by link i − 1, or set up by {@link stepGroupBegin}) and go back there for link
- * i + 1. A chunk's groups run link by link ({@link stepChunk}): consecutive calls are
- * independent, so the processor overlaps one group's link with the next group's (one chain's
- * links are a single long dependency chain).
+ * 5. tailSpring — link i's particle toward its rest target T = h + ℓ r (h the head, r the rest
+ * direction from the parent's frame this step): p̈ = ω²(T − p) − 2ζω ṗ + g, ω = 2πf with f
+ * from the root's frequency to tipRatio × it at the tip, semi-implicit Euler; the rope puts p
+ * back on the sphere of radius ℓ around h, dropping only the radial velocity (a correction is
+ * never fed back as velocity); the forward plane through the tail root O keeps
+ * (p − O)·F ≤ max(0, (T − O)·F), so the tail never swings between the legs. Reads the
+ * particle (positions relative to the chain's origin before this step's move, `K_DX`) and the
+ * group block's constants; leaves the velocity and the unit direction h → p in
+ * sVx…sVz, sDx…sDz.
  */
-function stepLink(g: i32, i: i32, h: f32, gk: usize, dg: usize): void {
-  const n = load<i32>(gk, K_N * 16);
-  const gl = g * LINK_STRIDE + i;
-  // this link's fields: one base per width (core/components/tail.ts linkEl)
-  const o1 = <usize>(gl << 4), o3 = <usize>(gl * 48), o4 = <usize>(gl << 6), o9 = <usize>(gl * 144);
-  const dq = dg + <usize>(i * DYNB); // (this link's step values)
-  const laneM = v128.load(gk, K_LIVE * 16);
-  const l0 = i32x4.extract_lane(laneM, 0) != 0, l1 = i32x4.extract_lane(laneM, 1) != 0;
-  const l2 = i32x4.extract_lane(laneM, 2) != 0, l3 = i32x4.extract_lane(laneM, 3) != 0;
-  const allLanes = i32x4.all_true(laneM);
-  const k0 = gl << 2; // (link number of lane 0; lane j: k0 + j)
-  const H = f4(h), ONE = f4(1), ZERO = f4(0), TWO = f4(2), EPS12 = f4(1e-12);
-  // (the anti-parallel fallback from 1 + d < 1e-6, within 0.08° of 180°: d carries float32
-  // round-off of ~2e-7, and from the f64 threshold −0.999999999 an exactly opposite direction
-  // would take the swing formula with a cross product of round-off: an arbitrary twist)
-  let qx = v128.load(gk, K_SQ * 16), qy = v128.load(gk, K_SQ * 16 + 16), qz = v128.load(gk, K_SQ * 16 + 32), qw = v128.load(gk, K_SQ * 16 + 48);
-  const ax0 = v128.load(gk, K_DX * 16), ay0 = v128.load(gk, K_DX * 16 + 16), az0 = v128.load(gk, K_DX * 16 + 32);
-  let px = v128.load(gk, K_SP * 16), py = v128.load(gk, K_SP * 16 + 16), pz = v128.load(gk, K_SP * 16 + 32);
-  const s = v128.load(gk, K_S * 16);
-  let ps = v128.load(gk, K_SPS * 16);
+@inline function tailSpring(i: i32, h: f32, gk: usize, o3: usize, hx: v128, hy: v128, hz: v128, rx: v128, ry: v128, rz: v128, len: v128, ox: v128, oy: v128, oz: v128): void {
+  const H = f4(h), ONE = f4(1), ZERO = f4(0), EPS12 = f4(1e-12);
   const f0 = v128.load(gk, K_F0 * 16), df = v128.load(gk, K_DF * 16), zeta2 = v128.load(gk, K_Z2 * 16);
   const fx = v128.load(gk, K_FX * 16), fy = v128.load(gk, K_FX * 16 + 16), fz = v128.load(gk, K_FX * 16 + 32);
-  const grav = v128.load(gk, K_GRAV * 16), alpha = v128.load(gk, K_ALPHA * 16);
-  const cosH = v128.load(gk, K_COSH * 16), sinH = v128.load(gk, K_SINH * 16);
-  const floorOn = v128.and(f32x4.eq(v128.load(gk, K_FLOORON * 16), ONE), laneM), floorF = v128.load(gk, K_FLOOR * 16);
-  const anyFloor = v128.any_true(floorOn);
-  const alphaPos = gt4(alpha, ZERO);
-  const allAlpha = all4(alphaPos);
-  let ox = v128.load(gk, K_SO * 16), oy = v128.load(gk, K_SO * 16 + 16), oz = v128.load(gk, K_SO * 16 + 32);
-
-  const x2 = ad4(qx, qx), y2 = ad4(qy, qy), z2 = ad4(qz, qz);
-  const xx = mu4(qx, x2), xy = mu4(qx, y2), xz = mu4(qx, z2), yy = mu4(qy, y2), yz = mu4(qy, z2), zz = mu4(qz, z2);
-  const wx = mu4(qw, x2), wy = mu4(qw, y2), wz = mu4(qw, z2);
-  const m00 = sb4(ONE, ad4(yy, zz)), m01 = sb4(xy, wz), m02 = ad4(xz, wy);
-  const m10 = ad4(xy, wz), m11 = sb4(ONE, ad4(xx, zz)), m12 = sb4(yz, wx);
-  const m20 = sb4(xz, wy), m21 = ad4(yz, wx), m22 = sb4(ONE, ad4(xx, yy));
-  const lx = v128.load(pHeadLs + o3), ly = v128.load(pHeadLs + o3, 16), lz = v128.load(pHeadLs + o3, 32);
-  const hx = ad4(px, mu4(ps, dot34(m00, m01, m02, lx, ly, lz)));
-  const hy = ad4(py, mu4(ps, dot34(m10, m11, m12, lx, ly, lz)));
-  const hz = ad4(pz, mu4(ps, dot34(m20, m21, m22, lx, ly, lz)));
-  const ux = v128.load(pRestDirLs + o3), uy = v128.load(pRestDirLs + o3, 16), uz = v128.load(pRestDirLs + o3, 32);
-  const rx = dot34(m00, m01, m02, ux, uy, uz);
-  const ry = dot34(m10, m11, m12, ux, uy, uz);
-  const rz = dot34(m20, m21, m22, ux, uy, uz);
-  const len = mu4(s, v128.load(pLenRel + o1));
-  if (i == 0) { ox = hx; oy = hy; oz = hz; }
-  const live = gt4(len, ZERO);
-  // ---- 5. TailSpring
+  const grav = v128.load(gk, K_GRAV * 16);
+  const ax0 = v128.load(gk, K_DX * 16), ay0 = v128.load(gk, K_DX * 16 + 16), az0 = v128.load(gk, K_DX * 16 + 32);
   const w = mu4(f4(6.283185307179586), ad4(f0, mu4(df, f4(<f32>i))));
   const w2 = mu4(w, w), c = mu4(zeta2, w);
   const tx = ad4(hx, mu4(len, rx)), ty = ad4(hy, mu4(len, ry)), tz = ad4(hz, mu4(len, rz));
@@ -547,7 +513,29 @@ function stepLink(g: i32, i: i32, h: f32, gk: usize, dg: usize): void {
   }
   const vr = dot34(vx, vy, vz, dx, dy, dz);
   vx = sb4(vx, mu4(vr, dx)); vy = sb4(vy, mu4(vr, dy)); vz = sb4(vz, mu4(vr, dz));
-  // ---- 6. BendCouple
+  sVx = vx; sVy = vy; sVz = vz; sDx = dx; sDy = dy; sDz = dz;
+}
+
+/**
+ * 6. bendCouple — link i's bend q_i = swing(r_h, d_h) in the hips frame (d_h = A_i · parent⁻¹ ·
+ * d) is pulled toward its neighbours' previous snapshots (interior: halfway between them; base:
+ * halfway between the next bend and identity, the hips hold it; free tip: its one neighbour)
+ * by α = 1 − e^(−kΔt), as a normalised lerp, then held within the elastic bend limit θmax (same
+ * axis, angle θmax). Velocity that keeps pushing against a correction is removed, never added.
+ * Leaves the new bend in the step values (dq), the velocity, direction (world) and direction in
+ * the parent frame in sVx…sVz, sDx…sDz, sPx…sPz.
+ */
+@inline function bendCouple(
+  i: i32, n: i32, h: f32, gk: usize, o3: usize, o4: usize, o9: usize, dq: usize,
+  m00: v128, m01: v128, m02: v128, m10: v128, m11: v128, m12: v128, m20: v128, m21: v128, m22: v128,
+  len: v128, live: v128, vx0: v128, vy0: v128, vz0: v128, dx0: v128, dy0: v128, dz0: v128,
+): void {
+  const H = f4(h), ONE = f4(1), ZERO = f4(0), TWO = f4(2), EPS12 = f4(1e-12);
+  const alpha = v128.load(gk, K_ALPHA * 16);
+  const cosH = v128.load(gk, K_COSH * 16), sinH = v128.load(gk, K_SINH * 16);
+  const alphaPos = gt4(alpha, ZERO);
+  const allAlpha = all4(alphaPos);
+  let vx = vx0, vy = vy0, vz = vz0, dx = dx0, dy = dy0, dz = dz0;
   let dpx = dot34(m00, m10, m20, dx, dy, dz);
   let dpy = dot34(m01, m11, m21, dx, dy, dz);
   let dpz = dot34(m02, m12, m22, dx, dy, dz);
@@ -613,8 +601,7 @@ function stepLink(g: i32, i: i32, h: f32, gk: usize, dg: usize): void {
     sx = sel(limited, mu4(sx, fl), sx); sy = sel(limited, mu4(sy, fl), sy); sz = sel(limited, mu4(sz, fl), sz); sw = sel(limited, cosH, sw);
   }
   const bm = v128.or(limited, alphaPos);
-  const allLive = all4(live);
-  if (allLive) {
+  if (all4(live)) {
     v128.store(dq, sx, BN * 16); v128.store(dq, sy, BN * 16 + 16); v128.store(dq, sz, BN * 16 + 32); v128.store(dq, sw, BN * 16 + 48);
   } else {
     v128.store(dq, sel(live, sx, ZERO), BN * 16); v128.store(dq, sel(live, sy, ZERO), BN * 16 + 16);
@@ -653,6 +640,65 @@ function stepLink(g: i32, i: i32, h: f32, gk: usize, dg: usize): void {
       dpx = sel(bm, qpx, dpx); dpy = sel(bm, qpy, dpy); dpz = sel(bm, qpz, dpz);
     }
   }
+  sVx = vx; sVy = vy; sVz = vz; sDx = dx; sDy = dy; sDz = dz; sPx = dpx; sPy = dpy; sPz = dpz;
+}
+
+/**
+ * Link i of group g (systems/tailStep.ts's maths in f32x4; positions relative to the anchor at
+ * this step): the parent frame, head and first-link origin come from the group block's state
+ * (left there by link i − 1, or set up by {@link stepGroupBegin}) and go back there for link
+ * i + 1. A chunk's groups run link by link ({@link stepChunk}): consecutive calls are
+ * independent, so the processor overlaps one group's link with the next group's (one chain's
+ * links are a single long dependency chain).
+ */
+function stepLink(g: i32, i: i32, h: f32, gk: usize, dg: usize): void {
+  const n = load<i32>(gk, K_N * 16);
+  const gl = g * LINK_STRIDE + i;
+  // this link's fields: one base per width (core/components/tail.ts linkEl)
+  const o1 = <usize>(gl << 4), o3 = <usize>(gl * 48), o4 = <usize>(gl << 6), o9 = <usize>(gl * 144);
+  const dq = dg + <usize>(i * DYNB); // (this link's step values)
+  const laneM = v128.load(gk, K_LIVE * 16);
+  const l0 = i32x4.extract_lane(laneM, 0) != 0, l1 = i32x4.extract_lane(laneM, 1) != 0;
+  const l2 = i32x4.extract_lane(laneM, 2) != 0, l3 = i32x4.extract_lane(laneM, 3) != 0;
+  const allLanes = i32x4.all_true(laneM);
+  const k0 = gl << 2; // (link number of lane 0; lane j: k0 + j)
+  const ONE = f4(1), ZERO = f4(0), EPS12 = f4(1e-12);
+  // (the anti-parallel fallback from 1 + d < 1e-6, within 0.08° of 180°: d carries float32
+  // round-off of ~2e-7, and from the f64 threshold −0.999999999 an exactly opposite direction
+  // would take the swing formula with a cross product of round-off: an arbitrary twist)
+  let qx = v128.load(gk, K_SQ * 16), qy = v128.load(gk, K_SQ * 16 + 16), qz = v128.load(gk, K_SQ * 16 + 32), qw = v128.load(gk, K_SQ * 16 + 48);
+  let px = v128.load(gk, K_SP * 16), py = v128.load(gk, K_SP * 16 + 16), pz = v128.load(gk, K_SP * 16 + 32);
+  const s = v128.load(gk, K_S * 16);
+  let ps = v128.load(gk, K_SPS * 16);
+  const floorOn = v128.and(f32x4.eq(v128.load(gk, K_FLOORON * 16), ONE), laneM), floorF = v128.load(gk, K_FLOOR * 16);
+  const anyFloor = v128.any_true(floorOn);
+  let ox = v128.load(gk, K_SO * 16), oy = v128.load(gk, K_SO * 16 + 16), oz = v128.load(gk, K_SO * 16 + 32);
+
+  const x2 = ad4(qx, qx), y2 = ad4(qy, qy), z2 = ad4(qz, qz);
+  const xx = mu4(qx, x2), xy = mu4(qx, y2), xz = mu4(qx, z2), yy = mu4(qy, y2), yz = mu4(qy, z2), zz = mu4(qz, z2);
+  const wx = mu4(qw, x2), wy = mu4(qw, y2), wz = mu4(qw, z2);
+  const m00 = sb4(ONE, ad4(yy, zz)), m01 = sb4(xy, wz), m02 = ad4(xz, wy);
+  const m10 = ad4(xy, wz), m11 = sb4(ONE, ad4(xx, zz)), m12 = sb4(yz, wx);
+  const m20 = sb4(xz, wy), m21 = ad4(yz, wx), m22 = sb4(ONE, ad4(xx, yy));
+  const lx = v128.load(pHeadLs + o3), ly = v128.load(pHeadLs + o3, 16), lz = v128.load(pHeadLs + o3, 32);
+  const hx = ad4(px, mu4(ps, dot34(m00, m01, m02, lx, ly, lz)));
+  const hy = ad4(py, mu4(ps, dot34(m10, m11, m12, lx, ly, lz)));
+  const hz = ad4(pz, mu4(ps, dot34(m20, m21, m22, lx, ly, lz)));
+  const ux = v128.load(pRestDirLs + o3), uy = v128.load(pRestDirLs + o3, 16), uz = v128.load(pRestDirLs + o3, 32);
+  const rx = dot34(m00, m01, m02, ux, uy, uz);
+  const ry = dot34(m10, m11, m12, ux, uy, uz);
+  const rz = dot34(m20, m21, m22, ux, uy, uz);
+  const len = mu4(s, v128.load(pLenRel + o1));
+  if (i == 0) { ox = hx; oy = hy; oz = hz; }
+  const live = gt4(len, ZERO);
+  // ---- 5. TailSpring
+  tailSpring(i, h, gk, o3, hx, hy, hz, rx, ry, rz, len, ox, oy, oz);
+  let vx = sVx, vy = sVy, vz = sVz, dx = sDx, dy = sDy, dz = sDz;
+  // ---- 6. BendCouple
+  bendCouple(i, n, h, gk, o3, o4, o9, dq, m00, m01, m02, m10, m11, m12, m20, m21, m22, len, live, vx, vy, vz, dx, dy, dz);
+  vx = sVx; vy = sVy; vz = sVz; dx = sDx; dy = sDy; dz = sDz;
+  let dpx = sPx, dpy = sPy, dpz = sPz;
+  const allLive = all4(live);
   // Particles (a zero-length link: at its head, at rest, no bend).
   const tipY = ad4(hy, mu4(len, dy));
   let ptx = ad4(hx, mu4(len, dx)), pty = tipY, ptz = ad4(hz, mu4(len, dz));
