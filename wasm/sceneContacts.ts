@@ -1,17 +1,13 @@
 // AssemblyScript source of the WebAssembly scene contacts (`npm run build:wasm` compiles it into
-// runtime/wasm/sceneContactsWasm.ts; test/scene/contactsWasm.test.ts checks the compile is current).
+// runtime/wasm/sceneContactsWasm.ts; test/scene/kernelsCurrent.test.ts checks the compile is current).
 //
-// systems/footLock.ts and systems/pelvisHeight.ts, operation for operation, so every f64 they
-// write is bit-identical to the JavaScript's (WebAssembly has no fused multiply-add; sqrt,
-// division and abs are IEEE-exact; exp, acos, sin and cos are JavaScript's own Math functions,
-// imported). The helpers they call (qSwing, qSlerpAt, transformPoint, rotationToLocal,
-// qRotateInv of core/qmath.ts and core/ik/frames.ts, computeCenterOfMass of core/ik/com.ts,
-// applyPelvisOffset) are ported inline with the same operation order.
+// FootLock and PelvisHeight, written once: systems/footLock.ts and systems/pelvisHeight.ts are thin
+// wrappers that fill the character list (and ask the game's ground queries, which are JavaScript).
+// exp, acos, sin and cos are JavaScript's own Math functions, imported (one rounding everywhere).
 //
 // footLockRun runs the characters of a list in order; an entry -1 - c is a character c with a
 // game ground query: the callback is JavaScript's, so systems/footLock.ts asks it first for
-// every finite sole point (the same point, in the same order as its own loop) and leaves the
-// hits per leg in `groundHit` (f64 × 5: height, normal x y z, support) and `groundOk` (u8).
+// every finite sole point (listed by `footGroundPoints`) and leaves the hits per leg in `groundHit` (f64 × 5: height, normal x y z, support) and `groundOk` (u8).
 // Two legs of a character run together, one per f64x2 lane, where both are planted on static
 // ground (footLockPair: no ground query, locked on no support, stance × fade at least 1); every
 // other leg runs alone. pelvisRun takes every character of the list.
@@ -106,7 +102,7 @@ export function setSceneLimits(slots: i32, chars: i32, ents: i32, pool: i32, sup
 }
 
 /**
- * core/sceneGuard.ts sceneCharacterOk (the same tests): character c's pose character, pelvis
+ * Character c's structure is sound: its pose character, pelvis
  * slot and subtree end, leg and arm entities and counts, legs' slots and supports and COM
  * segments lie inside the layout. FootLock and PelvisHeight leave any other alone (FootLock
  * sets its legs' weights to 0: {@link releaseLegs}), so the kernel never reads or writes
@@ -133,7 +129,7 @@ function charOk(c: i32): bool {
   return true;
 }
 
-/** sceneGuard.ts releaseLegs: character c's legs that are entities get weight 0 (TwoBoneIK leaves them as animated). */
+/** Character c's legs that are entities get weight 0 (TwoBoneIK leaves them as animated). */
 function releaseLegs(c: i32): void {
   let nl = B(pLegCount, c);
   if (nl > MAX_LEGS) nl = MAX_LEGS;
@@ -150,7 +146,7 @@ function releaseLegs(c: i32): void {
 @inline function B(p: usize, i: i32): i32 { return <i32>load<u8>(p + <usize>i); }
 @inline function SB(p: usize, i: i32, v: i32): void { store<u8>(p + <usize>i, <u8>v); }
 
-// The maxTilt memo (systems/footLock.ts `_tilt`): a cache of cos(maxTilt / 2).
+// The maxTilt memo: a cache of cos(maxTilt / 2).
 let tiltMax: f64 = NaN, tiltCos: f64 = NaN;
 
 // Results handed between helpers (no multiple returns): a quaternion.
@@ -199,8 +195,8 @@ function slerp(ax: f64, ay: f64, az: f64, aw: f64, bx0: f64, by0: f64, bz0: f64,
 }
 
 /**
- * FootLock (systems/footLock.ts) for the characters `list[from..count)` in order; returns the
- * index of the first negative entry (a character JavaScript runs), or `count`.
+ * FootLock for the characters `list[from..count)` in order (an entry -1 - c: character c, whose
+ * ground hits systems/footLock.ts left per leg); returns `count`.
  */
 export function footLockRun(from: i32, count: i32): i32 {
   const dt = F(pParams, 0);
@@ -214,11 +210,49 @@ export function footLockRun(from: i32, count: i32): i32 {
   return count;
 }
 
+/**
+ * The sole points the game's ground queries are asked for, before {@link footLockRun}: for every
+ * character `-1 - c` of `list[0..count)` whose structure is sound, each leg whose animated sole
+ * point (end bone world matrix × soleLs) and foot rotation are finite (the legs footLockRun plants;
+ * it skips the others before it reads a hit). Writes the point into the leg's hit record
+ * (`groundHit[e*5 .. e*5+2]`, world) and the character into `groundHit[e*5 + 4]`, and the leg's
+ * entity id into `list[count + j]`; returns how many legs (the JavaScript then asks the callback
+ * for each and writes its answer over the record). Stops before the list would run past the
+ * entity capacity (a corrupted leg table), never traps.
+ */
+export function footGroundPoints(count: i32): i32 {
+  let m = 0;
+  for (let i = 0; i < count; i++) {
+    const c = I(pList, i);
+    if (c >= 0) continue;
+    const cc = -1 - c;
+    if (!charOk(cc)) continue;
+    const n = B(pLegCount, cc);
+    for (let k = 0; k < n; k++) {
+      if (count + m >= <i32>gEnts) return m;
+      const e = I(pLegs, cc * MAX_LEGS + k);
+      const wo = I(pEndSlot, e) * 16;
+      footRotation(wo, k);
+      const wm: usize = pWorldM + (<usize>wo << 3), o3: usize = <usize>e * 24;
+      const sl0 = F(pSoleLs + o3, 0), sl1 = F(pSoleLs + o3, 1), sl2 = F(pSoleLs + o3, 2);
+      const px = F(wm, 0) * sl0 + F(wm, 4) * sl1 + F(wm, 8) * sl2 + F(wm, 12);
+      const py = F(wm, 1) * sl0 + F(wm, 5) * sl1 + F(wm, 9) * sl2 + F(wm, 13);
+      const pz = F(wm, 2) * sl0 + F(wm, 6) * sl1 + F(wm, 10) * sl2 + F(wm, 14);
+      if (!isFinite<f64>(px + py + pz + F(pScratch, S_QA + k * 4 + 3))) continue;
+      const g: usize = pGroundHit + <usize>(e * 40);
+      SF(g, 0, px); SF(g, 1, py); SF(g, 2, pz); SF(g, 3, 0); SF(g, 4, <f64>cc);
+      store<i32>(pList + (<usize>(count + m) << 2), e);
+      m++;
+    }
+  }
+  return m;
+}
+
 // FootLock's scratch at pScratch (PelvisHeight's does not live across it): the legs' animated foot rotations.
 const S_QA: i32 = 40; // f64 index: MAX_LEGS × 4 (x y z w)
 
 /**
- * The animated foot rotation qA of the end bone world matrix at worldM[wo..] (systems/footLock.ts:
+ * The animated foot rotation qA of the end bone world matrix at worldM[wo..] (
  * as rotationOfMatrix, Gram–Schmidt, x negated when mirrored, Shepperd) into scratch slot k. The
  * legs' first (two at a time in {@link footRotation2}), so that their square roots and divisions
  * are shared and overlap.
@@ -605,7 +639,7 @@ function footLockPair(ea: i32, eb: i32, ka: i32, gb: f64, refY: f64): bool {
   }
 }
 
-// PelvisHeight's per-leg scratch (systems/pelvisHeight.ts _hip, _R, _w, _lo, _hi, _gap, _order), at pScratch.
+// PelvisHeight's per-leg scratch (hips, reaches, weights, intervals, gaps, order), at pScratch.
 const S_HIP: i32 = 0; // f64 index: MAX_LEGS × 3
 const S_R: i32 = 12, S_W: i32 = 16, S_LO: i32 = 20, S_HI: i32 = 24, S_GAP: i32 = 28; // f64 indices, MAX_LEGS each
 const S_ORDER_BYTES: usize = 32 * 8; // i32 × MAX_LEGS after the f64s
@@ -643,7 +677,7 @@ function centerOfMass(eid: i32): bool {
   return true;
 }
 
-/** PelvisHeight (systems/pelvisHeight.ts) for the characters `list[0..count)` in order. */
+/** PelvisHeight for the characters `list[0..count)` in order. */
 export function pelvisRun(count: i32): void {
   const dt = F(pParams, 0);
   const valid = dt > 0 && isFinite<f64>(dt);
@@ -781,7 +815,7 @@ export function pelvisRun(count: i32): void {
   }
 }
 
-/** applyPelvisOffset (systems/pelvisHeight.ts): move the pelvis of character c by offsetWs. */
+/** Move the pelvis of character c by offsetWs. */
 @inline function applyPelvisOffset(c: i32): void {
   const ps = I(pPelvisSlot, c);
   const ch = I(pScChar, c);
