@@ -45,6 +45,14 @@ export interface SceneContactsExports {
   footLockRun(from: number, count: number): number;
   /** PelvisHeight for the characters `sceneList[0..count)`. */
   pelvisRun(count: number): void;
+  /** The centre of mass of scene character `c` now (world): 1 with the point in `comXOf()`..`comZOf()`, 0 without one. */
+  centerOfMassOf(c: number): number;
+  /** x of the last `centerOfMassOf`. */
+  comXOf(): number;
+  /** y of the last `centerOfMassOf`. */
+  comYOf(): number;
+  /** z of the last `centerOfMassOf`. */
+  comZOf(): number;
   /** Legs whose foot rotation ran two to a f64x2 since the last call (a test counter). */
   pairedLegsSince(): number;
   /** Legs whose foot rotation ran alone (odd, degenerate or branching differently) since the last call (a test counter). */

@@ -647,7 +647,7 @@ const S_ORDER_BYTES: usize = 32 * 8; // i32 × MAX_LEGS after the f64s
 // computeCenterOfMass's result.
 let comX: f64 = 0, comY: f64 = 0, comZ: f64 = 0;
 
-/** computeCenterOfMass (core/ik/com.ts) of character eid into comX..comZ; false when it has none. */
+/** The centre of mass of character eid into comX..comZ (segments and held loads); false when it has none. */
 function centerOfMass(eid: i32): bool {
   let x: f64 = 0, y: f64 = 0, z: f64 = 0, m: f64 = 0;
   const s0 = I(pSegStart, eid), s1 = s0 + I(pSegCount, eid);
@@ -859,3 +859,20 @@ export function pelvisRun(count: i32): void {
   }
   for (let k = ps; k < end; k++) SB(pDirty, k, 0);
 }
+
+/**
+ * The centre of mass of character c now (world): weighted body segments (the midpoint of each
+ * bone and its child) plus held loads at the held objects, as PelvisHeight's balance uses it.
+ * 1 with the point in {@link comXOf}..{@link comZOf}; 0 for a character outside the layout or
+ * without one (no segments, a non-finite pose).
+ */
+export function centerOfMassOf(c: i32): i32 {
+  if (<u32>c >= gEnts || !charOk(c)) return 0;
+  return centerOfMass(c) ? 1 : 0;
+}
+/** x of the last {@link centerOfMassOf} (world units). */
+export function comXOf(): f64 { return comX; }
+/** y of the last {@link centerOfMassOf}. */
+export function comYOf(): f64 { return comY; }
+/** z of the last {@link centerOfMassOf}. */
+export function comZOf(): f64 { return comZ; }

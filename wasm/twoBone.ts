@@ -412,110 +412,16 @@ function solveLeg(e: i32): bool {
   if (w === 0) ext = Math.sqrt(acx * acx + acy * acy + acz * acz) / lmax;
   else {
     const tx = cx + w * (tx0 - cx), ty = cy + w * (ty0 - cy), tz = cz + w * (tz0 - cz);
-    const lmin = Math.abs(l1 - l2);
-    const il1 = 1 / l1;
-    const u1x = v1x * il1, u1y = v1y * il1, u1z = v1z * il1;
-    // Direction root → target û (fallback: root → end, then the upper bone).
-    let dx = tx - ax, dy = ty - ay, dz = tz - az;
-    let D = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    if (D === Infinity) { unitOfHuge(dx, dy, dz); dx = rx; dy = ry; dz = rz; }
-    else if (D > 1e-12 * lmax) { const id = 1 / D; dx *= id; dy *= id; dz *= id; } else {
-      D = 0;
-      const l = Math.sqrt(acx * acx + acy * acy + acz * acz);
-      if (l > 1e-12 * lmax) { dx = acx / l; dy = acy / l; dz = acz / l; } else { dx = u1x; dy = u1y; dz = u1z; }
-    }
-    // Softened reach.
-    let De = D;
-    let sf = F(pSoften, e);
-    if (!(sf > 0)) sf = 0; else if (sf > 0.5) sf = 0.5;
-    if (sf > 0 && De > lmax * (1 - sf)) {
-      let da = lmax * (1 - sf);
-      const dc = Math.sqrt(acx * acx + acy * acy + acz * acz);
-      if (dc > da) da = dc < lmax ? dc : lmax;
-      const sl = lmax - da;
-      if (De > da) De = sl > 1e-12 * lmax ? da + sl * (1 - jsExp(-(De - da) / sl)) : lmax;
-    }
-    if (De > lmax) De = lmax;
-    if (De < lmin) De = lmin;
-    // Hinge axis n of the current bend; a straight limb bends toward the hint.
-    let nx = v1y * v2z - v1z * v2y, ny = v1z * v2x - v1x * v2z, nz = v1x * v2y - v1y * v2x;
-    const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
-    if (nl > 1e-7 * l1 * l2) { nx /= nl; ny /= nl; nz /= nl; } else {
-      const hx = F(pBendHint, e * 3), hy = F(pBendHint, e * 3 + 1), hz = F(pBendHint, e * 3 + 2);
-      const hp = hx * u1x + hy * u1y + hz * u1z;
-      let kx = hx - hp * u1x, ky = hy - hp * u1y, kz = hz - hp * u1z;
-      let kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
-      if (!(kl > 1e-9) || !isFinite<f64>(kl)) {
-        const ux = Math.abs(u1x), uy = Math.abs(u1y), uz = Math.abs(u1z);
-        kx = 0; ky = 0; kz = 0;
-        if (ux <= uy && ux <= uz) kx = 1; else if (uy <= uz) ky = 1; else kz = 1;
-        const kp = kx * u1x + ky * u1y + kz * u1z;
-        kx -= kp * u1x; ky -= kp * u1y; kz -= kp * u1z;
-        kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
-      }
-      kx /= kl; ky /= kl; kz /= kl;
-      nx = ky * u1z - kz * u1y; ny = kz * u1x - kx * u1z; nz = kx * u1y - ky * u1x;
-    }
-    // Knee: interior angle now / wanted (law of cosines), midDelta from half-angle cosines.
-    let c0 = -(v1x * v2x + v1y * v2y + v1z * v2z) / (l1 * l2);
-    if (c0 > 1) c0 = 1; else if (c0 < -1) c0 = -1;
-    let c1 = (l1 * l1 + l2 * l2 - De * De) / (2 * l1 * l2);
-    if (c1 > 1) c1 = 1; else if (c1 < -1) c1 = -1;
-    const ch0 = Math.sqrt(0.5 * (1 + c0)), sh0 = Math.sqrt(0.5 * (1 - c0));
-    const ch1 = Math.sqrt(0.5 * (1 + c1)), sh1 = Math.sqrt(0.5 * (1 - c1));
-    const sh = sh0 * ch1 - ch0 * sh1;
-    QMx = nx * sh; QMy = ny * sh; QMz = nz * sh; QMw = ch0 * ch1 + sh0 * sh1;
-    // Knee direction k̂ ⊥ û: toward the pole (default the animated knee); on the line, keep the hinge.
-    let pvx: f64, pvy: f64, pvz: f64;
+    // the knee's guide: the pole (solve space), else the animated upper bone (keep the bend plane)
+    let pvx = v1x, pvy = v1y, pvz = v1z;
     if (B(pHasPole, e) === 1) {
       x = F(pPoleWs, e * 3); y = F(pPoleWs, e * 3 + 1); z = F(pPoleWs, e * 3 + 2);
       pvx = i00 * x + i10 * y + i20 * z + i30 - ax; pvy = i01 * x + i11 * y + i21 * z + i31 - ay; pvz = i02 * x + i12 * y + i22 * z + i32_ - az;
-    } else { pvx = v1x; pvy = v1y; pvz = v1z; }
-    const pd = pvx * dx + pvy * dy + pvz * dz;
-    let kx = pvx - pd * dx, ky = pvy - pd * dy, kz = pvz - pd * dz;
-    let kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
-    const pv2 = pvx * pvx + pvy * pvy + pvz * pvz;
-    if (!(kl * kl > 1e-14 * pv2) || !isFinite<f64>(kl)) {
-      kx = dy * nz - dz * ny; ky = dz * nx - dx * nz; kz = dx * ny - dy * nx;
-      kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
-      if (!(kl > 1e-9)) {
-        const ux = Math.abs(dx), uy = Math.abs(dy), uz = Math.abs(dz);
-        kx = 0; ky = 0; kz = 0;
-        if (ux <= uy && ux <= uz) kx = 1; else if (uy <= uz) ky = 1; else kz = 1;
-        const kp = kx * dx + ky * dy + kz * dz;
-        kx -= kp * dx; ky -= kp * dy; kz -= kp * dz;
-        kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
-      }
     }
-    kx /= kl; ky /= kl; kz /= kl;
-    // Root angle → new upper-bone direction u1' and new hinge n' = k̂ × û.
-    let cA: f64 = 0;
-    if (De > 1e-12 * lmax) { cA = (l1 * l1 + De * De - l2 * l2) / (2 * l1 * De); if (cA > 1) cA = 1; else if (cA < -1) cA = -1; }
-    const sA = Math.sqrt(1 - cA * cA);
-    const ux = cA * dx + sA * kx, uy = cA * dy + sA * ky, uz = cA * dz + sA * kz;
-    const mx = ky * dz - kz * dy, my = kz * dx - kx * dz, mz = kx * dy - ky * dx;
-    // rootDelta: the rotation taking the frame (u1, n, u1 × n) onto (u1', n', u1' × n').
-    const ax0 = u1y * nz - u1z * ny, ay0 = u1z * nx - u1x * nz, az0 = u1x * ny - u1y * nx;
-    const bx1 = uy * mz - uz * my, by1 = uz * mx - ux * mz, bz1 = ux * my - uy * mx;
-    const r00 = ux * u1x + mx * nx + bx1 * ax0, r01 = ux * u1y + mx * ny + bx1 * ay0, r02 = ux * u1z + mx * nz + bx1 * az0;
-    const r10 = uy * u1x + my * nx + by1 * ax0, r11 = uy * u1y + my * ny + by1 * ay0, r12 = uy * u1z + my * nz + by1 * az0;
-    const r20 = uz * u1x + mz * nx + bz1 * ax0, r21 = uz * u1y + mz * ny + bz1 * ay0, r22 = uz * u1z + mz * nz + bz1 * az0;
-    const trc = r00 + r11 + r22;
-    if (trc > 0) {
-      const S = Math.sqrt(trc + 1) * 2;
-      QRw = 0.25 * S; QRx = (r21 - r12) / S; QRy = (r02 - r20) / S; QRz = (r10 - r01) / S;
-    } else if (r00 > r11 && r00 > r22) {
-      const S = Math.sqrt(1 + r00 - r11 - r22) * 2;
-      QRw = (r21 - r12) / S; QRx = 0.25 * S; QRy = (r01 + r10) / S; QRz = (r02 + r20) / S;
-    } else if (r11 > r22) {
-      const S = Math.sqrt(1 + r11 - r00 - r22) * 2;
-      QRw = (r02 - r20) / S; QRx = (r01 + r10) / S; QRy = 0.25 * S; QRz = (r12 + r21) / S;
-    } else {
-      const S = Math.sqrt(1 + r22 - r00 - r11) * 2;
-      QRw = (r10 - r01) / S; QRx = (r02 + r20) / S; QRy = (r12 + r21) / S; QRz = 0.25 * S;
-    }
-    const ql = 1 / Math.sqrt(QRx * QRx + QRy * QRy + QRz * QRz + QRw * QRw);
-    QRx *= ql; QRy *= ql; QRz *= ql; QRw *= ql;
+    const De = bendSolve(v1x, v1y, v1z, v2x, v2y, v2z, l1, l2, tx - ax, ty - ay, tz - az, acx, acy, acz, F(pSoften, e),
+      F(pBendHint, e * 3), F(pBendHint, e * 3 + 1), F(pBendHint, e * 3 + 2), pvx, pvy, pvz);
+    QMx = gQMx; QMy = gQMy; QMz = gQMz; QMw = gQMw;
+    QRx = rx; QRy = ry; QRz = rz; QRw = rw;
     ext = De / lmax;
   }
   SB(pSolved, e, 0);
@@ -1107,49 +1013,10 @@ function twoBoneCore(io: usize): bool {
     SF(io, 35, Math.sqrt(acx * acx + acy * acy + acz * acz) / lmax);
     return true;
   }
-  const lmin = Math.abs(l1 - l2);
-  const il1 = 1 / l1;
-  const u1x = v1x * il1, u1y = v1y * il1, u1z = v1z * il1;
-  // Direction root → target û (fallback: root → end, then the upper bone).
-  let dx = tx - ax, dy = ty - ay, dz = tz - az;
-  let D = Math.sqrt(dx * dx + dy * dy + dz * dz);
-  if (D === Infinity) { unitOfHuge(dx, dy, dz); dx = rx; dy = ry; dz = rz; }
-  else if (D > 1e-12 * lmax) { const id = 1 / D; dx *= id; dy *= id; dz *= id; } else {
-    D = 0;
-    const l = Math.sqrt(acx * acx + acy * acy + acz * acz);
-    if (l > 1e-12 * lmax) { dx = acx / l; dy = acy / l; dz = acz / l; } else { dx = u1x; dy = u1y; dz = u1z; }
-  }
-  const De = softReach(D, lmax, lmin, soften, acx, acy, acz);
-  // Hinge axis n of the current bend; a straight limb bends its knee toward the hint.
-  let nx = v1y * v2z - v1z * v2y, ny = v1z * v2x - v1x * v2z, nz = v1x * v2y - v1y * v2x;
-  const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
-  if (nl > 1e-7 * l1 * l2) { nx /= nl; ny /= nl; nz /= nl; } else {
-    perpendicular(F(io, 15), F(io, 16), F(io, 17), u1x, u1y, u1z);
-    nx = ry * u1z - rz * u1y; ny = rz * u1x - rx * u1z; nz = rx * u1y - ry * u1x;
-  }
-  // Knee: interior angle now / wanted (law of cosines), midDelta from half-angle cosines.
-  let c0 = -(v1x * v2x + v1y * v2y + v1z * v2z) / (l1 * l2);
-  if (c0 > 1) c0 = 1; else if (c0 < -1) c0 = -1;
-  let c1 = (l1 * l1 + l2 * l2 - De * De) / (2 * l1 * l2);
-  if (c1 > 1) c1 = 1; else if (c1 < -1) c1 = -1;
-  const ch0 = Math.sqrt(0.5 * (1 + c0)), sh0 = Math.sqrt(0.5 * (1 - c0));
-  const ch1 = Math.sqrt(0.5 * (1 + c1)), sh1 = Math.sqrt(0.5 * (1 - c1));
-  const sh = sh0 * ch1 - ch0 * sh1;
-  SF(io, 24, nx * sh); SF(io, 25, ny * sh); SF(io, 26, nz * sh); SF(io, 27, ch0 * ch1 + sh0 * sh1);
-  // Knee direction k̂ ⊥ û: toward the pole (default the animated knee); on the line, keep the hinge.
-  let pvx: f64, pvy: f64, pvz: f64;
-  if (hasPole) { pvx = F(io, 12) - ax; pvy = F(io, 13) - ay; pvz = F(io, 14) - az; } else { pvx = v1x; pvy = v1y; pvz = v1z; }
-  const pd = pvx * dx + pvy * dy + pvz * dz;
-  let kx = pvx - pd * dx, ky = pvy - pd * dy, kz = pvz - pd * dz;
-  let kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
-  const pv2 = pvx * pvx + pvy * pvy + pvz * pvz;
-  if (!(kl * kl > 1e-14 * pv2) || !isFinite<f64>(kl)) {
-    kx = dy * nz - dz * ny; ky = dz * nx - dx * nz; kz = dx * ny - dy * nx;
-    kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
-    if (!(kl > 1e-9)) { anyPerpendicular(dx, dy, dz); kx = rx; ky = ry; kz = rz; kl = rw; }
-  }
-  kx /= kl; ky /= kl; kz /= kl;
-  rootDelta(l1, l2, De, lmax, dx, dy, dz, kx, ky, kz, u1x, u1y, u1z, nx, ny, nz);
+  const De = bendSolve(v1x, v1y, v1z, v2x, v2y, v2z, l1, l2, tx - ax, ty - ay, tz - az, acx, acy, acz, soften, F(io, 15), F(io, 16), F(io, 17),
+    hasPole ? F(io, 12) - ax : v1x, hasPole ? F(io, 13) - ay : v1y, hasPole ? F(io, 14) - az : v1z);
+  const dx = gDx, dy = gDy, dz = gDz;
+  SF(io, 24, gQMx); SF(io, 25, gQMy); SF(io, 26, gQMz); SF(io, 27, gQMw);
   SF(io, 20, rx); SF(io, 21, ry); SF(io, 22, rz); SF(io, 23, rw);
   // New positions (rootDelta's new upper-bone direction is in ux..uz).
   SF(io, 28, ax + l1 * gUx); SF(io, 29, ay + l1 * gUy); SF(io, 30, az + l1 * gUz);
@@ -1159,6 +1026,88 @@ function twoBoneCore(io: usize): bool {
   SF(io, 34, Math.sqrt(ex * ex + ey * ey + ez * ez));
   SF(io, 35, De / lmax);
   return true;
+}
+
+// bendSolve's results besides the root turn (rx..rw): the knee's turn, the target direction.
+let gQMx: f64 = 0, gQMy: f64 = 0, gQMz: f64 = 0, gQMw: f64 = 1, gDx: f64 = 0, gDy: f64 = 0, gDz: f64 = 0;
+
+/**
+ * The two-bone solve in one frame: bones v1 (root → mid) and v2 (mid → end) of lengths l1, l2
+ * (both > 1e-12), the offset td of the blended target from the root, the animated root → end ac,
+ * the soften fraction, the bend hint h (for a straight limb) and the knee's guide pv (the pole's
+ * offset from the root, or v1 to keep the animated bend plane). Returns the reached distance De
+ * (softened, clamped to [|l1 − l2|, l1 + l2]); the root turn in rx..rw, the knee's turn in gQM..,
+ * the unit target direction in gD.., the new upper-bone direction in gU...
+ */
+function bendSolve(v1x: f64, v1y: f64, v1z: f64, v2x: f64, v2y: f64, v2z: f64, l1: f64, l2: f64, tdx: f64, tdy: f64, tdz: f64,
+  acx: f64, acy: f64, acz: f64, soften: f64, hx: f64, hy: f64, hz: f64, pvx: f64, pvy: f64, pvz: f64): f64 {
+  const lmax = l1 + l2, lmin = Math.abs(l1 - l2);
+  const il1 = 1 / l1;
+  const u1x = v1x * il1, u1y = v1y * il1, u1z = v1z * il1;
+  const D = targetDirection(tdx, tdy, tdz, acx, acy, acz, u1x, u1y, u1z, lmax);
+  const dx = rx, dy = ry, dz = rz;
+  gDx = dx; gDy = dy; gDz = dz;
+  const De = softReach(D, lmax, lmin, soften, acx, acy, acz);
+  // Hinge axis n of the current bend; a straight limb bends its knee toward the hint.
+  let nx = v1y * v2z - v1z * v2y, ny = v1z * v2x - v1x * v2z, nz = v1x * v2y - v1y * v2x;
+  const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  if (nl > 1e-7 * l1 * l2) { nx /= nl; ny /= nl; nz /= nl; } else {
+    perpendicular(hx, hy, hz, u1x, u1y, u1z);
+    nx = ry * u1z - rz * u1y; ny = rz * u1x - rx * u1z; nz = rx * u1y - ry * u1x;
+  }
+  kneeDelta(v1x, v1y, v1z, v2x, v2y, v2z, l1, l2, De, nx, ny, nz);
+  gQMx = rx; gQMy = ry; gQMz = rz; gQMw = rw;
+  // Knee direction k̂ ⊥ û: toward the guide; on the line, keep the hinge.
+  kneeDirection(pvx, pvy, pvz, dx, dy, dz, nx, ny, nz);
+  rootDelta(l1, l2, De, lmax, dx, dy, dz, rx, ry, rz, u1x, u1y, u1z, nx, ny, nz);
+  return De;
+}
+
+/**
+ * The unit direction root → blended target (into rx, ry, rz) and its distance (returned; 0 for a
+ * target at the root): the offset d (its square may overflow), else the animated root → end ac,
+ * else the upper bone u1.
+ */
+function targetDirection(dx: f64, dy: f64, dz: f64, acx: f64, acy: f64, acz: f64, u1x: f64, u1y: f64, u1z: f64, lmax: f64): f64 {
+  let D = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  if (D === Infinity) { unitOfHuge(dx, dy, dz); return D; } // (a target beyond 1e154: the square overflowed)
+  if (D > 1e-12 * lmax) { const id = 1 / D; rx = dx * id; ry = dy * id; rz = dz * id; return D; }
+  const l = Math.sqrt(acx * acx + acy * acy + acz * acz);
+  if (l > 1e-12 * lmax) { rx = acx / l; ry = acy / l; rz = acz / l; } else { rx = u1x; ry = u1y; rz = u1z; }
+  return 0;
+}
+
+/**
+ * The knee's turn (into rx..rw) about the unit hinge n: from the interior angle now (bones v1, v2
+ * of lengths l1, l2) to the one that puts the end at distance De (law of cosines), from
+ * half-angle cosines (no trigonometric calls).
+ */
+function kneeDelta(v1x: f64, v1y: f64, v1z: f64, v2x: f64, v2y: f64, v2z: f64, l1: f64, l2: f64, De: f64, nx: f64, ny: f64, nz: f64): void {
+  let c0 = -(v1x * v2x + v1y * v2y + v1z * v2z) / (l1 * l2);
+  if (c0 > 1) c0 = 1; else if (c0 < -1) c0 = -1;
+  let c1 = (l1 * l1 + l2 * l2 - De * De) / (2 * l1 * l2);
+  if (c1 > 1) c1 = 1; else if (c1 < -1) c1 = -1;
+  const ch0 = Math.sqrt(0.5 * (1 + c0)), sh0 = Math.sqrt(0.5 * (1 - c0));
+  const ch1 = Math.sqrt(0.5 * (1 + c1)), sh1 = Math.sqrt(0.5 * (1 - c1));
+  const sh = sh0 * ch1 - ch0 * sh1;
+  rx = nx * sh; ry = ny * sh; rz = nz * sh; rw = ch0 * ch1 + sh0 * sh1;
+}
+
+/**
+ * The unit knee direction k ⊥ d (into rx, ry, rz): the pole offset pv made perpendicular to the
+ * target direction d; on the line, d × n (keep the hinge); else any perpendicular.
+ */
+function kneeDirection(pvx: f64, pvy: f64, pvz: f64, dx: f64, dy: f64, dz: f64, nx: f64, ny: f64, nz: f64): void {
+  const pd = pvx * dx + pvy * dy + pvz * dz;
+  let kx = pvx - pd * dx, ky = pvy - pd * dy, kz = pvz - pd * dz;
+  let kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
+  const pv2 = pvx * pvx + pvy * pvy + pvz * pvz;
+  if (!(kl * kl > 1e-14 * pv2) || !isFinite<f64>(kl)) {
+    kx = dy * nz - dz * ny; ky = dz * nx - dx * nz; kz = dx * ny - dy * nx;
+    kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
+    if (!(kl > 1e-9)) { anyPerpendicular(dx, dy, dz); kx = rx; ky = ry; kz = rz; kl = rw; }
+  }
+  rx = kx / kl; ry = ky / kl; rz = kz / kl;
 }
 
 /** The unit vector of the hint (hx, hy, hz) made perpendicular to the unit u, or of the axis least along u when the hint has no such part; into rx, ry, rz. */
