@@ -32,6 +32,8 @@ export interface TwoBoneExports {
   twoBoneSolveRecord(): number;
   /** The end of the kernel's static data: a layout's arrays start above it. */
   staticEnd(): number;
+  /** 1 when limb `e`'s ids lie inside the layout (what `twoBoneRun` solves). */
+  limbOk(e: number): number;
 }
 
 /** The scene contacts kernel's exports (see wasm/sceneContacts.ts). */
@@ -45,6 +47,8 @@ export interface SceneContactsExports {
   footLockRun(from: number, count: number): number;
   /** PelvisHeight for the characters `sceneList[0..count)`. */
   pelvisRun(count: number): void;
+  /** 1 when scene character `c`'s structure fields lie inside the layout (what FootLock and PelvisHeight solve). */
+  characterOk(c: number): number;
   /** The centre of mass of scene character `c` now (world): 1 with the point in `comXOf()`..`comZOf()`, 0 without one. */
   centerOfMassOf(c: number): number;
   /** x of the last `centerOfMassOf`. */

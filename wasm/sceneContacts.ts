@@ -876,3 +876,6 @@ export function comXOf(): f64 { return comX; }
 export function comYOf(): f64 { return comY; }
 /** z of the last {@link centerOfMassOf}. */
 export function comZOf(): f64 { return comZ; }
+
+/** 1 when scene character c's structure fields lie inside the layout ({@link charOk}: what FootLock and PelvisHeight solve), else 0. */
+export function characterOk(c: i32): i32 { return <u32>c < gEnts && charOk(c) ? 1 : 0; }

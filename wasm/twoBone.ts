@@ -1792,3 +1792,6 @@ export function frameLocalRotation(out: usize, P: usize, S: usize, q: usize): i3
 
 /** {@link isConformal} of the matrix at byte address m (1 when conformal), for the tests. */
 export function frameConformal(m: usize): i32 { return isConformal(m) ? 1 : 0; }
+
+/** 1 when limb e's ids lie inside the layout ({@link limbInBounds}: what TwoBoneIK solves), else 0. */
+export function limbOk(e: i32): i32 { return <u32>e < <u32>gEnts && limbInBounds(e) ? 1 : 0; }
