@@ -37,11 +37,10 @@
 // @ts-ignore: decorator
 @external("env", "acos") declare function jsAcos(x: f64): f64;
 // @ts-ignore: decorator
-@external("env", "sin") declare function jsSin(x: f64): f64;
-// @ts-ignore: decorator
 @external("env", "cos") declare function jsCos(x: f64): f64;
 
 import { L0, L1, L2, L3, L4, L5, L6, L8, L9, L10, L12, L13, L14, St0, St1, St2, St3 } from './lanes';
+import { qx, qy, qz, qw, rotationOfMatrixQ, slerpQ, swingQ } from './quatMath';
 
 const MAX_LEGS: i32 = 4; // = MAX_LEGS in core/components/scene.ts
 const MAX_ARMS: i32 = 2; // = MAX_ARMS
@@ -152,46 +151,16 @@ let tiltMax: f64 = NaN, tiltCos: f64 = NaN;
 // Results handed between helpers (no multiple returns): a quaternion.
 let rx: f64 = 0, ry: f64 = 0, rz: f64 = 0, rw: f64 = 1;
 
-/** qSwing (core/qmath.ts) of a onto b, into rx..rw. */
-function swing(ax0: f64, ay0: f64, az0: f64, bx0: f64, by0: f64, bz0: f64): void {
-  let ax = ax0, ay = ay0, az = az0, bx = bx0, by = by0, bz = bz0;
-  const la = Math.sqrt(ax * ax + ay * ay + az * az);
-  const lb = Math.sqrt(bx * bx + by * by + bz * bz);
-  if (!(la > 1e-15) || !(lb > 1e-15)) { rx = 0; ry = 0; rz = 0; rw = 1; return; }
-  ax /= la; ay /= la; az /= la;
-  bx /= lb; by /= lb; bz /= lb;
-  const d = ax * bx + ay * by + az * bz;
-  if (d < -0.999999999) {
-    let px: f64 = 0, py = -az, pz = ay;
-    if (px * px + py * py + pz * pz < 1e-12) { px = az; py = 0; pz = -ax; }
-    const lp = Math.sqrt(px * px + py * py + pz * pz);
-    rx = px / lp; ry = py / lp; rz = pz / lp; rw = 0;
-    return;
-  }
-  const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
-  const w = 1 + d;
-  const l = Math.sqrt(cx * cx + cy * cy + cz * cz + w * w);
-  rx = cx / l; ry = cy / l; rz = cz / l; rw = w / l;
+/** The swing of a onto b (wasm/quatMath.ts), into rx..rw. */
+function swing(ax: f64, ay: f64, az: f64, bx: f64, by: f64, bz: f64): void {
+  swingQ(ax, ay, az, bx, by, bz);
+  rx = qx; ry = qy; rz = qz; rw = qw;
 }
 
-/** qSlerpAt (core/qmath.ts): slerp(a, b, f) into rx..rw. */
-function slerp(ax: f64, ay: f64, az: f64, aw: f64, bx0: f64, by0: f64, bz0: f64, bw0: f64, f: f64): void {
-  let bx = bx0, by = by0, bz = bz0, bw = bw0;
-  let cos = ax * bx + ay * by + az * bz + aw * bw;
-  if (cos < 0) { cos = -cos; bx = -bx; by = -by; bz = -bz; bw = -bw; }
-  let s0: f64, s1: f64;
-  if (cos > 0.9995) {
-    s0 = 1 - f; s1 = f;
-  } else {
-    const th = jsAcos(cos);
-    const sin = Math.sqrt(1 - cos * cos);
-    s0 = jsSin((1 - f) * th) / sin;
-    s1 = jsSin(f * th) / sin;
-  }
-  let x = s0 * ax + s1 * bx, y = s0 * ay + s1 * by, z = s0 * az + s1 * bz, w = s0 * aw + s1 * bw;
-  const l = Math.sqrt(x * x + y * y + z * z + w * w);
-  if (l > 1e-15) { x /= l; y /= l; z /= l; w /= l; } else { x = 0; y = 0; z = 0; w = 1; }
-  rx = x; ry = y; rz = z; rw = w;
+/** slerp(a, b, f) (wasm/quatMath.ts), into rx..rw. */
+function slerp(ax: f64, ay: f64, az: f64, aw: f64, bx: f64, by: f64, bz: f64, bw: f64, f: f64): void {
+  slerpQ(ax, ay, az, aw, bx, by, bz, bw, f);
+  rx = qx; ry = qy; rz = qz; rw = qw;
 }
 
 /**
@@ -258,44 +227,9 @@ const S_QA: i32 = 40; // f64 index: MAX_LEGS × 4 (x y z w)
  * are shared and overlap.
  */
 function footRotation(wo: i32, k: i32): void {
-  const m0 = F(pWorldM, wo), m1 = F(pWorldM, wo + 1), m2 = F(pWorldM, wo + 2);
-  const m4 = F(pWorldM, wo + 4), m5 = F(pWorldM, wo + 5), m6 = F(pWorldM, wo + 6);
-  const m8 = F(pWorldM, wo + 8), m9 = F(pWorldM, wo + 9), m10 = F(pWorldM, wo + 10);
-  let qax: f64 = 0, qay: f64 = 0, qaz: f64 = 0, qaw: f64 = 1;
-  {
-    let x0 = m0, x1 = m1, x2 = m2, y0 = m4, y1 = m5, y2 = m6;
-    const d = x0 * (y1 * m10 - y2 * m9) - y0 * (x1 * m10 - x2 * m9) + m8 * (x1 * y2 - x2 * y1);
-    if (d < 0) { x0 = -x0; x1 = -x1; x2 = -x2; }
-    let l = x0 * x0 + x1 * x1 + x2 * x2;
-    if (l > 1e-300 && isFinite<f64>(l)) {
-      l = 1 / Math.sqrt(l);
-      x0 *= l; x1 *= l; x2 *= l;
-      const dp = y0 * x0 + y1 * x1 + y2 * x2;
-      y0 -= dp * x0; y1 -= dp * x1; y2 -= dp * x2;
-      l = y0 * y0 + y1 * y1 + y2 * y2;
-      if (l > 1e-300) {
-        l = 1 / Math.sqrt(l);
-        y0 *= l; y1 *= l; y2 *= l;
-        const r02 = x1 * y2 - x2 * y1, r12 = x2 * y0 - x0 * y2, r22 = x0 * y1 - x1 * y0;
-        const tr = x0 + y1 + r22;
-        if (tr > 0) {
-          const s2 = Math.sqrt(tr + 1) * 2, is = 1 / s2;
-          qaw = 0.25 * s2; qax = (y2 - r12) * is; qay = (r02 - x2) * is; qaz = (x1 - y0) * is;
-        } else if (x0 > y1 && x0 > r22) {
-          const s2 = Math.sqrt(1 + x0 - y1 - r22) * 2, is = 1 / s2;
-          qaw = (y2 - r12) * is; qax = 0.25 * s2; qay = (y0 + x1) * is; qaz = (r02 + x2) * is;
-        } else if (y1 > r22) {
-          const s2 = Math.sqrt(1 + y1 - x0 - r22) * 2, is = 1 / s2;
-          qaw = (r02 - x2) * is; qax = (y0 + x1) * is; qay = 0.25 * s2; qaz = (r12 + y2) * is;
-        } else {
-          const s2 = Math.sqrt(1 + r22 - x0 - y1) * 2, is = 1 / s2;
-          qaw = (x1 - y0) * is; qax = (r02 + x2) * is; qay = (r12 + y2) * is; qaz = 0.25 * s2;
-        }
-      }
-    }
-  }
+  rotationOfMatrixQ(pWorldM + (<usize>wo << 3));
   const qo = S_QA + k * 4;
-  SF(pScratch, qo, qax); SF(pScratch, qo + 1, qay); SF(pScratch, qo + 2, qaz); SF(pScratch, qo + 3, qaw);
+  SF(pScratch, qo, qx); SF(pScratch, qo + 1, qy); SF(pScratch, qo + 2, qz); SF(pScratch, qo + 3, qw);
 }
 
 @inline function V(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3)), 1); }

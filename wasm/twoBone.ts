@@ -27,12 +27,9 @@
 // JavaScript's Math functions: an AssemblyScript implementation would round differently.
 // @ts-ignore: decorator
 @external("env", "exp") declare function jsExp(x: f64): f64;
-// @ts-ignore: decorator
-@external("env", "acos") declare function jsAcos(x: f64): f64;
-// @ts-ignore: decorator
-@external("env", "sin") declare function jsSin(x: f64): f64;
 
 import { L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11, L12, L13, L14, L15, St0, St1, St2, St3, St4, St5, St6, St7, St8, St9, St10, St11, St12, St13, St14, St15 } from './lanes';
+import { qx, qy, qz, qw, rotationOfMatrixQ, slerpQ, swingQ } from './quatMath';
 
 const LIMB_ARM: i32 = 1; // = LIMB_ARM in core/components/scene.ts
 
@@ -118,42 +115,10 @@ let rx: f64 = 0, ry: f64 = 0, rz: f64 = 0, rw: f64 = 1;
   return Math.abs(x - y) <= 1e-6 * x && Math.abs(x - z) <= 1e-6 * x;
 }
 
-/**
- * The rotation of the matrix at byte address m (into rx..rw): columns orthonormalised (Gram–Schmidt,
- * scale and shear removed), x negated when mirrored, Shepperd; identity when degenerate.
- */
+/** The rotation of the matrix at byte address m (wasm/quatMath.ts), into rx..rw. */
 function rotationOfMatrix(m: usize): void {
-  let x0 = F(m, 0), x1 = F(m, 1), x2 = F(m, 2);
-  let y0 = F(m, 4), y1 = F(m, 5), y2 = F(m, 6);
-  const z0 = F(m, 8), z1 = F(m, 9), z2 = F(m, 10);
-  const d = x0 * (y1 * z2 - y2 * z1) - y0 * (x1 * z2 - x2 * z1) + z0 * (x1 * y2 - x2 * y1);
-  if (d < 0) { x0 = -x0; x1 = -x1; x2 = -x2; }
-  let l = x0 * x0 + x1 * x1 + x2 * x2;
-  if (!(l > 1e-300) || !isFinite<f64>(l)) { rx = 0; ry = 0; rz = 0; rw = 1; return; }
-  l = 1 / Math.sqrt(l);
-  x0 *= l; x1 *= l; x2 *= l;
-  const dp = y0 * x0 + y1 * x1 + y2 * x2;
-  y0 -= dp * x0; y1 -= dp * x1; y2 -= dp * x2;
-  l = y0 * y0 + y1 * y1 + y2 * y2;
-  if (!(l > 1e-300)) { rx = 0; ry = 0; rz = 0; rw = 1; return; }
-  l = 1 / Math.sqrt(l);
-  y0 *= l; y1 *= l; y2 *= l;
-  const m02 = x1 * y2 - x2 * y1, m12 = x2 * y0 - x0 * y2, m22 = x0 * y1 - x1 * y0;
-  const m00 = x0, m10 = x1, m20 = x2, m01 = y0, m11 = y1, m21 = y2;
-  const tr = m00 + m11 + m22;
-  if (tr > 0) {
-    const s = Math.sqrt(tr + 1) * 2, is = 1 / s;
-    rw = 0.25 * s; rx = (m21 - m12) * is; ry = (m02 - m20) * is; rz = (m10 - m01) * is;
-  } else if (m00 > m11 && m00 > m22) {
-    const s = Math.sqrt(1 + m00 - m11 - m22) * 2, is = 1 / s;
-    rw = (m21 - m12) * is; rx = 0.25 * s; ry = (m01 + m10) * is; rz = (m02 + m20) * is;
-  } else if (m11 > m22) {
-    const s = Math.sqrt(1 + m11 - m00 - m22) * 2, is = 1 / s;
-    rw = (m02 - m20) * is; rx = (m01 + m10) * is; ry = 0.25 * s; rz = (m12 + m21) * is;
-  } else {
-    const s = Math.sqrt(1 + m22 - m00 - m11) * 2, is = 1 / s;
-    rw = (m10 - m01) * is; rx = (m02 + m20) * is; ry = (m12 + m21) * is; rz = 0.25 * s;
-  }
+  rotationOfMatrixQ(m);
+  rx = qx; ry = qy; rz = qz; rw = qw;
 }
 
 /** True when the matrix at byte address m is conformal (orthogonal columns of equal length, within 1e-6 relative). */
@@ -311,23 +276,10 @@ function subtreeWorlds(rs: i32, ms: i32, es: i32, sEnd: i32): void {
   for (let k = rs; k < sEnd; k++) SB(pDirty, k, 0);
 }
 
-/** Slerp of (ax..aw) toward (bx..bw) by f (the shorter way; linear above cos 0.9995), normalised, into rx..rw. */
+/** Slerp of (ax..aw) toward (bx..bw) by f (wasm/quatMath.ts), into rx..rw. */
 function slerp(ax: f64, ay: f64, az: f64, aw: f64, bx: f64, by: f64, bz: f64, bw: f64, f: f64): void {
-  let cos = ax * bx + ay * by + az * bz + aw * bw;
-  if (cos < 0) { cos = -cos; bx = -bx; by = -by; bz = -bz; bw = -bw; }
-  let s0: f64, s1: f64;
-  if (cos > 0.9995) {
-    s0 = 1 - f; s1 = f;
-  } else {
-    const th = jsAcos(cos);
-    const sin = Math.sqrt(1 - cos * cos);
-    s0 = jsSin((1 - f) * th) / sin;
-    s1 = jsSin(f * th) / sin;
-  }
-  let x = s0 * ax + s1 * bx, y = s0 * ay + s1 * by, z = s0 * az + s1 * bz, w = s0 * aw + s1 * bw;
-  const l = Math.sqrt(x * x + y * y + z * z + w * w);
-  if (l > 1e-15) { x /= l; y /= l; z /= l; w /= l; } else { x = 0; y = 0; z = 0; w = 1; }
-  rx = x; ry = y; rz = z; rw = w;
+  slerpQ(ax, ay, az, aw, bx, by, bz, bw, f);
+  rx = qx; ry = qy; rz = qz; rw = qw;
 }
 
 /** The unit direction of a vector whose squared length overflows (components up to ±Infinity), into rx, ry, rz. */
@@ -1286,27 +1238,10 @@ function slerpP(out: usize, a: usize, b: usize, f: f64): void {
   SF(out, 0, rx); SF(out, 1, ry); SF(out, 2, rz); SF(out, 3, rw);
 }
 
-/** out = the shortest rotation taking the direction a onto b (identity for a zero vector; π about a perpendicular for opposite ones). */
+/** out = the shortest rotation taking the direction a onto b (wasm/quatMath.ts). */
 function qSwing(out: usize, a: usize, b: usize): void {
-  let ax = F(a, 0), ay = F(a, 1), az = F(a, 2);
-  let bx = F(b, 0), by = F(b, 1), bz = F(b, 2);
-  const la = Math.sqrt(ax * ax + ay * ay + az * az);
-  const lb = Math.sqrt(bx * bx + by * by + bz * bz);
-  if (!(la > 1e-15) || !(lb > 1e-15)) { SF(out, 0, 0); SF(out, 1, 0); SF(out, 2, 0); SF(out, 3, 1); return; }
-  ax /= la; ay /= la; az /= la;
-  bx /= lb; by /= lb; bz /= lb;
-  const d = ax * bx + ay * by + az * bz;
-  if (d < -0.999999999) {
-    let px: f64 = 0, py = -az, pz = ay;
-    if (px * px + py * py + pz * pz < 1e-12) { px = az; py = 0; pz = -ax; }
-    const lp = Math.sqrt(px * px + py * py + pz * pz);
-    SF(out, 0, px / lp); SF(out, 1, py / lp); SF(out, 2, pz / lp); SF(out, 3, 0);
-    return;
-  }
-  const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
-  const w = 1 + d;
-  const l = Math.sqrt(cx * cx + cy * cy + cz * cz + w * w);
-  SF(out, 0, cx / l); SF(out, 1, cy / l); SF(out, 2, cz / l); SF(out, 3, w / l);
+  swingQ(F(a, 0), F(a, 1), F(a, 2), F(b, 0), F(b, 1), F(b, 2));
+  SF(out, 0, qx); SF(out, 1, qy); SF(out, 2, qz); SF(out, 3, qw);
 }
 
 /**
