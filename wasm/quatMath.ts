@@ -1,6 +1,6 @@
 /**
  * Quaternion maths shared by the scene kernels (wasm/twoBone.ts, wasm/sceneContacts.ts): the
- * rotation of a matrix, the swing between two directions, slerp. Results in qx..qw (no multiple
+ * rotation of a matrix, a rotation matrix as a quaternion, the swing between two directions, slerp. Results in qx..qw (no multiple
  * returns); quaternions x, y, z, w; matrices column-major 4×4 (gl-matrix layout) at a byte
  * address. acos and sin are JavaScript's own Math functions, imported (one rounding everywhere).
  */
@@ -92,4 +92,22 @@ export function slerpQ(ax: f64, ay: f64, az: f64, aw: f64, bx0: f64, by0: f64, b
   const l = Math.sqrt(x * x + y * y + z * z + w * w);
   if (l > 1e-15) { x /= l; y /= l; z /= l; w /= l; } else { x = 0; y = 0; z = 0; w = 1; }
   qx = x; qy = y; qz = z; qw = w;
+}
+
+/** The rotation matrix (rows r0., r1., r2.) as a quaternion (Shepperd's four cases), into qx..qw. */
+export function shepperdQ(r00: f64, r01: f64, r02: f64, r10: f64, r11: f64, r12: f64, r20: f64, r21: f64, r22: f64): void {
+  const tr = r00 + r11 + r22;
+  if (tr > 0) {
+    const S = Math.sqrt(tr + 1) * 2;
+    qw = 0.25 * S; qx = (r21 - r12) / S; qy = (r02 - r20) / S; qz = (r10 - r01) / S;
+  } else if (r00 > r11 && r00 > r22) {
+    const S = Math.sqrt(1 + r00 - r11 - r22) * 2;
+    qw = (r21 - r12) / S; qx = 0.25 * S; qy = (r01 + r10) / S; qz = (r02 + r20) / S;
+  } else if (r11 > r22) {
+    const S = Math.sqrt(1 + r11 - r00 - r22) * 2;
+    qw = (r02 - r20) / S; qx = (r01 + r10) / S; qy = 0.25 * S; qz = (r12 + r21) / S;
+  } else {
+    const S = Math.sqrt(1 + r22 - r00 - r11) * 2;
+    qw = (r10 - r01) / S; qx = (r02 + r20) / S; qy = (r12 + r21) / S; qz = 0.25 * S;
+  }
 }

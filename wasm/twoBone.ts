@@ -29,7 +29,7 @@
 @external("env", "exp") declare function jsExp(x: f64): f64;
 
 import { L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11, L12, L13, L14, L15, St0, St1, St2, St3, St4, St5, St6, St7, St8, St9, St10, St11, St12, St13, St14, St15 } from './lanes';
-import { qx, qy, qz, qw, rotationOfMatrixQ, slerpQ, swingQ } from './quatMath';
+import { qx, qy, qz, qw, rotationOfMatrixQ, shepperdQ, slerpQ, swingQ } from './quatMath';
 
 const LIMB_ARM: i32 = 1; // = LIMB_ARM in core/components/scene.ts
 
@@ -1107,22 +1107,10 @@ function rootDelta(l1: f64, l2: f64, De: f64, lmax: f64, dx: f64, dy: f64, dz: f
   rx *= ql; ry *= ql; rz *= ql; rw *= ql;
 }
 
-/** The rotation matrix (rows r0., r1., r2.) as a quaternion (Shepperd's four cases), into rx..rw. */
+/** The rotation matrix (rows r0., r1., r2.) as a quaternion (wasm/quatMath.ts), into rx..rw. */
 function shepperd(r00: f64, r01: f64, r02: f64, r10: f64, r11: f64, r12: f64, r20: f64, r21: f64, r22: f64): void {
-  const tr = r00 + r11 + r22;
-  if (tr > 0) {
-    const S = Math.sqrt(tr + 1) * 2;
-    rw = 0.25 * S; rx = (r21 - r12) / S; ry = (r02 - r20) / S; rz = (r10 - r01) / S;
-  } else if (r00 > r11 && r00 > r22) {
-    const S = Math.sqrt(1 + r00 - r11 - r22) * 2;
-    rw = (r21 - r12) / S; rx = 0.25 * S; ry = (r01 + r10) / S; rz = (r02 + r20) / S;
-  } else if (r11 > r22) {
-    const S = Math.sqrt(1 + r11 - r00 - r22) * 2;
-    rw = (r02 - r20) / S; rx = (r01 + r10) / S; ry = 0.25 * S; rz = (r12 + r21) / S;
-  } else {
-    const S = Math.sqrt(1 + r22 - r00 - r11) * 2;
-    rw = (r10 - r01) / S; rx = (r02 + r20) / S; ry = (r12 + r21) / S; rz = 0.25 * S;
-  }
+  shepperdQ(r00, r01, r02, r10, r11, r12, r20, r21, r22);
+  rx = qx; ry = qy; rz = qz; rw = qw;
 }
 
 /**
