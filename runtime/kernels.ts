@@ -326,7 +326,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
       if (ik.staticEnd() > ARENA_BASE) throw new Error('bitrig/wasm: the two-bone kernel\'s static data overlaps the arena');
       ik.setIkPointers(...IK_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), ikListOff, world.pose.capacity, world.pose.charCapacity, world.capacity);
     } catch {
-      ik = null; // (the JavaScript solve, on the same arrays)
+      ik = null; // (no scene IK in this layout: TwoBoneIK does nothing)
     }
   }
   let scene: SceneContactsExports | null = null;
@@ -340,7 +340,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
       // (the capacities the kernel checks a character's structure fields against: slots, characters, entities, COM pool, support rows)
       scene.setSceneLimits(world.pose.capacity, world.pose.charCapacity, world.capacity, world.comSegments.length, world.components.SupportFrame.mirrored.length);
     } catch {
-      scene = null; // (the JavaScript systems, on the same arrays)
+      scene = null; // (no scene contacts in this layout: FootLock and PelvisHeight do nothing)
     }
   }
   world.tailAccel = {
