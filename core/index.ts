@@ -43,7 +43,7 @@ export type {
 } from './sceneIK';
 export { findLimbs } from './limbMap';
 export type { LimbBones } from './limbMap';
-export { solveTwoBone, createTwoBoneOutput, twoBoneOptions, twoBoneKernel, TWO_BONE_DEFAULTS, TB } from './ik/twoBone';
+export { createTwoBoneOutput, twoBoneOptions, TWO_BONE_DEFAULTS } from './ik/twoBone';
 export type { TwoBoneInput, TwoBoneOutput, TwoBoneOptions } from './ik/twoBone';
 export {
   createSceneComponents, MAX_LEGS, MAX_ARMS, LIMB_LEG, LIMB_ARM, SOLE_ANKLE, SOLE_SKIN,

@@ -22,10 +22,16 @@ export interface TailStepExports {
 /** The two-bone IK kernel's exports (see wasm/twoBone.ts). */
 export interface TwoBoneExports {
   setIkPointers(...offsets: number[]): void;
-  /** Solve the limbs `ikList[from..count)` in order; returns the index of the first one left to JavaScript (`count`: none). */
+  /** Solve every limb of `ikList[from..count)` in order (a limb outside the layout: `solved` 0, `invalid` 1); returns `count`. */
   twoBoneRun(from: number, count: number): number;
-  /** The list index the last `twoBoneRun` was at (after a trap: the limb or pair it stopped in; the ones before it are solved). */
-  twoBoneAt(): number;
+  /** Byte address of the flat two-bone record (64 f64) that {@link twoBoneSolveRecord} solves. */
+  twoBoneRecord(): number;
+  /** Solve the flat record in place: 1 solved, 0 invalid input. */
+  twoBoneSolveRecord(): number;
+  /** The end of the kernel's static data: a layout's arrays start above it. */
+  staticEnd(): number;
+  /** 1 when limb `e`'s ids lie inside the layout (what `twoBoneRun` solves). */
+  limbOk(e: number): number;
 }
 
 /** The scene contacts kernel's exports (see wasm/sceneContacts.ts). */
@@ -33,10 +39,22 @@ export interface SceneContactsExports {
   setScenePointers(...offsets: number[]): void;
   /** The capacities a character's structure fields are checked against (slots, characters, entities, COM pool length, support rows). */
   setSceneLimits(slots: number, chars: number, ents: number, pool: number, supportRows: number): void;
+  /** The legs whose ground the game's queries are asked about before {@link footLockRun}: each leg's sole point (world) in `sceneGround[e*5..]`, its character at `[e*5 + 4]`, the leg ids in `sceneList[count..]`; returns how many. */
+  footGroundPoints(count: number): number;
   /** FootLock for the characters `sceneList[from..count)` in order (an entry `-1 - c`: character c has a ground query, its legs' hits in {@link TailAccel.sceneGround}); returns `count`. */
   footLockRun(from: number, count: number): number;
   /** PelvisHeight for the characters `sceneList[0..count)`. */
   pelvisRun(count: number): void;
+  /** 1 when scene character `c`'s structure fields lie inside the layout (what FootLock and PelvisHeight solve). */
+  characterOk(c: number): number;
+  /** The centre of mass of scene character `c` now (world): 1 with the point in `comXOf()`..`comZOf()`, 0 without one. */
+  centerOfMassOf(c: number): number;
+  /** x of the last `centerOfMassOf`. */
+  comXOf(): number;
+  /** y of the last `centerOfMassOf`. */
+  comYOf(): number;
+  /** z of the last `centerOfMassOf`. */
+  comZOf(): number;
   /** Legs whose foot rotation ran two to a f64x2 since the last call (a test counter). */
   pairedLegsSince(): number;
   /** Legs whose foot rotation ran alone (odd, degenerate or branching differently) since the last call (a test counter). */

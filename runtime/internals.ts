@@ -9,3 +9,4 @@
 export * from '../core/index';
 export * from './systems';
 export { kernelUnavailableReason, layoutTailArena, tailWasmModule, twoBoneWasmModule, sceneContactsWasmModule } from './kernels';
+export { solveTwoBone, TB } from './twoBone';

@@ -147,6 +147,7 @@ const IK_ORDER: ReadonlyArray<readonly ['Limb' | 'HandTarget' | 'pose', string]>
   ['HandTarget', 'posWs'], ['HandTarget', 'rotWs'], ['HandTarget', 'hasRot'], ['HandTarget', 'weight'], ['HandTarget', 'rotWeight'],
   ['HandTarget', 'poleWs'], ['HandTarget', 'hasPole'], ['HandTarget', 'gripPos'], ['HandTarget', 'gripRot'], ['HandTarget', 'hasGrip'],
   ['HandTarget', 'objectPosWs'], ['HandTarget', 'objectRotWs'], ['HandTarget', 'reposition'],
+  ['Limb', 'tipLs'], ['pose', 'charStart'], ['pose', 'charCount'],
 ];
 
 /** The tail components' typed arrays, in the kernel's pointer order first (`tailRows.ent`: the chain of each row). */
@@ -274,9 +275,10 @@ export function layoutTailArena(world: BitrigWorld): boolean {
       // (JavaScript's own exp, acos and sin)
       const ikInstance = new WebAssembly.Instance(ikModule, { env: { memory, exp: Math.exp, acos: Math.acos, sin: Math.sin } });
       ik = ikInstance.exports as unknown as TwoBoneExports;
-      ik.setIkPointers(...IK_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), ikListOff, world.pose.capacity, world.pose.charCapacity);
+      if (ik.staticEnd() > ARENA_BASE) throw new Error('bitrig/wasm: the two-bone kernel\'s static data overlaps the arena');
+      ik.setIkPointers(...IK_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), ikListOff, world.pose.capacity, world.pose.charCapacity, world.capacity);
     } catch {
-      ik = null; // (the JavaScript solve, on the same arrays)
+      ik = null; // (no scene IK in this layout: TwoBoneIK does nothing)
     }
   }
   let scene: SceneContactsExports | null = null;
@@ -290,7 +292,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
       // (the capacities the kernel checks a character's structure fields against: slots, characters, entities, COM pool, support rows)
       scene.setSceneLimits(world.pose.capacity, world.pose.charCapacity, world.capacity, world.comSegments.length, world.components.SupportFrame.mirrored.length);
     } catch {
-      scene = null; // (the JavaScript systems, on the same arrays)
+      scene = null; // (no scene contacts in this layout: FootLock and PelvisHeight do nothing)
     }
   }
   world.tailAccel = {

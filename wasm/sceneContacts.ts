@@ -1,17 +1,13 @@
 // AssemblyScript source of the WebAssembly scene contacts (`npm run build:wasm` compiles it into
-// runtime/wasm/sceneContactsWasm.ts; test/scene/contactsWasm.test.ts checks the compile is current).
+// runtime/wasm/sceneContactsWasm.ts; test/scene/kernelsCurrent.test.ts checks the compile is current).
 //
-// systems/footLock.ts and systems/pelvisHeight.ts, operation for operation, so every f64 they
-// write is bit-identical to the JavaScript's (WebAssembly has no fused multiply-add; sqrt,
-// division and abs are IEEE-exact; exp, acos, sin and cos are JavaScript's own Math functions,
-// imported). The helpers they call (qSwing, qSlerpAt, transformPoint, rotationToLocal,
-// qRotateInv of core/qmath.ts and core/ik/frames.ts, computeCenterOfMass of core/ik/com.ts,
-// applyPelvisOffset) are ported inline with the same operation order.
+// FootLock and PelvisHeight, written once: systems/footLock.ts and systems/pelvisHeight.ts are thin
+// wrappers that fill the character list (and ask the game's ground queries, which are JavaScript).
+// exp, acos, sin and cos are JavaScript's own Math functions, imported (one rounding everywhere).
 //
 // footLockRun runs the characters of a list in order; an entry -1 - c is a character c with a
 // game ground query: the callback is JavaScript's, so systems/footLock.ts asks it first for
-// every finite sole point (the same point, in the same order as its own loop) and leaves the
-// hits per leg in `groundHit` (f64 × 5: height, normal x y z, support) and `groundOk` (u8).
+// every finite sole point (listed by `footGroundPoints`) and leaves the hits per leg in `groundHit` (f64 × 5: height, normal x y z, support) and `groundOk` (u8).
 // Two legs of a character run together, one per f64x2 lane, where both are planted on static
 // ground (footLockPair: no ground query, locked on no support, stance × fade at least 1); every
 // other leg runs alone. pelvisRun takes every character of the list.
@@ -41,11 +37,10 @@
 // @ts-ignore: decorator
 @external("env", "acos") declare function jsAcos(x: f64): f64;
 // @ts-ignore: decorator
-@external("env", "sin") declare function jsSin(x: f64): f64;
-// @ts-ignore: decorator
 @external("env", "cos") declare function jsCos(x: f64): f64;
 
 import { L0, L1, L2, L3, L4, L5, L6, L8, L9, L10, L12, L13, L14, St0, St1, St2, St3 } from './lanes';
+import { qx, qy, qz, qw, rotationOfMatrixQ, slerpQ, swingQ } from './quatMath';
 
 const MAX_LEGS: i32 = 4; // = MAX_LEGS in core/components/scene.ts
 const MAX_ARMS: i32 = 2; // = MAX_ARMS
@@ -106,7 +101,7 @@ export function setSceneLimits(slots: i32, chars: i32, ents: i32, pool: i32, sup
 }
 
 /**
- * core/sceneGuard.ts sceneCharacterOk (the same tests): character c's pose character, pelvis
+ * Character c's structure is sound: its pose character, pelvis
  * slot and subtree end, leg and arm entities and counts, legs' slots and supports and COM
  * segments lie inside the layout. FootLock and PelvisHeight leave any other alone (FootLock
  * sets its legs' weights to 0: {@link releaseLegs}), so the kernel never reads or writes
@@ -133,7 +128,7 @@ function charOk(c: i32): bool {
   return true;
 }
 
-/** sceneGuard.ts releaseLegs: character c's legs that are entities get weight 0 (TwoBoneIK leaves them as animated). */
+/** Character c's legs that are entities get weight 0 (TwoBoneIK leaves them as animated). */
 function releaseLegs(c: i32): void {
   let nl = B(pLegCount, c);
   if (nl > MAX_LEGS) nl = MAX_LEGS;
@@ -150,57 +145,27 @@ function releaseLegs(c: i32): void {
 @inline function B(p: usize, i: i32): i32 { return <i32>load<u8>(p + <usize>i); }
 @inline function SB(p: usize, i: i32, v: i32): void { store<u8>(p + <usize>i, <u8>v); }
 
-// The maxTilt memo (systems/footLock.ts `_tilt`): a cache of cos(maxTilt / 2).
+// The maxTilt memo: a cache of cos(maxTilt / 2).
 let tiltMax: f64 = NaN, tiltCos: f64 = NaN;
 
 // Results handed between helpers (no multiple returns): a quaternion.
 let rx: f64 = 0, ry: f64 = 0, rz: f64 = 0, rw: f64 = 1;
 
-/** qSwing (core/qmath.ts) of a onto b, into rx..rw. */
-function swing(ax0: f64, ay0: f64, az0: f64, bx0: f64, by0: f64, bz0: f64): void {
-  let ax = ax0, ay = ay0, az = az0, bx = bx0, by = by0, bz = bz0;
-  const la = Math.sqrt(ax * ax + ay * ay + az * az);
-  const lb = Math.sqrt(bx * bx + by * by + bz * bz);
-  if (!(la > 1e-15) || !(lb > 1e-15)) { rx = 0; ry = 0; rz = 0; rw = 1; return; }
-  ax /= la; ay /= la; az /= la;
-  bx /= lb; by /= lb; bz /= lb;
-  const d = ax * bx + ay * by + az * bz;
-  if (d < -0.999999999) {
-    let px: f64 = 0, py = -az, pz = ay;
-    if (px * px + py * py + pz * pz < 1e-12) { px = az; py = 0; pz = -ax; }
-    const lp = Math.sqrt(px * px + py * py + pz * pz);
-    rx = px / lp; ry = py / lp; rz = pz / lp; rw = 0;
-    return;
-  }
-  const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
-  const w = 1 + d;
-  const l = Math.sqrt(cx * cx + cy * cy + cz * cz + w * w);
-  rx = cx / l; ry = cy / l; rz = cz / l; rw = w / l;
+/** The swing of a onto b (wasm/quatMath.ts), into rx..rw. */
+function swing(ax: f64, ay: f64, az: f64, bx: f64, by: f64, bz: f64): void {
+  swingQ(ax, ay, az, bx, by, bz);
+  rx = qx; ry = qy; rz = qz; rw = qw;
 }
 
-/** qSlerpAt (core/qmath.ts): slerp(a, b, f) into rx..rw. */
-function slerp(ax: f64, ay: f64, az: f64, aw: f64, bx0: f64, by0: f64, bz0: f64, bw0: f64, f: f64): void {
-  let bx = bx0, by = by0, bz = bz0, bw = bw0;
-  let cos = ax * bx + ay * by + az * bz + aw * bw;
-  if (cos < 0) { cos = -cos; bx = -bx; by = -by; bz = -bz; bw = -bw; }
-  let s0: f64, s1: f64;
-  if (cos > 0.9995) {
-    s0 = 1 - f; s1 = f;
-  } else {
-    const th = jsAcos(cos);
-    const sin = Math.sqrt(1 - cos * cos);
-    s0 = jsSin((1 - f) * th) / sin;
-    s1 = jsSin(f * th) / sin;
-  }
-  let x = s0 * ax + s1 * bx, y = s0 * ay + s1 * by, z = s0 * az + s1 * bz, w = s0 * aw + s1 * bw;
-  const l = Math.sqrt(x * x + y * y + z * z + w * w);
-  if (l > 1e-15) { x /= l; y /= l; z /= l; w /= l; } else { x = 0; y = 0; z = 0; w = 1; }
-  rx = x; ry = y; rz = z; rw = w;
+/** slerp(a, b, f) (wasm/quatMath.ts), into rx..rw. */
+function slerp(ax: f64, ay: f64, az: f64, aw: f64, bx: f64, by: f64, bz: f64, bw: f64, f: f64): void {
+  slerpQ(ax, ay, az, aw, bx, by, bz, bw, f);
+  rx = qx; ry = qy; rz = qz; rw = qw;
 }
 
 /**
- * FootLock (systems/footLock.ts) for the characters `list[from..count)` in order; returns the
- * index of the first negative entry (a character JavaScript runs), or `count`.
+ * FootLock for the characters `list[from..count)` in order (an entry -1 - c: character c, whose
+ * ground hits systems/footLock.ts left per leg); returns `count`.
  */
 export function footLockRun(from: i32, count: i32): i32 {
   const dt = F(pParams, 0);
@@ -214,54 +179,57 @@ export function footLockRun(from: i32, count: i32): i32 {
   return count;
 }
 
+/**
+ * The sole points the game's ground queries are asked for, before {@link footLockRun}: for every
+ * character `-1 - c` of `list[0..count)` whose structure is sound, each leg whose animated sole
+ * point (end bone world matrix × soleLs) and foot rotation are finite (the legs footLockRun plants;
+ * it skips the others before it reads a hit). Writes the point into the leg's hit record
+ * (`groundHit[e*5 .. e*5+2]`, world) and the character into `groundHit[e*5 + 4]`, and the leg's
+ * entity id into `list[count + j]`; returns how many legs (the JavaScript then asks the callback
+ * for each and writes its answer over the record). Stops before the list would run past the
+ * entity capacity (a corrupted leg table), never traps.
+ */
+export function footGroundPoints(count: i32): i32 {
+  let m = 0;
+  for (let i = 0; i < count; i++) {
+    const c = I(pList, i);
+    if (c >= 0) continue;
+    const cc = -1 - c;
+    if (!charOk(cc)) continue;
+    const n = B(pLegCount, cc);
+    for (let k = 0; k < n; k++) {
+      if (count + m >= <i32>gEnts) return m;
+      const e = I(pLegs, cc * MAX_LEGS + k);
+      const wo = I(pEndSlot, e) * 16;
+      footRotation(wo, k);
+      const wm: usize = pWorldM + (<usize>wo << 3), o3: usize = <usize>e * 24;
+      const sl0 = F(pSoleLs + o3, 0), sl1 = F(pSoleLs + o3, 1), sl2 = F(pSoleLs + o3, 2);
+      const px = F(wm, 0) * sl0 + F(wm, 4) * sl1 + F(wm, 8) * sl2 + F(wm, 12);
+      const py = F(wm, 1) * sl0 + F(wm, 5) * sl1 + F(wm, 9) * sl2 + F(wm, 13);
+      const pz = F(wm, 2) * sl0 + F(wm, 6) * sl1 + F(wm, 10) * sl2 + F(wm, 14);
+      if (!isFinite<f64>(px + py + pz + F(pScratch, S_QA + k * 4 + 3))) continue;
+      const g: usize = pGroundHit + <usize>(e * 40);
+      SF(g, 0, px); SF(g, 1, py); SF(g, 2, pz); SF(g, 3, 0); SF(g, 4, <f64>cc);
+      store<i32>(pList + (<usize>(count + m) << 2), e);
+      m++;
+    }
+  }
+  return m;
+}
+
 // FootLock's scratch at pScratch (PelvisHeight's does not live across it): the legs' animated foot rotations.
 const S_QA: i32 = 40; // f64 index: MAX_LEGS × 4 (x y z w)
 
 /**
- * The animated foot rotation qA of the end bone world matrix at worldM[wo..] (systems/footLock.ts:
+ * The animated foot rotation qA of the end bone world matrix at worldM[wo..] (
  * as rotationOfMatrix, Gram–Schmidt, x negated when mirrored, Shepperd) into scratch slot k. The
  * legs' first (two at a time in {@link footRotation2}), so that their square roots and divisions
  * are shared and overlap.
  */
 function footRotation(wo: i32, k: i32): void {
-  const m0 = F(pWorldM, wo), m1 = F(pWorldM, wo + 1), m2 = F(pWorldM, wo + 2);
-  const m4 = F(pWorldM, wo + 4), m5 = F(pWorldM, wo + 5), m6 = F(pWorldM, wo + 6);
-  const m8 = F(pWorldM, wo + 8), m9 = F(pWorldM, wo + 9), m10 = F(pWorldM, wo + 10);
-  let qax: f64 = 0, qay: f64 = 0, qaz: f64 = 0, qaw: f64 = 1;
-  {
-    let x0 = m0, x1 = m1, x2 = m2, y0 = m4, y1 = m5, y2 = m6;
-    const d = x0 * (y1 * m10 - y2 * m9) - y0 * (x1 * m10 - x2 * m9) + m8 * (x1 * y2 - x2 * y1);
-    if (d < 0) { x0 = -x0; x1 = -x1; x2 = -x2; }
-    let l = x0 * x0 + x1 * x1 + x2 * x2;
-    if (l > 1e-300 && isFinite<f64>(l)) {
-      l = 1 / Math.sqrt(l);
-      x0 *= l; x1 *= l; x2 *= l;
-      const dp = y0 * x0 + y1 * x1 + y2 * x2;
-      y0 -= dp * x0; y1 -= dp * x1; y2 -= dp * x2;
-      l = y0 * y0 + y1 * y1 + y2 * y2;
-      if (l > 1e-300) {
-        l = 1 / Math.sqrt(l);
-        y0 *= l; y1 *= l; y2 *= l;
-        const r02 = x1 * y2 - x2 * y1, r12 = x2 * y0 - x0 * y2, r22 = x0 * y1 - x1 * y0;
-        const tr = x0 + y1 + r22;
-        if (tr > 0) {
-          const s2 = Math.sqrt(tr + 1) * 2, is = 1 / s2;
-          qaw = 0.25 * s2; qax = (y2 - r12) * is; qay = (r02 - x2) * is; qaz = (x1 - y0) * is;
-        } else if (x0 > y1 && x0 > r22) {
-          const s2 = Math.sqrt(1 + x0 - y1 - r22) * 2, is = 1 / s2;
-          qaw = (y2 - r12) * is; qax = 0.25 * s2; qay = (y0 + x1) * is; qaz = (r02 + x2) * is;
-        } else if (y1 > r22) {
-          const s2 = Math.sqrt(1 + y1 - x0 - r22) * 2, is = 1 / s2;
-          qaw = (r02 - x2) * is; qax = (y0 + x1) * is; qay = 0.25 * s2; qaz = (r12 + y2) * is;
-        } else {
-          const s2 = Math.sqrt(1 + r22 - x0 - y1) * 2, is = 1 / s2;
-          qaw = (x1 - y0) * is; qax = (r02 + x2) * is; qay = (r12 + y2) * is; qaz = 0.25 * s2;
-        }
-      }
-    }
-  }
+  rotationOfMatrixQ(pWorldM + (<usize>wo << 3));
   const qo = S_QA + k * 4;
-  SF(pScratch, qo, qax); SF(pScratch, qo + 1, qay); SF(pScratch, qo + 2, qaz); SF(pScratch, qo + 3, qaw);
+  SF(pScratch, qo, qx); SF(pScratch, qo + 1, qy); SF(pScratch, qo + 2, qz); SF(pScratch, qo + 3, qw);
 }
 
 @inline function V(p: usize, ia: i32, ib: i32): v128 { return v128.load64_lane(p + (<usize>ib << 3), v128.load64_zero(p + (<usize>ia << 3)), 1); }
@@ -605,7 +573,7 @@ function footLockPair(ea: i32, eb: i32, ka: i32, gb: f64, refY: f64): bool {
   }
 }
 
-// PelvisHeight's per-leg scratch (systems/pelvisHeight.ts _hip, _R, _w, _lo, _hi, _gap, _order), at pScratch.
+// PelvisHeight's per-leg scratch (hips, reaches, weights, intervals, gaps, order), at pScratch.
 const S_HIP: i32 = 0; // f64 index: MAX_LEGS × 3
 const S_R: i32 = 12, S_W: i32 = 16, S_LO: i32 = 20, S_HI: i32 = 24, S_GAP: i32 = 28; // f64 indices, MAX_LEGS each
 const S_ORDER_BYTES: usize = 32 * 8; // i32 × MAX_LEGS after the f64s
@@ -613,7 +581,7 @@ const S_ORDER_BYTES: usize = 32 * 8; // i32 × MAX_LEGS after the f64s
 // computeCenterOfMass's result.
 let comX: f64 = 0, comY: f64 = 0, comZ: f64 = 0;
 
-/** computeCenterOfMass (core/ik/com.ts) of character eid into comX..comZ; false when it has none. */
+/** The centre of mass of character eid into comX..comZ (segments and held loads); false when it has none. */
 function centerOfMass(eid: i32): bool {
   let x: f64 = 0, y: f64 = 0, z: f64 = 0, m: f64 = 0;
   const s0 = I(pSegStart, eid), s1 = s0 + I(pSegCount, eid);
@@ -643,7 +611,7 @@ function centerOfMass(eid: i32): bool {
   return true;
 }
 
-/** PelvisHeight (systems/pelvisHeight.ts) for the characters `list[0..count)` in order. */
+/** PelvisHeight for the characters `list[0..count)` in order. */
 export function pelvisRun(count: i32): void {
   const dt = F(pParams, 0);
   const valid = dt > 0 && isFinite<f64>(dt);
@@ -781,7 +749,7 @@ export function pelvisRun(count: i32): void {
   }
 }
 
-/** applyPelvisOffset (systems/pelvisHeight.ts): move the pelvis of character c by offsetWs. */
+/** Move the pelvis of character c by offsetWs. */
 @inline function applyPelvisOffset(c: i32): void {
   const ps = I(pPelvisSlot, c);
   const ch = I(pScChar, c);
@@ -825,3 +793,23 @@ export function pelvisRun(count: i32): void {
   }
   for (let k = ps; k < end; k++) SB(pDirty, k, 0);
 }
+
+/**
+ * The centre of mass of character c now (world): weighted body segments (the midpoint of each
+ * bone and its child) plus held loads at the held objects, as PelvisHeight's balance uses it.
+ * 1 with the point in {@link comXOf}..{@link comZOf}; 0 for a character outside the layout or
+ * without one (no segments, a non-finite pose).
+ */
+export function centerOfMassOf(c: i32): i32 {
+  if (<u32>c >= gEnts || !charOk(c)) return 0;
+  return centerOfMass(c) ? 1 : 0;
+}
+/** x of the last {@link centerOfMassOf} (world units). */
+export function comXOf(): f64 { return comX; }
+/** y of the last {@link centerOfMassOf}. */
+export function comYOf(): f64 { return comY; }
+/** z of the last {@link centerOfMassOf}. */
+export function comZOf(): f64 { return comZ; }
+
+/** 1 when scene character c's structure fields lie inside the layout ({@link charOk}: what FootLock and PelvisHeight solve), else 0. */
+export function characterOk(c: i32): i32 { return <u32>c < gEnts && charOk(c) ? 1 : 0; }

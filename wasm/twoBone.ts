@@ -1,44 +1,35 @@
 // AssemblyScript source of the WebAssembly scene two-bone IK (`npm run build:wasm` compiles it
-// into runtime/wasm/twoBoneWasm.ts; test/scene/ikWasm.test.ts checks the compile is current).
+// into runtime/wasm/twoBoneWasm.ts; test/scene/kernelsCurrent.test.ts checks the compile is current).
 //
-// The fused direct-chain path of systems/twoBoneIK.ts (`solveOne`), operation for operation, so
-// every f64 it writes is bit-identical to the JavaScript's (WebAssembly has no fused multiply-add;
-// sqrt, division and abs are IEEE-exact; exp, acos and sin are JavaScript's own Math functions,
-// imported). It solves the limbs of a list in order and stops at the first one it does not take,
-// returning its index; the caller solves that one in JavaScript and calls again from the next.
-// Two consecutive legs of one character (same root parent, disjoint subtrees) run together, one
-// per f64x2 lane (`solvePair`: the common case — both asked for a position, rotation weight 0 or
-// 1, no rare branch); anything else runs one limb at a time (`solveLeg`).
-// The root parents of two characters load together, one per lane (`loadParentsAhead`: the
-// current limb's and the one two entries on, usually the next character's first leg), and a
-// pair's three world matrices per leg are chained level by level (`chainWorlds2`, each level by rows
-// of its parent, read back from the world matrix just written).
-// Taken: a leg or arm whose chain is direct (mid a child of the root, end a child of the mid),
-// whose root scale is uniform and positive, whose mid scale is uniform and positive and end scale
-// positive, under a conformal root parent (rotation, mirror, uniform scale) — or, whatever the
-// parent, a limb with nothing asked (weights 0) or invalid input; an arm with its hand request
-// (from the HandTarget), `reposition` flag and held object. Left to JavaScript: other chains, a
-// mirroring or non-uniform scale on the chain, a non-conformal parent (the end rotation is then
-// solved from its parent's new world matrix).
+// TwoBoneIK, written once: systems/twoBoneIK.ts is a thin wrapper that fills the limb list and
+// calls {@link twoBoneRun}, which solves every limb of it in order. exp, acos and sin are
+// JavaScript's own Math functions, imported (one rounding everywhere).
+// Three paths, the same maths: two consecutive legs of one character (same root parent, disjoint
+// subtrees) run together, one per f64x2 lane (`solvePair`: both asked for a position, rotation
+// weight 0 or 1, no rare branch); a direct chain (mid a child of the root, end a child of the mid)
+// under a conformal root parent with uniform positive scales runs fused, in registers
+// (`solveLeg`); any other limb runs step by step through the flat two-bone record (`solveLimb`:
+// bones between the joints, IK-controller ends, mirrored, sheared or non-uniformly scaled frames,
+// a stretchy upper bone's reach search). A limb whose slots, subtree end or character lie outside
+// the layout is not solved: `solved` 0, `invalid` 1 (nothing else read or written; never a trap).
+// The root parents of two characters load together, one per lane (`loadParentsAhead`), and a
+// pair's three world matrices per leg are chained level by level (`chainWorlds2`).
 //
 // Reads (byte offsets from `setIkPointers`): the pose store's parent, owner, localT, localR,
 // localS, worldM, charRootWs; the Limb request (char, kind, slots, endIsChild, subtreeEnd,
 // bendHintLs, soften, reachTolerance, weight, rotWeight, targetWs, targetRotWs, hasTargetRot,
 // poleWs, hasPole), the arms' HandTarget inputs and the limb list (i32 entity ids). Writes:
-// localR of root, mid and end, the world matrices of the root's subtree (pose `dirty` as
-// scratch, left 0), the Limb outcome (reached, missWs, missFullWs, extension, solved, invalid),
+// localR of root, mid and end (an IK-controller end's localT), the world matrices of the root's
+// subtree (pose `dirty` as scratch, left 0), the Limb outcome (reached, missWs, missFullWs, extension, solved, invalid),
 // an arm's request fields and HandTarget outputs (objectPosWs, objectRotWs, reposition). Spaces: `Ws` world, solve space =
 // the limb root's parent frame (`Ps`); units: world units, radians.
 
 // JavaScript's Math functions: an AssemblyScript implementation would round differently.
 // @ts-ignore: decorator
 @external("env", "exp") declare function jsExp(x: f64): f64;
-// @ts-ignore: decorator
-@external("env", "acos") declare function jsAcos(x: f64): f64;
-// @ts-ignore: decorator
-@external("env", "sin") declare function jsSin(x: f64): f64;
 
 import { L0, L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11, L12, L13, L14, L15, St0, St1, St2, St3, St4, St5, St6, St7, St8, St9, St10, St11, St12, St13, St14, St15 } from './lanes';
+import { qx, qy, qz, qw, rotationOfMatrixQ, shepperdQ, slerpQ, swingQ } from './quatMath';
 
 const LIMB_ARM: i32 = 1; // = LIMB_ARM in core/components/scene.ts
 
@@ -48,7 +39,7 @@ let pChar: usize = 0, pKind: usize = 0, pRootSlot: usize = 0, pMidSlot: usize = 
 let pSubtreeEnd: usize = 0, pBendHint: usize = 0, pSoften: usize = 0, pReachTol: usize = 0, pWeight: usize = 0, pRotWeight: usize = 0;
 let pTargetWs: usize = 0, pTargetRotWs: usize = 0, pHasTargetRot: usize = 0, pPoleWs: usize = 0, pHasPole: usize = 0;
 let pReached: usize = 0, pMissWs: usize = 0, pMissFullWs: usize = 0, pExtension: usize = 0, pSolved: usize = 0, pInvalid: usize = 0;
-let pList: usize = 0;
+let pList: usize = 0, pTipLs: usize = 0, pCharStart: usize = 0, pCharCount: usize = 0;
 let hPosWs: usize = 0, hRotWs: usize = 0, hHasRot: usize = 0, hWeight: usize = 0, hRotWeight: usize = 0, hPoleWs: usize = 0, hHasPole: usize = 0;
 let hGripPos: usize = 0, hGripRot: usize = 0, hHasGrip: usize = 0, hObjectPosWs: usize = 0, hObjectRotWs: usize = 0, hReposition: usize = 0;
 
@@ -60,10 +51,11 @@ export function setIkPointers(
   hasTargetRot: usize, poleWs: usize, hasPole: usize, reached: usize, missWs: usize, missFullWs: usize, extension: usize,
   solved: usize, invalid: usize,
   posWs: usize, rotWs: usize, hasRot: usize, hWeight_: usize, hRotWeight_: usize, hPole: usize, hHasPole_: usize, gripPos: usize, gripRot: usize,
-  hasGrip: usize, objectPosWs: usize, objectRotWs: usize, reposition: usize,
-  list: usize, bones: i32, chars: i32,
+  hasGrip: usize, objectPosWs: usize, objectRotWs: usize, reposition: usize, tipLs: usize, charStart: usize, charCount: usize,
+  list: usize, bones: i32, chars: i32, ents: i32,
 ): void {
-  gBones = bones; gChars = chars;
+  gBones = bones; gChars = chars; gEnts = ents;
+  pTipLs = tipLs; pCharStart = charStart; pCharCount = charCount;
   hPosWs = posWs; hRotWs = rotWs; hHasRot = hasRot; hWeight = hWeight_; hRotWeight = hRotWeight_; hPoleWs = hPole; hHasPole = hHasPole_;
   hGripPos = gripPos; hGripRot = gripRot; hHasGrip = hasGrip; hObjectPosWs = objectPosWs; hObjectRotWs = objectRotWs; hReposition = reposition;
   pParent = parent; pOwner = owner; pLocalT = localT; pLocalR = localR; pLocalS = localS; pWorldM = worldM; pRootWs = rootWs; pDirty = dirty;
@@ -73,23 +65,18 @@ export function setIkPointers(
   pMissFullWs = missFullWs; pExtension = extension; pSolved = solved; pInvalid = invalid; pList = list;
 }
 
-// The pose store's slot capacity and the character capacity this layout was made for: a limb
-// whose slots or character lie outside them is left to JavaScript (the kernel has no bounds
-// checks of its own: such ids would read and write other arrays of the memory, or trap).
-let gBones: i32 = 0, gChars: i32 = 0;
-// The list index of the limb (or pair) being solved, for the caller's recovery after a trap.
-let gAt: i32 = 0;
+// The pose store's slot capacity, the character capacity and the entity capacity this layout
+// was made for: a limb whose ids lie outside them is not solved (the kernel has no bounds checks
+// of its own: such ids would read and write other arrays of the memory, or trap).
+let gBones: i32 = 0, gChars: i32 = 0, gEnts: i32 = 0;
 
-/** The list index the last {@link twoBoneRun} was at (after a trap: the limb or pair it stopped in). */
-export function twoBoneAt(): i32 { return gAt; }
-
-/** Limb e's slots, subtree end, root parent and character lie inside the layout's capacities. */
+/** Limb e's slots, subtree end, joints' parents and character lie inside the layout's capacities. */
 function limbInBounds(e: i32): bool {
   const rs = I(pRootSlot, e), ms = I(pMidSlot, e), es = I(pEndSlot, e), sEnd = I(pSubtreeEnd, e), ch = I(pChar, e);
   if (<u32>rs >= <u32>gBones || <u32>ms >= <u32>gBones || <u32>es >= <u32>gBones || <u32>ch >= <u32>gChars) return false;
   if (sEnd < 0 || sEnd > gBones) return false;
-  const par = I(pParent, rs);
-  return par >= -1 && par < gBones;
+  const par = I(pParent, rs), pe = I(pParent, es);
+  return par >= -1 && par < gBones && <u32>I(pParent, ms) < <u32>gBones && pe >= -1 && pe < gBones && (pe >= 0 || B(pEndIsChild, e) !== 1);
 }
 
 @inline function F(p: usize, i: i32): f64 { return load<f64>(p + (<usize>i << 3)); }
@@ -98,9 +85,9 @@ function limbInBounds(e: i32): bool {
 @inline function B(p: usize, i: i32): i32 { return <i32>load<u8>(p + <usize>i); }
 @inline function SB(p: usize, i: i32, v: i32): void { store<u8>(p + <usize>i, <u8>v); }
 
-// The root parent cache (systems/twoBoneIK.ts `_pc`): P's inverse, rotation and flags, reused by
+// The root parent cache: P's inverse, rotation and flags, reused by
 // the next limb with the same parent; dropped when a solved limb could contain it. Starts empty
-// on every call (a limb the caller solved in between may have moved it).
+// on every call, and after every step-by-step solve (it may have moved it).
 let cValid = false, cOk = false, cMir = false, cConf = false, cPar: i32 = -2, cChar: i32 = -1;
 let i00: f64 = 1, i01: f64 = 0, i02: f64 = 0, i10: f64 = 0, i11: f64 = 1, i12: f64 = 0, i20: f64 = 0, i21: f64 = 0, i22: f64 = 1;
 let i30: f64 = 0, i31: f64 = 0, i32_: f64 = 0;
@@ -116,54 +103,25 @@ let nqx: f64 = 0, nqy: f64 = 0, nqz: f64 = 0, nqw: f64 = 1;
 // Results handed between helpers (no multiple returns): a quaternion, a direction.
 let rx: f64 = 0, ry: f64 = 0, rz: f64 = 0, rw: f64 = 1;
 
-/** True when the scale at localS[s] is uniform (within 1e-6 relative) and positive (twoBoneIK uniformPositive). */
+/** True when the scale at localS[s] is uniform (within 1e-6 relative) and positive. */
 @inline function uniformPositive(s: i32): bool {
   const x = F(pLocalS, s * 3), y = F(pLocalS, s * 3 + 1), z = F(pLocalS, s * 3 + 2);
   return x > 0 && Math.abs(x - y) <= 1e-6 * x && Math.abs(x - z) <= 1e-6 * x;
 }
 
-/** True when the scale at localS[s] has a uniform magnitude (twoBoneIK pathUniformScale of one bone). */
+/** True when the scale at localS[s] has a uniform magnitude (signs free). */
 @inline function uniformMagnitude(s: i32): bool {
   const x = Math.abs(F(pLocalS, s * 3)), y = Math.abs(F(pLocalS, s * 3 + 1)), z = Math.abs(F(pLocalS, s * 3 + 2));
   return Math.abs(x - y) <= 1e-6 * x && Math.abs(x - z) <= 1e-6 * x;
 }
 
-/** rotationOfMatrix (core/ik/frames.ts) of the matrix at byte address m, into rx..rw. */
+/** The rotation of the matrix at byte address m (wasm/quatMath.ts), into rx..rw. */
 function rotationOfMatrix(m: usize): void {
-  let x0 = F(m, 0), x1 = F(m, 1), x2 = F(m, 2);
-  let y0 = F(m, 4), y1 = F(m, 5), y2 = F(m, 6);
-  const z0 = F(m, 8), z1 = F(m, 9), z2 = F(m, 10);
-  const d = x0 * (y1 * z2 - y2 * z1) - y0 * (x1 * z2 - x2 * z1) + z0 * (x1 * y2 - x2 * y1);
-  if (d < 0) { x0 = -x0; x1 = -x1; x2 = -x2; }
-  let l = x0 * x0 + x1 * x1 + x2 * x2;
-  if (!(l > 1e-300) || !isFinite<f64>(l)) { rx = 0; ry = 0; rz = 0; rw = 1; return; }
-  l = 1 / Math.sqrt(l);
-  x0 *= l; x1 *= l; x2 *= l;
-  const dp = y0 * x0 + y1 * x1 + y2 * x2;
-  y0 -= dp * x0; y1 -= dp * x1; y2 -= dp * x2;
-  l = y0 * y0 + y1 * y1 + y2 * y2;
-  if (!(l > 1e-300)) { rx = 0; ry = 0; rz = 0; rw = 1; return; }
-  l = 1 / Math.sqrt(l);
-  y0 *= l; y1 *= l; y2 *= l;
-  const m02 = x1 * y2 - x2 * y1, m12 = x2 * y0 - x0 * y2, m22 = x0 * y1 - x1 * y0;
-  const m00 = x0, m10 = x1, m20 = x2, m01 = y0, m11 = y1, m21 = y2;
-  const tr = m00 + m11 + m22;
-  if (tr > 0) {
-    const s = Math.sqrt(tr + 1) * 2, is = 1 / s;
-    rw = 0.25 * s; rx = (m21 - m12) * is; ry = (m02 - m20) * is; rz = (m10 - m01) * is;
-  } else if (m00 > m11 && m00 > m22) {
-    const s = Math.sqrt(1 + m00 - m11 - m22) * 2, is = 1 / s;
-    rw = (m21 - m12) * is; rx = 0.25 * s; ry = (m01 + m10) * is; rz = (m02 + m20) * is;
-  } else if (m11 > m22) {
-    const s = Math.sqrt(1 + m11 - m00 - m22) * 2, is = 1 / s;
-    rw = (m02 - m20) * is; rx = (m01 + m10) * is; ry = 0.25 * s; rz = (m12 + m21) * is;
-  } else {
-    const s = Math.sqrt(1 + m22 - m00 - m11) * 2, is = 1 / s;
-    rw = (m10 - m01) * is; rx = (m02 + m20) * is; ry = (m12 + m21) * is; rz = 0.25 * s;
-  }
+  rotationOfMatrixQ(m);
+  rx = qx; ry = qy; rz = qz; rw = qw;
 }
 
-/** isConformal (core/ik/frames.ts, eps 1e-6) of the matrix at byte address m. */
+/** True when the matrix at byte address m is conformal (orthogonal columns of equal length, within 1e-6 relative). */
 function isConformal(m: usize): bool {
   const a0 = F(m, 0), a1 = F(m, 1), a2 = F(m, 2);
   const b0 = F(m, 4), b1 = F(m, 5), b2 = F(m, 6);
@@ -175,7 +133,7 @@ function isConformal(m: usize): bool {
     Math.abs(b0 * c0 + b1 * c1 + b2 * c2) <= t;
 }
 
-/** Load the root parent matrix at byte address P into the cache (twoBoneIK solveOne). */
+/** Load the root parent matrix at byte address P into the cache. */
 function loadParent(P: usize, par: i32, ch: i32): void {
   const a00 = F(P, 0), a01 = F(P, 1), a02 = F(P, 2);
   const a10 = F(P, 4), a11 = F(P, 5), a12 = F(P, 6);
@@ -282,7 +240,7 @@ function adoptNext(): void {
   nMir = lane1(det) < 0; nConf = i64x2.extract_lane(conf, 1) !== 0; nValid = true; nPar = par2; nChar = ch2;
 }
 
-/** World matrix of slot k from its parent's (or the root frame) and its local TRS (twoBoneIK worldOfSlot). */
+/** World matrix of slot k from its parent's (or the root frame) and its local TRS. */
 function worldOfSlot(k: i32): void {
   const p = I(pParent, k);
   const P: usize = p >= 0 ? pWorldM + (<usize>(p * 16) << 3) : pRootWs + (<usize>(I(pOwner, k) * 16) << 3);
@@ -307,7 +265,7 @@ function worldOfSlot(k: i32): void {
   SF(W, 15, 1);
 }
 
-/** World matrices of the other bones of a solved chain's subtree [rs, sEnd) (twoBoneIK subtreeWorlds). */
+/** World matrices of the other bones of a solved chain's subtree [rs, sEnd) (toes, twists, bones between the joints). */
 function subtreeWorlds(rs: i32, ms: i32, es: i32, sEnd: i32): void {
   SB(pDirty, rs, 1); SB(pDirty, ms, 1); SB(pDirty, es, 1);
   for (let k = rs + 1; k < sEnd; k++) {
@@ -318,26 +276,13 @@ function subtreeWorlds(rs: i32, ms: i32, es: i32, sEnd: i32): void {
   for (let k = rs; k < sEnd; k++) SB(pDirty, k, 0);
 }
 
-/** qSlerpAt (core/qmath.ts) of (ax..aw) toward (bx..bw) by f, into rx..rw. */
+/** Slerp of (ax..aw) toward (bx..bw) by f (wasm/quatMath.ts), into rx..rw. */
 function slerp(ax: f64, ay: f64, az: f64, aw: f64, bx: f64, by: f64, bz: f64, bw: f64, f: f64): void {
-  let cos = ax * bx + ay * by + az * bz + aw * bw;
-  if (cos < 0) { cos = -cos; bx = -bx; by = -by; bz = -bz; bw = -bw; }
-  let s0: f64, s1: f64;
-  if (cos > 0.9995) {
-    s0 = 1 - f; s1 = f;
-  } else {
-    const th = jsAcos(cos);
-    const sin = Math.sqrt(1 - cos * cos);
-    s0 = jsSin((1 - f) * th) / sin;
-    s1 = jsSin(f * th) / sin;
-  }
-  let x = s0 * ax + s1 * bx, y = s0 * ay + s1 * by, z = s0 * az + s1 * bz, w = s0 * aw + s1 * bw;
-  const l = Math.sqrt(x * x + y * y + z * z + w * w);
-  if (l > 1e-15) { x /= l; y /= l; z /= l; w /= l; } else { x = 0; y = 0; z = 0; w = 1; }
-  rx = x; ry = y; rz = z; rw = w;
+  slerpQ(ax, ay, az, aw, bx, by, bz, bw, f);
+  rx = qx; ry = qy; rz = qz; rw = qw;
 }
 
-/** unitOfHuge (core/ik/twoBone.ts) into rx, ry, rz. */
+/** The unit direction of a vector whose squared length overflows (components up to ±Infinity), into rx, ry, rz. */
 function unitOfHuge(x: f64, y: f64, z: f64): void {
   let m = Math.max(Math.max(Math.abs(x), Math.abs(y)), Math.abs(z));
   if (m === Infinity) { x = x === Infinity ? 1 : x === -Infinity ? -1 : 0; y = y === Infinity ? 1 : y === -Infinity ? -1 : 0; z = z === Infinity ? 1 : z === -Infinity ? -1 : 0; m = 1; }
@@ -347,35 +292,36 @@ function unitOfHuge(x: f64, y: f64, z: f64): void {
 }
 
 /**
- * Solve the limbs `list[from..count)` in order; returns the index of the first limb left to
- * JavaScript (`count` when all were solved here). Per-frame; never traps on any input.
+ * Solve the limbs `list[from..count)` in order (every one: see the header); returns `count`.
+ * Per-frame; never traps on any input.
  */
 export function twoBoneRun(from: i32, count: i32): i32 {
   cValid = false; cPar = -2; cChar = -1; nValid = false; nPar = -2; nChar = -1;
   // (the list indices last found in bounds, one and two entries on: the next limbs checked once; the check reads only the
-  // limbs' slots, character and root parent, which no solve writes)
+  // limbs' slots, character and joints' parents, which no solve writes)
   let ok1 = -1, ok2 = -1;
   for (let i = from; i < count; i++) {
-    gAt = i;
     const e = I(pList, i);
-    if (ok1 !== i && ok2 !== i && !limbInBounds(e)) return i; // (JavaScript's: its typed arrays read undefined there, never another array)
+    if (<u32>e >= <u32>gEnts) continue;
+    if (ok1 !== i && ok2 !== i && !limbInBounds(e)) { SB(pSolved, e, 0); SB(pInvalid, e, 1); continue; }
     const has1 = i + 1 < count && (ok2 === i + 1 || limbInBounds(I(pList, i + 1)));
     const has2 = i + 3 < count && limbInBounds(I(pList, i + 2));
     ok1 = has1 ? i + 1 : -1; ok2 = has2 ? i + 2 : -1;
     if (has2) loadParentsAhead(e, I(pList, i + 2));
     if (has1 && solvePair(e, I(pList, i + 1))) { i++; continue; }
-    if (!solveLeg(e)) return i;
+    if (solveLeg(e)) continue;
+    solveLimb(e);
+    cValid = false; nValid = false; // (the cached parents may lie in the limb's subtree)
   }
-  gAt = count;
   return count;
 }
 
-/** Solve limb e (the fused path of systems/twoBoneIK.ts solveOne); false, having written nothing, when it is JavaScript's. */
+/** Solve limb e fused (a direct chain whose world and local rotations compose); false, having written nothing but an arm's request, when it is {@link solveLimb}'s. */
 function solveLeg(e: i32): bool {
   const rs = I(pRootSlot, e), ms = I(pMidSlot, e), es = I(pEndSlot, e);
   if (B(pEndIsChild, e) !== 1 || I(pParent, ms) !== rs || I(pParent, es) !== ms || !uniformMagnitude(rs)) return false;
   const isArm = B(pKind, e) === LIMB_ARM;
-  if (isArm) handRequest(e); // (from the HandTarget alone: JavaScript writes the same again if the limb is declined below)
+  if (isArm) handRequest(e); // (from the HandTarget alone: solveLimb writes the same again if the limb is declined below)
   let w = F(pWeight, e);
   if (!(w > 0)) w = 0; else if (w > 1) w = 1;
   let wr = F(pRotWeight, e);
@@ -408,7 +354,7 @@ function solveLeg(e: i32): bool {
     if (isArm) { SB(hReposition, e, 0); heldObject(e); }
     return true;
   }
-  // World and local rotations compose (the end's rotation below is exact): else JavaScript's.
+  // World and local rotations compose (the end's rotation below is exact): else solveLimb's.
   const composes = cConf && uniformPositive(rs) && uniformPositive(ms) &&
     F(pLocalS, es * 3) > 0 && F(pLocalS, es * 3 + 1) > 0 && F(pLocalS, es * 3 + 2) > 0;
   if (!composes) return false;
@@ -418,114 +364,20 @@ function solveLeg(e: i32): bool {
   if (w === 0) ext = Math.sqrt(acx * acx + acy * acy + acz * acz) / lmax;
   else {
     const tx = cx + w * (tx0 - cx), ty = cy + w * (ty0 - cy), tz = cz + w * (tz0 - cz);
-    const lmin = Math.abs(l1 - l2);
-    const il1 = 1 / l1;
-    const u1x = v1x * il1, u1y = v1y * il1, u1z = v1z * il1;
-    // Direction root → target û (fallback: root → end, then the upper bone).
-    let dx = tx - ax, dy = ty - ay, dz = tz - az;
-    let D = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    if (D === Infinity) { unitOfHuge(dx, dy, dz); dx = rx; dy = ry; dz = rz; }
-    else if (D > 1e-12 * lmax) { const id = 1 / D; dx *= id; dy *= id; dz *= id; } else {
-      D = 0;
-      const l = Math.sqrt(acx * acx + acy * acy + acz * acz);
-      if (l > 1e-12 * lmax) { dx = acx / l; dy = acy / l; dz = acz / l; } else { dx = u1x; dy = u1y; dz = u1z; }
-    }
-    // Softened reach.
-    let De = D;
-    let sf = F(pSoften, e);
-    if (!(sf > 0)) sf = 0; else if (sf > 0.5) sf = 0.5;
-    if (sf > 0 && De > lmax * (1 - sf)) {
-      let da = lmax * (1 - sf);
-      const dc = Math.sqrt(acx * acx + acy * acy + acz * acz);
-      if (dc > da) da = dc < lmax ? dc : lmax;
-      const sl = lmax - da;
-      if (De > da) De = sl > 1e-12 * lmax ? da + sl * (1 - jsExp(-(De - da) / sl)) : lmax;
-    }
-    if (De > lmax) De = lmax;
-    if (De < lmin) De = lmin;
-    // Hinge axis n of the current bend; a straight limb bends toward the hint.
-    let nx = v1y * v2z - v1z * v2y, ny = v1z * v2x - v1x * v2z, nz = v1x * v2y - v1y * v2x;
-    const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
-    if (nl > 1e-7 * l1 * l2) { nx /= nl; ny /= nl; nz /= nl; } else {
-      const hx = F(pBendHint, e * 3), hy = F(pBendHint, e * 3 + 1), hz = F(pBendHint, e * 3 + 2);
-      const hp = hx * u1x + hy * u1y + hz * u1z;
-      let kx = hx - hp * u1x, ky = hy - hp * u1y, kz = hz - hp * u1z;
-      let kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
-      if (!(kl > 1e-9) || !isFinite<f64>(kl)) {
-        const ux = Math.abs(u1x), uy = Math.abs(u1y), uz = Math.abs(u1z);
-        kx = 0; ky = 0; kz = 0;
-        if (ux <= uy && ux <= uz) kx = 1; else if (uy <= uz) ky = 1; else kz = 1;
-        const kp = kx * u1x + ky * u1y + kz * u1z;
-        kx -= kp * u1x; ky -= kp * u1y; kz -= kp * u1z;
-        kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
-      }
-      kx /= kl; ky /= kl; kz /= kl;
-      nx = ky * u1z - kz * u1y; ny = kz * u1x - kx * u1z; nz = kx * u1y - ky * u1x;
-    }
-    // Knee: interior angle now / wanted (law of cosines), midDelta from half-angle cosines.
-    let c0 = -(v1x * v2x + v1y * v2y + v1z * v2z) / (l1 * l2);
-    if (c0 > 1) c0 = 1; else if (c0 < -1) c0 = -1;
-    let c1 = (l1 * l1 + l2 * l2 - De * De) / (2 * l1 * l2);
-    if (c1 > 1) c1 = 1; else if (c1 < -1) c1 = -1;
-    const ch0 = Math.sqrt(0.5 * (1 + c0)), sh0 = Math.sqrt(0.5 * (1 - c0));
-    const ch1 = Math.sqrt(0.5 * (1 + c1)), sh1 = Math.sqrt(0.5 * (1 - c1));
-    const sh = sh0 * ch1 - ch0 * sh1;
-    QMx = nx * sh; QMy = ny * sh; QMz = nz * sh; QMw = ch0 * ch1 + sh0 * sh1;
-    // Knee direction k̂ ⊥ û: toward the pole (default the animated knee); on the line, keep the hinge.
-    let pvx: f64, pvy: f64, pvz: f64;
+    // the knee's guide: the pole (solve space), else the animated upper bone (keep the bend plane)
+    let pvx = v1x, pvy = v1y, pvz = v1z;
     if (B(pHasPole, e) === 1) {
       x = F(pPoleWs, e * 3); y = F(pPoleWs, e * 3 + 1); z = F(pPoleWs, e * 3 + 2);
       pvx = i00 * x + i10 * y + i20 * z + i30 - ax; pvy = i01 * x + i11 * y + i21 * z + i31 - ay; pvz = i02 * x + i12 * y + i22 * z + i32_ - az;
-    } else { pvx = v1x; pvy = v1y; pvz = v1z; }
-    const pd = pvx * dx + pvy * dy + pvz * dz;
-    let kx = pvx - pd * dx, ky = pvy - pd * dy, kz = pvz - pd * dz;
-    let kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
-    const pv2 = pvx * pvx + pvy * pvy + pvz * pvz;
-    if (!(kl * kl > 1e-14 * pv2) || !isFinite<f64>(kl)) {
-      kx = dy * nz - dz * ny; ky = dz * nx - dx * nz; kz = dx * ny - dy * nx;
-      kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
-      if (!(kl > 1e-9)) {
-        const ux = Math.abs(dx), uy = Math.abs(dy), uz = Math.abs(dz);
-        kx = 0; ky = 0; kz = 0;
-        if (ux <= uy && ux <= uz) kx = 1; else if (uy <= uz) ky = 1; else kz = 1;
-        const kp = kx * dx + ky * dy + kz * dz;
-        kx -= kp * dx; ky -= kp * dy; kz -= kp * dz;
-        kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
-      }
     }
-    kx /= kl; ky /= kl; kz /= kl;
-    // Root angle → new upper-bone direction u1' and new hinge n' = k̂ × û.
-    let cA: f64 = 0;
-    if (De > 1e-12 * lmax) { cA = (l1 * l1 + De * De - l2 * l2) / (2 * l1 * De); if (cA > 1) cA = 1; else if (cA < -1) cA = -1; }
-    const sA = Math.sqrt(1 - cA * cA);
-    const ux = cA * dx + sA * kx, uy = cA * dy + sA * ky, uz = cA * dz + sA * kz;
-    const mx = ky * dz - kz * dy, my = kz * dx - kx * dz, mz = kx * dy - ky * dx;
-    // rootDelta: the rotation taking the frame (u1, n, u1 × n) onto (u1', n', u1' × n').
-    const ax0 = u1y * nz - u1z * ny, ay0 = u1z * nx - u1x * nz, az0 = u1x * ny - u1y * nx;
-    const bx1 = uy * mz - uz * my, by1 = uz * mx - ux * mz, bz1 = ux * my - uy * mx;
-    const r00 = ux * u1x + mx * nx + bx1 * ax0, r01 = ux * u1y + mx * ny + bx1 * ay0, r02 = ux * u1z + mx * nz + bx1 * az0;
-    const r10 = uy * u1x + my * nx + by1 * ax0, r11 = uy * u1y + my * ny + by1 * ay0, r12 = uy * u1z + my * nz + by1 * az0;
-    const r20 = uz * u1x + mz * nx + bz1 * ax0, r21 = uz * u1y + mz * ny + bz1 * ay0, r22 = uz * u1z + mz * nz + bz1 * az0;
-    const trc = r00 + r11 + r22;
-    if (trc > 0) {
-      const S = Math.sqrt(trc + 1) * 2;
-      QRw = 0.25 * S; QRx = (r21 - r12) / S; QRy = (r02 - r20) / S; QRz = (r10 - r01) / S;
-    } else if (r00 > r11 && r00 > r22) {
-      const S = Math.sqrt(1 + r00 - r11 - r22) * 2;
-      QRw = (r21 - r12) / S; QRx = 0.25 * S; QRy = (r01 + r10) / S; QRz = (r02 + r20) / S;
-    } else if (r11 > r22) {
-      const S = Math.sqrt(1 + r11 - r00 - r22) * 2;
-      QRw = (r02 - r20) / S; QRx = (r01 + r10) / S; QRy = 0.25 * S; QRz = (r12 + r21) / S;
-    } else {
-      const S = Math.sqrt(1 + r22 - r00 - r11) * 2;
-      QRw = (r10 - r01) / S; QRx = (r02 + r20) / S; QRy = (r12 + r21) / S; QRz = 0.25 * S;
-    }
-    const ql = 1 / Math.sqrt(QRx * QRx + QRy * QRy + QRz * QRz + QRw * QRw);
-    QRx *= ql; QRy *= ql; QRz *= ql; QRw *= ql;
+    const De = bendSolve(v1x, v1y, v1z, v2x, v2y, v2z, l1, l2, tx - ax, ty - ay, tz - az, acx, acy, acz, F(pSoften, e),
+      F(pBendHint, e * 3), F(pBendHint, e * 3 + 1), F(pBendHint, e * 3 + 2), pvx, pvy, pvz);
+    QMx = gQMx; QMy = gQMy; QMz = gQMz; QMw = gQMw;
+    QRx = rx; QRy = ry; QRz = rz; QRw = rw;
     ext = De / lmax;
   }
   SB(pSolved, e, 0);
-  if (!isArm) SB(pInvalid, e, 0); // (an arm keeps its flag: systems/twoBoneIK.ts does the same)
+  if (!isArm) SB(pInvalid, e, 0); // (an arm keeps its flag, as solveLimb does)
   // Local rotations: root qr, mid qm, end qe (solve space = the root's parent frame).
   const r4 = rs * 4, m4 = ms * 4, e4 = es * 4;
   const qrx = F(pLocalR, r4), qry = F(pLocalR, r4 + 1), qrz = F(pLocalR, r4 + 2), qrw = F(pLocalR, r4 + 3);
@@ -619,7 +471,7 @@ function solveLeg(e: i32): bool {
   return true;
 }
 
-/** An arm's request from its HandTarget (systems/twoBoneIK.ts handRequest): wrist = object × grip⁻¹ with a held object. */
+/** An arm's request from its HandTarget: wrist = object × grip⁻¹ with a held object. */
 function handRequest(e: i32): void {
   SF(pWeight, e, F(hWeight, e));
   SF(pRotWeight, e, F(hRotWeight, e));
@@ -650,7 +502,7 @@ function handRequest(e: i32): void {
   for (let k = 0; k < 3; k++) SF(pPoleWs, e3 + k, F(hPoleWs, e3 + k));
 }
 
-/** The held object on the solved hand (systems/twoBoneIK.ts heldObject). */
+/** The held object on the solved hand. */
 function heldObject(e: i32): void {
   const eo = I(pEndSlot, e) * 16;
   rotationOfMatrix(pWorldM + (<usize>eo << 3));
@@ -676,7 +528,7 @@ function heldObject(e: i32): void {
 }
 
 /**
- * An arm's outcome after a solve (systems/twoBoneIK.ts armOutcome): `reposition` when the full
+ * An arm's outcome after a solve: `reposition` when the full
  * target is out of reach by more than the tolerance (measured in the world through the root
  * parent's linear map at byte address P), then the held object.
  */
@@ -1043,3 +895,826 @@ function chainWorlds2(rsa: i32, rsb: i32, msa: i32, msb: i32, esa: i32, esb: i32
   SB(pSolved, ea, 1); SB(pSolved, eb, 1);
   return true;
 }
+
+// ---- Any chain, step by step ----------------------------------------------------------------------
+//
+// Limbs the fused paths do not take: bones between the joints, an IK-controller end that hangs
+// outside the chain, a mirroring or non-uniform scale on the chain, a non-conformal root parent,
+// a stretchy (non-uniformly scaled) upper bone. The solve runs in the root parent's frame through
+// the flat two-bone record ({@link twoBoneCore}); each bone's new local rotation is the solve-space
+// delta seen from its own parent frame, and the end's rotation is solved from its parent's new
+// world matrix ({@link localRotationForWorld}: exact under any affine parent in the convention of
+// rotationOfMatrix). A stretchy upper bone makes the lower bone's solve-space length depend on the
+// elbow angle: the reach search ({@link rsBegin}, {@link rsNext}) then picks the distances to ask
+// the record for, and the chain swings about the root onto the target's direction at the end.
+
+// The flat two-bone record (f64 indices): in root A 0, mid B 3, end C 6, target T 9, pole 12, bend
+// hint 15, weight 18, soften 19, has pole 42; out rootDelta 20, midDelta 24, new mid 28, new end
+// 31, miss 34, extension 35, upper length 36, lower length 37, blended target 38.
+const IO: usize = memory.data(64 << 3, 16);
+const T_QR = 20, T_QM = 24, T_NC = 31, T_EXT = 35, T_L1 = 36, T_L2 = 37, T_BT = 38;
+// Scratch of the step-by-step path (f64 each).
+const Q: usize = memory.data(32 << 3, 16); // quaternions (see solveLimb)
+const VS: usize = memory.data(16 << 3, 16); // points
+const V2: usize = memory.data(16 << 3, 16); // an inverse matrix; localRotationForWorld's result
+const PI: usize = memory.data(16 << 3, 16); // the root parent's inverse
+const QP: usize = memory.data(4 << 3, 16); // the root parent's rotation
+const SV: usize = memory.data(16 << 3, 16); // the animated locals (root, mid, end rotations; end translation)
+const TG: usize = memory.data(4 << 3, 16); // the target asked for (world)
+const CQ: usize = memory.data(4 << 3, 16); // the final swing
+const MM: usize = memory.data(16 << 3, 16); // a 3×3 in a column-major 4×4
+const RR: usize = memory.data(16 << 3, 16); // localRotationForWorld's rotation
+const RS: usize = memory.data(32 << 3, 16); // the reach search's state
+
+/** Byte address of element i of the f64 array at p. */
+@inline function A(p: usize, i: i32): usize { return p + (<usize>i << 3); }
+/** Byte address of the 4×4 matrix of slot (or character) k in the matrix array at p. */
+@inline function mat(p: usize, k: i32): usize { return p + (<usize>k << 7); }
+
+/** The record's two-bone solve at byte address io (layout above); false on invalid input (non-finite values, a zero-length bone): identity deltas, the original positions. */
+function twoBoneCore(io: usize): bool {
+  const weight = F(io, 18), soften = F(io, 19), hasPole = F(io, 42) === 1;
+  const ax = F(io, 0), ay = F(io, 1), az = F(io, 2);
+  const bx = F(io, 3), by = F(io, 4), bz = F(io, 5);
+  const cx = F(io, 6), cy = F(io, 7), cz = F(io, 8);
+  SF(io, 20, 0); SF(io, 21, 0); SF(io, 22, 0); SF(io, 23, 1);
+  SF(io, 24, 0); SF(io, 25, 0); SF(io, 26, 0); SF(io, 27, 1);
+  SF(io, 28, bx); SF(io, 29, by); SF(io, 30, bz);
+  SF(io, 31, cx); SF(io, 32, cy); SF(io, 33, cz);
+  SF(io, 34, 0); SF(io, 35, 0);
+  const v1x = bx - ax, v1y = by - ay, v1z = bz - az;
+  const v2x = cx - bx, v2y = cy - by, v2z = cz - bz;
+  const l1 = Math.sqrt(v1x * v1x + v1y * v1y + v1z * v1z);
+  const l2 = Math.sqrt(v2x * v2x + v2y * v2y + v2z * v2z);
+  SF(io, 36, l1); SF(io, 37, l2);
+  let w = weight;
+  if (!(w > 0)) w = 0; else if (w > 1) w = 1;
+  const tx0 = F(io, 9), ty0 = F(io, 10), tz0 = F(io, 11);
+  const sum = ax + ay + az + cx + cy + cz + bx + by + bz + tx0 + ty0 + tz0;
+  if (!isFinite<f64>(sum) || !(l1 > 1e-12) || !(l2 > 1e-12) || !isFinite<f64>(l1 + l2)) {
+    SF(io, 38, cx); SF(io, 39, cy); SF(io, 40, cz);
+    return false;
+  }
+  const tx = cx + w * (tx0 - cx), ty = cy + w * (ty0 - cy), tz = cz + w * (tz0 - cz);
+  SF(io, 38, tx); SF(io, 39, ty); SF(io, 40, tz);
+  const lmax = l1 + l2;
+  const acx = cx - ax, acy = cy - ay, acz = cz - az;
+  if (w === 0) {
+    const mx = cx - tx, my = cy - ty, mz = cz - tz;
+    SF(io, 34, Math.sqrt(mx * mx + my * my + mz * mz));
+    SF(io, 35, Math.sqrt(acx * acx + acy * acy + acz * acz) / lmax);
+    return true;
+  }
+  const De = bendSolve(v1x, v1y, v1z, v2x, v2y, v2z, l1, l2, tx - ax, ty - ay, tz - az, acx, acy, acz, soften, F(io, 15), F(io, 16), F(io, 17),
+    hasPole ? F(io, 12) - ax : v1x, hasPole ? F(io, 13) - ay : v1y, hasPole ? F(io, 14) - az : v1z);
+  const dx = gDx, dy = gDy, dz = gDz;
+  SF(io, 24, gQMx); SF(io, 25, gQMy); SF(io, 26, gQMz); SF(io, 27, gQMw);
+  SF(io, 20, rx); SF(io, 21, ry); SF(io, 22, rz); SF(io, 23, rw);
+  // New positions (rootDelta's new upper-bone direction is in ux..uz).
+  SF(io, 28, ax + l1 * gUx); SF(io, 29, ay + l1 * gUy); SF(io, 30, az + l1 * gUz);
+  const ncx = ax + De * dx, ncy = ay + De * dy, ncz = az + De * dz;
+  SF(io, 31, ncx); SF(io, 32, ncy); SF(io, 33, ncz);
+  const ex = ncx - tx, ey = ncy - ty, ez = ncz - tz;
+  SF(io, 34, Math.sqrt(ex * ex + ey * ey + ez * ez));
+  SF(io, 35, De / lmax);
+  return true;
+}
+
+// bendSolve's results besides the root turn (rx..rw): the knee's turn, the target direction.
+let gQMx: f64 = 0, gQMy: f64 = 0, gQMz: f64 = 0, gQMw: f64 = 1, gDx: f64 = 0, gDy: f64 = 0, gDz: f64 = 0;
+
+/**
+ * The two-bone solve in one frame: bones v1 (root → mid) and v2 (mid → end) of lengths l1, l2
+ * (both > 1e-12), the offset td of the blended target from the root, the animated root → end ac,
+ * the soften fraction, the bend hint h (for a straight limb) and the knee's guide pv (the pole's
+ * offset from the root, or v1 to keep the animated bend plane). Returns the reached distance De
+ * (softened, clamped to [|l1 − l2|, l1 + l2]); the root turn in rx..rw, the knee's turn in gQM..,
+ * the unit target direction in gD.., the new upper-bone direction in gU...
+ */
+function bendSolve(v1x: f64, v1y: f64, v1z: f64, v2x: f64, v2y: f64, v2z: f64, l1: f64, l2: f64, tdx: f64, tdy: f64, tdz: f64,
+  acx: f64, acy: f64, acz: f64, soften: f64, hx: f64, hy: f64, hz: f64, pvx: f64, pvy: f64, pvz: f64): f64 {
+  const lmax = l1 + l2, lmin = Math.abs(l1 - l2);
+  const il1 = 1 / l1;
+  const u1x = v1x * il1, u1y = v1y * il1, u1z = v1z * il1;
+  const D = targetDirection(tdx, tdy, tdz, acx, acy, acz, u1x, u1y, u1z, lmax);
+  const dx = rx, dy = ry, dz = rz;
+  gDx = dx; gDy = dy; gDz = dz;
+  const De = softReach(D, lmax, lmin, soften, acx, acy, acz);
+  // Hinge axis n of the current bend; a straight limb bends its knee toward the hint.
+  let nx = v1y * v2z - v1z * v2y, ny = v1z * v2x - v1x * v2z, nz = v1x * v2y - v1y * v2x;
+  const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  if (nl > 1e-7 * l1 * l2) { nx /= nl; ny /= nl; nz /= nl; } else {
+    perpendicular(hx, hy, hz, u1x, u1y, u1z);
+    nx = ry * u1z - rz * u1y; ny = rz * u1x - rx * u1z; nz = rx * u1y - ry * u1x;
+  }
+  kneeDelta(v1x, v1y, v1z, v2x, v2y, v2z, l1, l2, De, nx, ny, nz);
+  gQMx = rx; gQMy = ry; gQMz = rz; gQMw = rw;
+  // Knee direction k̂ ⊥ û: toward the guide; on the line, keep the hinge.
+  kneeDirection(pvx, pvy, pvz, dx, dy, dz, nx, ny, nz);
+  rootDelta(l1, l2, De, lmax, dx, dy, dz, rx, ry, rz, u1x, u1y, u1z, nx, ny, nz);
+  return De;
+}
+
+/**
+ * The unit direction root → blended target (into rx, ry, rz) and its distance (returned; 0 for a
+ * target at the root): the offset d (its square may overflow), else the animated root → end ac,
+ * else the upper bone u1.
+ */
+function targetDirection(dx: f64, dy: f64, dz: f64, acx: f64, acy: f64, acz: f64, u1x: f64, u1y: f64, u1z: f64, lmax: f64): f64 {
+  let D = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  if (D === Infinity) { unitOfHuge(dx, dy, dz); return D; } // (a target beyond 1e154: the square overflowed)
+  if (D > 1e-12 * lmax) { const id = 1 / D; rx = dx * id; ry = dy * id; rz = dz * id; return D; }
+  const l = Math.sqrt(acx * acx + acy * acy + acz * acz);
+  if (l > 1e-12 * lmax) { rx = acx / l; ry = acy / l; rz = acz / l; } else { rx = u1x; ry = u1y; rz = u1z; }
+  return 0;
+}
+
+/**
+ * The knee's turn (into rx..rw) about the unit hinge n: from the interior angle now (bones v1, v2
+ * of lengths l1, l2) to the one that puts the end at distance De (law of cosines), from
+ * half-angle cosines (no trigonometric calls).
+ */
+function kneeDelta(v1x: f64, v1y: f64, v1z: f64, v2x: f64, v2y: f64, v2z: f64, l1: f64, l2: f64, De: f64, nx: f64, ny: f64, nz: f64): void {
+  let c0 = -(v1x * v2x + v1y * v2y + v1z * v2z) / (l1 * l2);
+  if (c0 > 1) c0 = 1; else if (c0 < -1) c0 = -1;
+  let c1 = (l1 * l1 + l2 * l2 - De * De) / (2 * l1 * l2);
+  if (c1 > 1) c1 = 1; else if (c1 < -1) c1 = -1;
+  const ch0 = Math.sqrt(0.5 * (1 + c0)), sh0 = Math.sqrt(0.5 * (1 - c0));
+  const ch1 = Math.sqrt(0.5 * (1 + c1)), sh1 = Math.sqrt(0.5 * (1 - c1));
+  const sh = sh0 * ch1 - ch0 * sh1;
+  rx = nx * sh; ry = ny * sh; rz = nz * sh; rw = ch0 * ch1 + sh0 * sh1;
+}
+
+/**
+ * The unit knee direction k ⊥ d (into rx, ry, rz): the pole offset pv made perpendicular to the
+ * target direction d; on the line, d × n (keep the hinge); else any perpendicular.
+ */
+function kneeDirection(pvx: f64, pvy: f64, pvz: f64, dx: f64, dy: f64, dz: f64, nx: f64, ny: f64, nz: f64): void {
+  const pd = pvx * dx + pvy * dy + pvz * dz;
+  let kx = pvx - pd * dx, ky = pvy - pd * dy, kz = pvz - pd * dz;
+  let kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
+  const pv2 = pvx * pvx + pvy * pvy + pvz * pvz;
+  if (!(kl * kl > 1e-14 * pv2) || !isFinite<f64>(kl)) {
+    kx = dy * nz - dz * ny; ky = dz * nx - dx * nz; kz = dx * ny - dy * nx;
+    kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
+    if (!(kl > 1e-9)) { anyPerpendicular(dx, dy, dz); kx = rx; ky = ry; kz = rz; kl = rw; }
+  }
+  rx = kx / kl; ry = ky / kl; rz = kz / kl;
+}
+
+/** The unit vector of the hint (hx, hy, hz) made perpendicular to the unit u, or of the axis least along u when the hint has no such part; into rx, ry, rz. */
+function perpendicular(hx: f64, hy: f64, hz: f64, ux: f64, uy: f64, uz: f64): void {
+  const hp = hx * ux + hy * uy + hz * uz;
+  let kx = hx - hp * ux, ky = hy - hp * uy, kz = hz - hp * uz;
+  let kl = Math.sqrt(kx * kx + ky * ky + kz * kz);
+  if (!(kl > 1e-9) || !isFinite<f64>(kl)) { anyPerpendicular(ux, uy, uz); kx = rx; ky = ry; kz = rz; kl = rw; }
+  rx = kx / kl; ry = ky / kl; rz = kz / kl;
+}
+
+/** The axis least along the unit u, made perpendicular to it (not normalised) into rx, ry, rz, its length into rw. */
+function anyPerpendicular(ux: f64, uy: f64, uz: f64): void {
+  const ax = Math.abs(ux), ay = Math.abs(uy), az = Math.abs(uz);
+  let kx: f64 = 0, ky: f64 = 0, kz: f64 = 0;
+  if (ax <= ay && ax <= az) kx = 1; else if (ay <= az) ky = 1; else kz = 1;
+  const kp = kx * ux + ky * uy + kz * uz;
+  kx -= kp * ux; ky -= kp * uy; kz -= kp * uz;
+  rx = kx; ry = ky; rz = kz; rw = Math.sqrt(kx * kx + ky * ky + kz * kz);
+}
+
+// rootDelta's new upper-bone direction (for the record's new mid).
+let gUx: f64 = 0, gUy: f64 = 0, gUz: f64 = 0;
+
+/**
+ * The root turn (into rx..rw): the rotation taking the frame (u1, n, u1 × n) onto (u1', n',
+ * u1' × n'), u1' at the root angle of the law of cosines from the target direction d toward the
+ * knee direction k, n' = k × d. Matrix → quaternion by Shepperd's four cases, normalised.
+ */
+function rootDelta(l1: f64, l2: f64, De: f64, lmax: f64, dx: f64, dy: f64, dz: f64, kx: f64, ky: f64, kz: f64,
+  u1x: f64, u1y: f64, u1z: f64, nx: f64, ny: f64, nz: f64): void {
+  let cA: f64 = 0;
+  if (De > 1e-12 * lmax) { cA = (l1 * l1 + De * De - l2 * l2) / (2 * l1 * De); if (cA > 1) cA = 1; else if (cA < -1) cA = -1; }
+  const sA = Math.sqrt(1 - cA * cA);
+  const ux = cA * dx + sA * kx, uy = cA * dy + sA * ky, uz = cA * dz + sA * kz;
+  gUx = ux; gUy = uy; gUz = uz;
+  const mx = ky * dz - kz * dy, my = kz * dx - kx * dz, mz = kx * dy - ky * dx;
+  const ax0 = u1y * nz - u1z * ny, ay0 = u1z * nx - u1x * nz, az0 = u1x * ny - u1y * nx;
+  const bx1 = uy * mz - uz * my, by1 = uz * mx - ux * mz, bz1 = ux * my - uy * mx;
+  const r00 = ux * u1x + mx * nx + bx1 * ax0, r01 = ux * u1y + mx * ny + bx1 * ay0, r02 = ux * u1z + mx * nz + bx1 * az0;
+  const r10 = uy * u1x + my * nx + by1 * ax0, r11 = uy * u1y + my * ny + by1 * ay0, r12 = uy * u1z + my * nz + by1 * az0;
+  const r20 = uz * u1x + mz * nx + bz1 * ax0, r21 = uz * u1y + mz * ny + bz1 * ay0, r22 = uz * u1z + mz * nz + bz1 * az0;
+  shepperd(r00, r01, r02, r10, r11, r12, r20, r21, r22);
+  const ql = 1 / Math.sqrt(rx * rx + ry * ry + rz * rz + rw * rw);
+  rx *= ql; ry *= ql; rz *= ql; rw *= ql;
+}
+
+/** The rotation matrix (rows r0., r1., r2.) as a quaternion (wasm/quatMath.ts), into rx..rw. */
+function shepperd(r00: f64, r01: f64, r02: f64, r10: f64, r11: f64, r12: f64, r20: f64, r21: f64, r22: f64): void {
+  shepperdQ(r00, r01, r02, r10, r11, r12, r20, r21, r22);
+  rx = qx; ry = qy; rz = qz; rw = qw;
+}
+
+/**
+ * The standalone solve (runtime/twoBone.ts `solveTwoBone`): the flat record at {@link twoBoneRecord}
+ * in, its outputs written there; 1 solved, 0 invalid input.
+ */
+export function twoBoneSolveRecord(): i32 { return twoBoneCore(IO) ? 1 : 0; }
+
+/** Byte address of the flat two-bone record (64 f64; layout above). */
+export function twoBoneRecord(): usize { return IO; }
+
+/** The end of the kernel's static data (its scratch): a layout's arrays must start above it. */
+export function staticEnd(): usize { return __heap_base; }
+
+/** out = a · b (quaternions at byte addresses; out may alias either). */
+function qMulP(out: usize, a: usize, b: usize): void {
+  const ax = F(a, 0), ay = F(a, 1), az = F(a, 2), aw = F(a, 3);
+  const bx = F(b, 0), by = F(b, 1), bz = F(b, 2), bw = F(b, 3);
+  SF(out, 0, ax * bw + aw * bx + ay * bz - az * by);
+  SF(out, 1, ay * bw + aw * by + az * bx - ax * bz);
+  SF(out, 2, az * bw + aw * bz + ax * by - ay * bx);
+  SF(out, 3, aw * bw - ax * bx - ay * by - az * bz);
+}
+
+/** out = a⁻¹ · b for a unit a (out may alias either). */
+function qConjMulP(out: usize, a: usize, b: usize): void {
+  const ax = -F(a, 0), ay = -F(a, 1), az = -F(a, 2), aw = F(a, 3);
+  const bx = F(b, 0), by = F(b, 1), bz = F(b, 2), bw = F(b, 3);
+  SF(out, 0, ax * bw + aw * bx + ay * bz - az * by);
+  SF(out, 1, ay * bw + aw * by + az * bx - ax * bz);
+  SF(out, 2, az * bw + aw * bz + ax * by - ay * bx);
+  SF(out, 3, aw * bw - ax * bx - ay * by - az * bz);
+}
+
+/** out = m · (p, 1) (an affine point transform; out may alias p). */
+function transformPoint(out: usize, m: usize, p: usize): void {
+  const x = F(p, 0), y = F(p, 1), z = F(p, 2);
+  SF(out, 0, F(m, 0) * x + F(m, 4) * y + F(m, 8) * z + F(m, 12));
+  SF(out, 1, F(m, 1) * x + F(m, 5) * y + F(m, 9) * z + F(m, 13));
+  SF(out, 2, F(m, 2) * x + F(m, 6) * y + F(m, 10) * z + F(m, 14));
+}
+
+/** out = the inverse of the affine matrix m; identity and false when m is singular or not finite. */
+function invertAffine(out: usize, m: usize): bool {
+  const ok = loadInverse(m);
+  SF(out, 0, gI00); SF(out, 1, gI01); SF(out, 2, gI02); SF(out, 3, 0);
+  SF(out, 4, gI10); SF(out, 5, gI11); SF(out, 6, gI12); SF(out, 7, 0);
+  SF(out, 8, gI20); SF(out, 9, gI21); SF(out, 10, gI22); SF(out, 11, 0);
+  SF(out, 12, gI30); SF(out, 13, gI31); SF(out, 14, gI32); SF(out, 15, 1);
+  return ok;
+}
+
+// loadInverse's result: the inverse's linear part (gIrc: row r of column c's… as loadParent's iRC) and translation.
+let gI00: f64 = 1, gI01: f64 = 0, gI02: f64 = 0, gI10: f64 = 0, gI11: f64 = 1, gI12: f64 = 0, gI20: f64 = 0, gI21: f64 = 0, gI22: f64 = 1;
+let gI30: f64 = 0, gI31: f64 = 0, gI32: f64 = 0, gDet: f64 = 1;
+
+/** The inverse of the affine matrix at byte address m into gI.. (identity and false when singular or not finite); its determinant into gDet. */
+function loadInverse(m: usize): bool {
+  const a00 = F(m, 0), a01 = F(m, 1), a02 = F(m, 2);
+  const a10 = F(m, 4), a11 = F(m, 5), a12 = F(m, 6);
+  const a20 = F(m, 8), a21 = F(m, 9), a22 = F(m, 10);
+  const ptx = F(m, 12), pty = F(m, 13), ptz = F(m, 14);
+  const b01 = a22 * a11 - a12 * a21, b11 = -a22 * a10 + a12 * a20, b21 = a21 * a10 - a11 * a20;
+  const det = a00 * b01 + a01 * b11 + a02 * b21;
+  gDet = det;
+  if (!(Math.abs(det) > 1e-300) || !isFinite<f64>(det) || !isFinite<f64>(ptx + pty + ptz)) {
+    gI00 = 1; gI01 = 0; gI02 = 0; gI10 = 0; gI11 = 1; gI12 = 0; gI20 = 0; gI21 = 0; gI22 = 1; gI30 = 0; gI31 = 0; gI32 = 0;
+    return false;
+  }
+  const id = 1 / det;
+  gI00 = b01 * id; gI01 = (-a22 * a01 + a02 * a21) * id; gI02 = (a12 * a01 - a02 * a11) * id;
+  gI10 = b11 * id; gI11 = (a22 * a00 - a02 * a20) * id; gI12 = (-a12 * a00 + a02 * a10) * id;
+  gI20 = b21 * id; gI21 = (-a21 * a00 + a01 * a20) * id; gI22 = (a11 * a00 - a01 * a10) * id;
+  gI30 = -(gI00 * ptx + gI10 * pty + gI20 * ptz);
+  gI31 = -(gI01 * ptx + gI11 * pty + gI21 * ptz);
+  gI32 = -(gI02 * ptx + gI12 * pty + gI22 * ptz);
+  return true;
+}
+
+/** True when the linear part of the matrix at m is mirrored (negative determinant). */
+function isMirrored(m: usize): bool {
+  const a00 = F(m, 0), a01 = F(m, 1), a02 = F(m, 2), a10 = F(m, 4), a11 = F(m, 5), a12 = F(m, 6), a20 = F(m, 8), a21 = F(m, 9), a22 = F(m, 10);
+  return a00 * (a22 * a11 - a12 * a21) + a01 * (-a22 * a10 + a12 * a20) + a02 * (a21 * a10 - a11 * a20) < 0;
+}
+
+/** out = rotationOfMatrix of the matrix at m. */
+function rotationOf(out: usize, m: usize): void {
+  rotationOfMatrix(m);
+  SF(out, 0, rx); SF(out, 1, ry); SF(out, 2, rz); SF(out, 3, rw);
+}
+
+/** World rotation q → the local rotation under a parent of world rotation qP, mirrored or not: M(qP⁻¹ · q), M negating y and z (out may alias q). */
+function rotationToLocal(out: usize, qP: usize, q: usize, mirrored: bool): void {
+  qConjMulP(out, qP, q);
+  if (mirrored) { SF(out, 1, -F(out, 1)); SF(out, 2, -F(out, 2)); }
+}
+
+/** The inverse of {@link rotationToLocal}: qP · M(q) (out may alias q). */
+function rotationToWorld(out: usize, qP: usize, q: usize, mirrored: bool): void {
+  if (mirrored) { SF(out, 0, F(q, 0)); SF(out, 1, -F(q, 1)); SF(out, 2, -F(q, 2)); SF(out, 3, F(q, 3)); qMulP(out, qP, out); } else qMulP(out, qP, q);
+}
+
+/** q normalised in place (identity when its length is 1e-15 or less). */
+function normalize(q: usize): void {
+  const x = F(q, 0), y = F(q, 1), z = F(q, 2), w = F(q, 3);
+  const l = Math.sqrt(x * x + y * y + z * z + w * w);
+  if (l > 1e-15) { const il = 1 / l; SF(q, 0, x * il); SF(q, 1, y * il); SF(q, 2, z * il); SF(q, 3, w * il); } else { SF(q, 0, 0); SF(q, 1, 0); SF(q, 2, 0); SF(q, 3, 1); }
+}
+
+/** out = slerp(a, b, f) (out may alias either). */
+function slerpP(out: usize, a: usize, b: usize, f: f64): void {
+  slerp(F(a, 0), F(a, 1), F(a, 2), F(a, 3), F(b, 0), F(b, 1), F(b, 2), F(b, 3), f);
+  SF(out, 0, rx); SF(out, 1, ry); SF(out, 2, rz); SF(out, 3, rw);
+}
+
+/** out = the shortest rotation taking the direction a onto b (wasm/quatMath.ts). */
+function qSwing(out: usize, a: usize, b: usize): void {
+  swingQ(F(a, 0), F(a, 1), F(a, 2), F(b, 0), F(b, 1), F(b, 2));
+  SF(out, 0, qx); SF(out, 1, qy); SF(out, 2, qz); SF(out, 3, qw);
+}
+
+/**
+ * The local rotation (into out) giving a bone of local scale S the world rotation q under a parent
+ * of world matrix P (any invertible affine): its world x axis along q's x, its world y axis in the
+ * plane of q's x and y on the side of q's y. False (out unchanged) for a singular parent or a zero
+ * or non-finite scale.
+ */
+function localRotationForWorld(out: usize, P: usize, S: usize, q: usize): bool {
+  const s0 = F(S, 0), s1 = F(S, 1), s2 = F(S, 2);
+  if (!loadInverse(P) || !(s0 !== 0 && s1 !== 0 && s2 !== 0) || !isFinite<f64>(s0 * s1 * s2)) return false;
+  const x = F(q, 0), y = F(q, 1), z = F(q, 2), w = F(q, 3);
+  const tx0 = 1 - 2 * (y * y + z * z), tx1 = 2 * (x * y + w * z), tx2 = 2 * (x * z - w * y);
+  const ty0 = 2 * (x * y - w * z), ty1 = 1 - 2 * (x * x + z * z), ty2 = 2 * (y * z + w * x);
+  let r0 = gI00 * tx0 + gI10 * tx1 + gI20 * tx2, r1 = gI01 * tx0 + gI11 * tx1 + gI21 * tx2, r2 = gI02 * tx0 + gI12 * tx1 + gI22 * tx2;
+  let l = Math.sqrt(r0 * r0 + r1 * r1 + r2 * r2);
+  if (!(l > 1e-300) || !isFinite<f64>(l)) return false;
+  const mirrored = (gDet < 0) !== (s0 * s1 * s2 < 0);
+  l = (s0 < 0) !== mirrored ? -1 / l : 1 / l;
+  r0 *= l; r1 *= l; r2 *= l;
+  const u0 = gI00 * ty0 + gI10 * ty1 + gI20 * ty2, u1 = gI01 * ty0 + gI11 * ty1 + gI21 * ty2, u2 = gI02 * ty0 + gI12 * ty1 + gI22 * ty2;
+  const dp = u0 * r0 + u1 * r1 + u2 * r2;
+  let v0 = u0 - dp * r0, v1 = u1 - dp * r1, v2 = u2 - dp * r2;
+  l = Math.sqrt(v0 * v0 + v1 * v1 + v2 * v2);
+  if (!(l > 1e-300) || !isFinite<f64>(l)) return false;
+  l = s1 < 0 ? -1 / l : 1 / l;
+  v0 *= l; v1 *= l; v2 *= l;
+  SF(RR, 0, r0); SF(RR, 1, r1); SF(RR, 2, r2); SF(RR, 4, v0); SF(RR, 5, v1); SF(RR, 6, v2);
+  SF(RR, 8, r1 * v2 - r2 * v1); SF(RR, 9, r2 * v0 - r0 * v2); SF(RR, 10, r0 * v1 - r1 * v0);
+  rotationOf(out, RR);
+  return true;
+}
+
+/** out = R_top · … · R_bottom along the parent chain (local rotations). */
+function pathRot(top: i32, bottom: i32, out: usize): void {
+  const r: usize = A(pLocalR, bottom * 4);
+  SF(out, 0, F(r, 0)); SF(out, 1, F(r, 1)); SF(out, 2, F(r, 2)); SF(out, 3, F(r, 3));
+  if (bottom === top) return;
+  let s = I(pParent, bottom);
+  for (let n = 0; s >= 0 && s !== top && n < gBones; n++) { qMulP(out, A(pLocalR, s * 4), out); s = I(pParent, s); }
+  if (s === top) qMulP(out, A(pLocalR, top * 4), out);
+}
+
+/** True when every bone from `pm` up to the root `rs` has a scale of uniform magnitude (signs free: a mirror is exact). */
+function pathUniformScale(rs: i32, pm: i32): bool {
+  let s = pm;
+  for (let n = 0; s >= 0 && n < gBones; n++) {
+    if (!uniformMagnitude(s)) return false;
+    if (s === rs) return true;
+    s = I(pParent, s);
+  }
+  return true;
+}
+
+/** True when every bone from `pm` (the mid's parent) up to the root `rs` has a uniform positive scale. */
+function midFrameConformalPositive(rs: i32, pm: i32): bool {
+  let s = pm;
+  for (let n = 0; s >= 0 && n < gBones; n++) {
+    if (!uniformPositive(s)) return false;
+    if (s === rs) return true;
+    s = I(pParent, s);
+  }
+  return true;
+}
+
+/**
+ * out = L⁻¹ · rot(q) · L, L the linear map from the frame of world matrix W to solve space (PI · W):
+ * exact when L is conformal, the nearest rotation (rotationOfMatrix) otherwise; q itself when L is singular.
+ */
+function conjugateByFrame(out: usize, q: usize, W: usize): void {
+  const x = F(q, 0), y = F(q, 1), z = F(q, 2), w = F(q, 3);
+  const x2 = x + x, y2 = y + y, z2 = z + z;
+  const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2, wx = w * x2, wy = w * y2, wz = w * z2;
+  const g00 = 1 - (yy + zz), g10 = xy + wz, g20 = xz - wy, g01 = xy - wz, g11 = 1 - (xx + zz), g21 = yz + wx, g02 = xz + wy, g12 = yz - wx, g22 = 1 - (xx + yy);
+  const L00 = F(PI, 0) * F(W, 0) + F(PI, 4) * F(W, 1) + F(PI, 8) * F(W, 2);
+  const L10 = F(PI, 1) * F(W, 0) + F(PI, 5) * F(W, 1) + F(PI, 9) * F(W, 2);
+  const L20 = F(PI, 2) * F(W, 0) + F(PI, 6) * F(W, 1) + F(PI, 10) * F(W, 2);
+  const L01 = F(PI, 0) * F(W, 4) + F(PI, 4) * F(W, 5) + F(PI, 8) * F(W, 6);
+  const L11 = F(PI, 1) * F(W, 4) + F(PI, 5) * F(W, 5) + F(PI, 9) * F(W, 6);
+  const L21 = F(PI, 2) * F(W, 4) + F(PI, 6) * F(W, 5) + F(PI, 10) * F(W, 6);
+  const L02 = F(PI, 0) * F(W, 8) + F(PI, 4) * F(W, 9) + F(PI, 8) * F(W, 10);
+  const L12 = F(PI, 1) * F(W, 8) + F(PI, 5) * F(W, 9) + F(PI, 9) * F(W, 10);
+  const L22 = F(PI, 2) * F(W, 8) + F(PI, 6) * F(W, 9) + F(PI, 10) * F(W, 10);
+  const c00 = L11 * L22 - L12 * L21, c01 = L12 * L20 - L10 * L22, c02 = L10 * L21 - L11 * L20;
+  const det = L00 * c00 + L01 * c01 + L02 * c02;
+  if (!(Math.abs(det) > 1e-300) || !isFinite<f64>(det)) { SF(out, 0, x); SF(out, 1, y); SF(out, 2, z); SF(out, 3, w); return; }
+  const id = 1 / det;
+  const i00 = c00 * id, i01 = (L02 * L21 - L01 * L22) * id, i02 = (L01 * L12 - L02 * L11) * id;
+  const i10 = c01 * id, i11 = (L00 * L22 - L02 * L20) * id, i12 = (L02 * L10 - L00 * L12) * id;
+  const i20 = c02 * id, i21 = (L01 * L20 - L00 * L21) * id, i22 = (L00 * L11 - L01 * L10) * id;
+  const a00 = g00 * L00 + g01 * L10 + g02 * L20, a01 = g00 * L01 + g01 * L11 + g02 * L21, a02 = g00 * L02 + g01 * L12 + g02 * L22;
+  const a10 = g10 * L00 + g11 * L10 + g12 * L20, a11 = g10 * L01 + g11 * L11 + g12 * L21, a12 = g10 * L02 + g11 * L12 + g12 * L22;
+  const a20 = g20 * L00 + g21 * L10 + g22 * L20, a21 = g20 * L01 + g21 * L11 + g22 * L21, a22 = g20 * L02 + g21 * L12 + g22 * L22;
+  SF(MM, 0, i00 * a00 + i01 * a10 + i02 * a20); SF(MM, 4, i00 * a01 + i01 * a11 + i02 * a21); SF(MM, 8, i00 * a02 + i01 * a12 + i02 * a22);
+  SF(MM, 1, i10 * a00 + i11 * a10 + i12 * a20); SF(MM, 5, i10 * a01 + i11 * a11 + i12 * a21); SF(MM, 9, i10 * a02 + i11 * a12 + i12 * a22);
+  SF(MM, 2, i20 * a00 + i21 * a10 + i22 * a20); SF(MM, 6, i20 * a01 + i21 * a11 + i22 * a21); SF(MM, 10, i20 * a02 + i21 * a12 + i22 * a22);
+  rotationOf(out, MM);
+}
+
+/** Recompute the world matrices of `slot` and of its descendants in its character's slot range. */
+function updateSubtree(slot: i32): void {
+  const id = I(pOwner, slot);
+  if (id < 0 || id >= gChars) return;
+  let end = I(pCharStart, id) + I(pCharCount, id);
+  if (end > gBones) end = gBones;
+  worldOfSlot(slot);
+  SB(pDirty, slot, 1);
+  let last = slot;
+  for (let k = slot + 1; k < end; k++) {
+    const p = I(pParent, k);
+    if (p >= 0 && p < gBones && B(pDirty, p) === 1) { worldOfSlot(k); SB(pDirty, k, 1); last = k; }
+  }
+  for (let k = slot; k <= last; k++) SB(pDirty, k, 0);
+}
+
+/**
+ * The end bone's wanted world rotation into Q[24..27]: its animated world rotation (read from
+ * worldM before the solve writes the end) slerped toward the limb's target by wr ∈ [0, 1].
+ */
+function endWantedWs(e: i32, wr: f64): void {
+  if (wr < 1) rotationOf(A(Q, 24), mat(pWorldM, I(pEndSlot, e)));
+  if (wr > 0) {
+    for (let k = 0; k < 4; k++) SF(Q, 28 + k, F(pTargetRotWs, e * 4 + k));
+    normalize(A(Q, 28));
+    if (wr === 1) { for (let k = 0; k < 4; k++) SF(Q, 24 + k, F(Q, 28 + k)); } else slerpP(A(Q, 24), A(Q, 24), A(Q, 28), wr);
+  }
+}
+
+/** The end's local rotation solved from its parent's new world matrix P to give the wanted world rotation Q[24..27] (kept when P is singular or the end's scale zero). */
+function endRotationSheared(es: i32, P: usize): void {
+  if (localRotationForWorld(V2, P, A(pLocalS, es * 3), A(Q, 24))) {
+    for (let k = 0; k < 4; k++) SF(pLocalR, es * 4 + k, F(V2, k));
+  }
+}
+
+/** The animated locals of the limb's root, mid and end (saved in SV) back in the pose, and their world matrices. */
+function restoreAnimated(rs: i32, ms: i32, es: i32, child: bool): void {
+  for (let k = 0; k < 4; k++) { SF(pLocalR, rs * 4 + k, F(SV, k)); SF(pLocalR, ms * 4 + k, F(SV, 4 + k)); SF(pLocalR, es * 4 + k, F(SV, 8 + k)); }
+  for (let k = 0; k < 3; k++) SF(pLocalT, es * 3 + k, F(SV, 12 + k));
+  updateSubtree(rs);
+  if (!child) updateSubtree(es);
+}
+
+/** The tip (the end, or the mid's tipLs for an IK-controller end) in solve space, into VS[9..11] (VS[12..14]: scratch). */
+function tipInSolveSpace(e: i32, ms: i32, es: i32, child: bool): void {
+  if (child) transformPoint(A(VS, 9), PI, A(mat(pWorldM, es), 12));
+  else { transformPoint(A(VS, 12), mat(pWorldM, ms), A(pTipLs, e * 3)); transformPoint(A(VS, 9), PI, A(VS, 12)); }
+}
+
+// The step-by-step solve's state between its phases (one limb at a time).
+let sCwx: f64 = 0, sCwy: f64 = 0, sCwz: f64 = 0; // the animated end (world)
+let sUx: f64 = 0, sUy: f64 = 0, sUz: f64 = 0; // the target's direction from the root (solve space)
+
+/**
+ * Solve limb e step by step (see above). Reads and writes what {@link solveLeg} does, and the end's
+ * local translation of an IK-controller end. Invalid input (a non-finite target, a zero-length bone,
+ * a singular root parent) keeps the animation and sets `invalid`.
+ */
+function solveLimb(e: i32): void {
+  const isArm = B(pKind, e) === LIMB_ARM;
+  if (isArm) handRequest(e);
+  let w = F(pWeight, e);
+  if (!(w > 0)) w = 0; else if (w > 1) w = 1;
+  let wr = F(pRotWeight, e);
+  if (!(wr > 0) || B(pHasTargetRot, e) !== 1) wr = 0; else if (wr > 1) wr = 1;
+  SB(pSolved, e, 0);
+  if (w === 0 && wr === 0) {
+    SB(pReached, e, 1); SF(pMissWs, e, 0); SF(pMissFullWs, e, 0);
+    if (isArm) { SB(hReposition, e, 0); heldObject(e); }
+    return;
+  }
+  const rs = I(pRootSlot, e), ms = I(pMidSlot, e), es = I(pEndSlot, e);
+  const child = B(pEndIsChild, e) === 1;
+  const par = I(pParent, rs), ch = I(pChar, e);
+  const P: usize = par >= 0 ? mat(pWorldM, par) : mat(pRootWs, ch);
+  for (let k = 0; k < 4; k++) { SF(SV, k, F(pLocalR, rs * 4 + k)); SF(SV, 4 + k, F(pLocalR, ms * 4 + k)); SF(SV, 8 + k, F(pLocalR, es * 4 + k)); }
+  for (let k = 0; k < 3; k++) { SF(SV, 12 + k, F(pLocalT, es * 3 + k)); SF(TG, k, F(pTargetWs, e * 3 + k)); }
+  // A non-uniform scale between the root and the mid (a stretchy upper bone): the reach search.
+  const refine = w > 0 && !pathUniformScale(rs, I(pParent, ms));
+  let wk = w, sk = F(pSoften, e);
+  let searched = false;
+  for (let round = 0; ; round++) {
+    if (!solveRound(e, rs, ms, es, child, P, ch, wk, sk, wr)) {
+      SB(pInvalid, e, 1); SB(pReached, e, 0); SF(pMissWs, e, 0); SF(pMissFullWs, e, 0);
+      if (isArm) { SB(hReposition, e, 0); heldObject(e); }
+      return;
+    }
+    if (!isArm) SB(pInvalid, e, 0);
+    if (!refine) break;
+    // The tip's distance r from the root A (IO 0..2), in solve space.
+    tipInSolveSpace(e, ms, es, child);
+    const vx = F(VS, 9) - F(IO, 0), vy = F(VS, 10) - F(IO, 1), vz = F(VS, 11) - F(IO, 2);
+    const r = Math.sqrt(vx * vx + vy * vy + vz * vz);
+    if (!isFinite<f64>(r)) { restoreAnimated(rs, ms, es, child); searched = false; break; } // (no defined distance: the animated pose, the miss reported)
+    if (round === 0) {
+      if (!searchBegin(e)) break;
+      searched = true;
+    } else if (!rsNext(r)) break;
+    // Next: ask for the point at distance dd along the target's direction (weight 1, no soften).
+    const dd = F(RS, RS_DD);
+    SF(VS, 12, F(IO, 0) + sUx * dd); SF(VS, 13, F(IO, 1) + sUy * dd); SF(VS, 14, F(IO, 2) + sUz * dd);
+    transformPoint(TG, P, A(VS, 12));
+    wk = 1; sk = 0;
+    restoreAnimated(rs, ms, es, child);
+  }
+  if (searched) searchSwing(e, rs, ms, es, child);
+  if (refine) refineEnd(e, ms, es, child, ch);
+  limbOutcome(e, ms, es, child, w, P, isArm);
+}
+
+/**
+ * One solve of limb e toward TG (world) with weight wk and soften sk: the record filled in the root
+ * parent's frame (PI, QP loaded from P), solved, and the root, mid and end rotations (an IK
+ * controller's translation too) written, with the world matrices of the subtree. False, having
+ * written nothing to the pose, on invalid input or a singular root parent.
+ */
+function solveRound(e: i32, rs: i32, ms: i32, es: i32, child: bool, P: usize, ch: i32, wk: f64, sk: f64, wr: f64): bool {
+  const okP = invertAffine(PI, P);
+  rotationOf(QP, P);
+  const mirrored = isMirrored(P);
+  for (let k = 0; k < 3; k++) SF(IO, k, F(pLocalT, rs * 3 + k));
+  transformPoint(A(IO, 3), PI, A(mat(pWorldM, ms), 12));
+  if (child) {
+    const ew = mat(pWorldM, es);
+    sCwx = F(ew, 12); sCwy = F(ew, 13); sCwz = F(ew, 14);
+    transformPoint(A(IO, 6), PI, A(ew, 12));
+  } else {
+    transformPoint(A(VS, 3), mat(pWorldM, ms), A(pTipLs, e * 3));
+    sCwx = F(VS, 3); sCwy = F(VS, 4); sCwz = F(VS, 5);
+    transformPoint(A(IO, 6), PI, A(VS, 3));
+  }
+  transformPoint(A(IO, 9), PI, TG);
+  const hasPole = B(pHasPole, e) === 1;
+  if (hasPole) transformPoint(A(IO, 12), PI, A(pPoleWs, e * 3));
+  for (let k = 0; k < 3; k++) SF(IO, 15 + k, F(pBendHint, e * 3 + k));
+  SF(IO, 18, wk); SF(IO, 19, sk); SF(IO, 42, hasPole ? 1 : 0);
+  if (!(twoBoneCore(IO) && okP)) return false;
+  // Q 0: the mid's parent orientation in solve space; Q 4: the root's rotation before the solve.
+  const pm = I(pParent, ms);
+  pathRot(rs, pm, Q);
+  for (let k = 0; k < 4; k++) SF(Q, 4 + k, F(pLocalR, rs * 4 + k));
+  // Q 12: the end's orientation in solve space before the solve; Q 16: its parent's.
+  if (child) {
+    qMulP(A(Q, 16), Q, A(pLocalR, ms * 4));
+    const pe = I(pParent, es);
+    if (pe !== ms) { pathRot(ms, pe, A(Q, 20)); qConjMulP(A(Q, 20), A(pLocalR, ms * 4), A(Q, 20)); qMulP(A(Q, 16), A(Q, 16), A(Q, 20)); }
+    qMulP(A(Q, 12), A(Q, 16), A(pLocalR, es * 4));
+  } else {
+    rotationOf(A(Q, 12), mat(pWorldM, es));
+    rotationToLocal(A(Q, 12), QP, A(Q, 12), mirrored);
+  }
+  if (wr > 0) {
+    rotationToLocal(A(Q, 20), QP, A(pTargetRotWs, e * 4), mirrored);
+    normalize(A(Q, 20));
+    if (wr === 1) { for (let k = 0; k < 4; k++) SF(Q, 12 + k, F(Q, 20 + k)); } else slerpP(A(Q, 12), A(Q, 12), A(Q, 20), wr);
+  }
+  // Root: R_r' = rootDelta · R_r. Mid: R_m' = L⁻¹ · midDelta · L · R_m, L the linear map from the
+  // mid's parent frame to solve space (Q 0 when every bone between has a uniform positive scale).
+  qMulP(A(pLocalR, rs * 4), A(IO, T_QR), A(Q, 4));
+  if (midFrameConformalPositive(rs, pm)) { qMulP(A(Q, 8), A(IO, T_QM), Q); qConjMulP(A(Q, 8), Q, A(Q, 8)); }
+  else conjugateByFrame(A(Q, 8), A(IO, T_QM), mat(pWorldM, pm));
+  qMulP(A(pLocalR, ms * 4), A(Q, 8), A(pLocalR, ms * 4));
+  if (child) {
+    // R_e' = (rootDelta · midDelta · Q_pe)⁻¹ · Q_final, then solved from the parent's new world matrix.
+    qMulP(A(Q, 16), A(IO, T_QM), A(Q, 16));
+    qMulP(A(Q, 16), A(IO, T_QR), A(Q, 16));
+    qConjMulP(A(pLocalR, es * 4), A(Q, 16), A(Q, 12));
+    endWantedWs(e, wr); // (before the subtree update overwrites the end's world matrix)
+    updateSubtree(rs);
+    endRotationSheared(es, mat(pWorldM, I(pParent, es)));
+    updateSubtree(es);
+  } else {
+    // The end (an IK controller outside the chain) goes to the solved tip, its wanted world
+    // rotation (Q 12) solved from its parent's world matrix; the composed one for a singular parent.
+    updateSubtree(rs);
+    transformPoint(A(VS, 6), P, A(IO, T_NC));
+    rotationToWorld(A(Q, 12), QP, A(Q, 12), mirrored);
+    const pe = I(pParent, es);
+    const Pe: usize = pe >= 0 ? mat(pWorldM, pe) : mat(pRootWs, ch);
+    invertAffine(V2, Pe);
+    transformPoint(A(pLocalT, es * 3), V2, A(VS, 6));
+    rotationOf(A(Q, 24), Pe);
+    rotationToLocal(A(pLocalR, es * 4), A(Q, 24), A(Q, 12), isMirrored(Pe));
+    normalize(A(pLocalR, es * 4));
+    for (let k = 0; k < 4; k++) SF(Q, 24 + k, F(Q, 12 + k));
+    endRotationSheared(es, Pe);
+    updateSubtree(es);
+  }
+  return true;
+}
+
+/** After the first solve of a stretchy limb: the target's direction (sU..) and the reach search started; false when there is none to run. */
+function searchBegin(e: i32): bool {
+  let hx = F(IO, T_BT) - F(IO, 0), hy = F(IO, T_BT + 1) - F(IO, 1), hz = F(IO, T_BT + 2) - F(IO, 2);
+  let D = Math.sqrt(hx * hx + hy * hy + hz * hz);
+  if (D === Infinity) { unitOfHuge(hx, hy, hz); hx = rx; hy = ry; hz = rz; D = f64.MAX_VALUE; } // (beyond 1e154: any reach is short of it)
+  else if (!(D > 1e-12) || !isFinite<f64>(D)) { hx = F(IO, T_NC) - F(IO, 0); hy = F(IO, T_NC + 1) - F(IO, 1); hz = F(IO, T_NC + 2) - F(IO, 2); D = 0; }
+  const hl = Math.sqrt(hx * hx + hy * hy + hz * hz);
+  if (!(hl > 1e-12) || !isFinite<f64>(hl)) return false;
+  sUx = hx / hl; sUy = hy / hl; sUz = hz / hl;
+  const cx = F(IO, 6) - F(IO, 0), cy = F(IO, 7) - F(IO, 1), cz = F(IO, 8) - F(IO, 2);
+  const lo = Math.abs(F(IO, T_L1) - F(IO, T_L2)), hi = F(IO, T_L1) + F(IO, T_L2);
+  return rsBegin(lo, hi, D, Math.sqrt(cx * cx + cy * cy + cz * cz), F(pSoften, e), 1e-3 * F(pReachTol, e));
+}
+
+/** After the reach search: the whole chain swung about the root onto the target's direction; the record's lengths and extension set to the real reach. */
+function searchSwing(e: i32, rs: i32, ms: i32, es: i32, child: bool): void {
+  tipInSolveSpace(e, ms, es, child);
+  SF(VS, 0, F(VS, 9) - F(IO, 0)); SF(VS, 1, F(VS, 10) - F(IO, 1)); SF(VS, 2, F(VS, 11) - F(IO, 2));
+  SF(VS, 3, sUx); SF(VS, 4, sUy); SF(VS, 5, sUz);
+  const reach = Math.sqrt(F(VS, 0) * F(VS, 0) + F(VS, 1) * F(VS, 1) + F(VS, 2) * F(VS, 2));
+  qSwing(CQ, VS, A(VS, 3));
+  qMulP(A(pLocalR, rs * 4), CQ, A(pLocalR, rs * 4));
+  updateSubtree(rs);
+  if (child) { endRotationSheared(es, mat(pWorldM, I(pParent, es))); updateSubtree(es); }
+  const Lr = F(RS, RS_LR);
+  if (Lr > 0) { SF(IO, T_L1, Lr); SF(IO, T_L2, 0); }
+  SF(IO, T_EXT, reach / (F(IO, T_L1) + F(IO, T_L2)));
+}
+
+/** After a stretchy limb's solve: the record's target back to the real one (the arm outcome reads it); an IK controller placed at the forearm's real tip, keeping its wanted rotation. */
+function refineEnd(e: i32, ms: i32, es: i32, child: bool, ch: i32): void {
+  transformPoint(A(IO, 9), PI, A(pTargetWs, e * 3));
+  if (child) return;
+  transformPoint(A(VS, 6), mat(pWorldM, ms), A(pTipLs, e * 3));
+  const pe = I(pParent, es);
+  const Pe: usize = pe >= 0 ? mat(pWorldM, pe) : mat(pRootWs, ch);
+  invertAffine(V2, Pe);
+  transformPoint(A(pLocalT, es * 3), V2, A(VS, 6));
+  endRotationSheared(es, Pe);
+  updateSubtree(es);
+}
+
+/** The outcome of a step-by-step solve, in world units: miss, reached, extension, solved; an arm's reposition flag and held object. */
+function limbOutcome(e: i32, ms: i32, es: i32, child: bool, w: f64, P: usize, isArm: bool): void {
+  let ax: f64, ay: f64, az: f64;
+  if (child) { const ew = mat(pWorldM, es); ax = F(ew, 12); ay = F(ew, 13); az = F(ew, 14); } else {
+    transformPoint(A(VS, 9), mat(pWorldM, ms), A(pTipLs, e * 3)); ax = F(VS, 9); ay = F(VS, 10); az = F(VS, 11);
+  }
+  const tx = F(pTargetWs, e * 3), ty = F(pTargetWs, e * 3 + 1), tz = F(pTargetWs, e * 3 + 2);
+  const bx = sCwx + w * (tx - sCwx) - ax, by = sCwy + w * (ty - sCwy) - ay, bz = sCwz + w * (tz - sCwz) - az;
+  const miss = Math.sqrt(bx * bx + by * by + bz * bz);
+  SF(pMissWs, e, miss);
+  SF(pMissFullWs, e, Math.sqrt((ax - tx) * (ax - tx) + (ay - ty) * (ay - ty) + (az - tz) * (az - tz)));
+  SB(pReached, e, miss <= F(pReachTol, e) ? 1 : 0);
+  SF(pExtension, e, F(IO, T_EXT));
+  SB(pSolved, e, 1);
+  if (isArm) armOutcome(e, P, w, F(IO, 0), F(IO, 1), F(IO, 2), F(IO, 9), F(IO, 10), F(IO, 11), F(IO, T_L1), F(IO, T_L2));
+}
+
+// ---- The reach search of a stretchy limb ----------------------------------------------------------
+//
+// A non-uniform scale on a limb's root bone makes the lower bone's solve-space length depend on the
+// elbow angle, so the record's model reach (l1 + l2) is not the limb's. The root's rotation is
+// rigid, so the tip's distance r from the root depends on the elbow alone, i.e. on the distance dd
+// the record is asked for. The solve evaluates r(dd); this search says which dd to evaluate next:
+// 1. the folded limb, dd = lo (|l1 − l2|): r there is the least distance Lmin;
+// 2. a golden-section search for the largest r on [lo, hi] (RS_GOLDEN steps), then the straight
+//    limb dd = hi, which it never samples: the larger is the real reach Lr, at ddMax;
+// 3. the goal: the blended target's distance with the soften and clamp applied to [Lmin, Lr];
+// 4. regula falsi (Illinois) on [lo, ddMax] for r(dd) = goal.
+// Continuous in the target; about 30 evaluations per limb and frame. State in RS (f64 slots below).
+
+/** Golden-section steps: the bracket shrinks to 0.618^20 ≈ 7e-5 of the elbow's range, the reach found to about 1e-7 of itself. */
+const RS_GOLDEN: f64 = 20;
+/** Most evaluations, the first solve included. */
+const RS_MAX_ROUNDS: f64 = 48;
+const RS_PHASE = 0, RS_ROUND = 1, RS_GI = 2, RS_PEND_C = 3, RS_SIDE = 4, RS_LO = 5, RS_HI = 6, RS_DD = 7, RS_LMIN = 8, RS_LR = 9, RS_GOAL = 10;
+const RS_GA = 11, RS_GB = 12, RS_GC = 13, RS_GD = 14, RS_RC = 15, RS_RD = 16, RS_FLO = 17, RS_FHI = 18, RS_DD_MAX = 19, RS_R_INT = 20, RS_DD_INT = 21;
+const RS_D = 22, RS_DC = 23, RS_SOFTEN = 24, RS_TOL = 25;
+const GR: f64 = 0.6180339887498949;
+
+@inline function rg(i: i32): f64 { return F(RS, i); }
+@inline function rset(i: i32, v: f64): void { SF(RS, i, v); }
+
+/**
+ * Start the search after the first solve: `lo`, `hi` the record's folded and straight distances,
+ * `D` the blended target's distance, `dc` the animated tip's (the soften never pulls a target in
+ * below it), `soften` ∈ [0, 0.5], `tol` the goal's tolerance (solve space). The first dd is lo.
+ * False (nothing started) for non-finite or degenerate inputs: the first solve stays.
+ */
+function rsBegin(lo: f64, hi: f64, D: f64, dc: f64, soften: f64, tol: f64): bool {
+  if (!(hi > 1e-12) || !isFinite<f64>(hi) || !(lo >= 0) || !(lo <= hi) || !(D >= 0) || !isFinite<f64>(D) || !(tol > 0)) return false;
+  if (!(dc >= 0) || !isFinite<f64>(dc)) dc = 0;
+  let sg = soften;
+  if (!(sg > 0)) sg = 0; else if (sg > 0.5) sg = 0.5;
+  memory.fill(RS, 0, 32 << 3);
+  rset(RS_PHASE, 1);
+  rset(RS_LO, lo); rset(RS_HI, hi); rset(RS_DD, lo);
+  rset(RS_D, D); rset(RS_DC, dc); rset(RS_SOFTEN, sg); rset(RS_TOL, tol);
+  return true;
+}
+
+/** Consume r = r(dd): true with the next dd in RS_DD, false when done (the pose just evaluated is the answer). */
+function rsNext(r: f64): bool {
+  const round = rg(RS_ROUND) + 1;
+  rset(RS_ROUND, round);
+  let phase = rg(RS_PHASE);
+  if (phase === 1) {
+    rset(RS_LMIN, r);
+    const ga = rg(RS_LO), gb = rg(RS_HI);
+    rset(RS_GA, ga); rset(RS_GB, gb);
+    rset(RS_GC, gb - GR * (gb - ga)); rset(RS_GD, ga + GR * (gb - ga));
+    rset(RS_DD, rg(RS_GC)); rset(RS_PEND_C, 1); rset(RS_PHASE, 2); rset(RS_GI, 0);
+    return true;
+  }
+  if (phase === 2) {
+    if (rg(RS_PEND_C) === 1) { rset(RS_RC, r); rset(RS_DD, rg(RS_GD)); rset(RS_PEND_C, 0); return true; }
+    rset(RS_RD, r); phase = 3; rset(RS_PHASE, 3);
+  }
+  if (phase === 3) return rsGolden(r);
+  let atMax = false;
+  if (phase === 7) {
+    if (r >= rg(RS_R_INT)) { rset(RS_DD_MAX, rg(RS_HI)); atMax = true; } else { rset(RS_DD_MAX, rg(RS_DD_INT)); rset(RS_DD, rg(RS_DD_INT)); }
+    rset(RS_PHASE, 4);
+    if (!atMax) return true;
+  } else if (phase === 4) atMax = true;
+  if (atMax) return rsAtMax(r);
+  if (phase === 5) return rsFalsi(r, round);
+  return false; // phase 6: the folded pose, evaluated
+}
+
+/** Phase 3: a golden-section step toward the largest r; then the straight limb (phase 7). */
+function rsGolden(r: f64): bool {
+  const gi = rg(RS_GI);
+  if (gi > 0) { if (rg(RS_PEND_C) === 1) rset(RS_RC, r); else rset(RS_RD, r); }
+  const rc = rg(RS_RC), rd = rg(RS_RD);
+  if (gi >= RS_GOLDEN) {
+    rset(RS_DD_INT, rc > rd ? rg(RS_GC) : rg(RS_GD)); rset(RS_R_INT, rc > rd ? rc : rd);
+    rset(RS_DD, rg(RS_HI)); rset(RS_PHASE, 7);
+    return true;
+  }
+  rset(RS_GI, gi + 1);
+  if (rc > rd) {
+    const gb = rg(RS_GD); rset(RS_GB, gb); rset(RS_GD, rg(RS_GC)); rset(RS_RD, rc);
+    rset(RS_GC, gb - GR * (gb - rg(RS_GA))); rset(RS_DD, rg(RS_GC)); rset(RS_PEND_C, 1);
+  } else {
+    const ga = rg(RS_GC); rset(RS_GA, ga); rset(RS_GC, rg(RS_GD)); rset(RS_RC, rd);
+    rset(RS_GD, ga + GR * (rg(RS_GB) - ga)); rset(RS_DD, rg(RS_GD)); rset(RS_PEND_C, 0);
+  }
+  return true;
+}
+
+/** At the maximum (r = the real reach Lr): the goal; stay there, fold, or start the regula falsi (phase 5). */
+function rsAtMax(Lr: f64): bool {
+  const tol = rg(RS_TOL);
+  rset(RS_LR, Lr);
+  const sG = rg(RS_SOFTEN), Lmin = rg(RS_LMIN), dcA = rg(RS_DC);
+  let De = rg(RS_D);
+  if (sG > 0 && De > Lr * (1 - sG)) {
+    let da = Lr * (1 - sG);
+    if (dcA > da) da = dcA < Lr ? dcA : Lr;
+    const sl = Lr - da;
+    if (De > da) De = sl > 1e-12 * Lr ? da + sl * (1 - jsExp(-(De - da) / sl)) : Lr;
+  }
+  if (De > Lr) De = Lr;
+  if (De < Lmin) De = Lmin;
+  rset(RS_GOAL, De);
+  if (!(De < Lr - tol)) return false;
+  const flo = Lmin - De, fhi = Lr - De;
+  rset(RS_FLO, flo); rset(RS_FHI, fhi);
+  if (!(flo < -tol)) { rset(RS_DD, rg(RS_LO)); rset(RS_PHASE, 6); return true; }
+  const lo = rg(RS_LO), ddMax = rg(RS_DD_MAX);
+  rset(RS_DD, (lo * fhi - ddMax * flo) / (fhi - flo)); rset(RS_HI, ddMax); rset(RS_SIDE, 0); rset(RS_PHASE, 5);
+  return true;
+}
+
+/** Phase 5: a regula falsi (Illinois) step toward r = goal. */
+function rsFalsi(r: f64, round: f64): bool {
+  const tol = rg(RS_TOL);
+  const f = r - rg(RS_GOAL);
+  if (!(Math.abs(f) > tol) || round >= RS_MAX_ROUNDS) return false;
+  let lo = rg(RS_LO), hi = rg(RS_HI), flo = rg(RS_FLO), fhi = rg(RS_FHI);
+  const side = rg(RS_SIDE), dd = rg(RS_DD);
+  if (f > 0) { hi = dd; fhi = f; if (side === 1) flo *= 0.5; rset(RS_SIDE, 1); } else { lo = dd; flo = f; if (side === -1) fhi *= 0.5; rset(RS_SIDE, -1); }
+  rset(RS_LO, lo); rset(RS_HI, hi); rset(RS_FLO, flo); rset(RS_FHI, fhi);
+  rset(RS_DD, (lo * fhi - hi * flo) / (fhi - flo));
+  return true;
+}
+
+/** The frame maths on records at byte addresses (for the tests of the maths alone): {@link localRotationForWorld}, 1 when solved. */
+export function frameLocalRotation(out: usize, P: usize, S: usize, q: usize): i32 { return localRotationForWorld(out, P, S, q) ? 1 : 0; }
+
+/** {@link isConformal} of the matrix at byte address m (1 when conformal), for the tests. */
+export function frameConformal(m: usize): i32 { return isConformal(m) ? 1 : 0; }
+
+/** 1 when limb e's ids lie inside the layout ({@link limbInBounds}: what TwoBoneIK solves), else 0. */
+export function limbOk(e: i32): i32 { return <u32>e < <u32>gEnts && limbInBounds(e) ? 1 : 0; }

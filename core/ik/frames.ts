@@ -147,21 +147,10 @@ export function rotationOfMatrix(out: Float64Array, o: number, m: ArrayLike<numb
 }
 
 /**
- * World rotation → rotation in the local frame of a parent whose world rotation is `qP`
- * (from {@link rotationOfMatrix}) and which is mirrored when `mirrored` is true:
- * `q_local = M(qP⁻¹ · q_ws)`. `out` may alias `q`.
+ * Local rotation → world rotation under a parent whose world rotation is `qP` (from
+ * {@link rotationOfMatrix}) and which is mirrored when `mirrored` is true: `q_ws = qP · M(q_local)`.
+ * `out` may alias `q`.
  */
-export function rotationToLocal(out: Float64Array, o: number, qP: ArrayLike<number>, po: number, q: ArrayLike<number>, qo: number, mirrored: boolean): void {
-  const ax = -qP[po]!, ay = -qP[po + 1]!, az = -qP[po + 2]!, aw = qP[po + 3]!;
-  const bx = q[qo]!, by = q[qo + 1]!, bz = q[qo + 2]!, bw = q[qo + 3]!;
-  const x = ax * bw + aw * bx + ay * bz - az * by;
-  const y = ay * bw + aw * by + az * bx - ax * bz;
-  const z = az * bw + aw * bz + ax * by - ay * bx;
-  const w = aw * bw - ax * bx - ay * by - az * bz;
-  out[o] = x; out[o + 1] = mirrored ? -y : y; out[o + 2] = mirrored ? -z : z; out[o + 3] = w;
-}
-
-/** Inverse of {@link rotationToLocal}: `q_ws = qP · M(q_local)`. `out` may alias `q`. */
 export function rotationToWorld(out: Float64Array, o: number, qP: ArrayLike<number>, po: number, q: ArrayLike<number>, qo: number, mirrored: boolean): void {
   const ax = qP[po]!, ay = qP[po + 1]!, az = qP[po + 2]!, aw = qP[po + 3]!;
   const bx = q[qo]!, by = mirrored ? -q[qo + 1]! : q[qo + 1]!, bz = mirrored ? -q[qo + 2]! : q[qo + 2]!, bw = q[qo + 3]!;
@@ -169,86 +158,4 @@ export function rotationToWorld(out: Float64Array, o: number, qP: ArrayLike<numb
   out[o + 1] = ay * bw + aw * by + az * bx - ax * bz;
   out[o + 2] = az * bw + aw * bz + ax * by - ay * bx;
   out[o + 3] = aw * bw - ax * bx - ay * by - az * bz;
-}
-
-/** Slerp with the fraction read from an array (no boxed argument); lives with qSlerp in core/qmath. */
-export { qSlerpAt } from '../qmath';
-
-const _R = new Float64Array(16); // localRotationForWorld's rotation, column-major
-
-/**
- * True when the linear part of an affine matrix is conformal: orthogonal columns of equal
- * length (a rotation, possibly mirrored, times a uniform scale), within a relative `eps`
- * (default 1e-6: a matrix composed from float32-rounded rotations still counts).
- * Under a conformal parent, world rotations compose with local ones exactly; under a
- * non-uniformly scaled or sheared one they do not (see {@link localRotationForWorld}).
- *
- * @example
- * if (!isConformal(pose.worldM, parentSlot * 16)) { ... }
- */
-export function isConformal(m: ArrayLike<number>, mo: number, eps = 1e-6): boolean {
-  const a0 = m[mo]!, a1 = m[mo + 1]!, a2 = m[mo + 2]!;
-  const b0 = m[mo + 4]!, b1 = m[mo + 5]!, b2 = m[mo + 6]!;
-  const c0 = m[mo + 8]!, c1 = m[mo + 9]!, c2 = m[mo + 10]!;
-  const na = a0 * a0 + a1 * a1 + a2 * a2, nb = b0 * b0 + b1 * b1 + b2 * b2, nc = c0 * c0 + c1 * c1 + c2 * c2;
-  const t = eps * na;
-  return Math.abs(na - nb) <= t && Math.abs(na - nc) <= t &&
-    Math.abs(a0 * b0 + a1 * b1 + a2 * b2) <= t && Math.abs(a0 * c0 + a1 * c1 + a2 * c2) <= t &&
-    Math.abs(b0 * c0 + b1 * c1 + b2 * c2) <= t;
-}
-
-/**
- * The local rotation that gives a bone the world rotation `q` (unit x, y, z, w) under a parent
- * whose world matrix is `P` (any invertible affine: scaled, sheared or mirrored), for a bone
- * with local scale `S` (x, y, z). Exact in the convention of {@link rotationOfMatrix}: the
- * bone's world x axis points along `q`'s x axis, its world y axis lies in the plane of `q`'s x
- * and y axes on the side of `q`'s y (under a sheared parent no rotation can match all three
- * axes). Under a conformal parent this equals `M(qP⁻¹ · q)` ({@link rotationToLocal}).
- * Returns false (and leaves `out` unchanged) for a singular parent or a zero local scale.
- *
- * @example
- * // hand rotation target under a non-uniformly scaled forearm
- * localRotationForWorld(pose.localR, hand * 4, pose.worldM, forearm * 16, pose.localS, hand * 3, targetWs, 0);
- */
-export function localRotationForWorld(
-  out: Float64Array, o: number, P: ArrayLike<number>, po: number, S: ArrayLike<number>, so: number, q: ArrayLike<number>, qo: number,
-): boolean {
-  const a00 = P[po]!, a01 = P[po + 1]!, a02 = P[po + 2]!;
-  const a10 = P[po + 4]!, a11 = P[po + 5]!, a12 = P[po + 6]!;
-  const a20 = P[po + 8]!, a21 = P[po + 9]!, a22 = P[po + 10]!;
-  const b01 = a22 * a11 - a12 * a21, b11 = -a22 * a10 + a12 * a20, b21 = a21 * a10 - a11 * a20;
-  const det = a00 * b01 + a01 * b11 + a02 * b21;
-  const s0 = S[so]!, s1 = S[so + 1]!, s2 = S[so + 2]!;
-  if (!(Math.abs(det) > 1e-300) || !Number.isFinite(det) || !(s0 !== 0 && s1 !== 0 && s2 !== 0) || !Number.isFinite(s0 * s1 * s2)) return false;
-  const id = 1 / det;
-  // rows of P⁻¹ (linear part)
-  const i00 = b01 * id, i01 = (-a22 * a01 + a02 * a21) * id, i02 = (a12 * a01 - a02 * a11) * id;
-  const i10 = b11 * id, i11 = (a22 * a00 - a02 * a20) * id, i12 = (-a12 * a00 + a02 * a10) * id;
-  const i20 = b21 * id, i21 = (-a21 * a00 + a01 * a20) * id, i22 = (a11 * a00 - a01 * a10) * id;
-  // the target's x and y axes (columns of its rotation matrix)
-  const x = q[qo]!, y = q[qo + 1]!, z = q[qo + 2]!, w = q[qo + 3]!;
-  const tx0 = 1 - 2 * (y * y + z * z), tx1 = 2 * (x * y + w * z), tx2 = 2 * (x * z - w * y);
-  const ty0 = 2 * (x * y - w * z), ty1 = 1 - 2 * (x * x + z * z), ty2 = 2 * (y * z + w * x);
-  // r0 ∥ P⁻¹ · tx, its sign chosen so that the world x column (negated when mirrored) points along tx
-  let r0 = i00 * tx0 + i10 * tx1 + i20 * tx2, r1 = i01 * tx0 + i11 * tx1 + i21 * tx2, r2 = i02 * tx0 + i12 * tx1 + i22 * tx2;
-  let l = Math.sqrt(r0 * r0 + r1 * r1 + r2 * r2);
-  if (!(l > 1e-300) || !Number.isFinite(l)) return false;
-  const mirrored = (det < 0) !== (s0 * s1 * s2 < 0);
-  l = (s0 < 0) !== mirrored ? -1 / l : 1 / l;
-  r0 *= l; r1 *= l; r2 *= l;
-  // r1: P⁻¹ · ty made orthogonal to r0, on the side where the world y column leans toward ty
-  const u0 = i00 * ty0 + i10 * ty1 + i20 * ty2, u1 = i01 * ty0 + i11 * ty1 + i21 * ty2, u2 = i02 * ty0 + i12 * ty1 + i22 * ty2;
-  const dp = u0 * r0 + u1 * r1 + u2 * r2;
-  let v0 = u0 - dp * r0, v1 = u1 - dp * r1, v2 = u2 - dp * r2;
-  l = Math.sqrt(v0 * v0 + v1 * v1 + v2 * v2);
-  if (!(l > 1e-300) || !Number.isFinite(l)) return false;
-  l = s1 < 0 ? -1 / l : 1 / l;
-  v0 *= l; v1 *= l; v2 *= l;
-  // The rotation with columns r0, r1 (r2 = r0 × r1) as a quaternion: rotationOfMatrix of it
-  // (its Gram–Schmidt leaves orthonormal columns as they are; doubles go through an array, as
-  // a call with them as arguments would box each one)
-  _R[0] = r0; _R[1] = r1; _R[2] = r2; _R[4] = v0; _R[5] = v1; _R[6] = v2;
-  _R[8] = r1 * v2 - r2 * v1; _R[9] = r2 * v0 - r0 * v2; _R[10] = r0 * v1 - r1 * v0;
-  rotationOfMatrix(out, o, _R, 0);
-  return true;
 }

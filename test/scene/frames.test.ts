@@ -1,11 +1,41 @@
 /**
- * Frame helpers (core/ik/frames.ts): the rotation of a scaled, sheared or mirrored matrix, and
- * the local rotation that gives a bone a wanted world rotation under such a parent.
+ * The two-bone kernel's frame maths (wasm/twoBone.ts), alone: the local rotation that gives a
+ * bone a wanted world rotation under a scaled, sheared or mirrored parent, and the conformal test.
+ * rotationOfMatrix (core/ik/frames.ts) judges the result.
  */
 import { describe, expect, test } from 'vitest';
 import { glMatrix, mat4, quat, vec3 } from 'gl-matrix';
-import { isConformal, localRotationForWorld, rotationOfMatrix, rotationToLocal, det3 } from '../../core/ik/frames';
+import { det3, rotationOfMatrix } from '../../core/ik/frames';
+import { qConjMul } from '../../core/qmath';
+import { twoBoneWasmModule } from '../../runtime/kernels';
 import { createRng as rng } from '../helpers/rng';
+
+/** The kernel's frame maths on its own instance: arguments copied into its memory at 64 KiB. */
+const kernel = ((): { localRotationForWorld: (out: Float64Array, P: ArrayLike<number>, S: ArrayLike<number>, q: ArrayLike<number>) => boolean; isConformal: (m: ArrayLike<number>) => boolean } => {
+  const memory = new WebAssembly.Memory({ initial: 2, maximum: 2 });
+  const x = new WebAssembly.Instance(twoBoneWasmModule()!, { env: { memory, exp: Math.exp, acos: Math.acos, sin: Math.sin } }).exports as unknown as {
+    frameLocalRotation(out: number, P: number, S: number, q: number): number; frameConformal(m: number): number;
+  };
+  const base = 65536, f = new Float64Array(memory.buffer, base, 32); // P 0..15, S 16..18, q 20..23, out 24..27
+  return {
+    localRotationForWorld: (out, P, S, q) => {
+      f.set(Array.from(P).slice(0, 16), 0); f.set(Array.from(S).slice(0, 3), 16); f.set(Array.from(q).slice(0, 4), 20); f.set(out.subarray(0, 4), 24);
+      const ok = x.frameLocalRotation(base + 24 * 8, base, base + 16 * 8, base + 20 * 8) === 1;
+      out.set(f.subarray(24, 28));
+      return ok;
+    },
+    isConformal: (m) => { f.set(Array.from(m).slice(0, 16), 0); return x.frameConformal(base) === 1; },
+  };
+})();
+const localRotationForWorld = (out: Float64Array, _o: number, P: ArrayLike<number>, _po: number, S: ArrayLike<number>, _so: number, q: ArrayLike<number>, _qo: number): boolean =>
+  kernel.localRotationForWorld(out, P, S, q);
+const isConformal = (m: ArrayLike<number>, _o: number): boolean => kernel.isConformal(m);
+
+/** M(qP⁻¹ · q), M negating y and z when the parent is mirrored: the local rotation under a conformal parent. */
+function rotationToLocal(out: Float64Array, _o: number, qP: Float64Array, _po: number, q: ArrayLike<number>, _qo: number, mirrored: boolean): void {
+  qConjMul(out, 0, qP, 0, q, 0);
+  if (mirrored) { out[1] = -out[1]!; out[2] = -out[2]!; }
+}
 
 glMatrix.setMatrixArrayType(Float64Array as unknown as Float32ArrayConstructor);
 

@@ -3,7 +3,7 @@
  * (core/world.ts stopCharacterSystems): its scene character and limbs leave the scene systems,
  * so the next character bound, which gets its slots and id, keeps exactly its own pose; another
  * character's scene IK runs on exactly as in a world where nothing was removed; `removeSceneIK` and `unbindSkeleton` still release the stale
- * ones. On the JavaScript systems and the WebAssembly kernels.
+ * ones.
  */
 import { describe, expect, test } from 'vitest';
 import { createBitrigWorld } from '../../runtime/world';
@@ -15,12 +15,12 @@ import { makeBiped } from './rig';
 
 const inputs = { feet: [1, 1], hands: [{ position: [0.25, 1.0, 0.25] }, null] };
 
-describe.each([false, true])('scene IK of a character removed from the pose store (WebAssembly %s)', (wasm) => {
+describe('scene IK of a character removed from the pose store', () => {
   test('the newcomer on its slots keeps its own pose; the other character is still solved; the stale handle and binding release cleanly', () => {
-    const world = createBitrigWorld({ wasm });
+    const world = createBitrigWorld();
     const a = makeBiped({ world }), b = makeBiped({ world });
     // the same two characters in a world where nothing is removed: b's pose there is the reference
-    const world2 = createBitrigWorld({ wasm });
+    const world2 = createBitrigWorld();
     const a2 = makeBiped({ world: world2 }), b2 = makeBiped({ world: world2 });
     const bPose = (w: typeof world, r: typeof b): number[] => Array.from({ length: r.binding.boneCount }, (_, j) => r.binding.slotOf[j]!)
       .flatMap((s) => [...w.pose.localR.subarray(s * 4, s * 4 + 4), ...w.pose.localT.subarray(s * 3, s * 3 + 3)]);

@@ -4,7 +4,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { glMatrix, quat, vec3 } from 'gl-matrix';
-import { createTwoBoneOutput, solveTwoBone, twoBoneOptions, type TwoBoneInput } from '../../core/ik/twoBone';
+import { createTwoBoneOutput, twoBoneOptions, type TwoBoneInput } from '../../core/ik/twoBone';
+import { solveTwoBone } from '../../runtime/twoBone';
 import { dist, quatAngle } from './rig';
 
 glMatrix.setMatrixArrayType(Float64Array as unknown as Float32ArrayConstructor);
