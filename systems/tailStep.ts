@@ -43,27 +43,22 @@ import { LK, K, refreshStepCache } from '../core/tailKernel';
 export function tailStep(world: BitrigWorld, step?: number, from = 0, count = 0x7fffffff): void {
   // h into the link register: the world's fixed step, or `step` when given (two statements:
   // mixing the optional argument with the clock's number would box it).
-  // (no number is read here: this dispatcher runs once a frame, so V8 may keep it unoptimised,
-  // and unoptimised code boxes every double it reads from a typed array — an allocation a
-  // frame; refreshCaches loops over the chains and gets optimised)
+  // (typed array to typed array: no double is held in a variable of this once-a-frame
+  // function, which V8 may keep unoptimised, where a held double would be boxed each frame)
   const accel = world.tailAccel;
   if (accel === null) return;
-  if (step === undefined) refreshCaches(world, accel.params, -1);
-  else refreshCaches(world, accel.params, step);
+  LK[K.STEP] = world.clock[CLOCK.FIXED_STEP]!;
+  if (step !== undefined) LK[K.STEP] = step;
+  accel.params[0] = LK[K.STEP]!;
+  refreshCaches(world);
   const groups = world.tailRows.groups;
   const g0 = from > 0 ? (from < groups ? from : groups) : 0;
   const g1 = count < groups - g0 ? g0 + count : groups;
   accel.kernel.tailStep(g0, g1);
 }
 
-/**
- * The step length h into the link register and the kernel's params[0] (`step`, or the world's
- * fixed step when negative), and the cached exponentials of every chain with a step pending,
- * where stale (JavaScript's Math.exp).
- */
-function refreshCaches(world: BitrigWorld, params: Float64Array, step: number): void {
-  LK[K.STEP] = step >= 0 ? step : world.clock[CLOCK.FIXED_STEP]!;
-  params[0] = LK[K.STEP]!;
+/** The cached exponentials of every chain with a step pending, where stale (JavaScript's Math.exp). */
+function refreshCaches(world: BitrigWorld): void {
   const C = world.components.TailChain;
   const ents = world.queries.tails.dense, cache = C.stepCache;
   for (let e = 0; e < ents.length; e++) {
