@@ -135,25 +135,10 @@ function isConformal(m: usize): bool {
 
 /** Load the root parent matrix at byte address P into the cache. */
 function loadParent(P: usize, par: i32, ch: i32): void {
-  const a00 = F(P, 0), a01 = F(P, 1), a02 = F(P, 2);
-  const a10 = F(P, 4), a11 = F(P, 5), a12 = F(P, 6);
-  const a20 = F(P, 8), a21 = F(P, 9), a22 = F(P, 10);
-  const ptx = F(P, 12), pty = F(P, 13), ptz = F(P, 14);
-  const b01 = a22 * a11 - a12 * a21, b11 = -a22 * a10 + a12 * a20, b21 = a21 * a10 - a11 * a20;
-  const det = a00 * b01 + a01 * b11 + a02 * b21;
-  if (!(Math.abs(det) > 1e-300) || !isFinite<f64>(det) || !isFinite<f64>(ptx + pty + ptz)) {
-    cOk = false;
-    i00 = 1; i01 = 0; i02 = 0; i10 = 0; i11 = 1; i12 = 0; i20 = 0; i21 = 0; i22 = 1; i30 = 0; i31 = 0; i32_ = 0;
-  } else {
-    cOk = true;
-    const id = 1 / det;
-    i00 = b01 * id; i01 = (-a22 * a01 + a02 * a21) * id; i02 = (a12 * a01 - a02 * a11) * id;
-    i10 = b11 * id; i11 = (a22 * a00 - a02 * a20) * id; i12 = (-a12 * a00 + a02 * a10) * id;
-    i20 = b21 * id; i21 = (-a21 * a00 + a01 * a20) * id; i22 = (a11 * a00 - a01 * a10) * id;
-    i30 = -(i00 * ptx + i10 * pty + i20 * ptz);
-    i31 = -(i01 * ptx + i11 * pty + i21 * ptz);
-    i32_ = -(i02 * ptx + i12 * pty + i22 * ptz);
-  }
+  cOk = loadInverse(P);
+  i00 = gI00; i01 = gI01; i02 = gI02; i10 = gI10; i11 = gI11; i12 = gI12; i20 = gI20; i21 = gI21; i22 = gI22;
+  i30 = gI30; i31 = gI31; i32_ = gI32;
+  const det = gDet;
   rotationOfMatrix(P);
   qpx = rx; qpy = ry; qpz = rz; qpw = rw;
   cMir = det < 0;
@@ -1125,9 +1110,9 @@ export function twoBoneRecord(): usize { return IO; }
 /** The end of the kernel's static data (its scratch): a layout's arrays must start above it. */
 export function staticEnd(): usize { return __heap_base; }
 
-/** out = a · b (quaternions at byte addresses; out may alias either). */
-function qMulP(out: usize, a: usize, b: usize): void {
-  const ax = F(a, 0), ay = F(a, 1), az = F(a, 2), aw = F(a, 3);
+/** out = a' · b, a' = a with its vector part times s (1: a, −1: a⁻¹ for a unit a); quaternions at byte addresses, out may alias either. */
+function qMulS(out: usize, a: usize, b: usize, s: f64): void {
+  const ax = s * F(a, 0), ay = s * F(a, 1), az = s * F(a, 2), aw = F(a, 3);
   const bx = F(b, 0), by = F(b, 1), bz = F(b, 2), bw = F(b, 3);
   SF(out, 0, ax * bw + aw * bx + ay * bz - az * by);
   SF(out, 1, ay * bw + aw * by + az * bx - ax * bz);
@@ -1135,15 +1120,11 @@ function qMulP(out: usize, a: usize, b: usize): void {
   SF(out, 3, aw * bw - ax * bx - ay * by - az * bz);
 }
 
+/** out = a · b (out may alias either). */
+@inline function qMulP(out: usize, a: usize, b: usize): void { qMulS(out, a, b, 1); }
+
 /** out = a⁻¹ · b for a unit a (out may alias either). */
-function qConjMulP(out: usize, a: usize, b: usize): void {
-  const ax = -F(a, 0), ay = -F(a, 1), az = -F(a, 2), aw = F(a, 3);
-  const bx = F(b, 0), by = F(b, 1), bz = F(b, 2), bw = F(b, 3);
-  SF(out, 0, ax * bw + aw * bx + ay * bz - az * by);
-  SF(out, 1, ay * bw + aw * by + az * bx - ax * bz);
-  SF(out, 2, az * bw + aw * bz + ax * by - ay * bx);
-  SF(out, 3, aw * bw - ax * bx - ay * by - az * bz);
-}
+@inline function qConjMulP(out: usize, a: usize, b: usize): void { qMulS(out, a, b, -1); }
 
 /** out = m · (p, 1) (an affine point transform; out may alias p). */
 function transformPoint(out: usize, m: usize, p: usize): void {
@@ -1273,22 +1254,14 @@ function pathRot(top: i32, bottom: i32, out: usize): void {
   if (s === top) qMulP(out, A(pLocalR, top * 4), out);
 }
 
-/** True when every bone from `pm` up to the root `rs` has a scale of uniform magnitude (signs free: a mirror is exact). */
-function pathUniformScale(rs: i32, pm: i32): bool {
+/**
+ * True when every bone from `pm` up to the root `rs` has a uniform scale: of uniform magnitude
+ * (signs free: a mirror is exact) when `positive` is false, uniform and positive when true.
+ */
+function pathScalesUniform(rs: i32, pm: i32, positive: bool): bool {
   let s = pm;
   for (let n = 0; s >= 0 && n < gBones; n++) {
-    if (!uniformMagnitude(s)) return false;
-    if (s === rs) return true;
-    s = I(pParent, s);
-  }
-  return true;
-}
-
-/** True when every bone from `pm` (the mid's parent) up to the root `rs` has a uniform positive scale. */
-function midFrameConformalPositive(rs: i32, pm: i32): bool {
-  let s = pm;
-  for (let n = 0; s >= 0 && n < gBones; n++) {
-    if (!uniformPositive(s)) return false;
+    if (!(positive ? uniformPositive(s) : uniformMagnitude(s))) return false;
     if (s === rs) return true;
     s = I(pParent, s);
   }
@@ -1408,7 +1381,7 @@ function solveLimb(e: i32): void {
   for (let k = 0; k < 4; k++) { SF(SV, k, F(pLocalR, rs * 4 + k)); SF(SV, 4 + k, F(pLocalR, ms * 4 + k)); SF(SV, 8 + k, F(pLocalR, es * 4 + k)); }
   for (let k = 0; k < 3; k++) { SF(SV, 12 + k, F(pLocalT, es * 3 + k)); SF(TG, k, F(pTargetWs, e * 3 + k)); }
   // A non-uniform scale between the root and the mid (a stretchy upper bone): the reach search.
-  const refine = w > 0 && !pathUniformScale(rs, I(pParent, ms));
+  const refine = w > 0 && !pathScalesUniform(rs, I(pParent, ms), false);
   let wk = w, sk = F(pSoften, e);
   let searched = false;
   for (let round = 0; ; round++) {
@@ -1489,7 +1462,7 @@ function solveRound(e: i32, rs: i32, ms: i32, es: i32, child: bool, P: usize, ch
   // Root: R_r' = rootDelta · R_r. Mid: R_m' = L⁻¹ · midDelta · L · R_m, L the linear map from the
   // mid's parent frame to solve space (Q 0 when every bone between has a uniform positive scale).
   qMulP(A(pLocalR, rs * 4), A(IO, T_QR), A(Q, 4));
-  if (midFrameConformalPositive(rs, pm)) { qMulP(A(Q, 8), A(IO, T_QM), Q); qConjMulP(A(Q, 8), Q, A(Q, 8)); }
+  if (pathScalesUniform(rs, pm, true)) { qMulP(A(Q, 8), A(IO, T_QM), Q); qConjMulP(A(Q, 8), Q, A(Q, 8)); }
   else conjugateByFrame(A(Q, 8), A(IO, T_QM), mat(pWorldM, pm));
   qMulP(A(pLocalR, ms * 4), A(Q, 8), A(pLocalR, ms * 4));
   if (child) {

@@ -1,7 +1,7 @@
 /**
- * Frame helpers for the scene-contact solvers: affine inverses, rotation of a (possibly
- * scaled, sheared or mirrored) matrix, and conversions between world space and a bone's
- * parent-local "solve space". Flat Float64Arrays with element offsets, column-major 4×4
+ * Frame helpers for the scene setup (the per-frame solve has its own, in the kernels): affine
+ * inverses, rotation of a (possibly scaled, sheared or mirrored) matrix, and conversions between
+ * a bone's parent-local frame and world space. Flat Float64Arrays with element offsets, column-major 4×4
  * (gl-matrix layout), quaternions x, y, z, w. Allocation-free; never throws.
  *
  * Convention for mirrored frames (negative determinant): the reflection is taken on the
