@@ -2,7 +2,7 @@
  * `tail.link`: the full tail step (clock, spring, bend coupling, floor, readback into the
  * pose store) per link at 60,000 links (10,000 six-link chains in one world), compared with
  * @pixiv/three-vrm-springbone running the same chains in the same process. `extra` also has
- * the same world on the JavaScript step (`jsBackendNs`), and 500 of the chains alone (`links3000Ns`: a
+ * 500 of the chains alone (`links3000Ns`: a
  * world small enough to stay in the caches), timed in the same interleaved rounds, with the
  * machine probes (`memProbeGBs`, `jsProbeNs`: which mode the shared machine was in).
  */
@@ -27,8 +27,7 @@ function hipsX(i: number, f: number): number {
 
 /** Run the tail benchmark (ours and three-vrm side by side). */
 export async function benchTail(): Promise<BenchResult[]> {
-  // ---- bitrig: one world, 10,000 chains (the default backend: WebAssembly SIMD where
-  // available), and the same world on the JavaScript step for the side-by-side ratio.
+  // ---- bitrig: one world, 10,000 chains.
   const ours = oursWorld();
   // The same chains, 500 of them (3,000 links): what a scene of a few hundred tails costs per
   // link, its state in the processor's caches (the 60,000 links' is not: there half the time is
