@@ -25,6 +25,9 @@
 //   7 coupling α, 8 cos(θmax/2), 9 sin(θmax/2), 10 floor on (0/1), 11 floor height F + ρ,
 //   12..13 backward horizontal (x, z), 14 contact damping e^(−γΔt)
 
+import * as QM from './quatMath';
+import { shepperdQ } from './quatMath';
+
 const LINK_STRIDE: i32 = 9; // = LINK_STRIDE in core/components/tail.ts
 const MAX_LINKS: i32 = 8; // = MAX_LINKS in core/components/tail.ts
 
@@ -1316,21 +1319,8 @@ function prepareChain(eid: i32, steps: i32): bool {
   const r00 = m00 / sx, r01 = m10 / sy, r02 = m20 / sz;
   const r10 = m01 / sx, r11 = m11 / sy, r12 = m21 / sz;
   const r20 = m02 / sx, r21 = m12 / sy, r22 = m22 / sz;
-  let x: f64, y: f64, z: f64, w: f64;
-  const tr = r00 + r11 + r22;
-  if (tr > 0) {
-    const S = Math.sqrt(tr + 1) * 2;
-    w = 0.25 * S; x = (r21 - r12) / S; y = (r02 - r20) / S; z = (r10 - r01) / S;
-  } else if (r00 > r11 && r00 > r22) {
-    const S = Math.sqrt(1 + r00 - r11 - r22) * 2;
-    w = (r21 - r12) / S; x = 0.25 * S; y = (r01 + r10) / S; z = (r02 + r20) / S;
-  } else if (r11 > r22) {
-    const S = Math.sqrt(1 + r11 - r00 - r22) * 2;
-    w = (r02 - r20) / S; x = (r01 + r10) / S; y = 0.25 * S; z = (r12 + r21) / S;
-  } else {
-    const S = Math.sqrt(1 + r22 - r00 - r11) * 2;
-    w = (r10 - r01) / S; x = (r02 + r20) / S; y = (r12 + r21) / S; z = 0.25 * S;
-  }
+  shepperdQ(r00, r01, r02, r10, r11, r12, r20, r21, r22);
+  const x = QM.qx, y = QM.qy, z = QM.qz, w = QM.qw;
   const l = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
   let qx = x * l, qy = y * l, qz = z * l;
   const qw = w * l;
