@@ -19,9 +19,15 @@ import { fmt, GREW, reportOf } from './report';
 import type { VertexInfluence } from '../meshData';
 import type { AppendageReport, Decided, Found, Grown } from './types';
 
+/**
+ * [ours] Skin before a tail's base, and over this fraction of its length beyond, is rump: where
+ * the re-weight phase keeps the body's own weights (reweight.ts `keepBodyWeights`).
+ */
+export const RUMP_REACH = 0.05;
+
 /** Grow chains on the tails of a skin and make requested pieces rigid. */
 export function growPhase(d: Decided): Grown {
-  const g: Grown = { ...d, reports: [], influences: [], pending: [], taken: new Uint8Array(d.graph.count), chains: 0 };
+  const g: Grown = { ...d, reports: [], influences: [], pending: [], taken: new Uint8Array(d.graph.count), chains: 0, rump: new Uint8Array(d.graph.count) };
   // 1. Tails, one group at a time (candidates whose domains touch are one tail).
   for (const group of d.groups) growTail(g, group);
   // 2. Worn pieces made rigid on request, then 3. everything left alone.
@@ -143,6 +149,7 @@ function rigidBlend(g: Grown, c: ChainGeometry, domain: readonly number[]): void
   const span = STUB_BLEND * (c.L + c.ramp);
   for (const wv of domain) {
     const t = span > 0 ? Math.min(1, Math.max(0, (c.coord[wv]! + c.ramp) / span)) : 1;
+    if (c.ramp > 0 && c.coord[wv]! < RUMP_REACH * c.L) g.rump[wv] = 1;
     for (let e = graph.membersStart[wv]!; e < graph.membersStart[wv + 1]!; e++) influences.push(blendOld(g, graph.members[e]!, [skel.pelvis], [1], t));
   }
 }
@@ -176,6 +183,7 @@ function addChain(g: Grown, c: ChainGeometry, report: AppendageReport): void {
   const out = [0, 0, 0, 0];
   for (const wv of c.ids) {
     const rump = c.ramp > 0 && c.coord[wv]! < 0;
+    if (c.ramp > 0 && c.coord[wv]! < RUMP_REACH * c.L) g.rump[wv] = 1;
     const n = rump ? rampWeights(c.coord[wv]!, c.ramp, out) : chainWeights(c.coord[wv]!, c.K, c.L, out);
     const joints: number[] = [];
     const weights: number[] = [];
