@@ -74,11 +74,38 @@ function growTail(g: Grown, group: number[]): void {
     domain = beyond.domain;
     report = beyond.report;
   }
-  growOnDomain(g, lead, report, domain, Int32Array.from(collar), minFar, at !== null);
+  // Twins never told apart: only where no existing chain took one of them.
+  const twins = group.length > 1 && !at ? sideBySideTails(g, group.map((i) => tails[i]!)) : 1;
+  growOnDomain(g, lead, report, domain, Int32Array.from(collar), minFar, at !== null, twins);
+}
+
+/**
+ * [ours] How many of a group's tail pieces lie side by side (twin tails, not shells of one
+ * tail): long tail pieces, not stubs, whose centroids are farther apart than either's RMS
+ * radius about its own long axis (a shell around another, fur over skin, is not a twin).
+ * Largest first, greedily, as the fork's cross-sections are chosen.
+ */
+function sideBySideTails(g: Grown, pieces: readonly Found[]): number {
+  const P = g.graph.positions;
+  const tubes = pieces.filter((f) => f.decision.kind === 'tail' && !f.decision.stub).map((f) => {
+    const { centroid: c, axis: a } = f.piece;
+    let r = 0;
+    for (const v of f.piece.vertices) {
+      const d = [P[3 * v]! - c[0]!, P[3 * v + 1]! - c[1]!, P[3 * v + 2]! - c[2]!];
+      const t = d[0]! * a[0]! + d[1]! * a[1]! + d[2]! * a[2]!;
+      r += d[0]! ** 2 + d[1]! ** 2 + d[2]! ** 2 - t * t;
+    }
+    return { c, r: Math.sqrt(Math.max(0, r) / Math.max(1, f.piece.vertices.length)), n: f.piece.vertices.length };
+  }).sort((x, y) => y.n - x.n);
+  const chosen: typeof tubes = [];
+  for (const x of tubes) {
+    if (chosen.every((y) => Math.hypot(x.c[0]! - y.c[0]!, x.c[1]! - y.c[1]!, x.c[2]! - y.c[2]!) > Math.max(x.r, y.r))) chosen.push(x);
+  }
+  return Math.max(1, chosen.length);
 }
 
 /** Rigid on the pelvis (rigid mode) or new chains along the domain (one per branch of a fork). */
-function growOnDomain(g: Grown, lead: Found, report: AppendageReport, domain: number[], collar: Int32Array, minFar: number, beyondChains: boolean): void {
+function growOnDomain(g: Grown, lead: Found, report: AppendageReport, domain: number[], collar: Int32Array, minFar: number, beyondChains: boolean, twins: number): void {
   const { graph, taken, influences, o, H } = g;
   const { skel, mesh } = g.work;
   const changed = membersOf(graph, Int32Array.from(domain));
@@ -121,21 +148,28 @@ function growOnDomain(g: Grown, lead: Found, report: AppendageReport, domain: nu
     return;
   }
   for (const v of domain) taken[v] = 1;
-  const twins = grown.chains.length;
+  if (twins > grown.chains.length) report.twins = untoldTwins(twins, grown.chains.length);
+  const branches = grown.chains.length;
   const reason = report.reason;
   grown.chains.forEach((c, k) => {
     const r = k === 0 ? report : { ...report };
     let rChanged = changed;
-    if (twins > 1) {
+    if (branches > 1) {
       rChanged = membersOf(graph, Int32Array.from(c.ids));
       r.boneDistanceBefore = weightedBoneDistance(g.bonesBefore, mesh.positions, g.originalJoints, g.originalWeights, mesh.slots, rChanged);
       r.changedVertexCount = rChanged.length;
       r.vertexCount = rChanged.length;
-      r.reason = `${reason}; one of ${twins} tails from one root (its skin splits into ${twins} branches ${fmt(grown.cut / H)} H along it): a chain each, this one ${k + 1} of ${twins}`;
+      r.reason = `${reason}; one of ${branches} tails from one root (its skin splits into ${branches} branches ${fmt(grown.cut / H)} H along it): a chain each, this one ${k + 1} of ${branches}`;
     }
     addChain(g, c, r);
     g.pending.push({ report: r, changed: rChanged });
   });
+}
+
+/** The report's `twins` line: `n` tails lying side by side that got only `chains` chains. */
+function untoldTwins(n: number, chains: number): string {
+  const took = chains === 1 ? `one chain takes ${n === 2 ? 'both' : `all ${n}`}` : `${chains} chains take the ${n}`;
+  return `${n} tails side by side from one root could not be told apart (their skins never separate along their length): ${took}`;
 }
 
 /**

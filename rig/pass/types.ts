@@ -72,6 +72,13 @@ export interface AppendageReport {
   joints: string[];
   /** Bone the piece was made rigid on (rigid only), else ''. */
   rigidBone: string;
+  /**
+   * Present only when the piece is two or more tails lying side by side that the pass could
+   * not tell apart (their skins never separate along their length, so no cut splits them into
+   * a chain each): says so, and what was done instead, in one line, e.g. "2 tails side by side
+   * from one root could not be told apart (…): one chain takes both".
+   */
+  twins?: string;
   /** Mean weighted bone distance over the piece's vertices before the pass. */
   boneDistanceBefore: number;
   /** The same after the pass (equal to before when left alone). */

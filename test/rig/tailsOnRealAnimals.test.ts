@@ -101,6 +101,8 @@ describe('long tails on real animals: one chain each, where the artist put it', 
     expect(report.chains).toBe(1);
     expectChainsOnPelvis(report, truth);
     const chain = report.appendages.find((a) => a.verdict === 'chain')!;
+    // Shells of one tail joined into one chain are no twins (the Shiba's tail is two shells).
+    expect(chain.twins).toBeUndefined();
     const e = jointErrors(truth, chain.joints);
     if (tolerance !== null) {
       expect(e.mean).toBeLessThanOrEqual(tolerance);
@@ -208,6 +210,21 @@ describe('two tails from one root', () => {
   });
 
   it('two tails side by side that never meet keep a chain each (no change)', () => {
-    expect(rigAppendages(twoTailDoc(0.4, 0).doc).chains).toBe(2);
+    const report = rigAppendages(twoTailDoc(0.4, 0).doc);
+    expect(report.chains).toBe(2);
+    expect(report.appendages.every((a) => a.twins === undefined)).toBe(true);
+  });
+
+  it('two tails that cannot be told apart: one chain, and the report says so in one line', () => {
+    // Parallel tails 0.1 apart (two root radii): touching at the root, never diverging, so no
+    // cut along them splits the skin into two tails.
+    const report = rigAppendages(twoTailDoc(0.1, 0).doc);
+    expect(report.chains).toBe(1);
+    const chain = report.appendages.find((a) => a.verdict === 'chain')!;
+    expect(chain.twins).toBe('2 tails side by side from one root could not be told apart (their skins never separate along their length): one chain takes both');
+    expect(report.appendages.filter((a) => a.twins !== undefined)).toHaveLength(1);
+    // A fork that is told apart, and one tail, say nothing of twins.
+    expect(rigAppendages(twoTailDoc(0, 0.3).doc).appendages.every((a) => a.twins === undefined)).toBe(true);
+    expect(rigAppendages(makeTinyDoc({ tail: true }).doc).appendages.every((a) => a.twins === undefined)).toBe(true);
   });
 });
