@@ -18,19 +18,12 @@ import { readSkinSkeleton } from '../../rig/skeleton';
 import { loadAsset } from '../fixtures/assets';
 import { ANIMAL_PRESETS, detailAnimal, polylineDistance, type TailTruth } from '../fixtures/detail';
 import { shortenTail } from '../fixtures/shorten';
-import { jointErrors, stretch } from './tailMetrics';
+import { jointErrors, RUNTIME_TAIL, stretch, truthMask } from './tailMetrics';
 import { makeTinyDoc } from './tiny';
 import { twoTailDoc } from './twoTails';
 import { validateGlb } from './validate';
 
 type Animal = keyof typeof ANIMAL_PRESETS;
-
-/** The runtime's rest options per animal (test/bake/measure.test.ts says why): curved tails keep their curve; the Shiba's is already carried. */
-const RUNTIME: Record<Animal, { restCurve: number; carry?: number }> = {
-  'quaternius-fox': { restCurve: 1 },
-  'khronos-fox': { restCurve: 1 },
-  'quaternius-shiba-inu': { restCurve: 1, carry: 0 },
-};
 
 interface Rigged {
   doc: Document;
@@ -66,13 +59,7 @@ function expectTailNoWorseThanBody(r: Rigged, bodyTolerance: { p99: number; max:
 
 /** The chain swung by the runtime on the walk: the tail's stretch at or under the body's, nothing torn. */
 function expectRuntimeChainNoWorseThanBody(r: Rigged, asset: Animal): void {
-  const mask = r.input.getRoot().listSkins().map((s, i) => {
-    if (i !== r.doc.getRoot().listSkins().indexOf(r.truth.skin)) return null;
-    const m = new Uint8Array(r.truth.tailWeight.length);
-    for (const v of r.truth.tailVertices) m[v] = 1;
-    return m;
-  });
-  const m = measureTail(r.input, 'Walk', { tail: RUNTIME[asset], tailVertex: mask });
+  const m = measureTail(r.input, 'Walk', { tail: RUNTIME_TAIL[asset], tailVertex: truthMask(r.input, r.truth, r.doc) });
   expect(m.rows.chain!.p99).toBeLessThanOrEqual(m.rows.body!.p99);
   expect(m.rows.chain!.max).toBeLessThanOrEqual(m.rows.body!.max);
   expect(m.rows.chain!.torn).toBe(0);
