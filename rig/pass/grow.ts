@@ -20,8 +20,9 @@ import type { VertexInfluence } from '../meshData';
 import type { AppendageReport, Decided, Found, Grown } from './types';
 
 /**
- * [ours] Skin before a tail's base, and over this fraction of its length beyond, is rump: where
- * the re-weight phase keeps the body's own weights (reweight.ts `keepBodyWeights`).
+ * [ours] Skin before a chain's base, and over this fraction of its length beyond, is rump: where
+ * the re-weight phase keeps the body's own weights (reweight.ts `keepBodyWeights`). A rigid
+ * stub with a base is rump all over.
  */
 export const RUMP_REACH = 0.05;
 
@@ -183,7 +184,8 @@ function rigidBlend(g: Grown, c: ChainGeometry, domain: readonly number[]): void
   const span = STUB_BLEND * (c.L + c.ramp);
   for (const wv of domain) {
     const t = span > 0 ? Math.min(1, Math.max(0, (c.coord[wv]! + c.ramp) / span)) : 1;
-    if (c.ramp > 0 && c.coord[wv]! < RUMP_REACH * c.L) g.rump[wv] = 1;
+    // A rigid stub whose domain spilled over the rump is mostly that rump: all of it is.
+    if (c.ramp > 0) g.rump[wv] = 1;
     for (let e = graph.membersStart[wv]!; e < graph.membersStart[wv + 1]!; e++) influences.push(blendOld(g, graph.members[e]!, [skel.pelvis], [1], t));
   }
 }

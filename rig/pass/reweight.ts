@@ -43,8 +43,9 @@ export function reweightPhase(g: Grown): SkinResult {
  * Tail_1 tears the seam to the thigh skin beside it. A rump vertex with at least
  * {@link BODY_NEAR_SHARE} of its old weight on bones near it (each within
  * {@link NEAR_BONE_MARGIN} × the margin of its skeleton distance) keeps that share of its old
- * weights; only the rest (the weight driving it from far away) takes the new influences. A
- * vertex driven mostly from far away (the tail's own root skin) takes the new ones whole.
+ * weights, and the rest (the weight driving it from far away) goes onto the pelvis: body skin
+ * does not follow the tail. A vertex driven mostly from far away (the tail's own root skin)
+ * takes the new influences whole.
  * Returns the influences to write (up to 4, summing to 1).
  */
 export function keepBodyWeights(g: Grown, inf: VertexInfluence): VertexInfluence {
@@ -67,7 +68,8 @@ export function keepBodyWeights(g: Grown, inf: VertexInfluence): VertexInfluence
     }
   }
   if (near < BODY_NEAR_SHARE) return inf;
-  inf.joints.forEach((j, k) => acc.set(j, (acc.get(j) ?? 0) + (1 - near) * inf.weights[k]!));
+  const pelvis = g.work.skel.pelvis;
+  acc.set(pelvis, (acc.get(pelvis) ?? 0) + (1 - near));
   const top = [...acc.entries()].filter((e) => e[1] > 0).sort((a, b) => b[1] - a[1]).slice(0, 4);
   const total = top.reduce((a, e) => a + e[1], 0);
   return { vertex: v, joints: top.map((e) => e[0]), weights: top.map((e) => e[1] / total) };
