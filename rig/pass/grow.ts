@@ -92,9 +92,9 @@ function sideBySideTails(g: Grown, pieces: readonly Found[]): number {
     const { centroid: c, axis: a } = f.piece;
     let r = 0;
     for (const v of f.piece.vertices) {
-      const d = [P[3 * v]! - c[0]!, P[3 * v + 1]! - c[1]!, P[3 * v + 2]! - c[2]!];
-      const t = d[0]! * a[0]! + d[1]! * a[1]! + d[2]! * a[2]!;
-      r += d[0]! ** 2 + d[1]! ** 2 + d[2]! ** 2 - t * t;
+      const dx = P[3 * v]! - c[0]!, dy = P[3 * v + 1]! - c[1]!, dz = P[3 * v + 2]! - c[2]!;
+      const t = dx * a[0]! + dy * a[1]! + dz * a[2]!;
+      r += dx * dx + dy * dy + dz * dz - t * t;
     }
     return { c, r: Math.sqrt(Math.max(0, r) / Math.max(1, f.piece.vertices.length)), n: f.piece.vertices.length };
   }).sort((x, y) => y.n - x.n);
