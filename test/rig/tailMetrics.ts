@@ -5,6 +5,7 @@
  */
 import type { Document } from '@gltf-transform/core';
 import { measureEdgeStretch } from '../../rig/measure';
+import { readSkinMesh } from '../../rig/meshData';
 import { readSkinSkeleton } from '../../rig/skeleton';
 import { polylineDistance, type TailTruth } from '../fixtures/detail';
 
@@ -24,6 +25,30 @@ export function jointErrors(truth: TailTruth, names: readonly string[]): { mean:
     root: Math.hypot(r[0] - c[0]!, r[1] - c[1]!, r[2] - c[2]!) / truth.length,
     rootOnLine: polylineDistance(c, ...r) / truth.length,
   };
+}
+
+/**
+ * Mean distance of the tail's skin (the truth's tail vertices) to the grown chain's polyline
+ * (`names`, root first) and to the artist's, model units: a chain inside the tail lies close
+ * to all of its skin. Where the artist's chain does not follow the skin (the Shiba's curled
+ * tail), this still measures the grown chain.
+ */
+export function skinToChain(doc: Document, truth: TailTruth, names: readonly string[]): { grown: number; artist: number } {
+  const skel = readSkinSkeleton(truth.skin, null);
+  const mesh = readSkinMesh(doc, truth.skin);
+  const line = Float64Array.from(names.flatMap((n) => {
+    const j = skel.names.indexOf(n);
+    return [skel.positions[3 * j]!, skel.positions[3 * j + 1]!, skel.positions[3 * j + 2]!];
+  }));
+  let grown = 0;
+  let artist = 0;
+  for (const v of truth.tailVertices) {
+    const x = mesh.positions[3 * v]!, y = mesh.positions[3 * v + 1]!, z = mesh.positions[3 * v + 2]!;
+    grown += polylineDistance(line, x, y, z);
+    artist += polylineDistance(truth.chain, x, y, z);
+  }
+  const n = Math.max(1, truth.tailVertices.length);
+  return { grown: grown / n, artist: artist / n };
 }
 
 /**
