@@ -19,9 +19,16 @@ import { fmt, GREW, reportOf } from './report';
 import type { VertexInfluence } from '../meshData';
 import type { AppendageReport, Decided, Found, Grown } from './types';
 
+/**
+ * [ours] Skin before a chain's base, and over this fraction of its length beyond, is rump: where
+ * the re-weight phase keeps the body's own weights (reweight.ts `keepBodyWeights`). A rigid
+ * stub with a base is rump all over.
+ */
+export const RUMP_REACH = 0.05;
+
 /** Grow chains on the tails of a skin and make requested pieces rigid. */
 export function growPhase(d: Decided): Grown {
-  const g: Grown = { ...d, reports: [], influences: [], pending: [], taken: new Uint8Array(d.graph.count), chains: 0 };
+  const g: Grown = { ...d, reports: [], influences: [], pending: [], taken: new Uint8Array(d.graph.count), chains: 0, rump: new Uint8Array(d.graph.count) };
   // 1. Tails, one group at a time (candidates whose domains touch are one tail).
   for (const group of d.groups) growTail(g, group);
   // 2. Worn pieces made rigid on request, then 3. everything left alone.
@@ -68,11 +75,38 @@ function growTail(g: Grown, group: number[]): void {
     domain = beyond.domain;
     report = beyond.report;
   }
-  growOnDomain(g, lead, report, domain, Int32Array.from(collar), minFar, at !== null);
+  // Twins never told apart: only where no existing chain took one of them.
+  const twins = group.length > 1 && !at ? sideBySideTails(g, group.map((i) => tails[i]!)) : 1;
+  growOnDomain(g, lead, report, domain, Int32Array.from(collar), minFar, at !== null, twins);
+}
+
+/**
+ * [ours] How many of a group's tail pieces lie side by side (twin tails, not shells of one
+ * tail): long tail pieces, not stubs, whose centroids are farther apart than either's RMS
+ * radius about its own long axis (a shell around another, fur over skin, is not a twin).
+ * Largest first, greedily, as the fork's cross-sections are chosen.
+ */
+function sideBySideTails(g: Grown, pieces: readonly Found[]): number {
+  const P = g.graph.positions;
+  const tubes = pieces.filter((f) => f.decision.kind === 'tail' && !f.decision.stub).map((f) => {
+    const { centroid: c, axis: a } = f.piece;
+    let r = 0;
+    for (const v of f.piece.vertices) {
+      const dx = P[3 * v]! - c[0]!, dy = P[3 * v + 1]! - c[1]!, dz = P[3 * v + 2]! - c[2]!;
+      const t = dx * a[0]! + dy * a[1]! + dz * a[2]!;
+      r += dx * dx + dy * dy + dz * dz - t * t;
+    }
+    return { c, r: Math.sqrt(Math.max(0, r) / Math.max(1, f.piece.vertices.length)), n: f.piece.vertices.length };
+  }).sort((x, y) => y.n - x.n);
+  const chosen: typeof tubes = [];
+  for (const x of tubes) {
+    if (chosen.every((y) => Math.hypot(x.c[0]! - y.c[0]!, x.c[1]! - y.c[1]!, x.c[2]! - y.c[2]!) > Math.max(x.r, y.r))) chosen.push(x);
+  }
+  return Math.max(1, chosen.length);
 }
 
 /** Rigid on the pelvis (rigid mode) or new chains along the domain (one per branch of a fork). */
-function growOnDomain(g: Grown, lead: Found, report: AppendageReport, domain: number[], collar: Int32Array, minFar: number, beyondChains: boolean): void {
+function growOnDomain(g: Grown, lead: Found, report: AppendageReport, domain: number[], collar: Int32Array, minFar: number, beyondChains: boolean, twins: number): void {
   const { graph, taken, influences, o, H } = g;
   const { skel, mesh } = g.work;
   const changed = membersOf(graph, Int32Array.from(domain));
@@ -115,21 +149,28 @@ function growOnDomain(g: Grown, lead: Found, report: AppendageReport, domain: nu
     return;
   }
   for (const v of domain) taken[v] = 1;
-  const twins = grown.chains.length;
+  if (twins > grown.chains.length) report.twins = untoldTwins(twins, grown.chains.length);
+  const branches = grown.chains.length;
   const reason = report.reason;
   grown.chains.forEach((c, k) => {
     const r = k === 0 ? report : { ...report };
     let rChanged = changed;
-    if (twins > 1) {
+    if (branches > 1) {
       rChanged = membersOf(graph, Int32Array.from(c.ids));
       r.boneDistanceBefore = weightedBoneDistance(g.bonesBefore, mesh.positions, g.originalJoints, g.originalWeights, mesh.slots, rChanged);
       r.changedVertexCount = rChanged.length;
       r.vertexCount = rChanged.length;
-      r.reason = `${reason}; one of ${twins} tails from one root (its skin splits into ${twins} branches ${fmt(grown.cut / H)} H along it): a chain each, this one ${k + 1} of ${twins}`;
+      r.reason = `${reason}; one of ${branches} tails from one root (its skin splits into ${branches} branches ${fmt(grown.cut / H)} H along it): a chain each, this one ${k + 1} of ${branches}`;
     }
     addChain(g, c, r);
     g.pending.push({ report: r, changed: rChanged });
   });
+}
+
+/** The report's `twins` line: `n` tails lying side by side that got only `chains` chains. */
+function untoldTwins(n: number, chains: number): string {
+  const took = chains === 1 ? `one chain takes ${n === 2 ? 'both' : `all ${n}`}` : `${chains} chains take the ${n}`;
+  return `${n} tails side by side from one root could not be told apart (their skins never separate along their length): ${took}`;
 }
 
 /**
@@ -143,6 +184,8 @@ function rigidBlend(g: Grown, c: ChainGeometry, domain: readonly number[]): void
   const span = STUB_BLEND * (c.L + c.ramp);
   for (const wv of domain) {
     const t = span > 0 ? Math.min(1, Math.max(0, (c.coord[wv]! + c.ramp) / span)) : 1;
+    // A rigid stub whose domain spilled over the rump is mostly that rump: all of it is.
+    if (c.ramp > 0) g.rump[wv] = 1;
     for (let e = graph.membersStart[wv]!; e < graph.membersStart[wv + 1]!; e++) influences.push(blendOld(g, graph.members[e]!, [skel.pelvis], [1], t));
   }
 }
@@ -176,6 +219,7 @@ function addChain(g: Grown, c: ChainGeometry, report: AppendageReport): void {
   const out = [0, 0, 0, 0];
   for (const wv of c.ids) {
     const rump = c.ramp > 0 && c.coord[wv]! < 0;
+    if (c.ramp > 0 && c.coord[wv]! < RUMP_REACH * c.L) g.rump[wv] = 1;
     const n = rump ? rampWeights(c.coord[wv]!, c.ramp, out) : chainWeights(c.coord[wv]!, c.K, c.L, out);
     const joints: number[] = [];
     const weights: number[] = [];

@@ -72,6 +72,13 @@ export interface AppendageReport {
   joints: string[];
   /** Bone the piece was made rigid on (rigid only), else ''. */
   rigidBone: string;
+  /**
+   * Present only when the piece is two or more tails lying side by side that the pass could
+   * not tell apart (their skins never separate along their length, so no cut splits them into
+   * a chain each): says so, and what was done instead, in one line, e.g. "2 tails side by side
+   * from one root could not be told apart (…): one chain takes both".
+   */
+  twins?: string;
   /** Mean weighted bone distance over the piece's vertices before the pass. */
   boneDistanceBefore: number;
   /** The same after the pass (equal to before when left alone). */
@@ -241,6 +248,12 @@ export interface Grown extends Decided {
   pending: Pending[];
   taken: Uint8Array;
   chains: number;
+  /**
+   * Per welded vertex: 1 on rump skin (before a tail's base, or within `RUMP_REACH` of its
+   * length beyond it: skin its domain spilled over near where the tail leaves the body), where
+   * the re-weight phase keeps the body's own weights (`keepBodyWeights` in reweight.ts).
+   */
+  rump: Uint8Array;
 }
 
 /** What one skin's pass gives back. */

@@ -21,6 +21,8 @@ export interface TinyOptions {
    * every bone except where the legs and the neck enter it.
    */
   fatBody?: boolean;
+  /** Fraction of the tail's curve built (default 1): below about 0.3 the tail is a short stub. */
+  tailLength?: number;
 }
 
 const JOINTS: { name: string; parent: number; p: [number, number, number] }[] = [
@@ -140,7 +142,7 @@ export function makeTinyDoc(opts: TinyOptions = {}): { doc: Document; truth: Tin
   if (opts.tail) {
     const c: [number, number, number][] = [];
     for (let i = 0; i <= 20; i++) {
-      const t = i / 20;
+      const t = (opts.tailLength ?? 1) * (i / 20);
       c.push([0, 1.0 - 0.35 * t * t, -0.1 - 0.7 * t]);
     }
     for (const p of c) centre.push(...p);
