@@ -860,6 +860,8 @@ function finishChain(e: i32, composed: bool, failed: bool): void {
 
 /** Lanes la, lb (byte offsets 0, 4, 8, 12) of the float32 v128 at p (one component of a row group's link), as f64x2. */
 @inline function FP(p: usize, la: usize, lb: usize): v128 {
+  // (neighbouring lanes, the common case: one 8-byte load)
+  if (lb == la + 4) return f64x2.promote_low_f32x4(v128.load64_zero(p + la));
   return f64x2.promote_low_f32x4(v128.load32_lane(p + lb, v128.load32_zero(p + la), 1));
 }
 
