@@ -181,35 +181,3 @@ export function qSwingUnit(out: Float64Array, o: number, a: ArrayLike<number>, a
   out[o] = cx / l; out[o + 1] = cy / l; out[o + 2] = cz / l; out[o + 3] = w / l;
 }
 
-/**
- * Unit quaternion of a 3×3 rotation matrix stored row by row in `m[mo..mo+8]` (`m[mo + 3R + C]`
- * = row R, column C), written to `out[o..o+3]` (Shepperd's method: the largest of w, x, y, z
- * is taken from the diagonal). The matrix comes in an array, not as nine numbers: a call with
- * double arguments that V8 does not inline boxes every one of them (an allocation per call).
- *
- * @example
- * const m = new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]), q = new Float64Array(4);
- * qFromRotationRows(q, 0, m, 0); // q = [0, 0, 0, 1]
- */
-export function qFromRotationRows(out: Float64Array, o: number, m: Float64Array, mo: number): void {
-  const m00 = m[mo]!, m01 = m[mo + 1]!, m02 = m[mo + 2]!;
-  const m10 = m[mo + 3]!, m11 = m[mo + 4]!, m12 = m[mo + 5]!;
-  const m20 = m[mo + 6]!, m21 = m[mo + 7]!, m22 = m[mo + 8]!;
-  let x: number, y: number, z: number, w: number;
-  const tr = m00 + m11 + m22;
-  if (tr > 0) {
-    const S = Math.sqrt(tr + 1) * 2;
-    w = 0.25 * S; x = (m21 - m12) / S; y = (m02 - m20) / S; z = (m10 - m01) / S;
-  } else if (m00 > m11 && m00 > m22) {
-    const S = Math.sqrt(1 + m00 - m11 - m22) * 2;
-    w = (m21 - m12) / S; x = 0.25 * S; y = (m01 + m10) / S; z = (m02 + m20) / S;
-  } else if (m11 > m22) {
-    const S = Math.sqrt(1 + m11 - m00 - m22) * 2;
-    w = (m02 - m20) / S; x = (m01 + m10) / S; y = 0.25 * S; z = (m12 + m21) / S;
-  } else {
-    const S = Math.sqrt(1 + m22 - m00 - m11) * 2;
-    w = (m10 - m01) / S; x = (m02 + m20) / S; y = (m12 + m21) / S; z = 0.25 * S;
-  }
-  const l = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-  out[o] = x * l; out[o + 1] = y * l; out[o + 2] = z * l; out[o + 3] = w * l;
-}

@@ -11,7 +11,7 @@
  */
 import type { BitrigWorld } from './world';
 import { LINK_STRIDE, MAX_LINKS, getLink, linkEl, linkIndex, setLink } from './components/tail';
-import { qFromRotationRows, qMul, qRotate, qSwingUnit } from './qmath';
+import { qMul, qRotate, qSwingUnit } from './qmath';
 
 /**
  * Link frame scratch (world space, engine units): [0..2] head h_i, [3..6] parent world
@@ -41,7 +41,6 @@ export const K = {
  */
 export const LK = new Float64Array(40);
 const _s = new Float64Array(16);
-const _rows = new Float64Array(9); // anchorFromMatrix: the rotation, row by row
 
 /**
  * Fill the chain constants of {@link LK} (forward axis, backward horizontal, floor, damping,
@@ -173,39 +172,6 @@ export function tailStructureOk(world: BitrigWorld, eid: number): boolean {
     if (!(s >= 0 && s < slots)) return false;
   }
   return true;
-}
-
-/**
- * Decompose a column-major affine matrix (16 floats at `mo`) into position, rotation and
- * uniform scale (8 floats at `oo`). Returns 1 for a proper frame, −1 for a mirrored one
- * (negative determinant: the rotation is then that of the matrix with its x column negated,
- * i.e. M = T·R·S·diag(−1, 1, 1)), and 0 (writing nothing) when the matrix is not finite or
- * degenerate.
- *
- * @example
- * const sign = anchorFromMatrix(pose.worldM, slot * 16, out, 0); // 0: skip this frame
- */
-export function anchorFromMatrix(m: Float64Array, mo: number, out: Float64Array, oo: number): number {
-  const m00 = m[mo]!, m01 = m[mo + 1]!, m02 = m[mo + 2]!;
-  const m10 = m[mo + 4]!, m11 = m[mo + 5]!, m12 = m[mo + 6]!;
-  const m20 = m[mo + 8]!, m21 = m[mo + 9]!, m22 = m[mo + 10]!;
-  let sx = Math.sqrt(m00 * m00 + m01 * m01 + m02 * m02);
-  const sy = Math.sqrt(m10 * m10 + m11 * m11 + m12 * m12);
-  const sz = Math.sqrt(m20 * m20 + m21 * m21 + m22 * m22);
-  const det = m00 * (m11 * m22 - m12 * m21) - m10 * (m01 * m22 - m02 * m21) + m20 * (m01 * m12 - m02 * m11);
-  if (!Number.isFinite(det) || !Number.isFinite(m[mo + 12]! + m[mo + 13]! + m[mo + 14]!)) return 0;
-  if (!(sx > 1e-12 && sy > 1e-12 && sz > 1e-12)) return 0;
-  if (det < 0) sx = -sx; // mirrored: put the sign on x
-  // Rotation matrix (columns m0/sx, m1/sy, m2/sz; mCR = column C, row R), row by row →
-  // quaternion (through a scratch array: nine double arguments would be boxed).
-  const R = _rows;
-  R[0] = m00 / sx; R[1] = m10 / sy; R[2] = m20 / sz;
-  R[3] = m01 / sx; R[4] = m11 / sy; R[5] = m21 / sz;
-  R[6] = m02 / sx; R[7] = m12 / sy; R[8] = m22 / sz;
-  qFromRotationRows(out, oo + 3, R, 0);
-  out[oo] = m[mo + 12]!; out[oo + 1] = m[mo + 13]!; out[oo + 2] = m[mo + 14]!;
-  out[oo + 7] = Math.cbrt(Math.abs(det));
-  return det < 0 ? -1 : 1;
 }
 
 /**

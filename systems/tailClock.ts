@@ -19,7 +19,7 @@
  */
 import type { BitrigWorld } from '../core/world';
 import { CLOCK, REST_ANIMATION, SEAT_EASE_TIME, SEAT_FROM_LOCAL, getLink, linkEl, linkIndex, setLink } from '../core/components/tail';
-import { anchorFromMatrix, computeToHips, K, LF, LK, linkAim, linkFrame, refreshStepCache, tailStructureOk } from '../core/tailKernel';
+import { computeToHips, K, LF, LK, linkAim, linkFrame, refreshStepCache } from '../core/tailKernel';
 import { qConjMul, qMul, qNormalize, qRotate, qSlerp, qSwingUnit } from '../core/qmath';
 
 /**
@@ -59,54 +59,30 @@ export function tailClockBegin(world: BitrigWorld, dt: number): number {
   // arithmetic above (about 270 bytes a frame).
   const accel = world.tailAccel;
   if (accel === null) return steps; // (not attached: nothing to prepare)
-  // The common case of every chain in the WebAssembly kernel; the chains it leaves (a reset, a
-  // seat, an animation rest, …) here, whole.
+  // Every chain's anchor and decisions in the WebAssembly kernel; what it leaves (a reset, a
+  // seat, the clip's rest pose, a seat's ease) here.
   const ents = world.queries.tails.dense;
   const ids = accel.ents;
   for (let e = 0; e < ents.length; e++) ids[e] = ents[e]!;
   const left = accel.kernel.prepareChains(ents.length, steps);
-  for (let e = 0; e < left; e++) tailPrepareChain(world, ids[e]!, steps);
+  for (let e = 0; e < left; e++) tailFinishPrepare(world, ids[e]!, steps);
   return steps;
 }
 
 /**
- * One chain's part of {@link tailClockBegin}: this frame's anchor (and mirror flag, exact-world
- * flag, animation rest pose), and the rest reset on the first frame, a teleport or a
- * non-finite anchor. Reads and writes this chain's data only. On the WebAssembly step the
- * kernel does the common case (wasm/tailStep.ts `prepareChains`: the same operations, the same
- * results) and leaves the others to this function.
+ * What the kernel's preparation of chain `eid` leaves to JavaScript (wasm/tailStep.ts
+ * `prepareChain` has written this frame's anchor and marked a needed reset in
+ * `resetLastFrame`): the clip's rest pose for the `'animation'` rest source, then the reset at
+ * rest or the re-seat along the shown pose ({@link SEAT_FROM_LOCAL}), or a seat's ease. Reads
+ * and writes this chain's data only.
  *
  * @example
- * for (const eid of world.queries.tails.dense) tailPrepareChain(world, eid, steps);
+ * for (let e = 0; e < left; e++) tailFinishPrepare(world, ids[e], steps);
  */
-export function tailPrepareChain(world: BitrigWorld, eid: number, steps: number): void {
+export function tailFinishPrepare(world: BitrigWorld, eid: number, steps: number): void {
   const C = world.components.TailChain;
   const B = world.components.BendState;
   const pose = world.pose;
-  C.resetLastFrame[eid] = 0;
-  if (pose.owner[C.anchorSlot[eid]!] !== C.char[eid] || !tailStructureOk(world, eid)) {
-    // The anchor bone is no longer the character's (its pose slots were released, perhaps
-    // given to another character, under a live chain), or the chain's links, row or bone
-    // slots were overwritten with values outside the world's arrays: simulate and write nothing.
-    C.stepsLastFrame[eid] = 0;
-    C.initialised[eid] = 0;
-    return;
-  }
-  const sign = anchorFromMatrix(pose.worldM, C.anchorSlot[eid]! * 16, C.anchorCur, eid * 8);
-  if (sign === 0) {
-    // Non-finite or degenerate anchor: simulate nothing, write nothing this frame.
-    C.stepsLastFrame[eid] = 0;
-    C.initialised[eid] = 0;
-    return;
-  }
-  C.stepsLastFrame[eid] = steps;
-  // A non-uniformly scaled anchor sends the tail's world matrices through the pose store.
-  const m = pose.worldM, mo = C.anchorSlot[eid]! * 16;
-  const sx = m[mo]! * m[mo]! + m[mo + 1]! * m[mo + 1]! + m[mo + 2]! * m[mo + 2]!;
-  const sy = m[mo + 4]! * m[mo + 4]! + m[mo + 5]! * m[mo + 5]! + m[mo + 6]! * m[mo + 6]!;
-  const sz = m[mo + 8]! * m[mo + 8]! + m[mo + 9]! * m[mo + 9]! + m[mo + 10]! * m[mo + 10]!;
-  const uniform = Math.abs(sx - sy) <= 1e-9 * sx && Math.abs(sx - sz) <= 1e-9 * sx;
-  C.exactWorld[eid] = uniform ? C.exactWorldSetup[eid]! : 1;
   const n = C.links[eid]!;
   if (C.restSource[eid] === REST_ANIMATION) {
     for (let i = 0; i < n; i++) {
@@ -122,33 +98,9 @@ export function tailPrepareChain(world: BitrigWorld, eid: number, steps: number)
     }
     computeToHips(world, eid);
   }
-  const a = eid * 8;
-  // A mirrored anchor (M = T·R·S·X, X = diag(−1, 1, 1)): simulate in the world reflected
-  // across x = 0 (P = X), where the anchor P·M = (P·T)·(P·R·P)·S is a proper frame. Springs,
-  // gravity and the floor are symmetric under P, so the reflected motion is the real one.
-  // P·R·P has the quaternion (x, −y, −z, w).
-  const mir = sign < 0 ? 1 : 0;
-  if (mir === 1) {
-    const A = C.anchorCur;
-    A[a] = -A[a]!; A[a + 4] = -A[a + 4]!; A[a + 5] = -A[a + 5]!;
-  }
-  if (C.mirrored[eid] !== mir) {
-    C.mirrored[eid] = mir;
-    C.initialised[eid] = 0; // the particles live in the other space: start again at rest
-  }
-  if (C.initialised[eid] !== 1) {
+  if (C.resetLastFrame[eid] === 1) {
     if (C.initialised[eid] === SEAT_FROM_LOCAL) seatChainAtLocal(world, eid); else resetChainToRest(world, eid);
     C.initialised[eid] = 1;
-    C.resetLastFrame[eid] = 1;
-    return;
-  }
-  const dx = C.anchorCur[a]! - C.anchorPrev[a]!;
-  const dy = C.anchorCur[a + 1]! - C.anchorPrev[a + 1]!;
-  const dz = C.anchorCur[a + 2]! - C.anchorPrev[a + 2]!;
-  const lim = C.teleportDistance[eid]! * C.unitScale[eid]!;
-  if (dx * dx + dy * dy + dz * dz > lim * lim) {
-    resetChainToRest(world, eid);
-    C.resetLastFrame[eid] = 1;
     return;
   }
   if (C.seatEase[eid]! > 0) {

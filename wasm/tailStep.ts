@@ -1133,10 +1133,9 @@ export function tailWrite(g0: i32, g1: i32): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Tail clock preparation (systems/tailClock.ts tailPrepareChain, its common case): this
-// frame's anchor from the pose store's world matrix of the chain's anchor bone, the step count
-// and the exact-world flag, for a chain that needs nothing else. Anything rarer is left to
-// JavaScript, untouched.
+// Tail clock preparation (the one implementation; systems/tailClock.ts finishes the rare
+// cases): this frame's anchor from the pose store's world matrix of the chain's anchor bone,
+// the step count, the exact-world flag and what the frame must do with the chain.
 
 const REST_ANIMATION: u8 = 1; // = REST_ANIMATION in core/components/tail.ts
 
@@ -1185,10 +1184,10 @@ function structureOk(eid: i32): bool {
 }
 
 /**
- * Whether chain eid's anchor bone is a pose slot its character still owns (as tailPrepareChain
- * tests first): a slot outside the store, or one released or given to another character, is
- * left to JavaScript, which writes nothing for the chain. The kernel then never reads or
- * writes outside the pose store for it.
+ * Whether chain eid's anchor bone is a pose slot its character still owns: a slot outside the
+ * store, or one released or given to another character, makes the chain simulate and write
+ * nothing ({@link prepareChain}). The kernel then never reads or writes outside the pose store
+ * for it.
  */
 @inline function anchorOwned(eid: i32): bool {
   const a = load<i32>(pAnchorSlot + (<usize>eid << 2));
@@ -1196,13 +1195,11 @@ function structureOk(eid: i32): bool {
 }
 
 /**
- * Prepare the `count` chains listed in `ents` for a frame of `steps` internal steps, each in
- * the common case — initialised, rest not from the animation, no seat easing out, a finite
- * anchor of non-zero scale, mirrored as it was, no teleport — as tailPrepareChain does (the
- * same operations: core/tailKernel.ts anchorFromMatrix, core/qmath.ts qFromRotationRows, the
- * mirror reflection, the uniform-scale test; Math.cbrt is musl's here and fdlibm's in V8, the
- * same algorithm and results). A chain in any other case is left untouched and listed at
- * the front of `ents` for JavaScript to prepare whole. Returns how many were left.
+ * Prepare the `count` chains listed in `ents` for a frame of `steps` internal steps
+ * ({@link prepareChain}, two at a time where both are in the common case: initialised, rest not
+ * from the animation, no seat easing out, a finite anchor of non-zero scale, mirrored as it
+ * was, no teleport). The chains with something left for JavaScript (a reset or re-seat, the
+ * clip's rest pose, a seat's ease) are listed at the front of `ents`. Returns how many.
  */
 export function prepareChains(count: i32, steps: i32): i32 {
   return prepareList(pEnts, 0, count, steps);
@@ -1239,7 +1236,7 @@ export function prepareList(list: usize, from: i32, to: i32, steps: i32): i32 {
 /**
  * {@link prepareChain} for two chains at once, one per f64x2 lane (the same operations lane
  * by lane: the same results), when both are in its common case with a positive trace (the
- * first branch of qFromRotationRows: an anchor turned less than 180°); `false`, having written
+ * first branch of Shepperd's matrix-to-quaternion: an anchor turned less than 180°); `false`, having written
  * nothing, otherwise.
  */
 function preparePair(eA: i32, eB: i32, steps: i32): bool {
@@ -1266,7 +1263,7 @@ function preparePair(eA: i32, eB: i32, steps: i32): bool {
   const mirA: u8 = f64x2.extract_lane(det, 0) < 0 ? 1 : 0, mirB: u8 = f64x2.extract_lane(det, 1) < 0 ? 1 : 0;
   if (!i64x2.all_true(v128.and(fin, pos)) || load<u8>(pMirrored + <usize>eA) != mirA || load<u8>(pMirrored + <usize>eB) != mirB) return false;
   sx = sel(neg, ng(sx), sx);
-  // qFromRotationRows of the rows (m00/sx, m10/sy, m20/sz), (m01/sx, m11/sy, m21/sz), (m02/sx, m12/sy, m22/sz): its first branch
+  // the rotation of the rows (m00/sx, m10/sy, m20/sz), (m01/sx, m11/sy, m21/sz), (m02/sx, m12/sy, m22/sz): Shepperd's first case
   const r00 = dv(m00, sx), r01 = dv(m10, sy), r02 = dv(m20, sz);
   const r10 = dv(m01, sx), r11 = dv(m11, sy), r12 = dv(m21, sz);
   const r20 = dv(m02, sx), r21 = dv(m12, sy), r22 = dv(m22, sz);
@@ -1299,25 +1296,35 @@ function preparePair(eA: i32, eB: i32, steps: i32): bool {
   return true;
 }
 
-/** {@link prepareChains} for one chain; `false` (nothing written) outside the common case. */
+/**
+ * {@link prepareChains} for one chain, whatever its case: this frame's anchor (position,
+ * rotation, uniform scale; reflected across x = 0 while the anchor is mirrored), the step
+ * count, the exact-world flag, and the decisions: a chain whose anchor bone is not its
+ * character's, whose structure lies outside the layout, or whose anchor matrix is not finite
+ * or degenerate simulates and writes nothing this frame (`stepsLastFrame` 0, `initialised` 0);
+ * a chain seen for the first time, whose anchor's mirroring changed, or that jumped further
+ * than its teleport distance is marked for a reset (`resetLastFrame` 1). Returns `true` when
+ * nothing is left, `false` when JavaScript has the rest to do (systems/tailClock.ts
+ * tailFinishPrepare: the reset or re-seat, the clip's rest pose, a seat's ease).
+ */
 function prepareChain(eid: i32, steps: i32): bool {
-  if (!prepareable(eid)) return false;
+  store<u8>(pResetLast + <usize>eid, 0);
+  if (!anchorOwned(eid) || !structureOk(eid)) return skipChain(eid);
   const mo = load<i32>(pAnchorSlot + (<usize>eid << 2)) * 16;
   const m00 = L(pPoseWorldM, mo), m01 = L(pPoseWorldM, mo + 1), m02 = L(pPoseWorldM, mo + 2);
   const m10 = L(pPoseWorldM, mo + 4), m11 = L(pPoseWorldM, mo + 5), m12 = L(pPoseWorldM, mo + 6);
   const m20 = L(pPoseWorldM, mo + 8), m21 = L(pPoseWorldM, mo + 9), m22 = L(pPoseWorldM, mo + 10);
   const tx = L(pPoseWorldM, mo + 12), ty = L(pPoseWorldM, mo + 13), tz = L(pPoseWorldM, mo + 14);
-  // anchorFromMatrix
+  // the anchor from its world matrix: position, rotation (the rows divided by the column
+  // scales, the x column negated when the determinant is negative), uniform scale ∛|det|
   const sx2 = m00 * m00 + m01 * m01 + m02 * m02, sy2 = m10 * m10 + m11 * m11 + m12 * m12, sz2 = m20 * m20 + m21 * m21 + m22 * m22;
   let sx = Math.sqrt(sx2);
   const sy = Math.sqrt(sy2), sz = Math.sqrt(sz2);
   const det = m00 * (m11 * m22 - m12 * m21) - m10 * (m01 * m22 - m02 * m21) + m20 * (m01 * m12 - m02 * m11);
-  if (!isFinite<f64>(det) || !isFinite<f64>(tx + ty + tz)) return false;
-  if (!(sx > 1e-12 && sy > 1e-12 && sz > 1e-12)) return false;
+  if (!isFinite<f64>(det) || !isFinite<f64>(tx + ty + tz)) return skipChain(eid);
+  if (!(sx > 1e-12 && sy > 1e-12 && sz > 1e-12)) return skipChain(eid);
   const mir: u8 = det < 0 ? 1 : 0;
-  if (load<u8>(pMirrored + <usize>eid) != mir) return false;
   if (det < 0) sx = -sx;
-  // qFromRotationRows of the rows (m00/sx, m10/sy, m20/sz), (m01/sx, m11/sy, m21/sz), (m02/sx, m12/sy, m22/sz)
   const r00 = m00 / sx, r01 = m10 / sy, r02 = m20 / sz;
   const r10 = m01 / sx, r11 = m11 / sy, r12 = m21 / sz;
   const r20 = m02 / sx, r21 = m12 / sy, r22 = m22 / sz;
@@ -1327,20 +1334,35 @@ function prepareChain(eid: i32, steps: i32): bool {
   let qx = x * l, qy = y * l, qz = z * l;
   const qw = w * l;
   let px = tx;
-  if (mir == 1) { px = -px; qy = -qy; qz = -qz; } // (the world reflected across x = 0: P·R·P is (x, −y, −z, w))
-  // teleport: JavaScript resets the chain
+  // (a mirrored anchor M = T·R·S·X, X = diag(−1, 1, 1): the chain simulates in the world
+  // reflected across x = 0, where P·M is a proper frame; P·R·P is (x, −y, −z, w))
+  if (mir == 1) { px = -px; qy = -qy; qz = -qz; }
   const a = eid * 8;
-  const dx = px - L(pAnchorPrev, a), dy = ty - L(pAnchorPrev, a + 1), dz = tz - L(pAnchorPrev, a + 2);
-  const lim = L(pTeleport, eid) * L(pUnitScale, eid);
-  if (dx * dx + dy * dy + dz * dz > lim * lim) return false;
   S(pAnchorCur, a, px); S(pAnchorCur, a + 1, ty); S(pAnchorCur, a + 2, tz);
   S(pAnchorCur, a + 3, qx); S(pAnchorCur, a + 4, qy); S(pAnchorCur, a + 5, qz); S(pAnchorCur, a + 6, qw);
   S(pAnchorCur, a + 7, Math.cbrt(Math.abs(det)));
-  store<u8>(pResetLast + <usize>eid, 0);
   store<u8>(pSteps + <usize>eid, <u8>steps);
   // a non-uniformly scaled anchor sends the tail's world matrices through the pose store
   const uniform = Math.abs(sx2 - sy2) <= 1e-9 * sx2 && Math.abs(sx2 - sz2) <= 1e-9 * sx2;
   store<u8>(pExactWorld + <usize>eid, uniform ? load<u8>(pExactWorldSetup + <usize>eid) : 1);
+  // the particles live in the other space after a mirroring change: start again at rest
+  if (load<u8>(pMirrored + <usize>eid) != mir) { store<u8>(pMirrored + <usize>eid, mir); store<u8>(pInitialised + <usize>eid, 0); }
+  let done = load<u8>(pRestSource + <usize>eid) != REST_ANIMATION && !(L(pSeatEase, eid) > 0);
+  if (load<u8>(pInitialised + <usize>eid) != 1) {
+    store<u8>(pResetLast + <usize>eid, 1); done = false;
+  } else {
+    // a teleport resets the chain instead of whipping it
+    const dx = px - L(pAnchorPrev, a), dy = ty - L(pAnchorPrev, a + 1), dz = tz - L(pAnchorPrev, a + 2);
+    const lim = L(pTeleport, eid) * L(pUnitScale, eid);
+    if (dx * dx + dy * dy + dz * dz > lim * lim) { store<u8>(pResetLast + <usize>eid, 1); done = false; }
+  }
+  return done;
+}
+
+/** A chain without a usable anchor or structure this frame: it simulates and writes nothing (returns `true`: nothing left). */
+function skipChain(eid: i32): bool {
+  store<u8>(pSteps + <usize>eid, 0);
+  store<u8>(pInitialised + <usize>eid, 0);
   return true;
 }
 

@@ -2,8 +2,8 @@
  * A chain whose anchor bone is no longer its character's: the character's pose slots released
  * under a live chain (`poseRemoveCharacter` without `unbindSkeleton`; core/world.ts
  * stopCharacterSystems cuts the chain loose) and handed to a new character with the same id, or
- * an anchor slot outside the pose store (systems/tailClock.ts tailPrepareChain's first test;
- * wasm/tailStep.ts `anchorOwned`). The chain simulates and writes
+ * an anchor slot outside the pose store (wasm/tailStep.ts `anchorOwned`, the preparation's
+ * first test). The chain simulates and writes
  * nothing from that frame on: the new owner's bones keep exactly what its own code writes, no
  * read or write leaves the pose store, no NaN reaches a bone, and every other chain runs on.
  * On the JavaScript step and on the WebAssembly one.
