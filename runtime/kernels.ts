@@ -252,9 +252,8 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
     instance = new WebAssembly.Instance(module, { env: { memory } });
   } catch {
-    // Too large for a 32-bit WebAssembly memory (or out of memory): the world goes on with the
-    // JavaScript step on the arrays it has (views into the previous memory stay valid).
-    world.tailAccel = null;
+    // Too large for a 32-bit WebAssembly memory (or out of memory): the caller reports it
+    // (attach throws; a growth keeps the previous layout, whose views stay valid).
     return false;
   }
   const kernel = instance.exports as unknown as TailStepExports;

@@ -27,10 +27,17 @@ export function attachBitrig<W extends object>(world: W, options: BitrigWorldOpt
     const why = kernelUnavailableReason() ?? 'bitrig: the WebAssembly memory for this world could not be had (over 4 GB?)';
     throw new Error(`bitrig/world: cannot attach: ${why.replace(/^bitrig: /, '')}`);
   }
-  w.relayout = layoutTailArena;
+  w.relayout = relayoutOrThrow;
   // (the pose store's arrays live in the kernels' memory)
-  w.pose.onGrow = () => { if (w.tailAccel !== null) layoutTailArena(w); };
+  w.pose.onGrow = () => { if (w.tailAccel !== null) relayoutOrThrow(w); };
   return w;
+}
+
+/** Lay the kernels' memory out again after a setup call grew a capacity; throws when it cannot be had. */
+function relayoutOrThrow(world: BitrigWorld): void {
+  if (!layoutTailArena(world)) {
+    throw new Error('bitrig/world: the WebAssembly memory for this many characters, bones and chains cannot be had (over 4 GB); use more worlds');
+  }
 }
 
 /**

@@ -141,7 +141,7 @@ function chainConstants(eid: i32): void {
 @inline function dot3(ax: v128, ay: v128, az: v128, bx: v128, by: v128, bz: v128): v128 {
   return ad(ad(mu(ax, bx), mu(ay, by)), mu(az, bz));
 }
-/** Components of the quaternion product a·b (x, y, z, w), in the JavaScript step's operation order. */
+/** Components of the quaternion product a·b (x, y, z, w), in one fixed operation order. */
 @inline function qmx(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128): v128 {
   return sb(ad(ad(mu(ax, bw), mu(aw, bx)), mu(ay, bz)), mu(az, by));
 }
@@ -210,7 +210,7 @@ const SCRATCH: i32 = SCRATCH_GK + CHUNK * GDYNB;
 @inline function dot34(ax: v128, ay: v128, az: v128, bx: v128, by: v128, bz: v128): v128 {
   return ad4(ad4(mu4(ax, bx), mu4(ay, by)), mu4(az, bz));
 }
-/** Components of the quaternion product a·b (x, y, z, w), in the JavaScript step's operation order. */
+/** Components of the quaternion product a·b (x, y, z, w), in one fixed operation order. */
 @inline function qmx4(ax: v128, ay: v128, az: v128, aw: v128, bx: v128, by: v128, bz: v128, bw: v128): v128 {
   return sb4(ad4(ad4(mu4(ax, bw), mu4(aw, bx)), mu4(ay, bz)), mu4(az, by));
 }

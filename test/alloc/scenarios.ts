@@ -221,7 +221,7 @@ export const SCENARIOS: Record<string, Scenario> = {
     let f = 0;
     return { frame: () => { playThree(table, targets, f++); animator.update(DT); }, dispose: () => animator.dispose() };
   },
-  /** three.js, tail on the JavaScript step, a hip sweep (bend limit and coupling at work). */
+  /** three.js on a world passed in, a hip sweep (bend limit and coupling at work). */
   async threeTailJs() {
     const { c, table, targets } = threeRig('hipSweep');
     const animator = createThreeAnimator(c.root, { world: createBitrigWorld() });

@@ -17,7 +17,7 @@ import { chainSource } from '../helpers/chainSource';
 
 function slotsOf(b: CharacterBinding): number[] { return Array.from({ length: b.boneCount }, (_, j) => b.slotOf[j]!); }
 
-describe.each([true])('tail chains whose anchor is not their character\'s (WebAssembly %s)', (wasm) => {
+describe('tail chains whose anchor is not their character\'s', () => {
   test('released and reused slots, and an anchor slot outside the store: nothing written there, no NaN, the other chains swing on', () => {
     const world = createBitrigWorld();
     const bindings = [6, 6, 6, 6].map((n) => bindSkeleton(world, chainSource(n)));

@@ -4,7 +4,7 @@
  * stops playing, so the tail continues from the keys it showed instead of snapping to rest.
  *
  * Rig A swings its tail (a fast hip sweep) and shows a bent pose; rig B, a twin held at rest at
- * the same hips, is re-seated on A's shown local rotations. Checked on both backends, under
+ * the same hips, is re-seated on A's shown local rotations. Checked under
  * plain, rotated and centimetre hips: B's joints land on A's (2e-7 of the tail length: float32 components), its
  * shown rotations turn each bone exactly as A's (bone directions 1e-9; the whole rotation
  * within 0.05°, the twist a readback blend can carry), the next step moves each link < 1°
@@ -38,7 +38,7 @@ function angleDeg(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: nu
   return (2 * Math.acos(Math.min(1, d)) * 180) / Math.PI;
 }
 
-describe.each([['wasm', true]] as const)('re-seat along the shown pose (%s backend)', (_b, wasm) => {
+describe('re-seat along the shown pose', () => {
   test.each(cases)('$name: joints on the shown joints, same bone directions, a gentle first step', ({ o, hipsRot }) => {
     const opts: TailRigOptions = { ...o, links: LINKS, world: {} };
     const us = o.unitScale ?? 1;

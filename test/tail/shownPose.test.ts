@@ -28,7 +28,7 @@ interface Engine {
   frame(f: number, capture?: boolean): void;
 }
 
-function engine(wasm: boolean): Engine {
+function engine(): Engine {
   const world = createBitrigWorld();
   const src = chainSource(LINKS);
   const binding = bindSkeleton(world, src, { tail: { restSource: 'auto' } });
@@ -67,9 +67,9 @@ function key(e: Engine, j: number, angle: number): void {
 
 const staleProblems = (b: CharacterBinding): number => b.problems.filter((p) => p.includes('endCharacterFrame')).length;
 
-describe.each([['wasm', true]] as const)('the shown pose (%s backend)', (_b, wasm) => {
+describe('the shown pose', () => {
   test('the engine leaves the tail as shown: never overwritten over 60 swinging frames; shownR is the written pose bit for bit', () => {
-    const e = engine(wasm);
+    const e = engine();
     let swing = 0;
     for (let f = 0; f < 60; f++) {
       e.copyIn();
@@ -87,7 +87,7 @@ describe.each([['wasm', true]] as const)('the shown pose (%s backend)', (_b, was
   });
 
   test('a key on one link: overwritten at 0.01 rad (1 − cos(θ/2) = 1.25e-5 > the 1e-6 tolerance), not at 0.001 rad (1.25e-7)', () => {
-    const e = engine(wasm);
+    const e = engine();
     for (let f = 0; f < 20; f++) { e.copyIn(); e.frame(f); }
     key(e, 3, 0.001);
     e.copyIn();
@@ -99,7 +99,7 @@ describe.each([['wasm', true]] as const)('the shown pose (%s backend)', (_b, was
   });
 
   test('before the first frame the shown pose is the loaded one', () => {
-    const e = engine(wasm);
+    const e = engine();
     e.copyIn();
     expect(tailOverwrittenByClip(e.binding, 0)).toBe(false);
     key(e, 2, 0.05);
@@ -108,7 +108,7 @@ describe.each([['wasm', true]] as const)('the shown pose (%s backend)', (_b, was
   });
 
   test('frames without endCharacterFrame: not overwritten even when keyed (unknown), reported once in problems', () => {
-    const e = engine(wasm);
+    const e = engine();
     for (let f = 0; f < 3; f++) {
       e.copyIn();
       e.frame(f, false);
@@ -120,7 +120,7 @@ describe.each([['wasm', true]] as const)('the shown pose (%s backend)', (_b, was
   });
 
   test.each([0, -1, NaN])('a frame of dt %s counts too (it still writes the pose): without endCharacterFrame the shown pose is unknown after it', (dt) => {
-    const e = engine(wasm);
+    const e = engine();
     const frames = e.world.clock[CLOCK.FRAMES]!;
     e.copyIn();
     beginCharacterFrame(e.binding);
@@ -133,7 +133,7 @@ describe.each([['wasm', true]] as const)('the shown pose (%s backend)', (_b, was
   });
 
   test('captured once, then frames of a shared world skip this binding: the last capture still tells', () => {
-    const e = engine(wasm);
+    const e = engine();
     for (let f = 0; f < 10; f++) { e.copyIn(); e.frame(f); }
     for (let f = 0; f < 5; f++) update(e.world, 1 / 60); // (another animator's frames; this engine's bones untouched)
     e.copyIn();
@@ -145,7 +145,7 @@ describe.each([['wasm', true]] as const)('the shown pose (%s backend)', (_b, was
   });
 
   test('a rest-source switch re-seats along the shown pose when it is known, else at rest', () => {
-    const withCapture = engine(wasm), without = engine(wasm);
+    const withCapture = engine(), without = engine();
     for (let f = 0; f < 10; f++) {
       withCapture.copyIn(); withCapture.frame(f);
       without.copyIn(); without.frame(f, false);
