@@ -50,6 +50,9 @@ function growTail(g: Grown, group: number[]): void {
     // A stub beside a long tail is the rump it was handed over with: the tail's own domain
     // decides that skin, not the stub's.
     if (tails[i]!.decision.stub && !lead.decision.stub) continue;
+    // A misweighted speck (a bob tail's few vertices) beside a larger piece adds nothing to it
+    // but the skin its domain took along.
+    if (i !== group[0] && tails[i]!.piece.vertices.length < g.o.minPieceVertices) continue;
     for (const v of tails[i]!.piece.vertices) pieceVerts.add(v);
     for (const v of tails[i]!.piece.collar) collar.add(v);
     for (const v of domains[i]!) domainSet.add(v);
