@@ -222,11 +222,17 @@ export function chainJoints(
   return J;
 }
 
+/** Half-width of the weight blend around a chain's joint, as a fraction of a link. */
+export const CHAIN_BLEND = 0.25;
+
 /**
  * Blended chain weights for a coordinate `g` along a chain of K segments and length L:
  * `s = K·g/L`, `k = floor(s)`, `f = s − k`, owner bone `k+1`,
  * `w_prev = clamp(0.5 − 2f, 0, 0.5)`, `w_next = clamp(2f − 1.5, 0, 0.5)`,
- * `w_self = 1 − w_prev − w_next`. Bone 0 is the pelvis ("prev" of the root segment); the
+ * `w_self = 1 − w_prev − w_next`. `blend` (per joint 0…K, fractions of a link in
+ * [{@link CHAIN_BLEND}, 0.5]) widens the blend around a joint to `b`:
+ * `w_prev = clamp(0.5 − f/(2b), 0, 0.5)`, `w_next = clamp((f − 1 + b)/(2b), 0, 0.5)`;
+ * null keeps {@link CHAIN_BLEND} (0.25) at every joint. Bone 0 is the pelvis ("prev" of the root segment); the
  * last segment has no "next" (Tail_End is weightless), so its share stays on bone K.
  * [ours] A negative `g` (skin on the body side of the collar, re-weighted because it was
  * driven from far away) continues the same ramp into the pelvis:
@@ -237,7 +243,7 @@ export function chainJoints(
  * const out = [0, 0, 0, 0];
  * chainWeights(0, 4, 1, out) // 2: pelvis 0.5, Tail_1 0.5
  */
-export function chainWeights(g: number, K: number, L: number, out: number[]): number {
+export function chainWeights(g: number, K: number, L: number, out: number[], blend: ArrayLike<number> | null = null): number {
   if (!(L > 0) || !Number.isFinite(g)) {
     out[0] = 0;
     out[1] = 1;
@@ -260,8 +266,10 @@ export function chainWeights(g: number, K: number, L: number, out: number[]): nu
   if (s >= K) s = K - 1e-9;
   const k = Math.floor(s);
   const f = s - k;
-  const wPrev = Math.min(0.5, Math.max(0, 0.5 - 2 * f));
-  const wNext = k + 1 < K ? Math.min(0.5, Math.max(0, 2 * f - 1.5)) : 0;
+  const bPrev = blend ? blend[k]! : CHAIN_BLEND;
+  const bNext = blend ? blend[k + 1]! : CHAIN_BLEND;
+  const wPrev = Math.min(0.5, Math.max(0, 0.5 - (0.5 * f) / bPrev));
+  const wNext = k + 1 < K ? Math.min(0.5, Math.max(0, (0.5 * (f - (1 - bNext))) / bNext)) : 0;
   const wSelf = 1 - wPrev - wNext;
   let c = 0;
   out[0] = k + 1;

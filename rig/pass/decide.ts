@@ -106,6 +106,13 @@ function lowBack(skel: SkinSkeleton, region: number, a: number): boolean {
   return skel.pelvis >= 0 && (region === REGION_PELVIS || (region === REGION_SPINE && skel.parents[a] === skel.pelvis));
 }
 
+/**
+ * [ours] A misweighted piece at the pelvis or lower back that points outward and reaches at
+ * least this × `minReach` is a tail, given a tail's chain, even when it is wide for its length
+ * (elongation under `minElongation`: a bushy tail cut short is a cone). Shorter ones are stubs.
+ */
+export const STUB_CHAIN_REACH = 2.5;
+
 /** [ours] A rigid stub's weight moves onto the pelvis over this fraction of its length from the ring. */
 export const STUB_BLEND = 0.1;
 
@@ -119,10 +126,13 @@ export function decide(piece: Piece, skel: SkinSkeleton, regions: Uint8Array, o:
   const a = piece.attachment;
   const name = a >= 0 ? skel.names[a]! : '?';
   const nWelded = piece.vertices.length;
-  if (nWelded < o.minPieceVertices) {
+  const region = a >= 0 ? regions[a]! : 0;
+  // A few vertices at the pelvis driven from far away are a stub's tip (a low-poly bob tail),
+  // not a speck: its domain takes the misweighted skin around it.
+  const misweightedStub = lowBack(skel, region, a) && misweighted >= STUB_MISWEIGHTED;
+  if (nWelded < o.minPieceVertices && !misweightedStub) {
     return { kind: 'speck', verdict: 'left-alone', reason: `a speck of ${nWelded} vertices (fewer than ${o.minPieceVertices}): ignored`, tail: false, worn: false, bone: -1 };
   }
-  const region = a >= 0 ? regions[a]! : 0;
   const outward = piece.centroidRatio >= o.minCentroidRatio;
   const elongated = piece.elongation >= o.minElongation;
   const long = piece.reach >= o.minReach * height;
@@ -169,7 +179,15 @@ export function decide(piece: Piece, skel: SkinSkeleton, regions: Uint8Array, o:
   }
   // A misweighted piece at the pelvis or lower back that is no tail-shaped appendage (a short
   // tail with the rump it was handed over with) is a stub too, whatever its reach.
-  if (lowBack(skel, region, a) && misweighted >= STUB_MISWEIGHTED) return stubDecision(skel, o, `${name}; ${shape}`, misweighted, appendage ? null : whyNot, 'tail');
+  if (lowBack(skel, region, a) && misweighted >= STUB_MISWEIGHTED) {
+    // Outward and reaching far, it bends like a tail though wide for its length (a bushy tail
+    // cut short): a tail's chain, not a stub's.
+    if (outward && piece.reach >= STUB_CHAIN_REACH * o.minReach * height && o.mode !== 'rigid') {
+      const why = `long piece hanging from the pelvis or lower back (${name}; ${shape}), ${Math.round(100 * misweighted)} % of it driven from far away, outward and reaching ${STUB_CHAIN_REACH} × ${o.minReach} H or more though ${whyNot.replace(/^it is /, '')}: a short tail`;
+      return { kind: 'tail', verdict: 'chain', reason: `${why}${GREW}`, tail: true, worn: false, bone: skel.pelvis };
+    }
+    return stubDecision(skel, o, `${name}; ${shape}`, misweighted, appendage ? null : whyNot, 'tail');
+  }
   const bone = region === REGION_PELVIS ? skel.pelvis : a;
   const boneName = skel.names[bone]!;
   if (o.include.includes('torso')) {

@@ -6,7 +6,7 @@
  */
 import type { Document } from '@gltf-transform/core';
 import { addChainBones, chainBoneNames } from '../bones';
-import { bridgeShells, chainJoints, chainWeights, geodesic, percentileOf, segmentCount } from '../chain';
+import { bridgeShells, CHAIN_BLEND, chainJoints, chainWeights, geodesic, percentileOf, segmentCount } from '../chain';
 import { weightedBoneDistance } from '../distance';
 import type { WeldGraph } from '../weld';
 import { BASE_LINK_SPAN, tailBase } from './base';
@@ -50,6 +50,9 @@ function growTail(g: Grown, group: number[]): void {
     // A stub beside a long tail is the rump it was handed over with: the tail's own domain
     // decides that skin, not the stub's.
     if (tails[i]!.decision.stub && !lead.decision.stub) continue;
+    // A misweighted speck (a bob tail's few vertices) beside a larger piece adds nothing to it
+    // but the skin its domain took along.
+    if (i !== group[0] && tails[i]!.piece.vertices.length < g.o.minPieceVertices) continue;
     for (const v of tails[i]!.piece.vertices) pieceVerts.add(v);
     for (const v of tails[i]!.piece.collar) collar.add(v);
     for (const v of domains[i]!) domainSet.add(v);
@@ -220,7 +223,7 @@ function addChain(g: Grown, c: ChainGeometry, report: AppendageReport): void {
   for (const wv of c.ids) {
     const rump = c.ramp > 0 && c.coord[wv]! < 0;
     if (c.ramp > 0 && c.coord[wv]! < RUMP_REACH * c.L) g.rump[wv] = 1;
-    const n = rump ? rampWeights(c.coord[wv]!, c.ramp, out) : chainWeights(c.coord[wv]!, c.K, c.L, out);
+    const n = rump ? rampWeights(c.coord[wv]!, c.ramp, out) : chainWeights(c.coord[wv]!, c.K, c.L, out, c.blend);
     const joints: number[] = [];
     const weights: number[] = [];
     for (let k = 0; k < n; k++) {
@@ -289,6 +292,8 @@ interface ChainGeometry {
   L: number;
   K: number;
   joints: Float64Array;
+  /** Blend half-width per joint 0…K (fractions of a link: {@link jointBlend}). */
+  blend: Float64Array;
 }
 
 /**
@@ -342,7 +347,11 @@ function growChain(g: Grown, domain: readonly number[], collar: Int32Array, piec
       ? Math.min(STUB_MAX_LINKS, Math.max(STUB_MIN_LINKS, Math.round(length / (o.segmentFraction * H))), fit)
       : segmentCount(length, H, o.segmentFraction, o.minSegments, o.maxSegments);
     if (base && !stub) K = Math.max(o.minSegments, Math.min(K, fit));
-    return { ids, coord, span, ramp: base ? base.s : 0, L: length, K, joints: chainJoints(graph.positions, idsAhead, coord, length, K, root, o.smoothingPasses) };
+    return {
+      ids, coord, span, ramp: base ? base.s : 0, L: length, K,
+      joints: chainJoints(graph.positions, idsAhead, coord, length, K, root, o.smoothingPasses),
+      blend: jointBlend(graph, ids, coord, length, K),
+    };
   };
   if (!branches) return { chains: [geometry(domain, ahead, L)], cut: 0 };
   const chains: ChainGeometry[] = [];
@@ -409,4 +418,33 @@ function edgeSpan(graph: WeldGraph, ids: readonly number[], coord: Float64Array)
     }
   }
   return n > 0 ? percentileOf(spans, Int32Array.from({ length: n }, (_, i) => i), 0.9) : 0;
+}
+
+/** [ours] A joint's blend reaches this × the farthest end of an edge across it (so that end keeps a quarter on the other bone). */
+const JOINT_BLEND_REACH = 2;
+
+/**
+ * [ours] Blend half-width per joint 0…K, fractions of a link: {@link CHAIN_BLEND}, widened at
+ * a joint that an edge of the chain's skin crosses with an end far from it (to
+ * {@link JOINT_BLEND_REACH} × that end's distance, at most half a link), so that both ends
+ * of every edge across a joint share its two bones. A coarse tip's long edges otherwise sit
+ * one end on each bone and tear when the joint bends.
+ */
+function jointBlend(graph: WeldGraph, ids: readonly number[], coord: Float64Array, L: number, K: number): Float64Array {
+  const blend = new Float64Array(K + 1).fill(CHAIN_BLEND);
+  const link = L / K;
+  if (!(link > 0)) return blend;
+  const inIds = new Uint8Array(graph.count);
+  for (const v of ids) inIds[v] = 1;
+  for (const a of ids) {
+    for (let e = graph.adjStart[a]!; e < graph.adjStart[a + 1]!; e++) {
+      const b = graph.adj[e]!;
+      if (b <= a || !inIds[b]) continue;
+      const lo = Math.min(coord[a]!, coord[b]!) / link, hi = Math.max(coord[a]!, coord[b]!) / link;
+      for (let j = Math.max(1, Math.ceil(lo)); j <= Math.min(K - 1, Math.floor(hi)); j++) {
+        blend[j] = Math.min(0.5, Math.max(blend[j]!, JOINT_BLEND_REACH * (j - lo), JOINT_BLEND_REACH * (hi - j)));
+      }
+    }
+  }
+  return blend;
 }

@@ -32,6 +32,9 @@ export function piecesPhase(f: Field): Pieces {
   const levels: number[] = [];
   if (o.refineStep > 1) for (let t = f.far * o.refineStep; t <= o.maxFarFraction * H * (1 + 1e-9); t *= o.refineStep) levels.push(t);
   const areaShare = (p: Piece): number => areaShareOf(f, p);
+  // A long piece on the lower back (a spine joint whose parent is the pelvis) found inside a
+  // worn piece may be a tail still joined to the rump at this threshold: searched deeper too.
+  const lowBackOf = (p: Piece): boolean => p.attachment >= 0 && skel.parents[p.attachment] === skel.pelvis;
   // [ours] Fat bodies hide tails: the far skin of a quadruped's belly joins the tail's into one
   // worn torso piece. Such a piece is searched again at raised thresholds for a long piece
   // hanging from the pelvis whose root is a compact ring, or whose skin is driven from far
@@ -54,7 +57,7 @@ export function piecesPhase(f: Field): Pieces {
       } else if (d.tail && (sub.collarSpread <= o.maxCollarSpread || mis >= 0.5)) {
         d.reason += ` (found inside a worn piece at a raised far threshold of ${fmt(sub.far / H)} H)`;
         out.push({ piece: sub, decision: d, misweighted: mis });
-      } else if (d.worn) out.push(...refine(sub, k + 1));
+      } else if (d.worn || (d.kind === 'spine' && lowBackOf(sub))) out.push(...refine(sub, k + 1));
     }
     return out;
   };

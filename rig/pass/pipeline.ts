@@ -42,7 +42,10 @@
  *   it is long. So a run on the pass's own output changes nothing.
  * - A misweighted piece at the pelvis or lower back (half of it or more driven from far away)
  *   is a stub, repaired whatever its length: a chain of 2–3 links when tail-shaped and long
- *   enough for its mesh, else rigid on the pelvis (decide.ts, grow.ts).
+ *   enough for its mesh, else rigid on the pelvis (decide.ts, grow.ts); one outward and
+ *   reaching 2.5 × minReach gets a tail's chain however wide; a misweighted speck there is a
+ *   stub (a low-poly bob tail).
+ * - Chain weights blend wider at a joint that a long edge crosses (grow.ts `jointBlend`).
  * - A chain starts where the tail leaves the body, not inside a rump its domain spilled over
  *   (base.ts); twin or forked tails from one root get a chain each (fork.ts).
  *

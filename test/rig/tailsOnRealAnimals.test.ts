@@ -80,8 +80,8 @@ function expectChainsOnPelvis(report: RigReport, truth: TailTruth): void {
 describe('long tails on real animals: one chain each, where the artist put it', () => {
   // Joint errors as fractions of the artist's tail length (tolerance 0.10 on the mean, and at
   // the root, where the chain starts where the tail leaves the body). The Shiba's artist chain
-  // does not follow its curled skin (test/rig/assets.test.ts): its skin lies 0.38 from that
-  // chain on average, 0.16 from the grown one; so for it only the skin's distance below.
+  // does not follow its curled skin (docs/rig-pass.md): its skin lies 0.52 of its length from that
+  // chain on average, 0.23 from the grown one; so for it only the skin's distance below.
   const cases: [Animal, number | null][] = [['quaternius-fox', 0.1], ['khronos-fox', 0.1], ['quaternius-shiba-inu', null]];
   it.each(cases)('%s de-tailed', async (asset, tolerance) => {
     const r = await rigged(asset, 1);
