@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  * cores). The browser, build, package and type tests run with `npm run test:browser`
  * (vitest.browser.config.ts); `BROWSER_TESTS` lists them so neither config runs them twice.
  */
-export const BROWSER_TESTS = ['test/demo/**/*.test.ts', 'test/types/**/*.test.ts', 'test/package.test.ts', 'test/package/**/*.test.ts'];
+export const BROWSER_TESTS = ['test/demo/**/*.test.ts', 'test/types/**/*.test.ts', 'test/package.test.ts', 'test/package/**/*.test.ts', 'test/build/**/*.test.ts'];
 
 export default defineConfig({
   test: {

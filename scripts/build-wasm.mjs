@@ -3,7 +3,7 @@
 // into runtime/wasm/twoBoneWasm.ts and wasm/sceneContacts.ts into runtime/wasm/sceneContactsWasm.ts
 // (base64 module and the SHA-256 of its source). `npm run build:wasm` after editing wasm/; the
 // package ships the generated files, so users and CI need no compiler. test/tail/wasm.test.ts and
-// test/scene/kernelsCurrent.test.ts rebuild and check that the
+// test/build/kernelsCurrent.test.ts rebuild and check that the
 // committed files match their sources.
 //
 //   node scripts/build-wasm.mjs          write the generated files

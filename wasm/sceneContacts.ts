@@ -1,5 +1,5 @@
 // AssemblyScript source of the WebAssembly scene contacts (`npm run build:wasm` compiles it into
-// runtime/wasm/sceneContactsWasm.ts; test/scene/kernelsCurrent.test.ts checks the compile is current).
+// runtime/wasm/sceneContactsWasm.ts; test/build/kernelsCurrent.test.ts checks the compile is current).
 //
 // FootLock and PelvisHeight, written once: systems/footLock.ts and systems/pelvisHeight.ts are thin
 // wrappers that fill the character list (and ask the game's ground queries, which are JavaScript).

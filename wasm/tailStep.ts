@@ -1,5 +1,5 @@
 // AssemblyScript source of the WebAssembly tail step and write (`npm run build:wasm` compiles
-// it into runtime/wasm/tailStepWasm.ts; test/tail/kernelBuild.test.ts checks the compile is current).
+// it into runtime/wasm/tailStepWasm.ts; test/build/kernelsCurrent.test.ts checks the compile is current).
 // This is the one implementation of the tail's physics: systems/tailStep.ts and
 // systems/tailWrite.ts only call it.
 //

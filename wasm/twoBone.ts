@@ -1,5 +1,5 @@
 // AssemblyScript source of the WebAssembly scene two-bone IK (`npm run build:wasm` compiles it
-// into runtime/wasm/twoBoneWasm.ts; test/scene/kernelsCurrent.test.ts checks the compile is current).
+// into runtime/wasm/twoBoneWasm.ts; test/build/kernelsCurrent.test.ts checks the compile is current).
 //
 // TwoBoneIK, written once: systems/twoBoneIK.ts is a thin wrapper that fills the limb list and
 // calls {@link twoBoneRun}, which solves every limb of it in order. exp, acos and sin are

@@ -2,7 +2,7 @@
 // AssemblyScript flags: -O3 --runtime stub --noAssert --importMemory --maximumMemory 65536 --enable simd --enable threads. 14995 bytes.
 
 /** SHA-256 of the wasm/sceneContacts.ts this module was compiled from. */
-export const SCENE_CONTACTS_WASM_SOURCE_SHA256 = '02df643ad6e53c65e980c95557962f02de87b6cf6f251254b99e0a5d9e05cd46';
+export const SCENE_CONTACTS_WASM_SOURCE_SHA256 = '82a4d8bb7668eb0e9814d6ef24c32fd42e217061b5a789406dcf3b52cd541aec';
 
 /** The compiled scene contacts kernel (FootLock, PelvisHeight; WebAssembly), base64. */
 export const SCENE_CONTACTS_WASM_BASE64 =

@@ -2,7 +2,7 @@
 // AssemblyScript flags: -O3 --runtime stub --noAssert --importMemory --maximumMemory 65536 --enable simd --enable threads. 29839 bytes.
 
 /** SHA-256 of the wasm/tailStep.ts this module was compiled from. */
-export const TAIL_STEP_WASM_SOURCE_SHA256 = '2cf66bc7ee4f77cb2c32342cb37003f96cbeffbf3bf147305f7a4fff7d16d648';
+export const TAIL_STEP_WASM_SOURCE_SHA256 = 'a752a709eca0e3a06ce71ed418d43d09ba5e86f3abc76169ed99ee58ef10a4d7';
 
 /** The compiled tail kernel (WebAssembly with SIMD), base64. */
 export const TAIL_STEP_WASM_BASE64 =

@@ -2,7 +2,7 @@
 // AssemblyScript flags: -O3 --runtime stub --noAssert --importMemory --maximumMemory 65536 --enable simd --enable threads. 41933 bytes.
 
 /** SHA-256 of the wasm/twoBone.ts this module was compiled from. */
-export const TWO_BONE_WASM_SOURCE_SHA256 = 'd98ee74f688fc3090c3136e40826316a149304a89086f371ab07fc68f6846d46';
+export const TWO_BONE_WASM_SOURCE_SHA256 = '50e0d0998e6c5bda9df43ecf6dada807f790db24958e77d892e299ed29a2e741';
 
 /** The compiled scene two-bone IK kernel (WebAssembly), base64. */
 export const TWO_BONE_WASM_BASE64 =

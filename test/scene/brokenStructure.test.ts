@@ -119,7 +119,12 @@ describe.each(FIELDS)('a scene character whose %s points outside the world\'s ar
   test('left alone, the others solved as ever, no throw, no NaN', () => {
     run(field as unknown as Field, 3);
   });
-  test('a crowd of 70 characters, two broken', () => {
+});
+
+// A crowd larger than the kernels' lists handle in one piece, for one field of each component
+// (the other fields take the same paths there: a 3-character world covers each above).
+describe.each(FIELDS.filter((f) => ['SceneCharacter.char', 'SceneCharacter.legs', 'Limb.endSlot', 'FootContact.support'].includes(f[0])))('a crowd of 70 characters, two broken (%s)', (...field) => {
+  test('left alone, the others solved as ever, no throw, no NaN', () => {
     run(field as unknown as Field, 70);
   }, 30_000);
 });
