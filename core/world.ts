@@ -16,6 +16,7 @@ import { CLOCK, LINK_STRIDE, createTailComponents, TAIL_LINK_FIELDS } from './co
 import { createSceneComponents, MAX_ARMS, MAX_LEGS, SUPPORT_ROW_FIELDS } from './components/scene';
 import type { TailAccel } from './kernelTypes';
 import { createCharacterComponents } from './components/character';
+import { createColliderComponents } from './components/collider';
 import { rotationToWorld, transformPoint } from './ik/frames';
 import { qRotate } from './qmath';
 
@@ -99,7 +100,7 @@ export const MAX_CAPACITY = 1 << 24;
 export const BITRIG_WORLD_DEFAULTS: { [K in keyof BitrigWorldOptions]-?: Exclude<BitrigWorldOptions[K], undefined> } = { entities: 256, chains: 64, bones: 1024, characters: 16, fixedStep: 1 / 60, maxStepsPerFrame: 8 };
 
 function makeComponents(cap: number, rows: number) {
-  return { ...createTailComponents(cap, rows), ...createSceneComponents(cap, SUPPORT_ROWS_INITIAL), ...createCharacterComponents(cap) };
+  return { ...createTailComponents(cap, rows), ...createSceneComponents(cap, SUPPORT_ROWS_INITIAL), ...createCharacterComponents(cap), ...createColliderComponents(cap) };
 }
 
 /** Support rows a world starts with (SupportFrame's per-row arrays; they double as supports are added). */
@@ -124,7 +125,7 @@ export interface BitrigContext {
   /** Per-world components. */
   components: BitrigComponents;
   /** Registered queries (iterate `q.dense`, no allocation). */
-  queries: { tails: Query; sceneChars: Query; limbs: Query };
+  queries: { tails: Query; sceneChars: Query; limbs: Query; colliders: Query };
   /** Entity capacity of the component arrays (the tail's per-link arrays: `tailRows.capacity` rows). */
   capacity: number;
   /** Seconds simulated so far (sum of valid frame dts); kept in `clock[CLOCK.TIME]`. */
@@ -287,6 +288,7 @@ export function attachBitrigData<W extends object>(world: W, options: BitrigWorl
   w.queries.tails = registerQuery(w, [components.TailChain]);
   w.queries.sceneChars = registerQuery(w, [components.SceneCharacter]);
   w.queries.limbs = registerQuery(w, [components.Limb]);
+  w.queries.colliders = registerQuery(w, [components.TailCollider]);
   w.pose.onRemove = (id) => stopCharacterSystems(w, id);
   return w;
 }
@@ -335,6 +337,9 @@ function stopCharacterSystems(world: BitrigWorld, id: number): void {
     }
     world.tailsByChar.delete(id);
   }
+  // (its colliders go inert: their entities stay for removeTailCollider)
+  const K = world.components.TailCollider, cols = world.queries.colliders.dense;
+  for (let i = 0; i < cols.length; i++) if (K.char[cols[i]!] === id) { K.char[cols[i]!] = -1; K.slot[cols[i]!] = -1; }
   const { SceneCharacter: SC, Limb: L } = world.components;
   const chars = Array.from(world.queries.sceneChars.dense).filter((eid) => SC.char[eid] === id);
   for (const c of chars) {
@@ -377,6 +382,7 @@ export function addBitrigEntity(world: BitrigWorld): number {
     world.components.SupportFrame.row.fill(-1, world.capacity); // (no new entity is a support)
     world.components.Character.pose.fill(-1, world.capacity);
     world.components.PartOf.character.fill(-1, world.capacity);
+    world.components.TailCollider.char.fill(-1, world.capacity);
     world.capacity = cap;
     relayout(world); // the grown tail arrays back into wasm memory
   }

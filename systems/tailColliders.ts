@@ -1,0 +1,76 @@
+/**
+ * TailColliders — places the tail colliders for the frame and for each internal step
+ * (pipeline step 4b, before the tail steps; the tail kernel's tailCollide stage reads them).
+ *
+ * Reads: each collider's bone slot and shape in the bone's space (`TailCollider.shapeLs`:
+ * ends a, b and radius, bone units) and the pose store's world matrices of this frame (after
+ * the scene IK). Writes: `shapePrev` ← `shapeCur` ← the world shape now (ends through the
+ * bone's world matrix; radius × the bone's uniform world scale, the cube root of |det|), and
+ * per internal step `shapeWs`, the shape interpolated between the two at the step's time (as the
+ * tail clock interpolates the anchors). A collider whose character was unbound, or whose bone
+ * its character no longer owns, gets radius −1 (inert). Clears each chain's
+ * `colliderContacts` at the frame's start. World space, engine units.
+ */
+import type { BitrigWorld } from '../core/world';
+import { CLOCK } from '../core/components/tail';
+import { SHAPE_STRIDE } from '../core/components/collider';
+
+/**
+ * The colliders' world shapes for this frame (call once a frame, before the tail steps, after
+ * the pose store's world matrices are final). No allocation; never throws.
+ *
+ * @example
+ * tailCollidersBegin(world); const steps = tailClockBegin(world, dt);
+ */
+export function tailCollidersBegin(world: BitrigWorld): void {
+  const K = world.components.TailCollider, pose = world.pose;
+  const W = pose.worldM, ls = K.shapeLs, prev = K.shapePrev, cur = K.shapeCur;
+  const cols = world.queries.colliders.dense;
+  for (let i = 0; i < cols.length; i++) {
+    const c = cols[i]!, o = c * SHAPE_STRIDE, l = c * 7;
+    for (let j = 0; j < 7; j++) prev[o + j] = cur[o + j]!;
+    const slot = K.slot[c]!;
+    if (!(K.char[c]! >= 0 && slot >= 0 && slot < pose.capacity && pose.owner[slot] === K.char[c])) {
+      cur[o + 6] = -1; prev[o + 6] = -1; K.fresh[c] = 1;
+      continue;
+    }
+    const m = slot * 16;
+    const m0 = W[m]!, m1 = W[m + 1]!, m2 = W[m + 2]!, m4 = W[m + 4]!, m5 = W[m + 5]!, m6 = W[m + 6]!;
+    const m8 = W[m + 8]!, m9 = W[m + 9]!, m10 = W[m + 10]!;
+    for (let e = 0; e < 6; e += 3) {
+      const x = ls[l + e]!, y = ls[l + e + 1]!, z = ls[l + e + 2]!;
+      cur[o + e] = m0 * x + m4 * y + m8 * z + W[m + 12]!;
+      cur[o + e + 1] = m1 * x + m5 * y + m9 * z + W[m + 13]!;
+      cur[o + e + 2] = m2 * x + m6 * y + m10 * z + W[m + 14]!;
+    }
+    const det = m0 * (m5 * m10 - m6 * m9) - m4 * (m1 * m10 - m2 * m9) + m8 * (m1 * m6 - m2 * m5);
+    const r = ls[l + 6]! * Math.cbrt(Math.abs(det));
+    cur[o + 6] = r > 0 && r < Infinity && cur[o]! - cur[o]! === 0 && cur[o + 4]! - cur[o + 4]! === 0 ? r : -1; // (non-finite: inert)
+    if (K.fresh[c] === 1) { for (let j = 0; j < 7; j++) prev[o + j] = cur[o + j]!; K.fresh[c] = 0; }
+  }
+  const C = world.components.TailChain, tails = world.queries.tails.dense;
+  for (let i = 0; i < tails.length; i++) C.colliderContacts[tails[i]!] = 0;
+}
+
+/**
+ * The colliders' shapes at internal step `s` of this frame (`shapeWs`), interpolated as the
+ * tail clock interpolates the anchors. Call before each `tailStep`. No allocation; never throws.
+ *
+ * @example
+ * for (let s = 0; s < steps; s++) { tailClockStep(world, s); tailCollidersStep(world, s); tailStep(world); }
+ */
+export function tailCollidersStep(world: BitrigWorld, s: number): void {
+  const c = world.clock;
+  let t: number;
+  if (c[CLOCK.CAPPED] === 1 || !(c[CLOCK.FRAME_DT]! > 0)) t = (s + 1) / c[CLOCK.STEPS]!;
+  else t = ((s + 1) * c[CLOCK.FIXED_STEP]! - c[CLOCK.ACC_START]!) / c[CLOCK.FRAME_DT]!;
+  if (!(t >= 0)) t = 0;
+  if (t > 1) t = 1;
+  const K = world.components.TailCollider, prev = K.shapePrev, cur = K.shapeCur, ws = K.shapeWs;
+  const cols = world.queries.colliders.dense, u = 1 - t;
+  for (let i = 0; i < cols.length; i++) {
+    const o = cols[i]! * SHAPE_STRIDE;
+    for (let j = 0; j < 6; j++) ws[o + j] = u * prev[o + j]! + t * cur[o + j]!;
+    ws[o + 6] = prev[o + 6]! > 0 && cur[o + 6]! > 0 ? u * prev[o + 6]! + t * cur[o + 6]! : -1;
+  }
+}
