@@ -71,6 +71,8 @@ function writeCollider(world: BitrigWorld, eid: number, v: CheckedSpec): void {
   K.shapePrev.fill(0, eid * SHAPE_STRIDE, eid * SHAPE_STRIDE + SHAPE_STRIDE);
   K.shapeCur.fill(0, eid * SHAPE_STRIDE, eid * SHAPE_STRIDE + SHAPE_STRIDE);
   K.fresh[eid] = 1;
+  K.refSlot[eid] = -1; // (refreshCharacterColliders sets it)
+  K.relPrev.fill(0, eid * 6, eid * 6 + 6);
 }
 
 /**
@@ -203,16 +205,35 @@ function checkCharacterRoom(world: BitrigWorld, char: number, groups: number): v
   if (chains) for (const e of chains) checkChainColliderRoom(world, char, world.components.TailChain.colliderGroups[e]! | 0, groups);
 }
 
-/** {@link refreshChainColliders} for every chain of character `char`. Setup-time. */
+/**
+ * {@link refreshChainColliders} for every chain of character `char`, and its colliders'
+ * reference frame for their lead (`refSlot`: the first chain's anchor). Setup-time.
+ */
 export function refreshCharacterColliders(world: BitrigWorld, char: number): void {
   const chains = world.tailsByChar.get(char);
   if (chains) for (const e of chains) refreshChainColliders(world, e);
+  const K = world.components.TailCollider, cols = world.queries.colliders.dense;
+  const ref = chains && chains.length > 0 ? world.components.TailChain.anchorSlot[chains[0]!]! : -1;
+  for (let i = 0; i < cols.length; i++) {
+    const c = cols[i]!;
+    if (K.char[c] === char && K.refSlot[c] !== ref) { K.refSlot[c] = ref; K.fresh[c] = 1; }
+  }
+}
+
+/**
+ * Whether `eid` is a live tail collider of `world`. Never throws.
+ *
+ * @example
+ * if (isTailCollider(world, c)) removeTailCollider(world, c);
+ */
+export function isTailCollider(world: BitrigWorld, eid: number): boolean {
+  return Number.isInteger(eid) && eid >= 0 && eid < world.capacity && entityExists(world, eid) && hasComponent(world, eid, world.components.TailCollider);
 }
 
 /** Throw `bitrig/tail: …` unless `eid` is a live collider of an attached `world`. Setup-time. */
 function requireCollider(world: BitrigWorld, eid: number, call: string): void {
   requireBitrigWorld(world, 'bitrig/tail');
-  if (!(Number.isInteger(eid) && eid >= 0 && eid < world.capacity && entityExists(world, eid) && hasComponent(world, eid, world.components.TailCollider))) {
+  if (!isTailCollider(world, eid)) {
     throw new Error(`bitrig/tail: ${call}: ${describeValue(eid)} is not a tail collider of this world (removed, or never added)`);
   }
 }

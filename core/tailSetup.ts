@@ -16,7 +16,7 @@ import { checkTailStability, mergeTailOptions, TAIL_OPTION_KEYS, TAIL_OPTION_TAB
 import { composeTRS, mulAffine } from './pose';
 import { qAxisAngle, qMul, qNormalize, qRotate, qRotateInv, qSlerp, qSwing } from './qmath';
 import { computeRestDirs, computeToHips } from './tailKernel';
-import { checkChainColliderRoom, refreshChainColliders } from './colliderSetup';
+import { checkChainColliderRoom, refreshCharacterColliders } from './colliderSetup';
 
 export { computeRestDirs, computeToHips };
 
@@ -166,7 +166,7 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   }
   C.exactWorld[eid] = C.exactWorldSetup[eid]!;
   C.mirrored[eid] = 0;
-  refreshChainColliders(world, eid);
+  refreshCharacterColliders(world, char);
   C.seatEase[eid] = 0; C.seatExcess[eid] = 0;
   C.anchorPrev.fill(0, eid * 8, eid * 8 + 8);
   C.anchorCur.fill(0, eid * 8, eid * 8 + 8);
@@ -366,7 +366,7 @@ export function setTailOptions(world: BitrigWorld, eid: number, options: Partial
   checkTailStability(o, world.clock[CLOCK.FIXED_STEP]!);
   if (C.char[eid]! >= 0) checkChainColliderRoom(world, C.char[eid]!, o.colliderGroups);
   writeTailParams(C, eid, o);
-  refreshChainColliders(world, eid);
+  refreshCharacterColliders(world, C.char[eid]!);
   const wantAnim = o.restSource === 'animation' || (o.restSource === 'auto' && C.restSource[eid] === REST_ANIMATION);
   setTailRestSource(world, eid, wantAnim ? 'animation' : 'bind');
 }

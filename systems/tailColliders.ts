@@ -7,13 +7,44 @@
  * the scene IK). Writes: `shapePrev` ← `shapeCur` ← the world shape now (ends through the
  * bone's world matrix; radius × the bone's uniform world scale, the cube root of |det|), and
  * per internal step `shapeWs`, the shape interpolated between the two at the step's time (as the
- * tail clock interpolates the anchors). A collider whose character was unbound, or whose bone
- * its character no longer owns, gets radius −1 (inert). Clears each chain's
- * `colliderContacts` at the frame's start. World space, engine units.
+ * tail clock interpolates the anchors). The lead (slot 7): how far the ends moved this frame in
+ * the frame of `refSlot` (the tails' anchor), in engine units, per step (× step / frame dt),
+ * at most the radius (`relPrev` keeps the ends in that frame). A collider whose character was
+ * unbound, or whose bone its character no longer owns, gets radius −1 (inert). Clears each
+ * chain's `colliderContacts` at the frame's start. World space, engine units.
  */
 import type { BitrigWorld } from '../core/world';
 import { CLOCK } from '../core/components/tail';
-import { SHAPE_STRIDE } from '../core/components/collider';
+import { SHAPE_STRIDE, type TailColliderComponent } from '../core/components/collider';
+import { invertAffine } from '../core/ik/frames';
+
+const _inv = new Float64Array(16);
+
+/**
+ * Collider c's lead this frame into `shapeCur` slot 7 (see the header; 0 when it has no
+ * reference or is fresh): its ends in the reference bone's frame against last frame's, kept
+ * in `relPrev`. (Written, not returned: a double returned from a call is boxed.)
+ */
+function placeLead(K: TailColliderComponent, c: number, W: Float64Array, slots: number, fresh: boolean): void {
+  const ref = K.refSlot[c]!, cur = K.shapeCur, o = c * SHAPE_STRIDE, rp = K.relPrev, q = c * 6;
+  cur[o + 7] = 0;
+  if (!(cur[o + 6]! > 0) || !(ref >= 0 && ref < slots) || !invertAffine(_inv, 0, W, ref * 16)) return;
+  let lead = 0;
+  for (let e = 0; e < 6; e += 3) {
+    const x = cur[o + e]!, y = cur[o + e + 1]!, z = cur[o + e + 2]!;
+    const rx = _inv[0]! * x + _inv[4]! * y + _inv[8]! * z + _inv[12]!;
+    const ry = _inv[1]! * x + _inv[5]! * y + _inv[9]! * z + _inv[13]!;
+    const rz = _inv[2]! * x + _inv[6]! * y + _inv[10]! * z + _inv[14]!;
+    const dx = rx - rp[q + e]!, dy = ry - rp[q + e + 1]!, dz = rz - rp[q + e + 2]!;
+    const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    if (d > lead) lead = d;
+    rp[q + e] = rx; rp[q + e + 1] = ry; rp[q + e + 2] = rz;
+  }
+  const m = ref * 16; // (back to world units: the reference bone's uniform scale)
+  const det = W[m]! * (W[m + 5]! * W[m + 10]! - W[m + 6]! * W[m + 9]!) - W[m + 4]! * (W[m + 1]! * W[m + 10]! - W[m + 2]! * W[m + 9]!) + W[m + 8]! * (W[m + 1]! * W[m + 6]! - W[m + 2]! * W[m + 5]!);
+  lead *= Math.cbrt(Math.abs(det));
+  if (!fresh) cur[o + 7] = lead < cur[o + 6]! ? lead : cur[o + 6]!; // (at most the radius; NaN: the radius)
+}
 
 /**
  * The colliders' world shapes for this frame (call once a frame, before the tail steps, after
@@ -46,7 +77,8 @@ export function tailCollidersBegin(world: BitrigWorld): void {
     const det = m0 * (m5 * m10 - m6 * m9) - m4 * (m1 * m10 - m2 * m9) + m8 * (m1 * m6 - m2 * m5);
     const r = ls[l + 6]! * Math.cbrt(Math.abs(det));
     cur[o + 6] = r > 0 && r < Infinity && cur[o]! - cur[o]! === 0 && cur[o + 4]! - cur[o + 4]! === 0 ? r : -1; // (non-finite: inert)
-    if (K.fresh[c] === 1) { for (let j = 0; j < 7; j++) prev[o + j] = cur[o + j]!; K.fresh[c] = 0; }
+    placeLead(K, c, W, pose.capacity, K.fresh[c] === 1);
+    if (K.fresh[c] === 1) { for (let j = 0; j < 8; j++) prev[o + j] = cur[o + j]!; K.fresh[c] = 0; }
   }
   const C = world.components.TailChain, tails = world.queries.tails.dense;
   for (let i = 0; i < tails.length; i++) C.colliderContacts[tails[i]!] = 0;
@@ -68,9 +100,11 @@ export function tailCollidersStep(world: BitrigWorld, s: number): void {
   if (t > 1) t = 1;
   const K = world.components.TailCollider, prev = K.shapePrev, cur = K.shapeCur, ws = K.shapeWs;
   const cols = world.queries.colliders.dense, u = 1 - t;
+  const perStep = c[CLOCK.FRAME_DT]! > 0 ? Math.min(1, c[CLOCK.FIXED_STEP]! / c[CLOCK.FRAME_DT]!) : 1;
   for (let i = 0; i < cols.length; i++) {
     const o = cols[i]! * SHAPE_STRIDE;
     for (let j = 0; j < 6; j++) ws[o + j] = u * prev[o + j]! + t * cur[o + j]!;
     ws[o + 6] = prev[o + 6]! > 0 && cur[o + 6]! > 0 ? u * prev[o + 6]! + t * cur[o + 6]! : -1;
+    ws[o + 7] = cur[o + 7]! * perStep;
   }
 }

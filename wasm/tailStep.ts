@@ -457,8 +457,9 @@ function tailCollide(gk: usize, dl: usize, lj: usize, k: i32, eid: i32): void {
       const dh2 = wx * wx + wy * wy + wz * wz;
       if (dh2 <= r0 * r0) continue;
       // (pushed a hair beyond the surface, 0.1 %: the tip is stored in float32, and the next
-      // link must find its head outside; never beyond the head's own distance)
-      let r = r0 * 1.001;
+      // link must find its head outside; and by the shape's lead, `shapeWs` slot 7; never
+      // beyond the head's own distance)
+      let r = r0 * 1.001 + L(pShapeWs, o + 7); // (+ the lead: the write shows this state a step late, the bones moved on)
       if (r * r >= dh2) r = Math.sqrt(dh2) * 0.999999;
       closestOnSegments(hx, hy, hz, len * ux, len * uy, len * uz, ax, ay, az, abx, aby, abz);
       const qx = hx + cS * len * ux - ax - cT * abx, qy = hy + cS * len * uy - ay - cT * aby, qz = hz + cS * len * uz - az - cT * abz;

@@ -45,7 +45,11 @@ export interface TailColliderComponent {
   shapeLs: Float64Array;
   /**
    * This internal step's shape, world space (engine units), written by the TailColliders
-   * system and read by the tail kernel: `a` (3), `b` (3), radius (≤ 0: inert), unused; 8 per entity.
+   * system and read by the tail kernel: `a` (3), `b` (3), radius (≤ 0: inert), lead; 8 per
+   * entity. The lead (engine units, at most the radius) is how far the shape moved relative to
+   * its tails' anchor over one step: the kernel keeps the tail that much further out, because
+   * the write shows the tail's state one step late on the current bones (display
+   * interpolation), when the legs have moved on by about that much.
    */
   shapeWs: Float64Array;
   /** The shape at the previous frame, world space, same layout (the step interpolates from it). */
@@ -54,6 +58,10 @@ export interface TailColliderComponent {
   shapeCur: Float64Array;
   /** 1 until the first frame has placed the collider (no previous frame to interpolate from). */
   fresh: Uint8Array;
+  /** Pose slot of the anchor of its character's first tail chain (the frame its lead is measured in; −1: no chain, no lead). */
+  refSlot: Int32Array;
+  /** The ends `a`, `b` in the `refSlot` bone's frame at the last frame (6 per entity). */
+  relPrev: Float64Array;
 }
 
 /**
@@ -68,6 +76,7 @@ export function createColliderComponents(cap: number): { TailCollider: TailColli
       char: new Int32Array(cap).fill(-1), slot: new Int32Array(cap).fill(-1), kind: new Uint8Array(cap), groups: new Int32Array(cap),
       shapeLs: new Float64Array(cap * 7), shapeWs: new Float64Array(cap * SHAPE_STRIDE),
       shapePrev: new Float64Array(cap * SHAPE_STRIDE), shapeCur: new Float64Array(cap * SHAPE_STRIDE), fresh: new Uint8Array(cap),
+      refSlot: new Int32Array(cap).fill(-1), relPrev: new Float64Array(cap * 6),
     },
   };
 }

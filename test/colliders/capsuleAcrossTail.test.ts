@@ -24,7 +24,7 @@ function run(parent: (typeof PARENTS)[number], capsules: Capsule[], dt: number):
     const t = f * dt;
     rig.frame(dt, 0.25 * Math.sin(2 * Math.PI * 0.6 * t)); // (a sideways sway of ±0.25 m)
     const j = rig.joints();
-    finite &&= j.every((p) => p.every(Number.isFinite));
+    finite &&= j.every((p) => Array.from(p).every(Number.isFinite));
     worst = Math.max(worst, deepestPenetration(j, rig.capsulesWs()));
     for (const l of linkLengths(j)) lenErr = Math.max(lenErr, Math.abs(l / (SEG * parent.scale) - 1));
   }
