@@ -35,6 +35,22 @@ function vec3Of(v: ArrayLike<number> | undefined, what: string): ArrayLike<numbe
   return v;
 }
 
+/** Character `char`'s collider list (empty when it has none). */
+function listOf(world: BitrigWorld, char: number): readonly number[] {
+  return world.collidersByChar.get(char) ?? [];
+}
+
+/** Enter or leave collider `eid` in character `char`'s list. */
+function setListed(world: BitrigWorld, char: number, eid: number, on: boolean): void {
+  if (char < 0) return;
+  let list = world.collidersByChar.get(char);
+  if (on) { if (!list) world.collidersByChar.set(char, (list = [])); if (!list.includes(eid)) list.push(eid); return; }
+  if (!list) return;
+  const at = list.indexOf(eid);
+  if (at >= 0) list.splice(at, 1);
+  if (list.length === 0) world.collidersByChar.delete(char);
+}
+
 /** A spec checked ({@link checkSpec}): its ends and groups filled in. */
 interface CheckedSpec { char: number; slot: number; radius: number; a: ArrayLike<number>; b: ArrayLike<number>; groups: number; kind: number }
 
@@ -95,6 +111,7 @@ export function addTailCollider(world: BitrigWorld, spec: TailColliderSpec): num
   const owner = world.characterEntities.get(spec.char);
   if (owner !== undefined) { addComponent(world, eid, world.components.PartOf); world.components.PartOf.character[eid] = owner; }
   writeCollider(world, eid, v);
+  setListed(world, v.char, eid, true);
   refreshCharacterColliders(world, v.char);
   return eid;
 }
@@ -116,7 +133,9 @@ export function setTailCollider(world: BitrigWorld, eid: number, change: Partial
   const added = v.char !== cur.char ? v.groups : v.groups & ~world.components.TailCollider.groups[eid]!; // (groups it newly joins)
   if (added !== 0) checkCharacterRoom(world, v.char, added);
   const oldChar = cur.char;
+  setListed(world, oldChar, eid, false);
   writeCollider(world, eid, v);
+  setListed(world, v.char, eid, true);
   refreshCharacterColliders(world, next.char);
   if (oldChar !== next.char) refreshCharacterColliders(world, oldChar);
 }
@@ -145,6 +164,7 @@ export function getTailCollider(world: BitrigWorld, eid: number): TailColliderSp
 export function removeTailCollider(world: BitrigWorld, eid: number): void {
   requireCollider(world, eid, 'removeTailCollider');
   const char = world.components.TailCollider.char[eid]!;
+  setListed(world, char, eid, false);
   removeBitrigEntity(world, eid);
   if (char >= 0) refreshCharacterColliders(world, char);
 }
@@ -157,10 +177,7 @@ export function removeTailCollider(world: BitrigWorld, eid: number): void {
  */
 export function tailCollidersOf(world: BitrigWorld, char: number): number[] {
   requireBitrigWorld(world, 'bitrig/tail');
-  const K = world.components.TailCollider, cols = world.queries.colliders.dense;
-  const out: number[] = [];
-  for (let i = 0; i < cols.length; i++) if (K.char[cols[i]!] === char) out.push(cols[i]!);
-  return out.sort((x, y) => x - y);
+  return [...listOf(world, char)].sort((x, y) => x - y);
 }
 
 /**
@@ -169,9 +186,9 @@ export function tailCollidersOf(world: BitrigWorld, char: number): number[] {
  * `extraGroups` (0: none). Checked before any change, so a refused call changes nothing. Setup-time.
  */
 export function checkChainColliderRoom(world: BitrigWorld, char: number, mask: number, extraGroups = 0): void {
-  const K = world.components.TailCollider, cols = world.queries.colliders.dense;
+  const K = world.components.TailCollider, cols = listOf(world, char);
   let n = (extraGroups & mask) !== 0 ? 1 : 0;
-  for (let i = 0; i < cols.length; i++) if (K.char[cols[i]!] === char && (K.groups[cols[i]!]! & mask) !== 0) n++;
+  for (let i = 0; i < cols.length; i++) if ((K.groups[cols[i]!]! & mask) !== 0) n++;
   if (n > MAX_CHAIN_COLLIDERS) {
     throw new Error(`bitrig/tail: a tail chain collides with at most ${MAX_CHAIN_COLLIDERS} colliders; character ${char} would have ${n} in groups ${mask} (remove some, or narrow the chain's colliderGroups)`);
   }
@@ -188,7 +205,7 @@ export function checkChainColliderRoom(world: BitrigWorld, char: number, mask: n
 export function refreshChainColliders(world: BitrigWorld, eid: number): void {
   const C = world.components.TailChain, K = world.components.TailCollider;
   const mask = C.colliderGroups[eid]! | 0, char = C.char[eid]!;
-  const cols = world.queries.colliders.dense;
+  const cols = listOf(world, char);
   let n = 0;
   C.colliders.fill(-1, eid * MAX_CHAIN_COLLIDERS, (eid + 1) * MAX_CHAIN_COLLIDERS);
   C.colliderContacts[eid] = 0;
@@ -212,12 +229,9 @@ function checkCharacterRoom(world: BitrigWorld, char: number, groups: number): v
 export function refreshCharacterColliders(world: BitrigWorld, char: number): void {
   const chains = world.tailsByChar.get(char);
   if (chains) for (const e of chains) refreshChainColliders(world, e);
-  const K = world.components.TailCollider, cols = world.queries.colliders.dense;
+  const K = world.components.TailCollider;
   const ref = chains && chains.length > 0 ? world.components.TailChain.anchorSlot[chains[0]!]! : -1;
-  for (let i = 0; i < cols.length; i++) {
-    const c = cols[i]!;
-    if (K.char[c] === char && K.refSlot[c] !== ref) { K.refSlot[c] = ref; K.fresh[c] = 1; }
-  }
+  for (const c of listOf(world, char)) if (K.refSlot[c] !== ref) { K.refSlot[c] = ref; K.fresh[c] = 1; }
 }
 
 /**

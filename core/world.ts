@@ -149,6 +149,8 @@ export interface BitrigContext {
   /** Tail chain entities of each character (character id → eids): setup-time bookkeeping, so that
    * adding a chain looks only at its own character's other chains. */
   tailsByChar: Map<number, number[]>;
+  /** Tail collider entities of each character (character id → eids, in the order added): setup-time bookkeeping. */
+  collidersByChar: Map<number, number[]>;
   /** Dense rows of supports' frames (`SupportFrame`): row capacity, next unused row and released rows to reuse. */
   supportRows: { capacity: number; next: number; free: number[] };
   /** The WebAssembly tail step holding the tail components, or `null` (JavaScript step). */
@@ -224,7 +226,7 @@ export function requireBitrigWorld(world: unknown, module: string): asserts worl
 /** Properties {@link attachBitrigData} sets on the game's world. */
 const CONTEXT_KEYS = [
   'bitrigAttached', 'pose', 'components', 'queries', 'capacity', 'time', 'clock', 'groundError', 'tailClock', 'tailRows', 'supportRows',
-  'tailsByChar', 'characterEntities', 'tailAccel', 'relayout', 'comSegments', 'comSegmentsUsed',
+  'tailsByChar', 'collidersByChar', 'characterEntities', 'tailAccel', 'relayout', 'comSegments', 'comSegmentsUsed',
 ] as const;
 
 /**
@@ -277,6 +279,7 @@ export function attachBitrigData<W extends object>(world: W, options: BitrigWorl
     tailRows: createTailRows(rows),
     supportRows: { capacity: SUPPORT_ROWS_INITIAL, next: 0, free: [] as number[] },
     tailsByChar: new Map<number, number[]>(),
+    collidersByChar: new Map<number, number[]>(),
     characterEntities: new Map<number, number>(),
     tailAccel: null as TailAccel | null,
     relayout: null as ((world: BitrigWorld) => void) | null,
@@ -338,8 +341,9 @@ function stopCharacterSystems(world: BitrigWorld, id: number): void {
     world.tailsByChar.delete(id);
   }
   // (its colliders go inert: their entities stay for removeTailCollider)
-  const K = world.components.TailCollider, cols = world.queries.colliders.dense;
-  for (let i = 0; i < cols.length; i++) if (K.char[cols[i]!] === id) { K.char[cols[i]!] = -1; K.slot[cols[i]!] = -1; }
+  const K = world.components.TailCollider;
+  for (const c of world.collidersByChar.get(id) ?? []) { K.char[c] = -1; K.slot[c] = -1; }
+  world.collidersByChar.delete(id);
   const { SceneCharacter: SC, Limb: L } = world.components;
   const chars = Array.from(world.queries.sceneChars.dense).filter((eid) => SC.char[eid] === id);
   for (const c of chars) {

@@ -1,11 +1,11 @@
 /**
  * TailColliders — places the tail colliders for the frame and for each internal step
- * (pipeline step 4b, before the tail steps; the tail kernel's tailCollide stage reads them).
+ * (with pipeline step 4, before the tail steps; the tail kernel's tailCollide stage, 6b, reads them).
  *
  * Reads: each collider's bone slot and shape in the bone's space (`TailCollider.shapeLs`:
  * ends a, b and radius, bone units) and the pose store's world matrices of this frame (after
  * the scene IK). Writes: `shapePrev` ← `shapeCur` ← the world shape now (ends through the
- * bone's world matrix; radius × the bone's uniform world scale, the cube root of |det|), and
+ * bone's world matrix; radius × the bone's world scale, the mean length of its axes), and
  * per internal step `shapeWs`, the shape interpolated between the two at the step's time (as the
  * tail clock interpolates the anchors). The lead (slot 7): how far the ends moved this frame in
  * the frame of `refSlot` (the tails' anchor), in engine units, per step (× step / frame dt),
@@ -16,33 +16,34 @@
 import type { BitrigWorld } from '../core/world';
 import { CLOCK } from '../core/components/tail';
 import { SHAPE_STRIDE, type TailColliderComponent } from '../core/components/collider';
-import { invertAffine } from '../core/ik/frames';
-
-const _inv = new Float64Array(16);
 
 /**
  * Collider c's lead this frame into `shapeCur` slot 7 (see the header; 0 when it has no
  * reference or is fresh): its ends in the reference bone's frame against last frame's, kept
- * in `relPrev`. (Written, not returned: a double returned from a call is boxed.)
+ * in `relPrev`. The reference frame is taken as a rotation and uniform scale s (inverse
+ * Mᵀ/s², s² from its first column): the lead is a margin, not a contact. (Written, not
+ * returned: a double returned from a call is boxed.)
  */
 function placeLead(K: TailColliderComponent, c: number, W: Float64Array, slots: number, fresh: boolean): void {
   const ref = K.refSlot[c]!, cur = K.shapeCur, o = c * SHAPE_STRIDE, rp = K.relPrev, q = c * 6;
   cur[o + 7] = 0;
-  if (!(cur[o + 6]! > 0) || !(ref >= 0 && ref < slots) || !invertAffine(_inv, 0, W, ref * 16)) return;
+  if (!(cur[o + 6]! > 0) || !(ref >= 0 && ref < slots)) return;
+  const m = ref * 16;
+  const s2 = W[m]! * W[m]! + W[m + 1]! * W[m + 1]! + W[m + 2]! * W[m + 2]!;
+  if (!(s2 > 1e-24)) return;
+  const is2 = 1 / s2;
   let lead = 0;
   for (let e = 0; e < 6; e += 3) {
-    const x = cur[o + e]!, y = cur[o + e + 1]!, z = cur[o + e + 2]!;
-    const rx = _inv[0]! * x + _inv[4]! * y + _inv[8]! * z + _inv[12]!;
-    const ry = _inv[1]! * x + _inv[5]! * y + _inv[9]! * z + _inv[13]!;
-    const rz = _inv[2]! * x + _inv[6]! * y + _inv[10]! * z + _inv[14]!;
+    const x = cur[o + e]! - W[m + 12]!, y = cur[o + e + 1]! - W[m + 13]!, z = cur[o + e + 2]! - W[m + 14]!;
+    const rx = (W[m]! * x + W[m + 1]! * y + W[m + 2]! * z) * is2;
+    const ry = (W[m + 4]! * x + W[m + 5]! * y + W[m + 6]! * z) * is2;
+    const rz = (W[m + 8]! * x + W[m + 9]! * y + W[m + 10]! * z) * is2;
     const dx = rx - rp[q + e]!, dy = ry - rp[q + e + 1]!, dz = rz - rp[q + e + 2]!;
-    const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    if (d > lead) lead = d;
+    const d2 = dx * dx + dy * dy + dz * dz;
+    if (d2 > lead) lead = d2;
     rp[q + e] = rx; rp[q + e + 1] = ry; rp[q + e + 2] = rz;
   }
-  const m = ref * 16; // (back to world units: the reference bone's uniform scale)
-  const det = W[m]! * (W[m + 5]! * W[m + 10]! - W[m + 6]! * W[m + 9]!) - W[m + 4]! * (W[m + 1]! * W[m + 10]! - W[m + 2]! * W[m + 9]!) + W[m + 8]! * (W[m + 1]! * W[m + 6]! - W[m + 2]! * W[m + 5]!);
-  lead *= Math.cbrt(Math.abs(det));
+  lead = Math.sqrt(lead * s2); // (back to world units)
   if (!fresh) cur[o + 7] = lead < cur[o + 6]! ? lead : cur[o + 6]!; // (at most the radius; NaN: the radius)
 }
 
@@ -56,13 +57,14 @@ function placeLead(K: TailColliderComponent, c: number, W: Float64Array, slots: 
 export function tailCollidersBegin(world: BitrigWorld): void {
   const K = world.components.TailCollider, pose = world.pose;
   const W = pose.worldM, ls = K.shapeLs, prev = K.shapePrev, cur = K.shapeCur;
+  const slots = K.slot, chars = K.char, fresh = K.fresh, owner = pose.owner, cap = pose.capacity;
   const cols = world.queries.colliders.dense;
   for (let i = 0; i < cols.length; i++) {
     const c = cols[i]!, o = c * SHAPE_STRIDE, l = c * 7;
     for (let j = 0; j < 7; j++) prev[o + j] = cur[o + j]!;
-    const slot = K.slot[c]!;
-    if (!(K.char[c]! >= 0 && slot >= 0 && slot < pose.capacity && pose.owner[slot] === K.char[c])) {
-      cur[o + 6] = -1; prev[o + 6] = -1; K.fresh[c] = 1;
+    const slot = slots[c]!, ch = chars[c]!;
+    if (!(ch >= 0 && slot >= 0 && slot < cap && owner[slot] === ch)) {
+      cur[o + 6] = -1; prev[o + 6] = -1; fresh[c] = 1;
       continue;
     }
     const m = slot * 16;
@@ -74,11 +76,11 @@ export function tailCollidersBegin(world: BitrigWorld): void {
       cur[o + e + 1] = m1 * x + m5 * y + m9 * z + W[m + 13]!;
       cur[o + e + 2] = m2 * x + m6 * y + m10 * z + W[m + 14]!;
     }
-    const det = m0 * (m5 * m10 - m6 * m9) - m4 * (m1 * m10 - m2 * m9) + m8 * (m1 * m6 - m2 * m5);
-    const r = ls[l + 6]! * Math.cbrt(Math.abs(det));
+    // (the bone's scale: the mean length of its axes, as the tail setup's uniform scale)
+    const r = ls[l + 6]! * (Math.sqrt(m0 * m0 + m1 * m1 + m2 * m2) + Math.sqrt(m4 * m4 + m5 * m5 + m6 * m6) + Math.sqrt(m8 * m8 + m9 * m9 + m10 * m10)) / 3;
     cur[o + 6] = r > 0 && r < Infinity && cur[o]! - cur[o]! === 0 && cur[o + 4]! - cur[o + 4]! === 0 ? r : -1; // (non-finite: inert)
-    placeLead(K, c, W, pose.capacity, K.fresh[c] === 1);
-    if (K.fresh[c] === 1) { for (let j = 0; j < 8; j++) prev[o + j] = cur[o + j]!; K.fresh[c] = 0; }
+    placeLead(K, c, W, cap, fresh[c] === 1);
+    if (fresh[c] === 1) { for (let j = 0; j < 8; j++) prev[o + j] = cur[o + j]!; fresh[c] = 0; }
   }
   const C = world.components.TailChain, tails = world.queries.tails.dense;
   for (let i = 0; i < tails.length; i++) C.colliderContacts[tails[i]!] = 0;

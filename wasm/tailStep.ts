@@ -188,10 +188,13 @@ const K_M: i32 = 20, K_H: i32 = 29, K_R: i32 = 32, K_D: i32 = 34, K_LEN: i32 = 3
 // … the lanes' step mask (i32x4: −1 steps this call, 0 not), the link loop's state between
 // links (parent frame rotation, head, scale; the first link's head), the group's link count (i32)
 const K_LIVE: i32 = 40, K_SQ: i32 = 41, K_SP: i32 = 45, K_SPS: i32 = 48, K_SO: i32 = 49, K_N: i32 = 52;
-// … the lanes whose chain has colliders (i32x4 mask: −1 live with colliders, 0 not)
-const K_COLL: i32 = 53;
+// … the lanes whose chain has colliders (i32x4 mask: −1 live with colliders, 0 not), the most
+// colliders a lane has (i32), then per collider slot m of each lane, this step's shape relative
+// to the lane's origin (7 v128 from K_CS + 7m: a, b − a, the reach r·1.001 + lead; −1: none)
+const K_COLL: i32 = 53, K_NC: i32 = 54, K_CS: i32 = 55;
+const MAX_CHAIN_COLLIDERS: i32 = 16; // = MAX_CHAIN_COLLIDERS in core/components/collider.ts
 /** v128 per group block. */
-const GKV: i32 = 54;
+const GKV: i32 = K_CS + 7 * MAX_CHAIN_COLLIDERS;
 const GKB: i32 = GKV * 16;
 /** Groups stepped side by side (their links interleaved: one chain's links are a dependency chain). */
 const CHUNK: i32 = 16;
@@ -384,7 +387,6 @@ function laneAim(gk: usize, dl: usize, lj: usize, k: i32, dx: f64, dy: f64, dz: 
 
 // ---- 6b. tailCollide (one lane, in f64)
 let pCollCount: usize = 0, pCollList: usize = 0, pShapeWs: usize = 0, pCollContacts: usize = 0;
-const MAX_CHAIN_COLLIDERS: i32 = 16; // = MAX_CHAIN_COLLIDERS in core/components/collider.ts
 const SHAPE_STRIDE: i32 = 8; // = SHAPE_STRIDE in core/components/collider.ts
 
 /** Byte offsets of the collider arrays (setup, after every re-layout; with {@link setPointers}). */
@@ -451,20 +453,27 @@ function tailCollide(gk: usize, dl: usize, lj: usize, k: i32, eid: i32): void {
       if (!(r0 > 0)) continue;
       const ax = mx * L(pShapeWs, o) - ox, ay = L(pShapeWs, o + 1) - oy, az = L(pShapeWs, o + 2) - oz;
       const abx = mx * L(pShapeWs, o + 3) - ox - ax, aby = L(pShapeWs, o + 4) - oy - ay, abz = L(pShapeWs, o + 5) - oz - az;
-      // the head inside the shape: left to the links beyond
-      closestOnSegments(hx, hy, hz, 0, 0, 0, ax, ay, az, abx, aby, abz);
-      let wx = ax + cT * abx - hx, wy = ay + cT * aby - hy, wz = az + cT * abz - hz;
-      const dh2 = wx * wx + wy * wy + wz * wz;
-      if (dh2 <= r0 * r0) continue;
+      const lead = L(pShapeWs, o + 7);
+      // (the common case first: the link's bounding sphere, around its middle, clear of the shape)
+      const hl = 0.5 * len, mx0 = hx + hl * ux - ax, my0 = hy + hl * uy - ay, mz0 = hz + hl * uz - az;
+      const ab2 = abx * abx + aby * aby + abz * abz;
+      const tm = ab2 > 1e-18 ? clamp01((mx0 * abx + my0 * aby + mz0 * abz) / ab2) : 0;
+      const ex = mx0 - tm * abx, ey = my0 - tm * aby, ez = mz0 - tm * abz, reach = r0 * 1.001 + lead + hl;
+      if (ex * ex + ey * ey + ez * ez >= reach * reach) continue;
       // (pushed a hair beyond the surface, 0.1 %: the tip is stored in float32, and the next
       // link must find its head outside; and by the shape's lead, `shapeWs` slot 7; never
       // beyond the head's own distance)
-      let r = r0 * 1.001 + L(pShapeWs, o + 7); // (+ the lead: the write shows this state a step late, the bones moved on)
-      if (r * r >= dh2) r = Math.sqrt(dh2) * 0.999999;
+      let r = r0 * 1.001 + lead; // (+ the lead: the write shows this state a step late, the bones moved on)
       closestOnSegments(hx, hy, hz, len * ux, len * uy, len * uz, ax, ay, az, abx, aby, abz);
       const qx = hx + cS * len * ux - ax - cT * abx, qy = hy + cS * len * uy - ay - cT * aby, qz = hz + cS * len * uz - az - cT * abz;
       if (qx * qx + qy * qy + qz * qz >= r * r) continue;
-      wx = ax + cT * abx - hx; wy = ay + cT * aby - hy; wz = az + cT * abz - hz;
+      // the head inside the shape: left to the links beyond
+      const th = ab2 > 1e-18 ? clamp01(((hx - ax) * abx + (hy - ay) * aby + (hz - az) * abz) / ab2) : 0;
+      const gx = ax + th * abx - hx, gy = ay + th * aby - hy, gz = az + th * abz - hz;
+      const dh2 = gx * gx + gy * gy + gz * gz;
+      if (dh2 <= r0 * r0) continue;
+      if (r * r >= dh2) r = Math.sqrt(dh2) * 0.999999;
+      let wx = ax + cT * abx - hx, wy = ay + cT * aby - hy, wz = az + cT * abz - hz;
       const D = Math.sqrt(wx * wx + wy * wy + wz * wz);
       wx /= D; wy /= D; wz /= D;
       // the least turn away from c that clears the sphere (c, r)
@@ -508,6 +517,34 @@ function tailCollide(gk: usize, dl: usize, lj: usize, k: i32, eid: i32): void {
 }
 
 /**
+ * Lane j's collider shapes for this step into the group block (K_CS on; chain e, its origin
+ * already moved to this step's anchor; `on`: the lane steps and has colliders), float32,
+ * relative to the origin, reflected for a mirrored chain; slots up to `upTo` it does not fill
+ * get reach −1. Returns its collider count.
+ */
+function laneShapes(gk: usize, j: i32, e: i32, on: bool, upTo: i32): i32 {
+  const lj = <usize>(j << 2);
+  let n = 0;
+  if (on) {
+    n = <i32>load<u8>(pCollCount + <usize>e);
+    const ox = L(pOrigin, e * 3), oy = L(pOrigin, e * 3 + 1), oz = L(pOrigin, e * 3 + 2);
+    const mx: f64 = load<u8>(pMirrored + <usize>e) == 1 ? -1 : 1;
+    for (let m = 0; m < n; m++) {
+      const c = load<i32>(pCollList + (<usize>(e * MAX_CHAIN_COLLIDERS + m) << 2)), f = K_CS + m * 7;
+      const o = c * SHAPE_STRIDE;
+      const r0 = c >= 0 ? L(pShapeWs, o + 6) : -1;
+      if (!(r0 > 0)) { SF(gk, f + 6, lj, -1); continue; }
+      const ax = mx * L(pShapeWs, o) - ox, ay = L(pShapeWs, o + 1) - oy, az = L(pShapeWs, o + 2) - oz;
+      SF(gk, f, lj, ax); SF(gk, f + 1, lj, ay); SF(gk, f + 2, lj, az);
+      SF(gk, f + 3, lj, mx * L(pShapeWs, o + 3) - ox - ax); SF(gk, f + 4, lj, L(pShapeWs, o + 4) - oy - ay); SF(gk, f + 5, lj, L(pShapeWs, o + 5) - oz - az);
+      SF(gk, f + 6, lj, r0 * 1.001 + L(pShapeWs, o + 7));
+    }
+  }
+  for (let m = n; m < upTo; m++) SF(gk, K_CS + m * 7 + 6, lj, -1);
+  return n;
+}
+
+/**
  * Set group g up for a step: the lane constants, the lanes' step mask and the link loop's
  * starting state. Returns whether any lane steps. Lanes without a chain or a pending step
  * compute with benign constants and store nothing.
@@ -530,6 +567,15 @@ function stepGroupBegin(g: i32, gk: usize): bool {
   const c0 = l0 && load<u8>(pCollCount + <usize>e0) != 0, c1 = l1 && load<u8>(pCollCount + <usize>e1) != 0;
   const c2 = l2 && load<u8>(pCollCount + <usize>e2) != 0, c3 = l3 && load<u8>(pCollCount + <usize>e3) != 0;
   v128.store(gk, i32x4.replace_lane(i32x4.replace_lane(i32x4.replace_lane(i32x4.splat(c0 ? -1 : 0), 1, c1 ? -1 : 0), 2, c2 ? -1 : 0), 3, c3 ? -1 : 0), K_COLL * 16);
+  if (c0 || c1 || c2 || c3) {
+    let nc = c0 ? <i32>load<u8>(pCollCount + <usize>e0) : 0;
+    if (c1 && <i32>load<u8>(pCollCount + <usize>e1) > nc) nc = <i32>load<u8>(pCollCount + <usize>e1);
+    if (c2 && <i32>load<u8>(pCollCount + <usize>e2) > nc) nc = <i32>load<u8>(pCollCount + <usize>e2);
+    if (c3 && <i32>load<u8>(pCollCount + <usize>e3) > nc) nc = <i32>load<u8>(pCollCount + <usize>e3);
+    if (nc > MAX_CHAIN_COLLIDERS) nc = MAX_CHAIN_COLLIDERS;
+    laneShapes(gk, 0, e0, c0, nc); laneShapes(gk, 1, e1, c1, nc); laneShapes(gk, 2, e2, c2, nc); laneShapes(gk, 3, e3, c3, nc);
+    store<i32>(gk, nc, K_NC * 16);
+  }
   store<i32>(gk, n, K_N * 16);
   // the starting frame (the anchor's), head and scale
   for (let c = 0; c < 4; c++) v128.store(gk + <usize>(c << 4), v128.load(gk + <usize>(c << 4), K_QX * 16), K_SQ * 16);
@@ -782,6 +828,29 @@ let sPx: v128 = f32x4.splat(0), sPy: v128 = f32x4.splat(0), sPz: v128 = f32x4.sp
 }
 
 /**
+ * The broad phase of {@link tailCollide}, four lanes at once: the lanes whose link (head h,
+ * unit direction d, length ℓ) has its bounding sphere (centre h + ℓd/2, radius ℓ/2) within
+ * reach (r·1.001 + lead, with 0.1 % for float32) of one of its colliders (the block's shapes).
+ */
+@inline function nearColliders(gk: usize, hx: v128, hy: v128, hz: v128, dx: v128, dy: v128, dz: v128, len: v128): v128 {
+  const ZERO = f4(0), ONE = f4(1);
+  const hl = mu4(len, f4(0.5));
+  const cx = ad4(hx, mu4(hl, dx)), cy = ad4(hy, mu4(hl, dy)), cz = ad4(hz, mu4(hl, dz));
+  const nc = load<i32>(gk, K_NC * 16);
+  let near = i32x4.splat(0);
+  for (let m = 0; m < nc; m++) {
+    const b = gk + <usize>((K_CS + m * 7) << 4);
+    const qx = sb4(cx, v128.load(b)), qy = sb4(cy, v128.load(b, 16)), qz = sb4(cz, v128.load(b, 32));
+    const bx = v128.load(b, 48), by = v128.load(b, 64), bz = v128.load(b, 80);
+    const t = f32x4.pmin(ONE, f32x4.pmax(ZERO, dv4(dot34(qx, qy, qz, bx, by, bz), f32x4.pmax(dot34(bx, by, bz, bx, by, bz), f4(1e-30)))));
+    const ex = sb4(qx, mu4(t, bx)), ey = sb4(qy, mu4(t, by)), ez = sb4(qz, mu4(t, bz));
+    const reach = mu4(ad4(v128.load(b, 96), hl), f4(1.001));
+    near = v128.or(near, v128.and(gt4(v128.load(b, 96), ZERO), lt4(dot34(ex, ey, ez, ex, ey, ez), mu4(reach, reach))));
+  }
+  return near;
+}
+
+/**
  * Link i of group g (systems/tailStep.ts's maths in f32x4; positions relative to the anchor at
  * this step): the parent frame, head and first-link origin come from the group block's state
  * (left there by link i − 1, or set up by {@link stepGroupBegin}) and go back there for link
@@ -858,7 +927,8 @@ function stepLink(g: i32, i: i32, h: f32, gk: usize, dg: usize): void {
   if (l2) store<u8>(pContact + <usize>(k0 + 2), 0);
   if (l3) store<u8>(pContact + <usize>(k0 + 3), 0);
   // ---- 6b. TailCollide (lanes with colliders: per lane, in f64), then 7. FloorContact (rare: per lane, in f64)
-  const collM = v128.and(v128.load(gk, K_COLL * 16), live);
+  let collM = v128.and(v128.load(gk, K_COLL * 16), live);
+  if (v128.any_true(collM)) collM = v128.and(collM, nearColliders(gk, hx, hy, hz, dx, dy, dz, len));
   const anyColl = v128.any_true(collM);
   let fm = f32x4.splat(0);
   if (anyFloor) fm = v128.and(v128.and(live, floorOn), lt4(tipY, floorF));

@@ -3,7 +3,7 @@
  *
  * A collider is an entity related to a character (`PartOf`) and attached to one of its bones:
  * a sphere (centre `a`, radius) or a capsule (segment `a`–`b`, radius), given in the bone's own
- * space and units (the bone's world matrix places it, its scale scales it), in one or more
+ * space and units (the bone's world matrix places it, its scale (the mean length of its axes) scales the radius), in one or more
  * groups (a bit mask, {@link COLLIDER_GROUPS}). A tail chain collides with its own character's
  * colliders whose groups meet the chain's `colliderGroups` option; setup keeps each chain's list
  * (`TailChain.colliders`). Every field is written by `addTailCollider` (eids are recycled).
