@@ -24,6 +24,8 @@ import {
 } from '../core/sceneIK';
 import { update as runPipeline } from '../systems/pipeline';
 import { REST_ANIMATION } from '../core/components/tail';
+import { addAutoTailColliders } from '../core/colliderAuto';
+import { isTailCollider, removeTailCollider } from '../core/colliderSetup';
 
 /** The first bone's name of every tail chain of the bindings (how options name a chain). */
 function chainFirstBones(bindings: readonly CharacterBinding[], names: readonly (readonly string[])[]): string[] {
@@ -54,13 +56,20 @@ export interface AnimatorBaseOptions {
   tailPhysics?: boolean | undefined;
   /** Scene contacts (feet, pelvis, hands) on the largest skeleton: `true` or options; soles calibrate from its meshes' skin. Off by default. */
   sceneIK?: boolean | PartialOptions<SceneIKOptions> | undefined;
+  /**
+   * Automatic tail colliders on every skeleton with a tail (on by default): capsules along the
+   * thighs and shins (group legs) and the hips and lower spine (group body), radius from the
+   * skin around each bone (the median distance of the vertices it moves most); listed in
+   * `animator.colliders`, editable with `setTailCollider` and removable with `removeTailCollider`.
+   */
+  colliders?: boolean | undefined;
 }
 
 /** The keys of {@link AnimatorBaseOptions} (an adapter adds its own with {@link AnimatorBaseSpec.optionKeys}). */
-export const ANIMATOR_BASE_OPTION_KEYS: readonly string[] = Object.freeze(['world', 'tail', 'tails', 'tailChains', 'pelvis', 'unitScale', 'tailPhysics', 'sceneIK']);
+export const ANIMATOR_BASE_OPTION_KEYS: readonly string[] = Object.freeze(['world', 'tail', 'tails', 'tailChains', 'pelvis', 'unitScale', 'tailPhysics', 'sceneIK', 'colliders']);
 
 /** Defaults of {@link AnimatorBaseOptions}. */
-export const ANIMATOR_BASE_DEFAULTS = Object.freeze({ unitScale: 'auto' as number | 'auto', tailPhysics: true });
+export const ANIMATOR_BASE_DEFAULTS = Object.freeze({ unitScale: 'auto' as number | 'auto', tailPhysics: true, colliders: true });
 
 /**
  * Pick the skeletons to bind from every skeleton found under an engine object: largest
@@ -166,6 +175,8 @@ export interface AnimatorBase {
   update(dt: number, inputs?: SceneInputs): void;
   /** Scene IK handle (legs, arms in input order), or null when `sceneIK` is off. */
   readonly sceneIK: SceneIKHandle | null;
+  /** The automatic tail colliders' entities (option `colliders`; empty when off); `dispose` removes those still there. */
+  readonly colliders: readonly number[];
   /** Set this frame's scene inputs (stance weights, hand targets, ground, grounded); for shared worlds call before `updateAnimators`. */
   setSceneInputs(inputs: SceneInputs): void;
   /** Advance the engine animation by dt when this animator owns it (no-op otherwise). */
@@ -213,7 +224,7 @@ export interface AnimatorBase {
  */
 export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBaseSpec<T>, options: AnimatorBaseOptions = {}): AnimatorBase {
   const { module, skeletons, copyIn, copyOut } = spec;
-  const o = withDefaultsStrict(ANIMATOR_BASE_DEFAULTS as AnimatorBaseOptions & { unitScale: number | 'auto'; tailPhysics: boolean }, options, module,
+  const o = withDefaultsStrict(ANIMATOR_BASE_DEFAULTS as AnimatorBaseOptions & { unitScale: number | 'auto'; tailPhysics: boolean; colliders: boolean }, options, module,
     [...ANIMATOR_BASE_OPTION_KEYS, ...(spec.optionKeys ?? [])], { tail: TAIL_OPTION_KEYS, sceneIK: SCENE_IK_OPTION_KEYS });
   if (skeletons.length === 0) throw new Error(`${module}: no skeleton to bind`);
   if (o.world !== undefined && !isBitrigWorld(o.world)) {
@@ -223,6 +234,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
     throw new Error(`${module}: options.tail must be an object of tail options, got ${describeValue(o.tail)}`);
   }
   if (typeof o.tailPhysics !== 'boolean') throw new Error(`${module}: options.tailPhysics must be true or false, got ${describeValue(o.tailPhysics)}`);
+  if (typeof o.colliders !== 'boolean') throw new Error(`${module}: options.colliders must be true or false, got ${describeValue(o.colliders)}`);
   if (o.sceneIK !== undefined && typeof o.sceneIK !== 'boolean' && !(typeof o.sceneIK === 'object' && o.sceneIK !== null && !Array.isArray(o.sceneIK))) {
     throw new Error(`${module}: options.sceneIK must be true, false or an object of scene IK options, got ${describeValue(o.sceneIK)}`);
   }
@@ -246,6 +258,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
   const bindOpts: BindOptions = { tail: withDefaults({ unitScale } as Partial<TailOptions>, o.tail ?? {}), tails: o.tails as BindOptions['tails'], tailChains: o.tailChains, pelvis: o.pelvis };
   const bindings: CharacterBinding[] = [];
   let sceneIK: SceneIKHandle | null = null;
+  const colliders: number[] = [];
   try {
     for (const s of skeletons) bindings.push(bindSkeleton(world, s.source, bindOpts));
     // This animator keeps its bindings' shown poses (write() ends their frames): until its first
@@ -255,6 +268,12 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
     if (o.sceneIK) {
       const skin = spec.sceneSkin ? spec.sceneSkin(skeletons[0]!) : null;
       sceneIK = addSceneIK(world, bindings[0]!, withDefaults({ unitScale, skin } as Partial<SceneIKOptions>, o.sceneIK === true ? {} : o.sceneIK));
+    }
+    if (o.colliders) {
+      for (let i = 0; i < bindings.length; i++) {
+        if (bindings[i]!.tails.length === 0) continue;
+        colliders.push(...addAutoTailColliders(world, bindings[i]!, spec.sceneSkin ? spec.sceneSkin(skeletons[i]!) : null));
+      }
     }
     // A per-chain option for a chain that does not exist is a typo, not a no-op.
     const chainNames = chainFirstBones(bindings, skeletons.map((s) => s.source.names));
@@ -267,6 +286,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
         + 'A tail an auto-rigger gave to other bones needs bones first: `npx bitrig rig model.glb -o rigged.glb`; feet and hands: `{ sceneIK: true }`');
     }
   } catch (e) {
+    for (const c of colliders) removeTailCollider(world, c);
     if (sceneIK) removeSceneIK(world, sceneIK);
     for (const b of bindings) unbindSkeleton(b);
     throw e;
@@ -310,6 +330,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
     world,
     bindings,
     sceneIK,
+    colliders,
     get alive() { return alive; },
     setSceneInputs(inputs: SceneInputs) {
       if (alive && sceneIK && inputs) setSceneInputs(world, sceneIK, mapInputs ? mapInputs(inputs) : inputs);
@@ -457,6 +478,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
       if (!alive) return;
       alive = false;
       animatorsOn.set(world, animatorsOn.get(world)! - 1);
+      for (const c of colliders) if (isTailCollider(world, c)) removeTailCollider(world, c); // (the game may have removed some)
       if (sceneIK) removeSceneIK(world, sceneIK);
       for (const b of bindings) unbindSkeleton(b);
       spec.onDispose?.();

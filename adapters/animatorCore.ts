@@ -23,6 +23,10 @@ export interface TailDiagnostics {
   bendAngles: number[];
   /** Floor contact per link at the last step. */
   contacts: boolean[];
+  /** Link steps in contact with a collider during the last frame (0: none touched). */
+  colliderContacts: number;
+  /** How many colliders the chain collides with (its character's, in the groups it names). */
+  colliders: number;
   /** The chain was reset to rest this frame (first frame, teleport or bad state). */
   reset: boolean;
   /** World units per metre this chain simulates with (the animator's, or the chain's own `tails[name].unitScale`). */
@@ -145,7 +149,8 @@ export function tailDiagnostics(binding: CharacterBinding, boneNames: readonly s
     out.push({
       bones: t.bones.map((i) => boneNames[i]!),
       restSource: C.restSource[t.eid] === REST_ANIMATION ? 'animation' : 'bind',
-      bendAngles, contacts, reset: C.resetLastFrame[t.eid] === 1, unitScale: C.unitScale[t.eid]!,
+      bendAngles, contacts, colliderContacts: C.colliderContacts[t.eid]!, colliders: C.colliderCount[t.eid]!,
+      reset: C.resetLastFrame[t.eid] === 1, unitScale: C.unitScale[t.eid]!,
     });
   }
   return out;

@@ -5,9 +5,14 @@
  * 500 of the chains alone (`links3000Ns`: a
  * world small enough to stay in the caches), timed in the same interleaved rounds, with the
  * machine probes (`memProbeGBs`, `jsProbeNs`: which mode the shared machine was in).
+ *
+ * `tail.link.colliders`: the same, 2,000 chains, each with two thigh capsules on its hips
+ * (bitrig's tail colliders; three-vrm's capsule colliders in one collider group on every
+ * joint), placed where the swinging tail meets them.
  */
 import { Bone, Object3D, Vector3 } from 'three';
-import { VRMSpringBoneJoint, VRMSpringBoneManager } from '@pixiv/three-vrm-springbone';
+import { VRMSpringBoneCollider, VRMSpringBoneColliderShapeCapsule, VRMSpringBoneJoint, VRMSpringBoneManager, type VRMSpringBoneColliderGroup } from '@pixiv/three-vrm-springbone';
+import { addTailCollider } from '../core/colliderSetup';
 import { type BitrigWorld } from '../core/world';
 import { createBitrigWorld } from '../runtime/world';
 import { TAIL_LINK_FIELDS } from '../core/components/tail';
@@ -18,6 +23,13 @@ import { allocPerFrame, steadyAllocation } from './alloc';
 import { chainSource } from '../test/helpers/chainSource'; // (the tests' six-link chain: Hips, Tail_1…Tail_6, Tail_End)
 
 const CHAINS = 10_000;
+/** Chains of `tail.link.colliders`. */
+const COLLIDER_CHAINS = 2_000;
+/** Two thigh capsules in the hips' space (m): beside and a little behind the tail's root. */
+const THIGHS = [
+  { a: [0.1, -0.05, -0.06], b: [0.11, -0.5, -0.05], r: 0.1 },
+  { a: [-0.1, -0.05, -0.06], b: [-0.11, -0.5, -0.05], r: 0.1 },
+];
 const SMALL_CHAINS = 500;
 const LINKS = 6;
 
@@ -62,39 +74,9 @@ export async function benchTail(): Promise<BenchResult[]> {
     + pose.localS.byteLength / pose.capacity * 2 + pose.worldM.byteLength / pose.capacity + 4 + 4 + 1;
 
   // ---- three-vrm springbone: the same chains as three.js bones.
-  const scene = new Object3D();
-  const manager = new VRMSpringBoneManager();
-  const hips: Bone[] = [];
-  const seg = 0.8 / LINKS;
-  const gravityDir = new Vector3(0, -1, 0);
-  for (let i = 0; i < CHAINS; i++) {
-    const h = new Bone();
-    h.position.set(hipsX(i, 0), 0.9, Math.floor(i / 100) * 2);
-    scene.add(h);
-    hips.push(h);
-    let parent: Bone = h;
-    const bones: Bone[] = [];
-    for (let k = 0; k <= LINKS; k++) {
-      const b = new Bone();
-      if (k === 0) b.position.set(0, -0.05, -0.1); else b.position.set(0, -0.5 * seg, -0.866 * seg);
-      parent.add(b);
-      bones.push(b);
-      parent = b;
-    }
-    for (let k = 0; k < LINKS; k++) {
-      manager.addJoint(new VRMSpringBoneJoint(bones[k]!, bones[k + 1]!, { stiffness: 1, dragForce: 0.4, gravityPower: 0.1, gravityDir, hitRadius: 0.02 }));
-    }
-  }
-  scene.updateMatrixWorld(true);
-  manager.setInitState();
-  let vf = 0;
-  const moveVrm = (): void => {
-    for (let i = 0; i < CHAINS; i++) hips[i]!.position.x = hipsX(i, vf);
-    vf++;
-  };
-  for (let f = 0; f < 5; f++) { moveVrm(); scene.updateMatrixWorld(true); manager.update(1 / 60); }
+  const vrm = vrmWorld(CHAINS, false);
   const VF = 6;
-  const vrmRun = (): void => { for (let f = 0; f < VF; f++) { moveVrm(); manager.update(1 / 60); } };
+  const vrmRun = (): void => vrm.run(VF);
 
   // Bare flat-array spring with rotation readback on the same 60,000 links: the issue's
   // calibration point (≈ 50 ns per link on the machine its targets were measured on).
@@ -137,7 +119,84 @@ export async function benchTail(): Promise<BenchResult[]> {
       allocQuietAfterFrames: alloc.warmFrames ?? 'never',
       ...probes.result(),
     },
-  }];
+  }, benchColliders()];
+}
+
+/** `tail.link.colliders`: bitrig and three-vrm, both with two thigh capsules per chain, interleaved rounds. */
+function benchColliders(): BenchResult {
+  const ours = oursWorld(COLLIDER_CHAINS, true), plain = oursWorld(COLLIDER_CHAINS);
+  const vrm = vrmWorld(COLLIDER_CHAINS, true);
+  const FR = 120, VF = 20;
+  const tOurs: number[] = [], tPlain: number[] = [], tBase: number[] = [], tVrm: number[] = [];
+  for (let r = 0; r < 7; r++) {
+    tOurs.push(timeOnce(() => ours.run(FR)));
+    tPlain.push(timeOnce(() => plain.run(FR)));
+    tBase.push(timeOnce(() => ours.base(FR)));
+    tVrm.push(timeOnce(() => vrm.run(VF)));
+  }
+  const links = COLLIDER_CHAINS * LINKS;
+  // (untimed: how many link steps touch a capsule per frame)
+  let contacts = 0;
+  const C = ours.world.components.TailChain, tails = ours.world.queries.tails.dense;
+  for (let f = 0; f < 60; f++) { ours.run(1); for (let i = 0; i < tails.length; i++) contacts += C.colliderContacts[tails[i]!]!; }
+  const oursNs = ((median(tOurs) - median(tBase)) * 1e6) / (FR * links);
+  const plainNs = ((median(tPlain) - median(tBase)) * 1e6) / (FR * links);
+  const vrmNs = (median(tVrm) * 1e6) / (VF * links);
+  return {
+    id: 'tail.link.colliders',
+    nsPerItem: oursNs,
+    compare: { id: '@pixiv/three-vrm-springbone + 2 capsule colliders', nsPerItem: vrmNs },
+    ratio: vrmNs / oursNs,
+    extra: { links, withoutCollidersNs: plainNs, contactLinkStepsPerFrame: contacts / 60 },
+  };
+}
+
+/**
+ * The chains as three.js bones driven by @pixiv/three-vrm-springbone, optionally with two
+ * thigh capsule colliders (one collider group) on each hips: `run(n)` moves the hips and updates.
+ */
+function vrmWorld(chains: number, thighs: boolean): { run(n: number): void } {
+  const scene = new Object3D();
+  const manager = new VRMSpringBoneManager();
+  const hips: Bone[] = [];
+  const seg = 0.8 / LINKS;
+  const gravityDir = new Vector3(0, -1, 0);
+  for (let i = 0; i < chains; i++) {
+    const h = new Bone();
+    h.position.set(hipsX(i, 0), 0.9, Math.floor(i / 100) * 2);
+    scene.add(h);
+    hips.push(h);
+    const groups: VRMSpringBoneColliderGroup[] = [];
+    if (thighs) {
+      const colliders = THIGHS.map((t) => {
+        const c = new VRMSpringBoneCollider(new VRMSpringBoneColliderShapeCapsule({ radius: t.r, offset: new Vector3(...t.a), tail: new Vector3(...t.b) }));
+        h.add(c);
+        return c;
+      });
+      groups.push({ colliders });
+    }
+    let parent: Bone = h;
+    const bones: Bone[] = [];
+    for (let k = 0; k <= LINKS; k++) {
+      const b = new Bone();
+      if (k === 0) b.position.set(0, -0.05, -0.1); else b.position.set(0, -0.5 * seg, -0.866 * seg);
+      parent.add(b);
+      bones.push(b);
+      parent = b;
+    }
+    for (let k = 0; k < LINKS; k++) {
+      manager.addJoint(new VRMSpringBoneJoint(bones[k]!, bones[k + 1]!, { stiffness: 1, dragForce: 0.4, gravityPower: 0.1, gravityDir, hitRadius: 0.02 }, groups));
+    }
+  }
+  scene.updateMatrixWorld(true);
+  manager.setInitState();
+  let vf = 0;
+  const move = (): void => {
+    for (let i = 0; i < chains; i++) hips[i]!.position.x = hipsX(i, vf);
+    vf++;
+  };
+  for (let f = 0; f < 5; f++) { move(); scene.updateMatrixWorld(true); manager.update(1 / 60); }
+  return { run: (n) => { for (let f = 0; f < n; f++) { move(); manager.update(1 / 60); } } };
 }
 
 /**
@@ -147,13 +206,16 @@ export async function benchTail(): Promise<BenchResult[]> {
  * @example
  * const o = oursWorld(); o.run(60);
  */
-export function oursWorld(chains = CHAINS): {
+export function oursWorld(chains = CHAINS, thighs = false): {
   world: BitrigWorld; pose: BitrigWorld['pose']; run(n: number): void; base(n: number): void; framesOnly(n: number): void;
 } {
   const world = createBitrigWorld({ entities: chains + 8, chains: chains + 8, bones: chains * (LINKS + 2) + 8, characters: chains + 8 });
   const src = chainSource(LINKS);
   const bindings = [];
   for (let i = 0; i < chains; i++) bindings.push(bindSkeleton(world, src));
+  if (thighs) {
+    for (const b of bindings) for (const t of THIGHS) addTailCollider(world, { char: b.charId, slot: b.slotOf[0]!, radius: t.r, a: t.a, b: t.b, groups: 1 });
+  }
   const hipsSlots = bindings.map((b) => b.slotOf[0]!);
   for (const b of bindings) beginCharacterFrame(b);
   let frame = 0;

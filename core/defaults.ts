@@ -219,6 +219,6 @@ export function checkOption(module: string, name: string, row: OptionRow, v: unk
     }
     return;
   }
-  const ok = typeof v === 'number' && Number.isFinite(v) && (row.openMin ? v > row.min! : v >= row.min!) && v <= row.max!;
-  if (!ok) throw new Error(`${module}: option ${name} must be a number in ${rangeText(row)}, got ${describeValue(v)}`);
+  const ok = typeof v === 'number' && Number.isFinite(v) && (row.openMin ? v > row.min! : v >= row.min!) && v <= row.max! && (row.integer !== true || Number.isInteger(v));
+  if (!ok) throw new Error(`${module}: option ${name} must be a number in ${rangeText(row)}${row.integer === true ? ' (an integer)' : ''}, got ${describeValue(v)}`);
 }

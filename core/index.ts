@@ -30,12 +30,18 @@ export type { TailChainSpec } from './tailSetup';
 export { MAX_LINKS, LINK_STRIDE, REST_BIND, REST_ANIMATION, createTailComponents, TAIL_LINK_FIELDS, CLOCK, SEAT_FROM_LOCAL, SEAT_EASE_TIME } from './components/tail';
 export type { TailChainComponent, TailParticleComponent, BendStateComponent } from './components/tail';
 export { autoUnitScale } from './units';
+export { addTailCollider, setTailCollider, getTailCollider, removeTailCollider, isTailCollider, tailCollidersOf, refreshChainColliders, checkChainColliderRoom } from './colliderSetup';
+export { addAutoTailColliders, AUTO_COLLIDER_DEFAULTS, MIN_SKIN_VERTICES } from './colliderAuto';
+export type { AutoColliderOptions } from './colliderAuto';
+export type { TailColliderSpec } from './colliderSetup';
+export { createColliderComponents, COLLIDER_GROUPS, COLLIDER_SPHERE, COLLIDER_CAPSULE, MAX_CHAIN_COLLIDERS, SHAPE_STRIDE } from './components/collider';
+export type { TailColliderComponent } from './components/collider';
 export { bendAngleOf, tailStructureOk } from './tailKernel';
 export { sceneCharacterOk, limbStructureOk } from './sceneGuard';
 export * from './character';
 export {
   addSceneIK, removeSceneIK, setSceneInputs, addSupport, setSupportFrame, removeSupport, sceneDiagnostics,
-  computeCenterOfMass, fitSolePlane, mergeSceneIKOptions, SCENE_IK_DEFAULTS,
+  computeCenterOfMass, fitSolePlane, mergeSceneIKOptions, SCENE_IK_DEFAULTS, dominantJoints,
 } from './sceneIK';
 export type {
   SceneIKOptions, SceneIKHandle, SceneLimbHandle, SceneInputs, HandTargetInput, GroundHit, GroundQuery, SkinInput, LimbSpec,

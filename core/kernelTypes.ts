@@ -9,6 +9,8 @@ export interface TailStepExports {
   setPointers(...offsets: number[]): void;
   setWritePointers(...offsets: number[]): void;
   setPreparePointers(...offsets: number[]): void;
+  /** Byte offsets of the collider arrays: `TailChain.colliderCount`, `.colliders`, `TailCollider.shapeWs`, `TailChain.colliderContacts`. */
+  setColliderPointers(...offsets: number[]): void;
   prepareChains(count: number, steps: number): number;
   prepareList(list: number, from: number, to: number, steps: number): number;
   anchorSteps(count: number, t: number): number;

@@ -388,8 +388,13 @@ export function fitSolePlane(points: ArrayLike<number>, up: ArrayLike<number>, m
   return { point: [cx - d * nrm[0]!, cy - d * nrm[1]!, cz - d * nrm[2]!], normal: [nrm[0]!, nrm[1]!, nrm[2]!], count: set.length };
 }
 
-/** Dominant joint of every vertex (largest weight; ties go to the first listed). */
-function dominantJoints(skin: SkinInput): Int32Array {
+/**
+ * Dominant joint of every vertex (largest weight; ties go to the first listed). Setup-time.
+ *
+ * @example
+ * const dom = dominantJoints(skin); // dom[v]: the bone that moves vertex v most
+ */
+export function dominantJoints(skin: SkinInput): Int32Array {
   const nv = Math.floor(skin.positions.length / 3);
   const out = new Int32Array(nv).fill(-1);
   for (let v = 0; v < nv; v++) {

@@ -26,6 +26,8 @@ export interface OptionRow {
   readonly minText?: string;
   /** How the upper bound prints. */
   readonly maxText?: string;
+  /** The value must be an integer (`number`). */
+  readonly integer?: boolean;
   /** Allowed values (`enum`). */
   readonly values?: readonly string[];
   /** Unit for messages and the README (`Hz`, `m`, `/s`, `rad`; '' for a plain number). */
@@ -54,6 +56,7 @@ export const TAIL_OPTION_TABLE = {
   contactDamping: { default: 8, kind: 'number', min: 0, max: 1000, unit: '/s', field: 'contactDamping', doc: 'damping of a particle resting on the floor' },
   restSource: { default: 'auto', kind: 'enum', values: ['bind', 'animation', 'auto'], unit: '', defaultText: '`\'auto\'`', field: 'restSource', doc: '`\'bind\'` (grown chains no clip keys), `\'animation\'` (ride the clip\'s own tail keys and add follow-through), `\'auto\'` (picks by whether the playing clip keys the tail)' },
   unitScale: { default: 1, kind: 'number', min: 0, openMin: true, max: 1000, unit: '', field: 'unitScale', doc: 'world units per metre (the animator guesses 100 for rigs taller than 20 units, once, at creation; `diagnostics().tails[i].unitScale` shows each chain\'s)' },
+  colliderGroups: { default: 3, kind: 'number', integer: true, min: 0, max: 2147483647, maxText: '2³¹ − 1', unit: '', defaultText: '3 (legs \\| body)', field: 'colliderGroups', doc: 'bit mask of the collider groups the chain collides with (its own character\'s; 1 legs, 2 body, higher bits the game\'s own; 0: none): see `addTailCollider`' },
   teleportDistance: { default: 2, kind: 'number', min: 0, openMin: true, max: 1e6, maxText: '1e6', unit: 'm', field: 'teleportDistance', doc: 'an anchor jump larger than this in one frame resets the tail to rest' },
 } as const satisfies Record<string, OptionRow>;
 

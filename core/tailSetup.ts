@@ -16,6 +16,7 @@ import { checkTailStability, mergeTailOptions, TAIL_OPTION_KEYS, TAIL_OPTION_TAB
 import { composeTRS, mulAffine } from './pose';
 import { qAxisAngle, qMul, qNormalize, qRotate, qRotateInv, qSlerp, qSwing } from './qmath';
 import { computeRestDirs, computeToHips } from './tailKernel';
+import { checkChainColliderRoom, refreshCharacterColliders } from './colliderSetup';
 
 export { computeRestDirs, computeToHips };
 
@@ -104,6 +105,7 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
       throw new Error(`bitrig/tail: link ${i} ("${pose.names[s]}") is not the child of "${pose.names[expectedParent]}"`);
     }
   }
+  checkChainColliderRoom(world, char, o.colliderGroups);
   const endSlot = spec.endSlot >= 0 && owns(spec.endSlot) && pose.parent[spec.endSlot] === spec.linkSlots[n - 1] ? spec.endSlot : -1;
 
   // A dense row for the per-link data (reused after removal; the per-link arrays grow to fit),
@@ -164,6 +166,7 @@ export function addTailChain(world: BitrigWorld, spec: TailChainSpec, options: P
   }
   C.exactWorld[eid] = C.exactWorldSetup[eid]!;
   C.mirrored[eid] = 0;
+  refreshCharacterColliders(world, char);
   C.seatEase[eid] = 0; C.seatExcess[eid] = 0;
   C.anchorPrev.fill(0, eid * 8, eid * 8 + 8);
   C.anchorCur.fill(0, eid * 8, eid * 8 + 8);
@@ -361,7 +364,9 @@ export function setTailOptions(world: BitrigWorld, eid: number, options: Partial
   const cur = getTailOptions(world, eid);
   const o = mergeTailOptions(options, cur);
   checkTailStability(o, world.clock[CLOCK.FIXED_STEP]!);
+  if (C.char[eid]! >= 0) checkChainColliderRoom(world, C.char[eid]!, o.colliderGroups);
   writeTailParams(C, eid, o);
+  refreshCharacterColliders(world, C.char[eid]!);
   const wantAnim = o.restSource === 'animation' || (o.restSource === 'auto' && C.restSource[eid] === REST_ANIMATION);
   setTailRestSource(world, eid, wantAnim ? 'animation' : 'bind');
 }
@@ -375,7 +380,7 @@ export function getTailOptions(world: BitrigWorld, eid: number): TailOptions {
     carry: C.carry[eid]!, restCurve: C.restCurve[eid]!, bendLimit: C.bendLimit[eid]!, couplingRate: C.couplingRate[eid]!,
     floorHeight: C.floorY[eid]!, floorEnabled: C.floorEnabled[eid] === 1, floorClearance: C.floorClearance[eid]!,
     contactDamping: C.contactDamping[eid]!, restSource: C.restSource[eid] === REST_ANIMATION ? 'animation' : 'bind',
-    unitScale: C.unitScale[eid]!, teleportDistance: C.teleportDistance[eid]!,
+    unitScale: C.unitScale[eid]!, colliderGroups: C.colliderGroups[eid]!, teleportDistance: C.teleportDistance[eid]!,
   };
 }
 

@@ -16,6 +16,7 @@ import { CLOCK, LINK_STRIDE, createTailComponents, TAIL_LINK_FIELDS } from './co
 import { createSceneComponents, MAX_ARMS, MAX_LEGS, SUPPORT_ROW_FIELDS } from './components/scene';
 import type { TailAccel } from './kernelTypes';
 import { createCharacterComponents } from './components/character';
+import { createColliderComponents } from './components/collider';
 import { rotationToWorld, transformPoint } from './ik/frames';
 import { qRotate } from './qmath';
 
@@ -99,7 +100,7 @@ export const MAX_CAPACITY = 1 << 24;
 export const BITRIG_WORLD_DEFAULTS: { [K in keyof BitrigWorldOptions]-?: Exclude<BitrigWorldOptions[K], undefined> } = { entities: 256, chains: 64, bones: 1024, characters: 16, fixedStep: 1 / 60, maxStepsPerFrame: 8 };
 
 function makeComponents(cap: number, rows: number) {
-  return { ...createTailComponents(cap, rows), ...createSceneComponents(cap, SUPPORT_ROWS_INITIAL), ...createCharacterComponents(cap) };
+  return { ...createTailComponents(cap, rows), ...createSceneComponents(cap, SUPPORT_ROWS_INITIAL), ...createCharacterComponents(cap), ...createColliderComponents(cap) };
 }
 
 /** Support rows a world starts with (SupportFrame's per-row arrays; they double as supports are added). */
@@ -124,7 +125,7 @@ export interface BitrigContext {
   /** Per-world components. */
   components: BitrigComponents;
   /** Registered queries (iterate `q.dense`, no allocation). */
-  queries: { tails: Query; sceneChars: Query; limbs: Query };
+  queries: { tails: Query; sceneChars: Query; limbs: Query; colliders: Query };
   /** Entity capacity of the component arrays (the tail's per-link arrays: `tailRows.capacity` rows). */
   capacity: number;
   /** Seconds simulated so far (sum of valid frame dts); kept in `clock[CLOCK.TIME]`. */
@@ -148,6 +149,8 @@ export interface BitrigContext {
   /** Tail chain entities of each character (character id → eids): setup-time bookkeeping, so that
    * adding a chain looks only at its own character's other chains. */
   tailsByChar: Map<number, number[]>;
+  /** Tail collider entities of each character (character id → eids, in the order added): setup-time bookkeeping. */
+  collidersByChar: Map<number, number[]>;
   /** Dense rows of supports' frames (`SupportFrame`): row capacity, next unused row and released rows to reuse. */
   supportRows: { capacity: number; next: number; free: number[] };
   /** The WebAssembly tail step holding the tail components, or `null` (JavaScript step). */
@@ -223,7 +226,7 @@ export function requireBitrigWorld(world: unknown, module: string): asserts worl
 /** Properties {@link attachBitrigData} sets on the game's world. */
 const CONTEXT_KEYS = [
   'bitrigAttached', 'pose', 'components', 'queries', 'capacity', 'time', 'clock', 'groundError', 'tailClock', 'tailRows', 'supportRows',
-  'tailsByChar', 'characterEntities', 'tailAccel', 'relayout', 'comSegments', 'comSegmentsUsed',
+  'tailsByChar', 'collidersByChar', 'characterEntities', 'tailAccel', 'relayout', 'comSegments', 'comSegmentsUsed',
 ] as const;
 
 /**
@@ -276,6 +279,7 @@ export function attachBitrigData<W extends object>(world: W, options: BitrigWorl
     tailRows: createTailRows(rows),
     supportRows: { capacity: SUPPORT_ROWS_INITIAL, next: 0, free: [] as number[] },
     tailsByChar: new Map<number, number[]>(),
+    collidersByChar: new Map<number, number[]>(),
     characterEntities: new Map<number, number>(),
     tailAccel: null as TailAccel | null,
     relayout: null as ((world: BitrigWorld) => void) | null,
@@ -287,6 +291,7 @@ export function attachBitrigData<W extends object>(world: W, options: BitrigWorl
   w.queries.tails = registerQuery(w, [components.TailChain]);
   w.queries.sceneChars = registerQuery(w, [components.SceneCharacter]);
   w.queries.limbs = registerQuery(w, [components.Limb]);
+  w.queries.colliders = registerQuery(w, [components.TailCollider]);
   w.pose.onRemove = (id) => stopCharacterSystems(w, id);
   return w;
 }
@@ -335,6 +340,10 @@ function stopCharacterSystems(world: BitrigWorld, id: number): void {
     }
     world.tailsByChar.delete(id);
   }
+  // (its colliders go inert: their entities stay for removeTailCollider)
+  const K = world.components.TailCollider;
+  for (const c of world.collidersByChar.get(id) ?? []) { K.char[c] = -1; K.slot[c] = -1; }
+  world.collidersByChar.delete(id);
   const { SceneCharacter: SC, Limb: L } = world.components;
   const chars = Array.from(world.queries.sceneChars.dense).filter((eid) => SC.char[eid] === id);
   for (const c of chars) {
@@ -377,6 +386,7 @@ export function addBitrigEntity(world: BitrigWorld): number {
     world.components.SupportFrame.row.fill(-1, world.capacity); // (no new entity is a support)
     world.components.Character.pose.fill(-1, world.capacity);
     world.components.PartOf.character.fill(-1, world.capacity);
+    world.components.TailCollider.char.fill(-1, world.capacity);
     world.capacity = cap;
     relayout(world); // the grown tail arrays back into wasm memory
   }

@@ -27,6 +27,10 @@ export { update } from '../systems/pipeline';
 export { addTailChain, removeTailChain, setTailOptions, getTailOptions, setTailRestSource, tailLinkIndex } from '../core/tailSetup';
 export { linkEl } from '../core/components/tail';
 export type { TailChainSpec } from '../core/tailSetup';
+export { addTailCollider, setTailCollider, removeTailCollider } from '../core/colliderSetup';
+export { COLLIDER_GROUPS } from '../core/components/collider';
+export type { TailColliderSpec } from '../core/colliderSetup';
+export type { TailColliderComponent } from '../core/components/collider';
 export { TAIL_DEFAULTS, mergeTailOptions } from '../core/defaults';
 export type { PartialOptions, TailOptions, TailRestSource } from '../core/defaults';
 // scene IK

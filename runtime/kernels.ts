@@ -29,8 +29,8 @@ const ARENA_BASE = 65536;
 const PAGE = 65536;
 // Bytes of the scene contacts kernel's scratch (wasm/sceneContacts.ts).
 const SCENE_SCRATCH_BYTES = 512;
-// Bytes of the tail step's scratch (wasm/tailStep.ts SCRATCH: 16 group blocks of 53 v128, then 16 groups' step values).
-const STEP_SCRATCH_BYTES = 16 * 53 * 16 + 16 * LINK_STRIDE * 8 * 16;
+// Bytes of the tail step's scratch (wasm/tailStep.ts SCRATCH: 16 group blocks of 55 + 7 × 16 v128, then 16 groups' step values).
+const STEP_SCRATCH_BYTES = 16 * (55 + 7 * 16) * 16 + 16 * LINK_STRIDE * 8 * 16;
 
 const _modules = new Map<string, WebAssembly.Module | null>();
 let _unavailable: string | null = null;
@@ -170,6 +170,11 @@ const WRITE_ORDER: ReadonlyArray<readonly ['TailChain' | 'BendState' | 'pose', s
   ['pose', 'localT'], ['pose', 'localS'], ['pose', 'owner'],
 ];
 
+/** The tail colliders' arrays (setColliderPointers order). */
+const COLLIDER_ORDER: ReadonlyArray<readonly ['TailChain' | 'TailCollider', string]> = [
+  ['TailChain', 'colliderCount'], ['TailChain', 'colliders'], ['TailCollider', 'shapeWs'], ['TailChain', 'colliderContacts'],
+];
+
 /** The clock preparation's further arrays (setPreparePointers order; then the pose store's slot count and the per-link arrays' row count). */
 const PREPARE_ORDER: ReadonlyArray<readonly ['TailChain', string]> = [
   ['TailChain', 'anchorSlot'], ['TailChain', 'resetLastFrame'], ['TailChain', 'exactWorldSetup'], ['TailChain', 'restSource'],
@@ -209,6 +214,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   };
   for (const [c, key] of POINTER_ORDER) push(c, key);
   for (const [c, key] of WRITE_ORDER) push(c, key);
+  for (const [c, key] of COLLIDER_ORDER) push(c, key);
   const ikModule = twoBoneWasmModule();
   if (ikModule !== null) for (const [c, key] of IK_ORDER) push(c, key);
   for (const c of ['TailChain', 'TailParticle', 'BendState']) {
@@ -267,6 +273,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   }
   kernel.setPointers(...POINTER_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), chainKOff, entsOff, paramsOff, scratchOff);
   kernel.setWritePointers(...WRITE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!));
+  kernel.setColliderPointers(...COLLIDER_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!));
   kernel.setPreparePointers(...PREPARE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), world.pose.capacity, world.components.TailChain.slot.length / LINK_STRIDE);
   let ik: TwoBoneExports | null = null;
   if (ikModule !== null) {

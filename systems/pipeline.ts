@@ -8,10 +8,12 @@
  *     2. PelvisHeight  (scene IK)
  *     3. TwoBoneIK     (scene IK)
  *     4. TailClock     fixed internal step: accumulator, capped steps, anchors, resets
+ *        TailColliders the colliders' world shapes this frame, then at each step
  *        for each internal step (TailStep), per link from the hips outward:
  *     5.   TailSpring    springs, rope, forward plane
  *     6.   BendCouple    coupling between neighbours, elastic bend limit
- *     7.   FloorContact  floor plane (has precedence over the limit)
+ *     6b.  TailCollide   spheres and capsules on the bones (rope kept)
+ *     7.   FloorContact  floor plane (has precedence over the limit and the colliders)
  *     8. TailWrite     rotation readback into the pose store, every frame
  *   game: adapter.write → render
  *
@@ -21,6 +23,7 @@
 import { isBitrigWorld, type BitrigWorld } from '../core/world';
 import { tailClockBegin, tailClockStep } from './tailClock';
 import { tailStep } from './tailStep';
+import { tailCollidersBegin, tailCollidersStep } from './tailColliders';
 import { tailWrite } from './tailWrite';
 import { footLock } from './footLock';
 import { pelvisHeight } from './pelvisHeight';
@@ -42,9 +45,11 @@ export function update(world: BitrigWorld, dt: number): void {
   twoBoneIK(world, dt);
   // 4–8: tail secondary motion.
   const steps = tailClockBegin(world, dt);
+  tailCollidersBegin(world);
   for (let s = 0; s < steps; s++) {
     tailClockStep(world, s);
-    tailStep(world); // 5–7 per link, hips outward: TailSpring → BendCouple → FloorContact
+    tailCollidersStep(world, s);
+    tailStep(world); // 5–7 per link, hips outward: TailSpring → BendCouple → TailCollide → FloorContact
   }
   tailWrite(world);
 }

@@ -8,8 +8,9 @@
 // the four chains of a group side by side (core/components/tail.ts linkEl), so every load and
 // store of the link loop is one v128 at a fixed offset from the field's base, and the
 // components are current after every step with nothing copied. Per link, the stages
-// tailSpring, bendCouple and floorContact (named functions below) run in order. Branches
-// become lane selects; the rare floor contact runs per lane in f64.
+// tailSpring, bendCouple, tailCollide and floorContact (named functions below) run in order.
+// Branches become lane selects; the collider and the rare floor contacts run per lane in f64
+// (a group whose chains have no colliders skips tailCollide at one test per link).
 // The write: two chains per f64x2 lane pair. The clock's per-chain preparation, its common
 // case (prepareChains), and its per-step anchors (anchorSteps, but the rotations that need the
 // full slerp, left to JavaScript).
@@ -187,8 +188,13 @@ const K_M: i32 = 20, K_H: i32 = 29, K_R: i32 = 32, K_D: i32 = 34, K_LEN: i32 = 3
 // … the lanes' step mask (i32x4: −1 steps this call, 0 not), the link loop's state between
 // links (parent frame rotation, head, scale; the first link's head), the group's link count (i32)
 const K_LIVE: i32 = 40, K_SQ: i32 = 41, K_SP: i32 = 45, K_SPS: i32 = 48, K_SO: i32 = 49, K_N: i32 = 52;
+// … the lanes whose chain has colliders (i32x4 mask: −1 live with colliders, 0 not), the most
+// colliders a lane has (i32), then per collider slot m of each lane, this step's shape relative
+// to the lane's origin (7 v128 from K_CS + 7m: a, b − a, the reach r·1.001 + lead; −1: none)
+const K_COLL: i32 = 53, K_NC: i32 = 54, K_CS: i32 = 55;
+const MAX_CHAIN_COLLIDERS: i32 = 16; // = MAX_CHAIN_COLLIDERS in core/components/collider.ts
 /** v128 per group block. */
-const GKV: i32 = 53;
+const GKV: i32 = K_CS + 7 * MAX_CHAIN_COLLIDERS;
 const GKB: i32 = GKV * 16;
 /** Groups stepped side by side (their links interleaved: one chain's links are a dependency chain). */
 const CHUNK: i32 = 16;
@@ -316,9 +322,6 @@ function padConsts(gk: usize, j: i32): void {
  * parent frame into the block's DP scratch.
  */
 function floorContact(gk: usize, dl: usize, lj: usize, k: i32, eid: i32): void {
-  const m00 = LF(gk, K_M, lj), m01 = LF(gk, K_M + 1, lj), m02 = LF(gk, K_M + 2, lj);
-  const m10 = LF(gk, K_M + 3, lj), m11 = LF(gk, K_M + 4, lj), m12 = LF(gk, K_M + 5, lj);
-  const m20 = LF(gk, K_M + 6, lj), m21 = LF(gk, K_M + 7, lj), m22 = LF(gk, K_M + 8, lj);
   const hx = LF(gk, K_H, lj), hy = LF(gk, K_H + 1, lj), hz = LF(gk, K_H + 2, lj);
   const rx = LF(gk, K_R, lj), rz = LF(gk, K_R + 1, lj), dx0 = LF(gk, K_D, lj), dz0 = LF(gk, K_D + 1, lj);
   const len = LF(gk, K_LEN, lj), F = LF(gk, K_FLOOR, lj);
@@ -347,6 +350,18 @@ function floorContact(gk: usize, dl: usize, lj: usize, k: i32, eid: i32): void {
   if (vy < 0) vy = 0;
   SE(pVel, k, 3, 0, vx * damp); SE(pVel, k, 3, 1, vy * damp); SE(pVel, k, 3, 2, vz * damp);
   store<u8>(pContact + <usize>k, 1);
+  laneAim(gk, dl, lj, k, dx, dy, dz);
+}
+
+/**
+ * Lane lj of link number k aimed along the unit direction d (world, relative axes) after a
+ * contact moved its tip: d in the parent frame into the block's DP scratch, the new bend
+ * swing(restDirHs[k], A_k · d_parent) into the step values dl.
+ */
+function laneAim(gk: usize, dl: usize, lj: usize, k: i32, dx: f64, dy: f64, dz: f64): void {
+  const m00 = LF(gk, K_M, lj), m01 = LF(gk, K_M + 1, lj), m02 = LF(gk, K_M + 2, lj);
+  const m10 = LF(gk, K_M + 3, lj), m11 = LF(gk, K_M + 4, lj), m12 = LF(gk, K_M + 5, lj);
+  const m20 = LF(gk, K_M + 6, lj), m21 = LF(gk, K_M + 7, lj), m22 = LF(gk, K_M + 8, lj);
   const ux = m00 * dx + m10 * dy + m20 * dz;
   const uy = m01 * dx + m11 * dy + m21 * dz;
   const uz = m02 * dx + m12 * dy + m22 * dz;
@@ -370,9 +385,163 @@ function floorContact(gk: usize, dl: usize, lj: usize, k: i32, eid: i32): void {
   SF(dl, BN, lj, cx / l); SF(dl, BN + 1, lj, cy / l); SF(dl, BN + 2, lj, cz / l); SF(dl, BN + 3, lj, w / l);
 }
 
+// ---- 6b. tailCollide (one lane, in f64)
+let pCollCount: usize = 0, pCollList: usize = 0, pShapeWs: usize = 0, pCollContacts: usize = 0;
+const SHAPE_STRIDE: i32 = 8; // = SHAPE_STRIDE in core/components/collider.ts
+
+/** Byte offsets of the collider arrays (setup, after every re-layout; with {@link setPointers}). */
+export function setColliderPointers(count: usize, list: usize, shapeWs: usize, contacts: usize): void {
+  pCollCount = count; pCollList = list; pShapeWs = shapeWs; pCollContacts = contacts;
+}
+
+// closestOnSegments' results: the parameters on the first and the second segment.
+let cS: f64 = 0, cT: f64 = 0;
+@inline function clamp01(x: f64): f64 { return x < 0 ? 0 : x > 1 ? 1 : x; }
+
+/**
+ * The closest points of the segments p + s·d1 and q + t·d2 (s, t in [0, 1]) into cS, cT
+ * (degenerate segments: points; parallel ones: s = 0).
+ */
+function closestOnSegments(px: f64, py: f64, pz: f64, d1x: f64, d1y: f64, d1z: f64, qx: f64, qy: f64, qz: f64, d2x: f64, d2y: f64, d2z: f64): void {
+  const rx = px - qx, ry = py - qy, rz = pz - qz;
+  const a = d1x * d1x + d1y * d1y + d1z * d1z, e = d2x * d2x + d2y * d2y + d2z * d2z, f = d2x * rx + d2y * ry + d2z * rz;
+  const EPS = 1e-18;
+  if (a <= EPS) { cS = 0; cT = e <= EPS ? 0 : clamp01(f / e); return; }
+  const c = d1x * rx + d1y * ry + d1z * rz;
+  if (e <= EPS) { cT = 0; cS = clamp01(-c / a); return; }
+  const b = d1x * d2x + d1y * d2y + d1z * d2z, den = a * e - b * b;
+  let s = den > EPS * a * e ? clamp01((b * f - c * e) / den) : 0;
+  let t = (b * s + f) / e;
+  if (t < 0) { t = 0; s = clamp01(-c / a); } else if (t > 1) { t = 1; s = clamp01((b - c) / a); }
+  cS = s; cT = t;
+}
+
+/**
+ * tailCollide: lane lj's link k (head h, length ℓ in the group block's scratch; tip just
+ * stored; relative to this step's anchor) is kept out of chain eid's colliders (spheres and
+ * capsules, `shapeWs`, world; reflected across x = 0 for a mirrored chain). For each collider
+ * the segment h → tip meets by less than its radius r, with c the axis point nearest the
+ * segment and D = |c − h|: the link turns about its head, in the plane of its direction and
+ * c − h, just far enough that it clears the sphere (c, r) — to the tangent when the link
+ * reaches it (ℓ² ≥ D² − r²: sin θ = r/D), else with its tip on the sphere
+ * (cos θ = (ℓ² + D² − r²)/(2ℓD)). The rope length is kept (a turn, never a stretch); three
+ * passes over the colliders settle a link against several. A collider that holds the head
+ * itself (the tail root inside the hips) is left to the links beyond it. On contact the
+ * velocity loses its part into the shape and its radial part (the correction is never turned
+ * into velocity) and is damped by e^(−γΔt) (`contactDamping`); the direction goes to the
+ * block's D and DP scratch and the new bend into the step values dl (as {@link floorContact}).
+ */
+function tailCollide(gk: usize, dl: usize, lj: usize, k: i32, eid: i32): void {
+  const len = LF(gk, K_LEN, lj);
+  if (!(len > 0)) return;
+  const hx = LF(gk, K_H, lj), hy = LF(gk, K_H + 1, lj), hz = LF(gk, K_H + 2, lj);
+  let ux = LE(pPos, k, 3, 0) - hx, uy = LE(pPos, k, 3, 1) - hy, uz = LE(pPos, k, 3, 2) - hz;
+  const ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
+  if (!(ul > 1e-12 * len && ul < Infinity)) return;
+  ux /= ul; uy /= ul; uz /= ul;
+  const e3 = eid * 3, ox = L(pOrigin, e3), oy = L(pOrigin, e3 + 1), oz = L(pOrigin, e3 + 2);
+  const mx: f64 = load<u8>(pMirrored + <usize>eid) == 1 ? -1 : 1;
+  const n = <i32>load<u8>(pCollCount + <usize>eid);
+  let hit = false, nx: f64 = 0, ny: f64 = 0, nz: f64 = 0;
+  for (let pass = 0; pass < 3; pass++) {
+    let moved = false;
+    for (let j = 0; j < n; j++) {
+      const c = load<i32>(pCollList + (<usize>(eid * MAX_CHAIN_COLLIDERS + j) << 2));
+      if (c < 0) continue;
+      const o = c * SHAPE_STRIDE;
+      const r0 = L(pShapeWs, o + 6);
+      if (!(r0 > 0)) continue;
+      const ax = mx * L(pShapeWs, o) - ox, ay = L(pShapeWs, o + 1) - oy, az = L(pShapeWs, o + 2) - oz;
+      const abx = mx * L(pShapeWs, o + 3) - ox - ax, aby = L(pShapeWs, o + 4) - oy - ay, abz = L(pShapeWs, o + 5) - oz - az;
+      const lead = L(pShapeWs, o + 7);
+      // (the common case first: the link's bounding sphere, around its middle, clear of the shape)
+      const hl = 0.5 * len, mx0 = hx + hl * ux - ax, my0 = hy + hl * uy - ay, mz0 = hz + hl * uz - az;
+      const ab2 = abx * abx + aby * aby + abz * abz;
+      const tm = ab2 > 1e-18 ? clamp01((mx0 * abx + my0 * aby + mz0 * abz) / ab2) : 0;
+      const ex = mx0 - tm * abx, ey = my0 - tm * aby, ez = mz0 - tm * abz, reach = r0 * 1.001 + lead + hl;
+      if (ex * ex + ey * ey + ez * ez >= reach * reach) continue;
+      // (pushed a hair beyond the surface, 0.1 %: the tip is stored in float32, and the next
+      // link must find its head outside; and by the shape's lead, `shapeWs` slot 7; never
+      // beyond the head's own distance)
+      let r = r0 * 1.001 + lead; // (+ the lead: the write shows this state a step late, the bones moved on)
+      closestOnSegments(hx, hy, hz, len * ux, len * uy, len * uz, ax, ay, az, abx, aby, abz);
+      const qx = hx + cS * len * ux - ax - cT * abx, qy = hy + cS * len * uy - ay - cT * aby, qz = hz + cS * len * uz - az - cT * abz;
+      if (qx * qx + qy * qy + qz * qz >= r * r) continue;
+      // the head inside the shape: left to the links beyond
+      const th = ab2 > 1e-18 ? clamp01(((hx - ax) * abx + (hy - ay) * aby + (hz - az) * abz) / ab2) : 0;
+      const gx = ax + th * abx - hx, gy = ay + th * aby - hy, gz = az + th * abz - hz;
+      const dh2 = gx * gx + gy * gy + gz * gz;
+      if (dh2 <= r0 * r0) continue;
+      if (r * r >= dh2) r = Math.sqrt(dh2) * 0.999999;
+      let wx = ax + cT * abx - hx, wy = ay + cT * aby - hy, wz = az + cT * abz - hz;
+      const D = Math.sqrt(wx * wx + wy * wy + wz * wz);
+      wx /= D; wy /= D; wz /= D;
+      // the least turn away from c that clears the sphere (c, r)
+      let cm: f64, sm: f64;
+      if (len * len >= D * D - r * r) { sm = r / D; cm = Math.sqrt(1 - sm * sm); } else {
+        cm = (len * len + D * D - r * r) / (2 * len * D); sm = Math.sqrt(1 - cm * cm);
+      }
+      const cu = ux * wx + uy * wy + uz * wz;
+      if (cu <= cm) continue;
+      let px = ux - cu * wx, py = uy - cu * wy, pz = uz - cu * wz;
+      let pl = Math.sqrt(px * px + py * py + pz * pz);
+      if (pl < 1e-9) { // (aimed at c: turn away from the axis sideways, else any way)
+        px = wy * abz - wz * aby; py = wz * abx - wx * abz; pz = wx * aby - wy * abx;
+        pl = Math.sqrt(px * px + py * py + pz * pz);
+        if (pl < 1e-12) { px = -wz; py = 0; pz = wx; pl = Math.sqrt(px * px + pz * pz); if (pl < 1e-12) { px = 1; pl = 1; } }
+      }
+      px /= pl; py /= pl; pz /= pl;
+      ux = cm * wx + sm * px; uy = cm * wy + sm * py; uz = cm * wz + sm * pz;
+      nx = cm * px - sm * wx; ny = cm * py - sm * wy; nz = cm * pz - sm * wz;
+      hit = true; moved = true;
+    }
+    if (!moved) break;
+  }
+  if (!hit) return;
+  SE(pPos, k, 3, 0, hx + len * ux); SE(pPos, k, 3, 1, hy + len * uy); SE(pPos, k, 3, 2, hz + len * uz);
+  let vx = LE(pVel, k, 3, 0), vy = LE(pVel, k, 3, 1), vz = LE(pVel, k, 3, 2);
+  const vn = vx * nx + vy * ny + vz * nz;
+  if (vn < 0) { vx -= vn * nx; vy -= vn * ny; vz -= vn * nz; }
+  const vr = vx * ux + vy * uy + vz * uz;
+  vx -= vr * ux; vy -= vr * uy; vz -= vr * uz;
+  const damp = L(pStepCache, eid * 5 + 1);
+  SE(pVel, k, 3, 0, vx * damp); SE(pVel, k, 3, 1, vy * damp); SE(pVel, k, 3, 2, vz * damp);
+  store<i32>(pCollContacts + (<usize>eid << 2), load<i32>(pCollContacts + (<usize>eid << 2)) + 1);
+  SF(gk, K_D, lj, ux); SF(gk, K_D + 1, lj, uz);
+  laneAim(gk, dl, lj, k, ux, uy, uz);
+}
+
 /** Benign lane constants' partner: whether chain e may step in lane j of group g this call (links n). */
 @inline function laneLive(e: i32, g: i32, j: i32, n: i32): bool {
   return e >= 0 && load<u8>(pSteps + <usize>e) != 0 && load<i32>(pRow + (<usize>e << 2)) == g * 4 + j && linksOf(e) == n;
+}
+
+/**
+ * Lane j's collider shapes for this step into the group block (K_CS on; chain e, its origin
+ * already moved to this step's anchor; `on`: the lane steps and has colliders), float32,
+ * relative to the origin, reflected for a mirrored chain; slots up to `upTo` it does not fill
+ * get reach −1. Returns its collider count.
+ */
+function laneShapes(gk: usize, j: i32, e: i32, on: bool, upTo: i32): i32 {
+  const lj = <usize>(j << 2);
+  let n = 0;
+  if (on) {
+    n = <i32>load<u8>(pCollCount + <usize>e);
+    const ox = L(pOrigin, e * 3), oy = L(pOrigin, e * 3 + 1), oz = L(pOrigin, e * 3 + 2);
+    const mx: f64 = load<u8>(pMirrored + <usize>e) == 1 ? -1 : 1;
+    for (let m = 0; m < n; m++) {
+      const c = load<i32>(pCollList + (<usize>(e * MAX_CHAIN_COLLIDERS + m) << 2)), f = K_CS + m * 7;
+      const o = c * SHAPE_STRIDE;
+      const r0 = c >= 0 ? L(pShapeWs, o + 6) : -1;
+      if (!(r0 > 0)) { SF(gk, f + 6, lj, -1); continue; }
+      const ax = mx * L(pShapeWs, o) - ox, ay = L(pShapeWs, o + 1) - oy, az = L(pShapeWs, o + 2) - oz;
+      SF(gk, f, lj, ax); SF(gk, f + 1, lj, ay); SF(gk, f + 2, lj, az);
+      SF(gk, f + 3, lj, mx * L(pShapeWs, o + 3) - ox - ax); SF(gk, f + 4, lj, L(pShapeWs, o + 4) - oy - ay); SF(gk, f + 5, lj, L(pShapeWs, o + 5) - oz - az);
+      SF(gk, f + 6, lj, r0 * 1.001 + L(pShapeWs, o + 7));
+    }
+  }
+  for (let m = n; m < upTo; m++) SF(gk, K_CS + m * 7 + 6, lj, -1);
+  return n;
 }
 
 /**
@@ -395,6 +564,18 @@ function stepGroupBegin(g: i32, gk: usize): bool {
     if (l3) laneConsts(gk, 3, e3); else padConsts(gk, 3);
   }
   v128.store(gk, i32x4.replace_lane(i32x4.replace_lane(i32x4.replace_lane(i32x4.splat(l0 ? -1 : 0), 1, l1 ? -1 : 0), 2, l2 ? -1 : 0), 3, l3 ? -1 : 0), K_LIVE * 16);
+  const c0 = l0 && load<u8>(pCollCount + <usize>e0) != 0, c1 = l1 && load<u8>(pCollCount + <usize>e1) != 0;
+  const c2 = l2 && load<u8>(pCollCount + <usize>e2) != 0, c3 = l3 && load<u8>(pCollCount + <usize>e3) != 0;
+  v128.store(gk, i32x4.replace_lane(i32x4.replace_lane(i32x4.replace_lane(i32x4.splat(c0 ? -1 : 0), 1, c1 ? -1 : 0), 2, c2 ? -1 : 0), 3, c3 ? -1 : 0), K_COLL * 16);
+  if (c0 || c1 || c2 || c3) {
+    let nc = c0 ? <i32>load<u8>(pCollCount + <usize>e0) : 0;
+    if (c1 && <i32>load<u8>(pCollCount + <usize>e1) > nc) nc = <i32>load<u8>(pCollCount + <usize>e1);
+    if (c2 && <i32>load<u8>(pCollCount + <usize>e2) > nc) nc = <i32>load<u8>(pCollCount + <usize>e2);
+    if (c3 && <i32>load<u8>(pCollCount + <usize>e3) > nc) nc = <i32>load<u8>(pCollCount + <usize>e3);
+    if (nc > MAX_CHAIN_COLLIDERS) nc = MAX_CHAIN_COLLIDERS;
+    laneShapes(gk, 0, e0, c0, nc); laneShapes(gk, 1, e1, c1, nc); laneShapes(gk, 2, e2, c2, nc); laneShapes(gk, 3, e3, c3, nc);
+    store<i32>(gk, nc, K_NC * 16);
+  }
   store<i32>(gk, n, K_N * 16);
   // the starting frame (the anchor's), head and scale
   for (let c = 0; c < 4; c++) v128.store(gk + <usize>(c << 4), v128.load(gk + <usize>(c << 4), K_QX * 16), K_SQ * 16);
@@ -647,6 +828,29 @@ let sPx: v128 = f32x4.splat(0), sPy: v128 = f32x4.splat(0), sPz: v128 = f32x4.sp
 }
 
 /**
+ * The broad phase of {@link tailCollide}, four lanes at once: the lanes whose link (head h,
+ * unit direction d, length ℓ) has its bounding sphere (centre h + ℓd/2, radius ℓ/2) within
+ * reach (r·1.001 + lead, with 0.1 % for float32) of one of its colliders (the block's shapes).
+ */
+@inline function nearColliders(gk: usize, hx: v128, hy: v128, hz: v128, dx: v128, dy: v128, dz: v128, len: v128): v128 {
+  const ZERO = f4(0), ONE = f4(1);
+  const hl = mu4(len, f4(0.5));
+  const cx = ad4(hx, mu4(hl, dx)), cy = ad4(hy, mu4(hl, dy)), cz = ad4(hz, mu4(hl, dz));
+  const nc = load<i32>(gk, K_NC * 16);
+  let near = i32x4.splat(0);
+  for (let m = 0; m < nc; m++) {
+    const b = gk + <usize>((K_CS + m * 7) << 4);
+    const qx = sb4(cx, v128.load(b)), qy = sb4(cy, v128.load(b, 16)), qz = sb4(cz, v128.load(b, 32));
+    const bx = v128.load(b, 48), by = v128.load(b, 64), bz = v128.load(b, 80);
+    const t = f32x4.pmin(ONE, f32x4.pmax(ZERO, dv4(dot34(qx, qy, qz, bx, by, bz), f32x4.pmax(dot34(bx, by, bz, bx, by, bz), f4(1e-30)))));
+    const ex = sb4(qx, mu4(t, bx)), ey = sb4(qy, mu4(t, by)), ez = sb4(qz, mu4(t, bz));
+    const reach = mu4(ad4(v128.load(b, 96), hl), f4(1.001));
+    near = v128.or(near, v128.and(gt4(v128.load(b, 96), ZERO), lt4(dot34(ex, ey, ez, ex, ey, ez), mu4(reach, reach))));
+  }
+  return near;
+}
+
+/**
  * Link i of group g (systems/tailStep.ts's maths in f32x4; positions relative to the anchor at
  * this step): the parent frame, head and first-link origin come from the group block's state
  * (left there by link i − 1, or set up by {@link stepGroupBegin}) and go back there for link
@@ -722,23 +926,33 @@ function stepLink(g: i32, i: i32, h: f32, gk: usize, dg: usize): void {
   if (l1) store<u8>(pContact + <usize>(k0 + 1), 0);
   if (l2) store<u8>(pContact + <usize>(k0 + 2), 0);
   if (l3) store<u8>(pContact + <usize>(k0 + 3), 0);
-  // ---- 7. FloorContact (rare: per lane, in f64)
-  if (anyFloor) {
-    const fm = v128.and(v128.and(live, floorOn), lt4(tipY, floorF));
-    if (v128.any_true(fm)) {
-      v128.store(gk, m00, K_M * 16); v128.store(gk, m01, K_M * 16 + 16); v128.store(gk, m02, K_M * 16 + 32);
-      v128.store(gk, m10, K_M * 16 + 48); v128.store(gk, m11, K_M * 16 + 64); v128.store(gk, m12, K_M * 16 + 80);
-      v128.store(gk, m20, K_M * 16 + 96); v128.store(gk, m21, K_M * 16 + 112); v128.store(gk, m22, K_M * 16 + 128);
-      v128.store(gk, hx, K_H * 16); v128.store(gk, hy, K_H * 16 + 16); v128.store(gk, hz, K_H * 16 + 32);
-      v128.store(gk, rx, K_R * 16); v128.store(gk, rz, K_R * 16 + 16); v128.store(gk, dx, K_D * 16); v128.store(gk, dz, K_D * 16 + 16);
-      v128.store(gk, len, K_LEN * 16);
-      v128.store(gk, dpx, K_DP * 16); v128.store(gk, dpy, K_DP * 16 + 16); v128.store(gk, dpz, K_DP * 16 + 32);
-      if (i32x4.extract_lane(fm, 0) != 0) floorContact(gk, dq, 0, k0, laneEnt(g, 0));
-      if (i32x4.extract_lane(fm, 1) != 0) floorContact(gk, dq, 4, k0 + 1, laneEnt(g, 1));
-      if (i32x4.extract_lane(fm, 2) != 0) floorContact(gk, dq, 8, k0 + 2, laneEnt(g, 2));
-      if (i32x4.extract_lane(fm, 3) != 0) floorContact(gk, dq, 12, k0 + 3, laneEnt(g, 3));
-      dpx = v128.load(gk, K_DP * 16); dpy = v128.load(gk, K_DP * 16 + 16); dpz = v128.load(gk, K_DP * 16 + 32);
+  // ---- 6b. TailCollide (lanes with colliders: per lane, in f64), then 7. FloorContact (rare: per lane, in f64)
+  let collM = v128.and(v128.load(gk, K_COLL * 16), live);
+  if (v128.any_true(collM)) collM = v128.and(collM, nearColliders(gk, hx, hy, hz, dx, dy, dz, len));
+  const anyColl = v128.any_true(collM);
+  let fm = f32x4.splat(0);
+  if (anyFloor) fm = v128.and(v128.and(live, floorOn), lt4(tipY, floorF));
+  if (anyColl || v128.any_true(fm)) {
+    v128.store(gk, m00, K_M * 16); v128.store(gk, m01, K_M * 16 + 16); v128.store(gk, m02, K_M * 16 + 32);
+    v128.store(gk, m10, K_M * 16 + 48); v128.store(gk, m11, K_M * 16 + 64); v128.store(gk, m12, K_M * 16 + 80);
+    v128.store(gk, m20, K_M * 16 + 96); v128.store(gk, m21, K_M * 16 + 112); v128.store(gk, m22, K_M * 16 + 128);
+    v128.store(gk, hx, K_H * 16); v128.store(gk, hy, K_H * 16 + 16); v128.store(gk, hz, K_H * 16 + 32);
+    v128.store(gk, rx, K_R * 16); v128.store(gk, rz, K_R * 16 + 16); v128.store(gk, dx, K_D * 16); v128.store(gk, dz, K_D * 16 + 16);
+    v128.store(gk, len, K_LEN * 16);
+    v128.store(gk, dpx, K_DP * 16); v128.store(gk, dpy, K_DP * 16 + 16); v128.store(gk, dpz, K_DP * 16 + 32);
+    if (anyColl) {
+      if (i32x4.extract_lane(collM, 0) != 0) tailCollide(gk, dq, 0, k0, laneEnt(g, 0));
+      if (i32x4.extract_lane(collM, 1) != 0) tailCollide(gk, dq, 4, k0 + 1, laneEnt(g, 1));
+      if (i32x4.extract_lane(collM, 2) != 0) tailCollide(gk, dq, 8, k0 + 2, laneEnt(g, 2));
+      if (i32x4.extract_lane(collM, 3) != 0) tailCollide(gk, dq, 12, k0 + 3, laneEnt(g, 3));
+      // (floor contact has the last word: tested on the tips as the colliders left them)
+      if (anyFloor) fm = v128.and(v128.and(live, floorOn), lt4(v128.load(pp, 16), floorF));
     }
+    if (i32x4.extract_lane(fm, 0) != 0) floorContact(gk, dq, 0, k0, laneEnt(g, 0));
+    if (i32x4.extract_lane(fm, 1) != 0) floorContact(gk, dq, 4, k0 + 1, laneEnt(g, 1));
+    if (i32x4.extract_lane(fm, 2) != 0) floorContact(gk, dq, 8, k0 + 2, laneEnt(g, 2));
+    if (i32x4.extract_lane(fm, 3) != 0) floorContact(gk, dq, 12, k0 + 3, laneEnt(g, 3));
+    dpx = v128.load(gk, K_DP * 16); dpy = v128.load(gk, K_DP * 16 + 16); dpz = v128.load(gk, K_DP * 16 + 32);
   }
   // ---- aim: local = swing(restDirLs, d_parent) · restR; the next link's parent frame
   const dd2 = dot34(ux, uy, uz, dpx, dpy, dpz);

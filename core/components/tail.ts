@@ -20,6 +20,8 @@
  * Every field of every entity is written by `addTailChain` (eids are recycled).
  */
 
+import { MAX_CHAIN_COLLIDERS } from './collider';
+
 /** Most links a chain can have (the rig pass grows 3…8). */
 export const MAX_LINKS = 8;
 /** Links per chain row in the per-link arrays: 8 links + end. */
@@ -202,6 +204,14 @@ export interface TailChainComponent {
    * otherwise.
    */
   seatEase: Float64Array;
+  /** Group mask of the colliders the chain collides with (its `colliderGroups` option, an integer kept as a number). */
+  colliderGroups: Float64Array;
+  /** The chain's colliders: their entity ids, {@link MAX_CHAIN_COLLIDERS} per entity (kept by setup; see core/colliderSetup.ts). */
+  colliders: Int32Array;
+  /** How many of `colliders` are in use. */
+  colliderCount: Uint8Array;
+  /** Link steps in contact with a collider since the frame began (diagnostic; the TailColliders system clears it each frame). */
+  colliderContacts: Int32Array;
 }
 
 /** Particle per link tip (per-link fields: see {@link linkEl}). */
@@ -315,6 +325,7 @@ export function createTailComponents(cap: number, rows: number = cap): {
       anchorPrev: f64(cap * 8), anchorCur: f64(cap * 8), anchorStep: f64(cap * 8), axesLs: f64(cap * 9),
       stepsLastFrame: new Uint8Array(cap), resetLastFrame: new Uint8Array(cap), writeFailed: new Uint8Array(cap), mirrored: new Uint8Array(cap), exactWorld: new Uint8Array(cap), exactWorldSetup: new Uint8Array(cap),
       stepCache: f64(cap * 5), seatExcess: f64(cap), seatEase: f64(cap), origin: f64(cap * 3),
+      colliderGroups: f64(cap), colliders: new Int32Array(cap * MAX_CHAIN_COLLIDERS), colliderCount: new Uint8Array(cap), colliderContacts: new Int32Array(cap),
     },
     TailParticle: { pos: f32(rows * L * 3), vel: f32(rows * L * 3), contact: new Uint8Array(rows * L) },
     BendState: {

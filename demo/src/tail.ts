@@ -6,6 +6,7 @@
  * of every copy. Opens on the de-tailed fox walking.
  */
 import GUI, { type Controller } from 'lil-gui';
+import { createColliderWires } from './colliderWires';
 import {
   BufferAttribute, BufferGeometry, Color, DoubleSide, GridHelper, Line, LineBasicMaterial, type Material, Mesh,
   MeshBasicMaterial, MeshStandardMaterial, OrthographicCamera, PlaneGeometry, Points, PointsMaterial, Scene, type SkinnedMesh,
@@ -38,6 +39,7 @@ const params = {
   clip: 'walk',
   physics: true,
   bones: false,
+  colliders: true,
   paused: false,
   speed: 1,
   frequency: TAIL_DEFAULTS.frequency,
@@ -85,6 +87,8 @@ const chainDots = new Points(chainGeo, new PointsMaterial({ color: 0xffd08a, siz
 chainLine.renderOrder = chainDots.renderOrder = 20;
 chainLine.frustumCulled = chainDots.frustumCulled = false;
 scene.add(chainLine, chainDots);
+const colliderWires = createColliderWires(); // (the chain copy's tail colliders, as wireframes)
+scene.add(colliderWires.lines);
 const ghost = new MeshBasicMaterial({ color: 0x9fb3c8, transparent: true, opacity: 0.22, depthWrite: false });
 
 // ------------------------------------------------------------------------------------------
@@ -110,6 +114,7 @@ function step(dt: number): void {
     if (c.animator) stepAnimator(c.animator, dt, params.physics);
     else c.mixer.update(dt);
   }
+  colliderWires.update(params.colliders ? set.copies.chain.animator : null);
   time += dt;
   sampleAcc += dt;
   const interval = duration / 24;
@@ -210,7 +215,7 @@ function updateReadouts(force = false): void {
     if (t) {
       const maxBend = Math.max(0, ...t.bendAngles) / RAD;
       const contacts = t.contacts.filter(Boolean).length;
-      side.textContent = `${t.bones.length} links · rest ${t.restSource} · max bend ${maxBend.toFixed(0)}° · floor contacts ${contacts}${params.physics ? '' : ' · physics off (carried rest pose)'}`;
+      side.textContent = `${t.bones.length} links · rest ${t.restSource} · max bend ${maxBend.toFixed(0)}° · floor contacts ${contacts} · collider contacts ${t.colliderContacts}${params.physics ? '' : ' · physics off (carried rest pose)'}`;
     } else side.textContent = 'no tail chain';
   }
 }
@@ -409,6 +414,7 @@ const gui = new GUI({ container: document.getElementById('controls')!, title: 'T
 let clipCtl: Controller = gui.add(params, 'clip', ['walk']).name('clip').onChange((v: string) => setClip(v));
 gui.add(params, 'physics').name('tail physics').onChange((v: boolean) => setPhysics(v));
 gui.add(params, 'bones').name('bones');
+gui.add(params, 'colliders').name('colliders').onChange(() => { colliderWires.update(params.colliders ? set?.copies.chain.animator ?? null : null); render(); });
 gui.add(params, 'paused').name('pause');
 gui.add(params, 'speed', 0.05, 1.5, 0.05).name('speed');
 const spring = gui.addFolder('Tail spring (live)');

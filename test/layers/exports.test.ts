@@ -13,20 +13,20 @@ import * as core from '../../core/index';
 const names = (m: object): string[] => Object.keys(m).sort();
 
 describe('package entries', () => {
-  test('bitrig: world, attach, bind, frame calls, update, options, diagnostics (exactly these 29 names)', () => {
+  test('bitrig: world, attach, bind, frame calls, update, options, diagnostics (exactly these 33 names)', () => {
     expect(names(main)).toEqual([
-      'BIND_DEFAULTS', 'BITRIG_WORLD_DEFAULTS', 'SCENE_IK_DEFAULTS', 'TAIL_DEFAULTS',
-      'addSceneIK', 'addSupport', 'addTailChain', 'attachBitrig', 'beginCharacterFrame', 'bindSkeleton',
+      'BIND_DEFAULTS', 'BITRIG_WORLD_DEFAULTS', 'COLLIDER_GROUPS', 'SCENE_IK_DEFAULTS', 'TAIL_DEFAULTS',
+      'addSceneIK', 'addSupport', 'addTailChain', 'addTailCollider', 'attachBitrig', 'beginCharacterFrame', 'bindSkeleton',
       'createBitrigWorld', 'createBuiltinCharacter', 'endCharacterFrame', 'getTailOptions', 'isBitrigWorld',
-      'linkEl', 'mergeSceneIKOptions', 'mergeTailOptions', 'removeSceneIK', 'removeSupport', 'removeTailChain',
-      'sceneDiagnostics', 'setSceneInputs', 'setSupportFrame', 'setTailOptions', 'setTailRestSource',
+      'linkEl', 'mergeSceneIKOptions', 'mergeTailOptions', 'removeSceneIK', 'removeSupport', 'removeTailChain', 'removeTailCollider',
+      'sceneDiagnostics', 'setSceneInputs', 'setSupportFrame', 'setTailCollider', 'setTailOptions', 'setTailRestSource',
       'tailLinkIndex', 'unbindSkeleton', 'update',
     ].sort());
     expect(names(main).length).toBeLessThanOrEqual(40);
   });
   test('bitrig/systems: each system of the pipeline and update', () => {
     expect(names(systems)).toEqual([
-      'footLock', 'pelvisHeight', 'resetChainToRest', 'tailClockBegin', 'tailClockStep', 'tailStep', 'tailWrite', 'twoBoneIK', 'update',
+      'footLock', 'pelvisHeight', 'resetChainToRest', 'tailClockBegin', 'tailClockStep', 'tailCollidersBegin', 'tailCollidersStep', 'tailStep', 'tailWrite', 'twoBoneIK', 'update',
     ]);
     for (const f of Object.values(systems)) expect(typeof f).toBe('function');
   });

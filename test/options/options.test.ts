@@ -168,7 +168,7 @@ describe('bitrig/tail options', () => {
     throwsExactly(() => makeTailRig({ bind: { tails: { Tail_1: { frequency: 'x' as never } } } }), 'bitrig/tail: tails["Tail_1"]: option frequency must be a number in (0, 30] Hz, got "x" (a string)');
     const c = characterToThree(createBuiltinCharacter());
     throwsExactly(() => createThreeAnimator(c.root, { tails: { Tail_1: { frequncy: 2 } as never } }),
-      'bitrig/three: options.tails["Tail_1"]: unknown option "frequncy" (did you mean "frequency"?); options: frequency, tipRatio, damping, gravity, carry, restCurve, bendLimit, couplingRate, floorHeight, floorEnabled, floorClearance, contactDamping, restSource, unitScale, teleportDistance');
+      'bitrig/three: options.tails["Tail_1"]: unknown option "frequncy" (did you mean "frequency"?); options: frequency, tipRatio, damping, gravity, carry, restCurve, bendLimit, couplingRate, floorHeight, floorEnabled, floorClearance, contactDamping, restSource, unitScale, colliderGroups, teleportDistance');
     throwsExactly(() => createThreeAnimator(c.root, { tails: { Tail_1: [] as never } }), 'bitrig/three: options.tails["Tail_1"] must be an object of tail options, got [] (an array)');
     for (const none of [null, undefined]) {
       const a = createThreeAnimator(c.root, { tails: { Tail_1: none as never }, tail: { frequency: 1.3 } });
