@@ -123,7 +123,9 @@ describe.skipIf(!chromiumPath)('demo in headless chromium', () => {
     type Row = { p99: number; torn: number; samples: number };
     const r = await call<Record<string, Row>>(page, 'stats');
     console.log(`fox walk torn: as rigged ${(r.shin!.torn * 100).toFixed(2)} %, rigid ${(r.rigid!.torn * 100).toFixed(2)} %, chain ${(r.chain!.torn * 100).toFixed(2)} % (p99 ${r.shin!.p99.toFixed(2)} / ${r.rigid!.p99.toFixed(2)} / ${r.chain!.p99.toFixed(2)})`);
-    expect(r.shin!.torn).toBeGreaterThan(0.01);
+    // (the tail's edges: vertices at least half on the grown chain's bones; the rump keeps its body
+    // weights in the repair, so the seam's torn edges mostly fall outside that mask: 0.3 % counted)
+    expect(r.shin!.torn).toBeGreaterThan(0.001);
     expect(r.rigid!.torn).toBe(0);
     expect(r.chain!.torn).toBe(0);
     expect(Math.abs(r.rigid!.p99 - 1)).toBeLessThan(1e-4); // rigid on the pelvis: every edge keeps its length (float32 skinning)
