@@ -368,6 +368,7 @@ export function tailClockStep(world: BitrigWorld, s: number): void {
   else t = ((s + 1) * c[CLOCK.FIXED_STEP]! - c[CLOCK.ACC_START]!) / c[CLOCK.FRAME_DT]!;
   if (!(t >= 0)) t = 0;
   if (t > 1) t = 1;
+  c[CLOCK.STEP_T] = t;
   const accel = world.tailAccel;
   if (accel === null) return;
   // In the WebAssembly kernel, but the rotations that need the full slerp, left at the front

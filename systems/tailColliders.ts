@@ -87,21 +87,20 @@ export function tailCollidersBegin(world: BitrigWorld): void {
 }
 
 /**
- * The colliders' shapes at internal step `s` of this frame (`shapeWs`), interpolated as the
- * tail clock interpolates the anchors. Call before each `tailStep`. No allocation; never throws.
+ * The colliders' shapes at internal step `s` of this frame (`shapeWs`), interpolated at the
+ * step's time the tail clock set (`clock[CLOCK.STEP_T]`: call after `tailClockStep(world, s)`),
+ * as it interpolates the anchors. Call before each `tailStep`. No allocation; never throws.
  *
  * @example
  * for (let s = 0; s < steps; s++) { tailClockStep(world, s); tailCollidersStep(world, s); tailStep(world); }
  */
-export function tailCollidersStep(world: BitrigWorld, s: number): void {
+export function tailCollidersStep(world: BitrigWorld, _s: number): void {
+  const cols = world.queries.colliders.dense;
+  if (cols.length === 0) return; // (no colliders: no double is computed here, so no unoptimised frame boxes one)
   const c = world.clock;
-  let t: number;
-  if (c[CLOCK.CAPPED] === 1 || !(c[CLOCK.FRAME_DT]! > 0)) t = (s + 1) / c[CLOCK.STEPS]!;
-  else t = ((s + 1) * c[CLOCK.FIXED_STEP]! - c[CLOCK.ACC_START]!) / c[CLOCK.FRAME_DT]!;
-  if (!(t >= 0)) t = 0;
-  if (t > 1) t = 1;
+  const t = c[CLOCK.STEP_T]!; // (the tail clock's time of this step, set by tailClockStep)
   const K = world.components.TailCollider, prev = K.shapePrev, cur = K.shapeCur, ws = K.shapeWs;
-  const cols = world.queries.colliders.dense, u = 1 - t;
+  const u = 1 - t;
   const perStep = c[CLOCK.FRAME_DT]! > 0 ? Math.min(1, c[CLOCK.FIXED_STEP]! / c[CLOCK.FRAME_DT]!) : 1;
   for (let i = 0; i < cols.length; i++) {
     const o = cols[i]! * SHAPE_STRIDE;

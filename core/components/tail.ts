@@ -88,8 +88,10 @@ export const CLOCK = {
   TIME: 8,
   /** Frames run so far, whatever their dt (counted by the tail clock, pipeline step 4: every `update(world, dt)`). */
   FRAMES: 9,
+  /** The current internal step's time within the frame, 0…1 (set by the tail clock per step; the colliders are placed at it). */
+  STEP_T: 10,
   /** Length of the array. */
-  SIZE: 10,
+  SIZE: 11,
 } as const;
 
 /** Time constant (seconds) of {@link TailChainComponent.seatEase}. */
