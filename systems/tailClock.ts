@@ -59,6 +59,9 @@ export function tailClockBegin(world: BitrigWorld, dt: number): number {
   // arithmetic above (about 270 bytes a frame).
   const accel = world.tailAccel;
   if (accel === null) return steps; // (not attached: nothing to prepare)
+  // the step length for this frame's steps (tailStep reads it from here unless given its own)
+  LK[K.STEP] = h;
+  accel.params[0] = h;
   // Every chain's anchor and decisions in the WebAssembly kernel; what it leaves (a reset, a
   // seat, the clip's rest pose, a seat's ease) here.
   const ents = world.queries.tails.dense;

@@ -43,13 +43,13 @@ import { LK, K, refreshStepCache } from '../core/tailKernel';
 export function tailStep(world: BitrigWorld, step?: number, from = 0, count = 0x7fffffff): void {
   // h into the link register: the world's fixed step, or `step` when given (two statements:
   // mixing the optional argument with the clock's number would box it).
-  // (typed array to typed array: no double is held in a variable of this once-a-frame
-  // function, which V8 may keep unoptimised, where a held double would be boxed each frame)
+  // (no double is read here without a given step: this once-a-frame function may stay
+  // unoptimised for thousands of frames, and unoptimised code boxes every double it reads; the
+  // tail clock, which loops over the chains and is optimised at once, has put the fixed step
+  // into the link register and the kernel's params[0])
   const accel = world.tailAccel;
   if (accel === null) return;
-  LK[K.STEP] = world.clock[CLOCK.FIXED_STEP]!;
-  if (step !== undefined) LK[K.STEP] = step;
-  accel.params[0] = LK[K.STEP]!;
+  if (step !== undefined) { LK[K.STEP] = step; accel.params[0] = step; }
   refreshCaches(world);
   const groups = world.tailRows.groups;
   const g0 = from > 0 ? (from < groups ? from : groups) : 0;
