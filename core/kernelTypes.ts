@@ -13,7 +13,8 @@ export interface TailStepExports {
   setColliderPointers(...offsets: number[]): void;
   prepareChains(count: number, steps: number): number;
   prepareList(list: number, from: number, to: number, steps: number): number;
-  anchorSteps(count: number, t: number): number;
+  /** Each listed chain's anchor at the step's time params[2]; returns how many need the full slerp (listed first). */
+  anchorSteps(count: number): number;
   /** Step the chains of row groups [g0, g1) by params[0] seconds. */
   tailStep(g0: number, g1: number): void;
   /** Write the chains of row groups [g0, g1) for the display fraction params[1]. */
@@ -108,7 +109,7 @@ export interface TailAccel {
   sceneGround: Float64Array;
   /** Per leg entity, 1 where that ground query hit (u8). */
   sceneGroundOk: Uint8Array;
-  /** [0]: the step length h (seconds); [1]: the write's display fraction α. */
+  /** [0]: the step length h (seconds); [1]: the write's display fraction α; [2]: the current step's time within the frame (0…1). */
   params: Float64Array;
   /** Entity capacity this layout was made for. */
   capacity: number;

@@ -242,7 +242,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const chainKOff = top; top += cap * 16 * 8;
   const entsOff = top; top += cap * 4;
   top = (top + 15) & ~15;
-  const paramsOff = top; top += 16;
+  const paramsOff = top; top += 32;
   const scratchOff = top; top += STEP_SCRATCH_BYTES;
   const ikListOff = top; top += cap * 4;
   const sceneListOff = top; top += cap * 4;
@@ -312,7 +312,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     sceneParams: new Float64Array(buffer, sceneParamsOff, 2),
     sceneGround: new Float64Array(buffer, sceneGroundOff, cap * 5),
     sceneGroundOk: new Uint8Array(buffer, sceneGroundOkOff, cap),
-    params: new Float64Array(buffer, paramsOff, 2),
+    params: new Float64Array(buffer, paramsOff, 3),
     capacity: cap,
   };
   return true;

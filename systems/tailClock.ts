@@ -364,21 +364,36 @@ export function seatChainAtLocal(world: BitrigWorld, eid: number): void {
  * for (let s = 0; s < steps; s++) { tailClockStep(world, s); tailStep(world); }
  */
 export function tailClockStep(world: BitrigWorld, s: number): void {
+  // (no double is held here: this once-a-step function calls the kernel, whose export differs
+  // per world, and V8 may deoptimise such a call site when several worlds run; stepTime, which
+  // loops over the chains, does the arithmetic)
+  const accel = world.tailAccel;
+  if (accel === null) return;
+  const n = stepTime(world, accel.ents, accel.params, s);
+  const left = accel.kernel.anchorSteps(n);
+  if (left > 0) slerpLeft(world, accel.ents, left);
+}
+
+/**
+ * The step's time t within the frame (0…1) into the clock (`STEP_T`) and the kernel's
+ * params[2], and the chains into the kernel's list; returns their count.
+ */
+function stepTime(world: BitrigWorld, ids: Int32Array, params: Float64Array, s: number): number {
   const c = world.clock;
-  const C = world.components.TailChain;
   let t: number;
   if (c[CLOCK.CAPPED] === 1 || !(c[CLOCK.FRAME_DT]! > 0)) t = (s + 1) / c[CLOCK.STEPS]!;
   else t = ((s + 1) * c[CLOCK.FIXED_STEP]! - c[CLOCK.ACC_START]!) / c[CLOCK.FRAME_DT]!;
   if (!(t >= 0)) t = 0;
   if (t > 1) t = 1;
   c[CLOCK.STEP_T] = t;
-  const accel = world.tailAccel;
-  if (accel === null) return;
-  // In the WebAssembly kernel, but the rotations that need the full slerp, left at the front
-  // of the list: their rotation here.
+  params[2] = t;
   const ents = world.queries.tails.dense;
-  const ids = accel.ents;
   for (let e = 0; e < ents.length; e++) ids[e] = ents[e]!;
-  const left = accel.kernel.anchorSteps(ents.length, t);
-  for (let e = 0; e < left; e++) { const a = ids[e]! * 8; qSlerp(C.anchorStep, a + 3, C.anchorPrev, a + 3, C.anchorCur, a + 3, t); }
+  return ents.length;
+}
+
+/** The anchor rotations the kernel left (those that need the full slerp), at the step's time. */
+function slerpLeft(world: BitrigWorld, ids: Int32Array, left: number): void {
+  const C = world.components.TailChain;
+  for (let e = 0; e < left; e++) { const a = ids[e]! * 8; qSlerp(C.anchorStep, a + 3, C.anchorPrev, a + 3, C.anchorCur, a + 3, world.clock[CLOCK.STEP_T]!); }
 }

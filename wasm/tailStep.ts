@@ -1592,7 +1592,8 @@ function skipChain(eid: i32): bool {
  * full slerp (acos and sin: JavaScript's own) gets the position and scale here and is listed
  * at the front of `ents` for JavaScript to finish. Returns how many were left.
  */
-export function anchorSteps(count: i32, t: f64): i32 {
+export function anchorSteps(count: i32): i32 {
+  const t = load<f64>(pParams + 16); // (the step's time, params[2])
   let left = 0;
   const u = 1 - t;
   for (let e = 0; e < count; e++) {
