@@ -5,8 +5,10 @@
  *
  * - `ik`: FootLock, PelvisHeight, TwoBoneIK ns per limb on the `ik.limb` crowd (env `N`
  *   characters, default 5,000; `FR` frames).
- * - `tail`: TailClock, the internal steps, TailWrite ns per link on the `tail.link` world
- *
+ * - `tail`: TailClock, the internal steps, TailWrite ns per link on the `tail.link` world (env
+ *   `N` chains, default 10,000).
+ * - `tailColliders`: the same on the `tail.link.colliders` world (`N` default 2,000), with the
+ *   collider placement (TailColliders) inside the step's time and also alone.
  * - `crowd`: ms per frame for each pipeline stage on the `crowd.frame` crowd (`N`, default
  *   10,000), and steps 1–3 as `update` runs them.
  */
@@ -15,6 +17,7 @@ import { pelvisHeight } from '../systems/pelvisHeight';
 import { twoBoneIK } from '../systems/twoBoneIK';
 import { tailClockBegin, tailClockStep } from '../systems/tailClock';
 import { tailStep } from '../systems/tailStep';
+import { tailCollidersBegin, tailCollidersStep } from '../systems/tailColliders';
 import { tailWrite } from '../systems/tailWrite';
 import { update } from '../systems/pipeline';
 import { crowd } from './ik';
@@ -40,24 +43,30 @@ function stageIk(): void {
   console.log(`ik: ${N} characters — ns per limb: footLock ${per(t[0]!)}, pelvis ${per(t[1]!)}, twoBone ${per(t[2]!)}`);
 }
 
-function stageTail(): void {
+function stageTail(colliders: boolean): void {
   const FR = env('FR', 400);
-  const o = oursWorld();
+  const o = colliders ? oursWorld(env('N', 2000), true) : oursWorld(env('N', 10000));
   const links = o.world.queries.tails.dense.length * 6;
-  const t: number[][] = [[], [], []];
+  const t: number[][] = [[], [], [], []];
   for (let f = 0; f < FR; f++) {
     o.base(1);
     const t0 = performance.now();
     const steps = tailClockBegin(o.world, DT);
     const t1 = performance.now();
-    for (let s = 0; s < steps; s++) { tailClockStep(o.world, s); tailStep(o.world); }
+    tailCollidersBegin(o.world);
+    let tc = 0;
+    for (let s = 0; s < steps; s++) {
+      tailClockStep(o.world, s);
+      const c0 = performance.now(); tailCollidersStep(o.world, s); tc += performance.now() - c0;
+      tailStep(o.world);
+    }
     const t2 = performance.now();
     tailWrite(o.world);
     const t3 = performance.now();
-    if (f >= 50) { t[0]!.push(t1 - t0); t[1]!.push(t2 - t1); t[2]!.push(t3 - t2); }
+    if (f >= 50) { t[0]!.push(t1 - t0); t[1]!.push(t2 - t1 - tc); t[2]!.push(t3 - t2); t[3]!.push(tc); }
   }
   const per = (x: number[]): string => ((median(x) * 1e6) / links).toFixed(1);
-  console.log(`tail: ${links} links — ns per link: clock ${per(t[0]!)}, step ${per(t[1]!)}, write ${per(t[2]!)}`);
+  console.log(`${colliders ? 'tailColliders' : 'tail'}: ${links} links — ns per link: clock ${per(t[0]!)}, colliders begin + step ${per(t[1]!)} (of which placement per step ${per(t[3]!)}), write ${per(t[2]!)}`);
 }
 
 function stageCrowd(): void {
@@ -85,5 +94,5 @@ function stageCrowd(): void {
 }
 
 const which = process.argv.slice(2);
-const all: Array<[string, () => void]> = [['ik', stageIk], ['tail', stageTail], ['crowd', stageCrowd]];
+const all: Array<[string, () => void]> = [['ik', stageIk], ['tail', () => stageTail(false)], ['tailColliders', () => stageTail(true)], ['crowd', stageCrowd]];
 for (const [name, f] of all) if (which.length === 0 || which.includes(name)) await f();

@@ -20,6 +20,12 @@ export interface TailStepExports {
   /** Write the chains of row groups [g0, g1) for the display fraction params[1]. */
   tailWrite(g0: number, g1: number): void;
   finishLeftCount(count: number): number;
+  /** Byte offsets of the collider placement's arrays: the collider list, then `TailCollider.slot`, `.char`, `.fresh`, `.refSlot`, `.shapeLs`, `.shapePrev`, `.shapeCur`, `.relPrev`. */
+  setColliderPlacePointers(...offsets: number[]): void;
+  /** The frame's world shapes of the `count` colliders in the collider list. */
+  placeColliders(count: number): void;
+  /** The shapes of the colliders {@link TailStepExports.placeColliders} listed at the step's time params[2], lead × params[3]. */
+  collidersAt(): void;
 }
 
 /** The two-bone IK kernel's exports (see wasm/twoBone.ts). */
@@ -109,7 +115,9 @@ export interface TailAccel {
   sceneGround: Float64Array;
   /** Per leg entity, 1 where that ground query hit (u8). */
   sceneGroundOk: Uint8Array;
-  /** [0]: the step length h (seconds); [1]: the write's display fraction α; [2]: the current step's time within the frame (0…1). */
+  /** Collider entity ids the placement runs over this frame (i32, `capacity` long). */
+  colliderList: Int32Array;
+  /** [0]: the step length h (seconds); [1]: the write's display fraction α; [2]: the current step's time within the frame (0…1); [3]: a step's share of the frame (at most 1: the colliders' lead per step). */
   params: Float64Array;
   /** Entity capacity this layout was made for. */
   capacity: number;

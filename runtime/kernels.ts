@@ -175,6 +175,12 @@ const COLLIDER_ORDER: ReadonlyArray<readonly ['TailChain' | 'TailCollider', stri
   ['TailChain', 'colliderCount'], ['TailChain', 'colliders'], ['TailCollider', 'shapeWs'], ['TailChain', 'colliderContacts'],
 ];
 
+/** The collider placement's arrays (setColliderPlacePointers order, after the collider list). */
+const COLLIDER_PLACE_ORDER: ReadonlyArray<readonly ['TailCollider', string]> = [
+  ['TailCollider', 'slot'], ['TailCollider', 'char'], ['TailCollider', 'fresh'], ['TailCollider', 'refSlot'],
+  ['TailCollider', 'shapeLs'], ['TailCollider', 'shapePrev'], ['TailCollider', 'shapeCur'], ['TailCollider', 'relPrev'],
+];
+
 /** The clock preparation's further arrays (setPreparePointers order; then the pose store's slot count and the per-link arrays' row count). */
 const PREPARE_ORDER: ReadonlyArray<readonly ['TailChain', string]> = [
   ['TailChain', 'anchorSlot'], ['TailChain', 'resetLastFrame'], ['TailChain', 'exactWorldSetup'], ['TailChain', 'restSource'],
@@ -215,6 +221,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   for (const [c, key] of POINTER_ORDER) push(c, key);
   for (const [c, key] of WRITE_ORDER) push(c, key);
   for (const [c, key] of COLLIDER_ORDER) push(c, key);
+  for (const [c, key] of COLLIDER_PLACE_ORDER) push(c, key);
   const ikModule = twoBoneWasmModule();
   if (ikModule !== null) for (const [c, key] of IK_ORDER) push(c, key);
   for (const c of ['TailChain', 'TailParticle', 'BendState']) {
@@ -241,6 +248,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   top = (top + 15) & ~15;
   const chainKOff = top; top += cap * 16 * 8;
   const entsOff = top; top += cap * 4;
+  const colliderListOff = top; top += cap * 4;
   top = (top + 15) & ~15;
   const paramsOff = top; top += 32;
   const scratchOff = top; top += STEP_SCRATCH_BYTES;
@@ -274,6 +282,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   kernel.setPointers(...POINTER_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), chainKOff, entsOff, paramsOff, scratchOff);
   kernel.setWritePointers(...WRITE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!));
   kernel.setColliderPointers(...COLLIDER_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!));
+  kernel.setColliderPlacePointers(colliderListOff, ...COLLIDER_PLACE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!));
   kernel.setPreparePointers(...PREPARE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), world.pose.capacity, world.components.TailChain.slot.length / LINK_STRIDE);
   let ik: TwoBoneExports | null = null;
   if (ikModule !== null) {
@@ -305,6 +314,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     memory, kernel,
     chainK: new Float64Array(buffer, chainKOff, cap * 16),
     ents: new Int32Array(buffer, entsOff, cap),
+    colliderList: new Int32Array(buffer, colliderListOff, cap),
     ik,
     ikList: new Int32Array(buffer, ikListOff, cap),
     scene,
@@ -312,7 +322,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
     sceneParams: new Float64Array(buffer, sceneParamsOff, 2),
     sceneGround: new Float64Array(buffer, sceneGroundOff, cap * 5),
     sceneGroundOk: new Uint8Array(buffer, sceneGroundOkOff, cap),
-    params: new Float64Array(buffer, paramsOff, 3),
+    params: new Float64Array(buffer, paramsOff, 4),
     capacity: cap,
   };
   return true;

@@ -828,24 +828,37 @@ let sPx: v128 = f32x4.splat(0), sPy: v128 = f32x4.splat(0), sPz: v128 = f32x4.sp
 }
 
 /**
- * The broad phase of {@link tailCollide}, four lanes at once: the lanes whose link (head h,
- * unit direction d, length ℓ) has its bounding sphere (centre h + ℓd/2, radius ℓ/2) within
- * reach (r·1.001 + lead, with 0.1 % for float32) of one of its colliders (the block's shapes).
+ * The broad phase of {@link tailCollide}, four lanes at once: the lanes whose link (segment
+ * h → h + ℓd) comes within reach (r·1.001 + lead) of one of its colliders (the block's shapes:
+ * a segment and its reach). The closest points of the two segments as tailCollide finds them
+ * (clamped, then the link's point again for a clamped collider point), in float32, so the
+ * reach gets a margin of 10⁻⁴ (reach + ℓ) for its round-off: a lane that tailCollide would
+ * find touching is never left out.
  */
 @inline function nearColliders(gk: usize, hx: v128, hy: v128, hz: v128, dx: v128, dy: v128, dz: v128, len: v128): v128 {
-  const ZERO = f4(0), ONE = f4(1);
-  const hl = mu4(len, f4(0.5));
-  const cx = ad4(hx, mu4(hl, dx)), cy = ad4(hy, mu4(hl, dy)), cz = ad4(hz, mu4(hl, dz));
+  const ZERO = f4(0), ONE = f4(1), TINY = f4(1e-30);
+  const d1x = mu4(len, dx), d1y = mu4(len, dy), d1z = mu4(len, dz);
+  const a = f32x4.pmax(dot34(d1x, d1y, d1z, d1x, d1y, d1z), TINY), ia = dv4(ONE, a);
   const nc = load<i32>(gk, K_NC * 16);
   let near = i32x4.splat(0);
   for (let m = 0; m < nc; m++) {
-    const b = gk + <usize>((K_CS + m * 7) << 4);
-    const qx = sb4(cx, v128.load(b)), qy = sb4(cy, v128.load(b, 16)), qz = sb4(cz, v128.load(b, 32));
-    const bx = v128.load(b, 48), by = v128.load(b, 64), bz = v128.load(b, 80);
-    const t = f32x4.pmin(ONE, f32x4.pmax(ZERO, dv4(dot34(qx, qy, qz, bx, by, bz), f32x4.pmax(dot34(bx, by, bz, bx, by, bz), f4(1e-30)))));
-    const ex = sb4(qx, mu4(t, bx)), ey = sb4(qy, mu4(t, by)), ez = sb4(qz, mu4(t, bz));
-    const reach = mu4(ad4(v128.load(b, 96), hl), f4(1.001));
-    near = v128.or(near, v128.and(gt4(v128.load(b, 96), ZERO), lt4(dot34(ex, ey, ez, ex, ey, ez), mu4(reach, reach))));
+    const bk = gk + <usize>((K_CS + m * 7) << 4);
+    const R = v128.load(bk, 96);
+    const rx = sb4(hx, v128.load(bk)), ry = sb4(hy, v128.load(bk, 16)), rz = sb4(hz, v128.load(bk, 32));
+    const d2x = v128.load(bk, 48), d2y = v128.load(bk, 64), d2z = v128.load(bk, 80);
+    const e = dot34(d2x, d2y, d2z, d2x, d2y, d2z), f = dot34(d2x, d2y, d2z, rx, ry, rz);
+    const c = dot34(d1x, d1y, d1z, rx, ry, rz), b = dot34(d1x, d1y, d1z, d2x, d2y, d2z);
+    const ae = mu4(a, e), den = sb4(ae, mu4(b, b));
+    // (the link's parameter for the lines' closest points; 0 for near-parallel segments)
+    const s0 = sel(gt4(den, mu4(f4(1e-6), ae)), f32x4.pmin(ONE, f32x4.pmax(ZERO, dv4(sb4(mu4(b, f), mu4(c, e)), f32x4.pmax(den, TINY)))), ZERO);
+    const sphere = f32x4.le(e, mu4(f4(1e-12), a));
+    const t0 = dv4(ad4(mu4(b, s0), f), f32x4.pmax(e, TINY));
+    const inside = v128.andnot(v128.and(f32x4.ge(t0, ZERO), f32x4.le(t0, ONE)), sphere);
+    const t = sel(sphere, ZERO, f32x4.pmin(ONE, f32x4.pmax(ZERO, t0)));
+    const s = sel(inside, s0, f32x4.pmin(ONE, f32x4.pmax(ZERO, mu4(sb4(mu4(b, t), c), ia))));
+    const qx = sb4(ad4(rx, mu4(s, d1x)), mu4(t, d2x)), qy = sb4(ad4(ry, mu4(s, d1y)), mu4(t, d2y)), qz = sb4(ad4(rz, mu4(s, d1z)), mu4(t, d2z));
+    const reach = ad4(R, mu4(f4(1e-4), ad4(R, len)));
+    near = v128.or(near, v128.and(gt4(R, ZERO), lt4(dot34(qx, qy, qz, qx, qy, qz), mu4(reach, reach))));
   }
   return near;
 }
@@ -1616,4 +1629,109 @@ export function anchorSteps(count: i32): i32 {
     S(pAS, a + 3, x); S(pAS, a + 4, y); S(pAS, a + 5, z); S(pAS, a + 6, w);
   }
   return left;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Collider placement (systems/tailColliders.ts calls these; the frame's and each step's world
+// shapes the tailCollide stage reads). Scalar f64, in the order the colliders are listed.
+
+let pColList: usize = 0, pCSlot: usize = 0, pCChar: usize = 0, pCFresh: usize = 0, pCRef: usize = 0;
+let pShapeLs: usize = 0, pShapePrev: usize = 0, pShapeCur: usize = 0, pRelPrev: usize = 0;
+/** How many colliders the frame's {@link placeColliders} listed (what {@link collidersAt} runs over). */
+let placedCount: i32 = 0;
+
+/** Byte offsets of the collider placement's arrays (setup, after every re-layout). */
+export function setColliderPlacePointers(
+  list: usize, slot: usize, char: usize, fresh: usize, refSlot: usize,
+  shapeLs: usize, shapePrev: usize, shapeCur: usize, relPrev: usize,
+): void {
+  pColList = list; pCSlot = slot; pCChar = char; pCFresh = fresh; pCRef = refSlot;
+  pShapeLs = shapeLs; pShapePrev = shapePrev; pShapeCur = shapeCur; pRelPrev = relPrev;
+  placedCount = 0;
+}
+
+/**
+ * The frame's world shapes of the `count` colliders listed (call once a frame, before the
+ * steps, once the pose store's world matrices are final): `shapePrev` ← `shapeCur` ← the
+ * ends through the bone's world matrix, the radius × the bone's scale (the mean length of its
+ * axes), and the lead ({@link placeLead}). A collider whose character no longer owns its bone,
+ * or whose shape is not finite, gets radius −1 (inert).
+ */
+export function placeColliders(count: i32): void {
+  placedCount = count;
+  for (let i = 0; i < count; i++) placeCollider(load<i32>(pColList + (<usize>i << 2)));
+}
+
+function placeCollider(c: i32): void {
+  const o = c * SHAPE_STRIDE, l = c * 7;
+  for (let j = 0; j < 7; j++) S(pShapePrev, o + j, L(pShapeCur, o + j));
+  const slot = load<i32>(pCSlot + (<usize>c << 2)), ch = load<i32>(pCChar + (<usize>c << 2));
+  if (!(ch >= 0 && slot >= 0 && <u32>slot < poseSlots && load<i32>(pPoseOwner + (<usize>slot << 2)) == ch)) {
+    S(pShapeCur, o + 6, -1); S(pShapePrev, o + 6, -1); store<u8>(pCFresh + <usize>c, 1);
+    return;
+  }
+  const m = slot * 16, W = pPoseWorldM;
+  const m0 = L(W, m), m1 = L(W, m + 1), m2 = L(W, m + 2), m4 = L(W, m + 4), m5 = L(W, m + 5), m6 = L(W, m + 6);
+  const m8 = L(W, m + 8), m9 = L(W, m + 9), m10 = L(W, m + 10), m12 = L(W, m + 12), m13 = L(W, m + 13), m14 = L(W, m + 14);
+  const lax = L(pShapeLs, l), lay = L(pShapeLs, l + 1), laz = L(pShapeLs, l + 2);
+  const lbx = L(pShapeLs, l + 3), lby = L(pShapeLs, l + 4), lbz = L(pShapeLs, l + 5);
+  const ax = m0 * lax + m4 * lay + m8 * laz + m12, ay = m1 * lax + m5 * lay + m9 * laz + m13, az = m2 * lax + m6 * lay + m10 * laz + m14;
+  const bx = m0 * lbx + m4 * lby + m8 * lbz + m12, by = m1 * lbx + m5 * lby + m9 * lbz + m13, bz = m2 * lbx + m6 * lby + m10 * lbz + m14;
+  S(pShapeCur, o, ax); S(pShapeCur, o + 1, ay); S(pShapeCur, o + 2, az);
+  S(pShapeCur, o + 3, bx); S(pShapeCur, o + 4, by); S(pShapeCur, o + 5, bz);
+  // (the bone's scale: the mean length of its axes, as the tail setup's uniform scale)
+  const r0 = L(pShapeLs, l + 6) * (Math.sqrt(m0 * m0 + m1 * m1 + m2 * m2) + Math.sqrt(m4 * m4 + m5 * m5 + m6 * m6) + Math.sqrt(m8 * m8 + m9 * m9 + m10 * m10)) * (1.0 / 3.0);
+  const r = r0 > 0 && r0 < Infinity && ax - ax == 0 && by - by == 0 ? r0 : -1; // (non-finite: inert)
+  S(pShapeCur, o + 6, r);
+  const fresh = load<u8>(pCFresh + <usize>c) == 1;
+  S(pShapeCur, o + 7, placeLead(c, r, ax, ay, az, bx, by, bz, fresh));
+  if (fresh) { for (let j = 0; j < 8; j++) S(pShapePrev, o + j, L(pShapeCur, o + j)); store<u8>(pCFresh + <usize>c, 0); }
+}
+
+/**
+ * Collider c's lead this frame (0 when it has no reference or is fresh): how far its ends a,
+ * b (world, radius r) moved in the frame of `refSlot` (its tails' anchor) against last frame's
+ * (`relPrev`, updated here), at most the radius. The reference frame is taken as a rotation
+ * and uniform scale s (inverse Mᵀ/s², s² from its first column): the lead is a margin, not a
+ * contact.
+ */
+@inline function placeLead(c: i32, r: f64, ax: f64, ay: f64, az: f64, bx: f64, by: f64, bz: f64, fresh: bool): f64 {
+  const ref = load<i32>(pCRef + (<usize>c << 2)), q = c * 6, W = pPoseWorldM;
+  if (!(r > 0) || !(ref >= 0 && <u32>ref < poseSlots)) return 0;
+  const m = ref * 16;
+  const m0 = L(W, m), m1 = L(W, m + 1), m2 = L(W, m + 2), m4 = L(W, m + 4), m5 = L(W, m + 5), m6 = L(W, m + 6);
+  const m8 = L(W, m + 8), m9 = L(W, m + 9), m10 = L(W, m + 10), m12 = L(W, m + 12), m13 = L(W, m + 13), m14 = L(W, m + 14);
+  const s2 = m0 * m0 + m1 * m1 + m2 * m2;
+  if (!(s2 > 1e-24)) return 0;
+  const is2 = 1 / s2;
+  const xa = ax - m12, ya = ay - m13, za = az - m14, xb = bx - m12, yb = by - m13, zb = bz - m14;
+  const rax = (m0 * xa + m1 * ya + m2 * za) * is2, ray = (m4 * xa + m5 * ya + m6 * za) * is2, raz = (m8 * xa + m9 * ya + m10 * za) * is2;
+  const rbx = (m0 * xb + m1 * yb + m2 * zb) * is2, rby = (m4 * xb + m5 * yb + m6 * zb) * is2, rbz = (m8 * xb + m9 * yb + m10 * zb) * is2;
+  const dax = rax - L(pRelPrev, q), day = ray - L(pRelPrev, q + 1), daz = raz - L(pRelPrev, q + 2);
+  const dbx = rbx - L(pRelPrev, q + 3), dby = rby - L(pRelPrev, q + 4), dbz = rbz - L(pRelPrev, q + 5);
+  S(pRelPrev, q, rax); S(pRelPrev, q + 1, ray); S(pRelPrev, q + 2, raz);
+  S(pRelPrev, q + 3, rbx); S(pRelPrev, q + 4, rby); S(pRelPrev, q + 5, rbz);
+  if (fresh) return 0;
+  const da = dax * dax + day * day + daz * daz, db = dbx * dbx + dby * dby + dbz * dbz;
+  const d2 = (db > da ? db : da) * s2; // (back to world units, squared)
+  return d2 < r * r ? Math.sqrt(d2) : r; // (at most the radius; NaN: the radius)
+}
+
+/**
+ * The shapes at this step (`shapeWs`) of the colliders the frame's {@link placeColliders}
+ * listed: interpolated between the frame shapes at the step's time params[2]; the lead ×
+ * params[3] (the step's share of the frame, at most 1). Radius −1 where either frame shape
+ * is inert.
+ */
+export function collidersAt(): void {
+  const count = placedCount;
+  const t = load<f64>(pParams + 16), perStep = load<f64>(pParams + 24);
+  const u = 1 - t;
+  for (let i = 0; i < count; i++) {
+    const o = load<i32>(pColList + (<usize>i << 2)) * SHAPE_STRIDE;
+    for (let j = 0; j < 6; j++) S(pShapeWs, o + j, u * L(pShapePrev, o + j) + t * L(pShapeCur, o + j));
+    const rp = L(pShapePrev, o + 6), rc = L(pShapeCur, o + 6);
+    S(pShapeWs, o + 6, rp > 0 && rc > 0 ? u * rp + t * rc : -1);
+    S(pShapeWs, o + 7, L(pShapeCur, o + 7) * perStep);
+  }
 }
