@@ -21,8 +21,12 @@ import type { AppendageReport, Decided, Found, Grown } from './types';
 
 /**
  * [ours] Skin before a chain's base, and over this fraction of its length beyond, is rump: where
- * the re-weight phase keeps the body's own weights (reweight.ts `keepBodyWeights`). A rigid
- * stub with a base is rump all over.
+ * the re-weight phase keeps the body's own weights (reweight.ts `keepBodyWeights`). A stub
+ * (rigid or a short chain) whose domain spilled past its far pieces, and a rigid stub with a
+ * base, are rump all over: a stub is short, all of it lies at its root, and the body skin the
+ * rigger handed over with it may lie anywhere along it (a low-poly stub's coordinate does not
+ * order tail and thigh skin). Its own skin, driven from far away, still goes onto the stub
+ * whole; skin mostly driven from near keeps the body's weights.
  */
 export const RUMP_REACH = 0.05;
 
@@ -80,7 +84,24 @@ function growTail(g: Grown, group: number[]): void {
   }
   // Twins never told apart: only where no existing chain took one of them.
   const twins = group.length > 1 && !at ? sideBySideTails(g, group.map((i) => tails[i]!)) : 1;
-  growOnDomain(g, lead, report, domain, Int32Array.from(collar), minFar, at !== null, twins);
+  const spilled = domain.some((v) => !pieceVerts.has(v));
+  growOnDomain(g, lead, report, { domain, collar: Int32Array.from(collar), minFar, beyondChains: at !== null, twins, spilled });
+}
+
+/** What a tail group re-weights, and how. */
+interface TailSkin {
+  /** Welded ids of the domain (not yet taken). */
+  domain: number[];
+  /** Collar of the group's pieces (welded ids). */
+  collar: Int32Array;
+  /** Smallest far threshold of the group's pieces (model units). */
+  minFar: number;
+  /** The domain is what lies beyond the skin's existing chains. */
+  beyondChains: boolean;
+  /** Tails lying side by side in the group (1: none). */
+  twins: number;
+  /** The domain reaches past the group's far pieces: body skin near the root was handed over with the tail. */
+  spilled: boolean;
 }
 
 /**
@@ -109,8 +130,9 @@ function sideBySideTails(g: Grown, pieces: readonly Found[]): number {
 }
 
 /** Rigid on the pelvis (rigid mode) or new chains along the domain (one per branch of a fork). */
-function growOnDomain(g: Grown, lead: Found, report: AppendageReport, domain: number[], collar: Int32Array, minFar: number, beyondChains: boolean, twins: number): void {
+function growOnDomain(g: Grown, lead: Found, report: AppendageReport, t: TailSkin): void {
   const { graph, taken, influences, o, H } = g;
+  const { domain, collar, minFar, beyondChains, twins } = t;
   const { skel, mesh } = g.work;
   const changed = membersOf(graph, Int32Array.from(domain));
   report.boneDistanceBefore = weightedBoneDistance(g.bonesBefore, mesh.positions, g.originalJoints, g.originalWeights, mesh.slots, changed);
@@ -132,7 +154,7 @@ function growOnDomain(g: Grown, lead: Found, report: AppendageReport, domain: nu
     }
     report.reason += ` (blended from its old weights over the first ${Math.round(100 * STUB_BLEND)} % of its length)`;
     for (const v of domain) taken[v] = 1;
-    rigidBlend(g, c, domain);
+    rigidBlend(g, c, domain, t.spilled);
     report.verdict = 'rigid';
     report.rigidBone = skel.names[skel.pelvis]!;
     g.pending.push({ report, changed });
@@ -165,7 +187,7 @@ function growOnDomain(g: Grown, lead: Found, report: AppendageReport, domain: nu
       r.vertexCount = rChanged.length;
       r.reason = `${reason}; one of ${branches} tails from one root (its skin splits into ${branches} branches ${fmt(grown.cut / H)} H along it): a chain each, this one ${k + 1} of ${branches}`;
     }
-    addChain(g, c, r);
+    addChain(g, c, r, stub && t.spilled);
     g.pending.push({ report: r, changed: rChanged });
   });
 }
@@ -181,14 +203,15 @@ function untoldTwins(n: number, chains: number): string {
  * the ring of kept skin to 1 at {@link STUB_BLEND} of the stub's length, the rest keeping the
  * vertex's old weights (scaled down), so the seam to the body's own skin does not tear.
  */
-function rigidBlend(g: Grown, c: ChainGeometry, domain: readonly number[]): void {
+function rigidBlend(g: Grown, c: ChainGeometry, domain: readonly number[], spilled: boolean): void {
   const { graph, influences } = g;
   const { skel } = g.work;
   const span = STUB_BLEND * (c.L + c.ramp);
   for (const wv of domain) {
     const t = span > 0 ? Math.min(1, Math.max(0, (c.coord[wv]! + c.ramp) / span)) : 1;
-    // A rigid stub whose domain spilled over the rump is mostly that rump: all of it is.
-    if (c.ramp > 0) g.rump[wv] = 1;
+    // A rigid stub whose domain spilled over the rump (past its far pieces, or a base found
+    // beyond a wide ring) is mostly that rump: all of it is.
+    if (c.ramp > 0 || spilled) g.rump[wv] = 1;
     for (let e = graph.membersStart[wv]!; e < graph.membersStart[wv + 1]!; e++) influences.push(blendOld(g, graph.members[e]!, [skel.pelvis], [1], t));
   }
 }
@@ -211,8 +234,8 @@ function blendOld(g: Grown, v: number, joints: readonly number[], weights: reado
   return { vertex: v, joints: top.map((x) => x[0]), weights: top.map((x) => x[1] / total) };
 }
 
-/** Add a grown chain's bones under the pelvis and list its skin's influences. */
-function addChain(g: Grown, c: ChainGeometry, report: AppendageReport): void {
+/** Add a grown chain's bones under the pelvis and list its skin's influences; `rumpAll` marks all of its skin rump (a spilled stub's, {@link RUMP_REACH}). */
+function addChain(g: Grown, c: ChainGeometry, report: AppendageReport, rumpAll: boolean): void {
   const { graph, influences, o } = g;
   const { skel } = g.work;
   const prefix = freePrefix(g.doc, o.boneName, g.chainsBefore + g.chains);
@@ -222,7 +245,7 @@ function addChain(g: Grown, c: ChainGeometry, report: AppendageReport): void {
   const out = [0, 0, 0, 0];
   for (const wv of c.ids) {
     const rump = c.ramp > 0 && c.coord[wv]! < 0;
-    if (c.ramp > 0 && c.coord[wv]! < RUMP_REACH * c.L) g.rump[wv] = 1;
+    if (rumpAll || (c.ramp > 0 && c.coord[wv]! < RUMP_REACH * c.L)) g.rump[wv] = 1;
     const n = rump ? rampWeights(c.coord[wv]!, c.ramp, out) : chainWeights(c.coord[wv]!, c.K, c.L, out, c.blend);
     const joints: number[] = [];
     const weights: number[] = [];

@@ -250,8 +250,9 @@ export interface Grown extends Decided {
   chains: number;
   /**
    * Per welded vertex: 1 on rump skin (before a tail's base, or within `RUMP_REACH` of its
-   * length beyond it: skin its domain spilled over near where the tail leaves the body), where
-   * the re-weight phase keeps the body's own weights (`keepBodyWeights` in reweight.ts).
+   * length beyond it: skin its domain spilled over near where the tail leaves the body; all of
+   * a stub whose domain spilled past its far pieces), where the re-weight phase keeps the
+   * body's own weights (`keepBodyWeights` in reweight.ts).
    */
   rump: Uint8Array;
 }

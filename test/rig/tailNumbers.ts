@@ -19,7 +19,7 @@ import { validateGlb } from './validate';
 type Animal = keyof typeof ANIMAL_PRESETS;
 const CASES: [Animal, number][] = [
   ['quaternius-fox', 1], ['khronos-fox', 1], ['quaternius-shiba-inu', 1],
-  ['quaternius-fox', 0.1], ['quaternius-fox', 0.3], ['khronos-fox', 0.3], ['quaternius-shiba-inu', 0.2],
+  ['quaternius-fox', 0.1], ['quaternius-fox', 0.3], ['khronos-fox', 0.3], ['quaternius-shiba-inu', 0.1], ['quaternius-shiba-inu', 0.2],
 ];
 const f = (x: number): string => x.toFixed(2);
 const row = (r: StretchRow): string => `${f(r.p99)} / ${f(r.max)} / ${(100 * r.torn).toFixed(1)} %`;
