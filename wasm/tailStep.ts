@@ -839,14 +839,26 @@ let sPx: v128 = f32x4.splat(0), sPy: v128 = f32x4.splat(0), sPz: v128 = f32x4.sp
   const ZERO = f4(0), ONE = f4(1), TINY = f4(1e-30);
   const d1x = mu4(len, dx), d1y = mu4(len, dy), d1z = mu4(len, dz);
   const a = f32x4.pmax(dot34(d1x, d1y, d1z, d1x, d1y, d1z), TINY), ia = dv4(ONE, a);
+  const hl = mu4(len, f4(0.5));
+  const cx = ad4(hx, mu4(hl, dx)), cy = ad4(hy, mu4(hl, dy)), cz = ad4(hz, mu4(hl, dz));
   const nc = load<i32>(gk, K_NC * 16);
   let near = i32x4.splat(0);
   for (let m = 0; m < nc; m++) {
     const bk = gk + <usize>((K_CS + m * 7) << 4);
     const R = v128.load(bk, 96);
-    const rx = sb4(hx, v128.load(bk)), ry = sb4(hy, v128.load(bk, 16)), rz = sb4(hz, v128.load(bk, 32));
     const d2x = v128.load(bk, 48), d2y = v128.load(bk, 64), d2z = v128.load(bk, 80);
-    const e = dot34(d2x, d2y, d2z, d2x, d2y, d2z), f = dot34(d2x, d2y, d2z, rx, ry, rz);
+    const e = dot34(d2x, d2y, d2z, d2x, d2y, d2z);
+    // (first the link's bounding sphere, centre h + ℓd/2, radius ℓ/2, against the capsule: most
+    // links are clear of most colliders, and then the closest points are not needed)
+    const ax = v128.load(bk), ay = v128.load(bk, 16), az = v128.load(bk, 32);
+    const px = sb4(cx, ax), py = sb4(cy, ay), pz = sb4(cz, az);
+    const tm = f32x4.pmin(ONE, f32x4.pmax(ZERO, dv4(dot34(px, py, pz, d2x, d2y, d2z), f32x4.pmax(e, TINY))));
+    const ex = sb4(px, mu4(tm, d2x)), ey = sb4(py, mu4(tm, d2y)), ez = sb4(pz, mu4(tm, d2z));
+    const sr = mu4(ad4(R, hl), f4(1.001));
+    const sphere0 = v128.and(gt4(R, ZERO), lt4(dot34(ex, ey, ez, ex, ey, ez), mu4(sr, sr)));
+    if (!v128.any_true(v128.andnot(sphere0, near))) continue;
+    const rx = sb4(hx, ax), ry = sb4(hy, ay), rz = sb4(hz, az);
+    const f = dot34(d2x, d2y, d2z, rx, ry, rz);
     const c = dot34(d1x, d1y, d1z, rx, ry, rz), b = dot34(d1x, d1y, d1z, d2x, d2y, d2z);
     const ae = mu4(a, e), den = sb4(ae, mu4(b, b));
     // (the link's parameter for the lines' closest points; 0 for near-parallel segments)
@@ -858,7 +870,7 @@ let sPx: v128 = f32x4.splat(0), sPy: v128 = f32x4.splat(0), sPz: v128 = f32x4.sp
     const s = sel(inside, s0, f32x4.pmin(ONE, f32x4.pmax(ZERO, mu4(sb4(mu4(b, t), c), ia))));
     const qx = sb4(ad4(rx, mu4(s, d1x)), mu4(t, d2x)), qy = sb4(ad4(ry, mu4(s, d1y)), mu4(t, d2y)), qz = sb4(ad4(rz, mu4(s, d1z)), mu4(t, d2z));
     const reach = ad4(R, mu4(f4(1e-4), ad4(R, len)));
-    near = v128.or(near, v128.and(gt4(R, ZERO), lt4(dot34(qx, qy, qz, qx, qy, qz), mu4(reach, reach))));
+    near = v128.or(near, v128.and(sphere0, lt4(dot34(qx, qy, qz, qx, qy, qz), mu4(reach, reach))));
   }
   return near;
 }
