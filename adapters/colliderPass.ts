@@ -26,8 +26,9 @@ export interface ColliderPassInput {
   nodesOf: (binding: number) => ArrayLike<number> | null;
   /** Each binding's skin for the automatic radii (null: none). */
   skinOf: (binding: number) => SkinInput | null;
-  /** The animator's `tail` and `tails` options (a chain whose colliderGroups the game set keeps them). */
+  /** The animator's `tail` option (colliderGroups set there: every chain keeps its groups). */
   tail: PartialOptions<TailOptions> | undefined;
+  /** The animator's `tails` option (a chain whose colliderGroups are set there keeps them). */
   tails: Record<string, PartialOptions<TailOptions> | null | undefined> | undefined;
 }
 
@@ -36,7 +37,10 @@ const sanitise = (name: string): string => name.replace(/\s/g, '_').replace(/[[\
 
 /**
  * Each bone's glTF node index by name (−1: none): the node's name as it is, as three.js
- * sanitises it, or `joint<i>` (Babylon.js's name for an unnamed joint node i).
+ * sanitises it, or `joint<i>` (Babylon.js's name for an unnamed joint node i). Setup-time.
+ *
+ * @example
+ * nodesByName({ nodes: [{ name: 'Hips' }, { name: 'Leg.L' }] }, ['Hips', 'LegL']); // Int32Array [0, 1]
  */
 export function nodesByName(json: unknown, names: readonly string[]): Int32Array {
   const nodes = typeof json === 'object' && json !== null && Array.isArray((json as { nodes?: unknown }).nodes) ? (json as { nodes: unknown[] }).nodes : [];
