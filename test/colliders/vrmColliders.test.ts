@@ -11,6 +11,7 @@ import { addVrmTailColliders, vrmGroupBit } from '../../core/vrmColliderSetup';
 import { getTailCollider } from '../../core/colliderSetup';
 import { getTailOptions } from '../../core/tailSetup';
 import { SHAPE_STRIDE } from '../../core/components/collider';
+import { nodesByName } from '../../adapters/colliderPass';
 import { bindVrmNodes, vrm0Json, vrm1Json, vrmNodes } from './vrmFixture';
 import { deepestPenetration, makeColliderRig, PARENTS } from './fixture';
 
@@ -163,5 +164,11 @@ describe('VRM colliders on a bound skeleton', () => {
       if (withVrm) expect(worst).toBeLessThanOrEqual(0.02);
       else expect(worst).toBeGreaterThan(0.2); // (without it the tail hangs through: the test can fail)
     }
+  });
+
+  test('bones find their nodes by name: as written, as three.js sanitises it, or Babylon.js\'s joint<i> for an unnamed node', () => {
+    const json = { nodes: [{ name: 'Hips' }, { name: 'Upper Leg.L' }, {}, { name: 'Hips' }] };
+    expect(Array.from(nodesByName(json, ['Hips', 'Upper_LegL', 'joint2', 'Tail', 'Upper Leg.L']))).toEqual([0, 1, 2, -1, 1]);
+    expect(Array.from(nodesByName({}, ['Hips']))).toEqual([-1]);
   });
 });
