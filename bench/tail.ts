@@ -278,18 +278,17 @@ function bareSpring(links: number): { run: () => void; frames: number } {
 }
 
 /**
- * `tail.link.contacts`: the tail held between two walls of capsules (two per side, radius
- * 0.1 m, hips space), 5 mm either side of the line the swinging tail settles along (its
- * joints' mean positions under the bench's sway and default options: (0, −0.05, −0.1),
- * (0, −0.158, −0.378), (0, −0.192, −0.622)): every link is within reach of a wall at every
- * step, so every link step runs the narrow phase, and the sway presses the tail into one wall
- * or the other (`contactShare`: link steps that turn on contact, per link step; untimed
- * count). bitrig beside three-vrm with the same four capsules, interleaved rounds.
+ * `tail.link.contacts`: two capsules per chain as in `tail.link.colliders`, but pressed
+ * against the tail: two walls (radius 1 m, hips space) 5 mm either side of the line the
+ * swinging tail settles along (its joints' mean positions under the bench's sway and default
+ * options: (0, −0.05, −0.1) to (0, −0.192, −0.622)). Every link is within reach of a wall at
+ * every step (every link step runs the narrow phase) and the sway presses the tail into one
+ * wall or the other (`contactShare`: link steps that turn on contact, per link step; untimed
+ * count). bitrig beside three-vrm with the same capsules, interleaved rounds.
  */
 function benchContacts(): BenchResult {
-  const r = 0.1, wall = (p: number[], side: number): number[] => [side * (r + 0.005), p[1]!, p[2]!];
-  const J1 = [0, -0.05, -0.1], J4 = [0, -0.158, -0.378], JE = [0, -0.192, -0.622];
-  const WALLS = [1, -1].flatMap((s) => [{ a: wall(J1, s), b: wall(J4, s), r }, { a: wall(J4, s), b: wall(JE, s), r }]);
+  const r = 1, wall = (p: number[], side: number): number[] => [side * (r + 0.005), p[1]!, p[2]!];
+  const WALLS = [1, -1].map((s) => ({ a: wall([0, -0.05, -0.1], s), b: wall([0, -0.192, -0.622], s), r }));
   const ours = oursWorld(COLLIDER_CHAINS, true, WALLS), vrm = vrmWorld(COLLIDER_CHAINS, true, WALLS);
   const FR = 120, VF = 20;
   const tOurs: number[] = [], tBase: number[] = [], tVrm: number[] = [];
@@ -309,7 +308,7 @@ function benchContacts(): BenchResult {
   return {
     id: 'tail.link.contacts',
     nsPerItem: oursNs,
-    compare: { id: '@pixiv/three-vrm-springbone + the same 4 capsules', nsPerItem: vrmNs },
+    compare: { id: '@pixiv/three-vrm-springbone + the same 2 capsules', nsPerItem: vrmNs },
     ratio: vrmNs / oursNs,
     extra: { links, contactLinkStepsPerFrame: contacts / 60, contactShare: contacts / (links * steps) },
   };
