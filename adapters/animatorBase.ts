@@ -24,7 +24,7 @@ import {
 } from '../core/sceneIK';
 import { update as runPipeline } from '../systems/pipeline';
 import { REST_ANIMATION } from '../core/components/tail';
-import { addAutoTailColliders } from '../core/colliderAuto';
+import { addAnimatorColliders } from './colliderPass';
 import { isTailCollider, removeTailCollider } from '../core/colliderSetup';
 
 /** The first bone's name of every tail chain of the bindings (how options name a chain). */
@@ -61,12 +61,19 @@ export interface AnimatorBaseOptions {
    * thighs and shins (group legs) and the hips and lower spine (group body), radius from the
    * skin around each bone (the median distance of the vertices it moves most); listed in
    * `animator.colliders`, editable with `setTailCollider` and removable with `removeTailCollider`.
+   * With a `vrm` file that has spring-bone colliders, those are added instead. False: none.
    */
   colliders?: boolean | undefined;
+  /**
+   * The glTF JSON of a VRM file (an object): its VRMC_springBone 1.0 or VRM 0.x spring-bone
+   * colliders become the tail colliders instead of the automatic ones (see docs/colliders.md).
+   * The three.js adapter also takes the loader's result (`gltf`) and reads `gltf.parser.json`.
+   */
+  vrm?: object | undefined;
 }
 
 /** The keys of {@link AnimatorBaseOptions} (an adapter adds its own with {@link AnimatorBaseSpec.optionKeys}). */
-export const ANIMATOR_BASE_OPTION_KEYS: readonly string[] = Object.freeze(['world', 'tail', 'tails', 'tailChains', 'pelvis', 'unitScale', 'tailPhysics', 'sceneIK', 'colliders']);
+export const ANIMATOR_BASE_OPTION_KEYS: readonly string[] = Object.freeze(['world', 'tail', 'tails', 'tailChains', 'pelvis', 'unitScale', 'tailPhysics', 'sceneIK', 'colliders', 'vrm']);
 
 /** Defaults of {@link AnimatorBaseOptions}. */
 export const ANIMATOR_BASE_DEFAULTS = Object.freeze({ unitScale: 'auto' as number | 'auto', tailPhysics: true, colliders: true });
@@ -149,6 +156,8 @@ export interface AnimatorBaseSpec<T extends AdapterSkeleton> {
   playingBaked?(skeleton: T): boolean;
   /** Called once by `dispose` after bitrig's state is released (e.g. remove engine observers). */
   onDispose?(): void;
+  /** Each bone's glTF node index of a skeleton (its source order; −1: none), or null to match the `vrm` JSON's nodes by name. Setup-time. */
+  vrmNodes?(skeleton: T): ArrayLike<number> | null;
   /** The skin of a skeleton's meshes for sole calibration (scene IK), or null. Setup-time. */
   sceneSkin?(skeleton: T): SkinInput | null;
   /**
@@ -175,7 +184,7 @@ export interface AnimatorBase {
   update(dt: number, inputs?: SceneInputs): void;
   /** Scene IK handle (legs, arms in input order), or null when `sceneIK` is off. */
   readonly sceneIK: SceneIKHandle | null;
-  /** The automatic tail colliders' entities (option `colliders`; empty when off); `dispose` removes those still there. */
+  /** The tail colliders it added (automatic, or the `vrm` file's; empty when `colliders` is off); `dispose` removes those still there. */
   readonly colliders: readonly number[];
   /** Set this frame's scene inputs (stance weights, hand targets, ground, grounded); for shared worlds call before `updateAnimators`. */
   setSceneInputs(inputs: SceneInputs): void;
@@ -235,6 +244,7 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
   }
   if (typeof o.tailPhysics !== 'boolean') throw new Error(`${module}: options.tailPhysics must be true or false, got ${describeValue(o.tailPhysics)}`);
   if (typeof o.colliders !== 'boolean') throw new Error(`${module}: options.colliders must be true or false, got ${describeValue(o.colliders)}`);
+  if (o.vrm !== undefined && (typeof o.vrm !== 'object' || o.vrm === null || Array.isArray(o.vrm))) throw new Error(`${module}: options.vrm must be the glTF JSON of a VRM file (an object), got ${describeValue(o.vrm)}`);
   if (o.sceneIK !== undefined && typeof o.sceneIK !== 'boolean' && !(typeof o.sceneIK === 'object' && o.sceneIK !== null && !Array.isArray(o.sceneIK))) {
     throw new Error(`${module}: options.sceneIK must be true, false or an object of scene IK options, got ${describeValue(o.sceneIK)}`);
   }
@@ -269,12 +279,11 @@ export function createAnimatorBase<T extends AdapterSkeleton>(spec: AnimatorBase
       const skin = spec.sceneSkin ? spec.sceneSkin(skeletons[0]!) : null;
       sceneIK = addSceneIK(world, bindings[0]!, withDefaults({ unitScale, skin } as Partial<SceneIKOptions>, o.sceneIK === true ? {} : o.sceneIK));
     }
-    if (o.colliders) {
-      for (let i = 0; i < bindings.length; i++) {
-        if (bindings[i]!.tails.length === 0) continue;
-        colliders.push(...addAutoTailColliders(world, bindings[i]!, spec.sceneSkin ? spec.sceneSkin(skeletons[i]!) : null));
-      }
-    }
+    addAnimatorColliders({
+      world, bindings, names: skeletons.map((s) => s.source.names), enabled: o.colliders, vrm: o.vrm, tail: o.tail, tails: o.tails,
+      nodesOf: (i) => (spec.vrmNodes ? spec.vrmNodes(skeletons[i]!) : null),
+      skinOf: (i) => (spec.sceneSkin ? spec.sceneSkin(skeletons[i]!) : null),
+    }, colliders);
     // A per-chain option for a chain that does not exist is a typo, not a no-op.
     const chainNames = chainFirstBones(bindings, skeletons.map((s) => s.source.names));
     for (const key of Object.keys(o.tails ?? {})) {

@@ -119,7 +119,7 @@ export async function benchTail(): Promise<BenchResult[]> {
       allocQuietAfterFrames: alloc.warmFrames ?? 'never',
       ...probes.result(),
     },
-  }, benchColliders()];
+  }, benchColliders(), benchContacts()];
 }
 
 /** `tail.link.colliders`: bitrig and three-vrm, both with two thigh capsules per chain, interleaved rounds. */
@@ -155,7 +155,7 @@ function benchColliders(): BenchResult {
  * The chains as three.js bones driven by @pixiv/three-vrm-springbone, optionally with two
  * thigh capsule colliders (one collider group) on each hips: `run(n)` moves the hips and updates.
  */
-function vrmWorld(chains: number, thighs: boolean): { run(n: number): void } {
+function vrmWorld(chains: number, thighs: boolean, capsules = THIGHS): { run(n: number): void } {
   const scene = new Object3D();
   const manager = new VRMSpringBoneManager();
   const hips: Bone[] = [];
@@ -168,7 +168,7 @@ function vrmWorld(chains: number, thighs: boolean): { run(n: number): void } {
     hips.push(h);
     const groups: VRMSpringBoneColliderGroup[] = [];
     if (thighs) {
-      const colliders = THIGHS.map((t) => {
+      const colliders = capsules.map((t) => {
         const c = new VRMSpringBoneCollider(new VRMSpringBoneColliderShapeCapsule({ radius: t.r, offset: new Vector3(...t.a), tail: new Vector3(...t.b) }));
         h.add(c);
         return c;
@@ -206,7 +206,7 @@ function vrmWorld(chains: number, thighs: boolean): { run(n: number): void } {
  * @example
  * const o = oursWorld(); o.run(60);
  */
-export function oursWorld(chains = CHAINS, thighs = false): {
+export function oursWorld(chains = CHAINS, thighs = false, capsules = THIGHS): {
   world: BitrigWorld; pose: BitrigWorld['pose']; run(n: number): void; base(n: number): void; framesOnly(n: number): void;
 } {
   const world = createBitrigWorld({ entities: chains + 8, chains: chains + 8, bones: chains * (LINKS + 2) + 8, characters: chains + 8 });
@@ -214,7 +214,7 @@ export function oursWorld(chains = CHAINS, thighs = false): {
   const bindings = [];
   for (let i = 0; i < chains; i++) bindings.push(bindSkeleton(world, src));
   if (thighs) {
-    for (const b of bindings) for (const t of THIGHS) addTailCollider(world, { char: b.charId, slot: b.slotOf[0]!, radius: t.r, a: t.a, b: t.b, groups: 1 });
+    for (const b of bindings) for (const t of capsules) addTailCollider(world, { char: b.charId, slot: b.slotOf[0]!, radius: t.r, a: t.a, b: t.b, groups: 1 });
   }
   const hipsSlots = bindings.map((b) => b.slotOf[0]!);
   for (const b of bindings) beginCharacterFrame(b);
@@ -275,4 +275,41 @@ function bareSpring(links: number): { run: () => void; frames: number } {
     }
   };
   return { run, frames };
+}
+
+/**
+ * `tail.link.contacts`: two capsules per chain as in `tail.link.colliders`, but pressed
+ * against the tail: two walls (radius 1 m, hips space) 5 mm either side of the line the
+ * swinging tail settles along (its joints' mean positions under the bench's sway and default
+ * options: (0, −0.05, −0.1) to (0, −0.192, −0.622)). Every link is within reach of a wall at
+ * every step (every link step runs the narrow phase) and the sway presses the tail into one
+ * wall or the other (`contactShare`: link steps that turn on contact, per link step; untimed
+ * count). bitrig beside three-vrm with the same capsules, interleaved rounds.
+ */
+function benchContacts(): BenchResult {
+  const r = 1, wall = (p: number[], side: number): number[] => [side * (r + 0.005), p[1]!, p[2]!];
+  const WALLS = [1, -1].map((s) => ({ a: wall([0, -0.05, -0.1], s), b: wall([0, -0.192, -0.622], s), r }));
+  const ours = oursWorld(COLLIDER_CHAINS, true, WALLS), vrm = vrmWorld(COLLIDER_CHAINS, true, WALLS);
+  const FR = 120, VF = 20;
+  const tOurs: number[] = [], tBase: number[] = [], tVrm: number[] = [];
+  for (let k = 0; k < 7; k++) {
+    tOurs.push(timeOnce(() => ours.run(FR)));
+    tBase.push(timeOnce(() => ours.base(FR)));
+    tVrm.push(timeOnce(() => vrm.run(VF)));
+  }
+  const links = COLLIDER_CHAINS * LINKS, C = ours.world.components.TailChain, tails = ours.world.queries.tails.dense;
+  let contacts = 0, steps = 0;
+  for (let f = 0; f < 60; f++) {
+    ours.run(1);
+    steps += ours.world.tailClock.steps; // (this frame's internal steps)
+    for (let i = 0; i < tails.length; i++) contacts += C.colliderContacts[tails[i]!]!;
+  }
+  const oursNs = ((median(tOurs) - median(tBase)) * 1e6) / (FR * links), vrmNs = (median(tVrm) * 1e6) / (VF * links);
+  return {
+    id: 'tail.link.contacts',
+    nsPerItem: oursNs,
+    compare: { id: '@pixiv/three-vrm-springbone + the same 2 capsules', nsPerItem: vrmNs },
+    ratio: vrmNs / oursNs,
+    extra: { links, contactLinkStepsPerFrame: contacts / 60, contactShare: contacts / (links * steps) },
+  };
 }

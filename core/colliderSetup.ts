@@ -35,9 +35,18 @@ function vec3Of(v: ArrayLike<number> | undefined, what: string): ArrayLike<numbe
   return v;
 }
 
-/** Character `char`'s collider list (empty when it has none). */
+/**
+ * Character `char`'s collider list (empty when it has none), without colliders that are gone
+ * (entity removed, or `TailCollider` taken away, without `removeTailCollider`; or the id reused
+ * by another character's collider): those leave the list here.
+ */
 function listOf(world: BitrigWorld, char: number): readonly number[] {
-  return world.collidersByChar.get(char) ?? [];
+  const list = world.collidersByChar.get(char);
+  if (!list) return [];
+  const K = world.components.TailCollider;
+  for (let i = list.length - 1; i >= 0; i--) if (!(isTailCollider(world, list[i]!) && K.char[list[i]!] === char)) list.splice(i, 1);
+  if (list.length === 0) world.collidersByChar.delete(char);
+  return list;
 }
 
 /** Enter or leave collider `eid` in character `char`'s list. */

@@ -63,6 +63,17 @@ function hasQuaternionFields(q: unknown): boolean {
   return typeof f._x === 'number' && typeof f._y === 'number' && typeof f._z === 'number' && typeof f._w === 'number' && typeof f._onChangeCallback === 'function';
 }
 
+/**
+ * The `vrm` option as the base takes it: the glTF JSON as given, or a GLTFLoader result's
+ * `parser.json`, with each bone's node index from its `parser.associations` (null: by name).
+ */
+function vrmOption(vrm: unknown): { json: unknown; nodeOf: ((bone: Object3D) => number) | null } {
+  const parser = typeof vrm === 'object' && vrm !== null ? (vrm as { parser?: { json?: unknown; associations?: unknown } }).parser : undefined;
+  if (!parser || typeof parser.json !== 'object' || parser.json === null) return { json: vrm, nodeOf: null };
+  const assoc = parser.associations instanceof Map ? (parser.associations as Map<Object3D, { nodes?: number }>) : null;
+  return { json: parser.json, nodeOf: assoc ? (b) => assoc.get(b)?.nodes ?? -1 : null };
+}
+
 function collectSkeletons(object: Object3D): Skeleton[] {
   const seen: Skeleton[] = [];
   object.traverse((o) => {
@@ -248,6 +259,8 @@ export function createAnimator(object: Object3D, options: AnimatorOptions = {}):
   }
   const mixer = options.mixer ?? undefined; // (null: no mixer, as undefined)
   const updateMixer = options.updateMixer ?? !!mixer;
+  const vrm = vrmOption(options.vrm);
+  const nodeOf = vrm.nodeOf;
   const base = createAnimatorBase({
     module: 'bitrig/three',
     optionKeys: ['mixer', 'updateMixer'],
@@ -258,10 +271,11 @@ export function createAnimator(object: Object3D, options: AnimatorOptions = {}):
       if (mixer && updateMixer && Number.isFinite(dt) && dt > 0) mixer.update(dt);
     },
     sceneSkin: (s) => sceneSkinFromThree(s.object, s.skeleton),
+    vrmNodes: nodeOf ? (s) => s.skeleton.bones.map(nodeOf) : undefined,
     onDispose() { for (const s of skeletons) boundSkeletons.delete(s); },
     animatedBones: mixer ? (s) => s.animated!() : undefined,
     playingBaked: mixer ? () => mixerPlaysBaked(mixer) : undefined,
-  }, options);
+  }, options.vrm === vrm.json ? options : { ...options, vrm: vrm.json as object });
   for (const s of skeletons) boundSkeletons.add(s);
   const animator = base as Animator;
   Object.defineProperty(animator, 'mixer', { value: mixer, enumerable: true });
