@@ -9,6 +9,7 @@
  *   `N` chains, default 10,000).
  * - `tailColliders`: the same on the `tail.link.colliders` world (`N` default 2,000), with the
  *   collider placement (TailColliders: the frame's, and each step's) apart.
+ * - `tailContacts`: the same with the `tail.link.contacts` walls (the tail in contact).
  * - `crowd`: ms per frame for each pipeline stage on the `crowd.frame` crowd (`N`, default
  *   10,000), and steps 1–3 as `update` runs them.
  */
@@ -21,7 +22,7 @@ import { tailCollidersBegin, tailCollidersStep } from '../systems/tailColliders'
 import { tailWrite } from '../systems/tailWrite';
 import { update } from '../systems/pipeline';
 import { crowd } from './ik';
-import { oursWorld } from './tail';
+import { contactWalls, oursWorld } from './tail';
 import { median } from './common';
 
 const DT = 1 / 60;
@@ -43,9 +44,9 @@ function stageIk(): void {
   console.log(`ik: ${N} characters — ns per limb: footLock ${per(t[0]!)}, pelvis ${per(t[1]!)}, twoBone ${per(t[2]!)}`);
 }
 
-function stageTail(colliders: boolean): void {
+function stageTail(colliders: boolean, walls = false): void {
   const FR = env('FR', 400);
-  const o = colliders ? oursWorld(env('N', 2000), true) : oursWorld(env('N', 10000));
+  const o = colliders ? oursWorld(env('N', 2000), true, walls ? contactWalls() : undefined) : oursWorld(env('N', 10000));
   const links = o.world.queries.tails.dense.length * 6;
   const t: number[][] = [[], [], [], [], []];
   for (let f = 0; f < FR; f++) {
@@ -67,7 +68,7 @@ function stageTail(colliders: boolean): void {
     if (f >= 50) { t[0]!.push(t1 - t0); t[1]!.push(t2 - t1 - tc); t[2]!.push(t3 - t2); t[3]!.push(tc - tb); t[4]!.push(tb); }
   }
   const per = (x: number[]): string => ((median(x) * 1e6) / links).toFixed(1);
-  console.log(`${colliders ? 'tailColliders' : 'tail'}: ${links} links — ns per link: clock ${per(t[0]!)}, colliders ${per(t[4]!)} + ${per(t[3]!)} per step, step ${per(t[1]!)}, write ${per(t[2]!)}`);
+  console.log(`${walls ? 'tailContacts' : colliders ? 'tailColliders' : 'tail'}: ${links} links — ns per link: clock ${per(t[0]!)}, colliders ${per(t[4]!)} + ${per(t[3]!)} per step, step ${per(t[1]!)}, write ${per(t[2]!)}`);
 }
 
 function stageCrowd(): void {
@@ -95,5 +96,5 @@ function stageCrowd(): void {
 }
 
 const which = process.argv.slice(2);
-const all: Array<[string, () => void]> = [['ik', stageIk], ['tail', () => stageTail(false)], ['tailColliders', () => stageTail(true)], ['crowd', stageCrowd]];
+const all: Array<[string, () => void]> = [['ik', stageIk], ['tail', () => stageTail(false)], ['tailColliders', () => stageTail(true)], ['tailContacts', () => stageTail(true, true)], ['crowd', stageCrowd]];
 for (const [name, f] of all) if (which.length === 0 || which.includes(name)) await f();

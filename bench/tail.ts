@@ -277,6 +277,12 @@ function bareSpring(links: number): { run: () => void; frames: number } {
   return { run, frames };
 }
 
+/** The two wall capsules of `tail.link.contacts` (hips space, m). */
+export function contactWalls(): Array<{ a: number[]; b: number[]; r: number }> {
+  const r = 1, wall = (p: number[], side: number): number[] => [side * (r + 0.005), p[1]!, p[2]!];
+  return [1, -1].map((s) => ({ a: wall([0, -0.05, -0.1], s), b: wall([0, -0.192, -0.622], s), r }));
+}
+
 /**
  * `tail.link.contacts`: two capsules per chain as in `tail.link.colliders`, but pressed
  * against the tail: two walls (radius 1 m, hips space) 5 mm either side of the line the
@@ -287,8 +293,7 @@ function bareSpring(links: number): { run: () => void; frames: number } {
  * count). bitrig beside three-vrm with the same capsules, interleaved rounds.
  */
 function benchContacts(): BenchResult {
-  const r = 1, wall = (p: number[], side: number): number[] => [side * (r + 0.005), p[1]!, p[2]!];
-  const WALLS = [1, -1].map((s) => ({ a: wall([0, -0.05, -0.1], s), b: wall([0, -0.192, -0.622], s), r }));
+  const WALLS = contactWalls();
   const ours = oursWorld(COLLIDER_CHAINS, true, WALLS), vrm = vrmWorld(COLLIDER_CHAINS, true, WALLS);
   const FR = 120, VF = 20;
   const tOurs: number[] = [], tBase: number[] = [], tVrm: number[] = [];

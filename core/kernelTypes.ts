@@ -20,7 +20,7 @@ export interface TailStepExports {
   /** Write the chains of row groups [g0, g1) for the display fraction params[1]. */
   tailWrite(g0: number, g1: number): void;
   finishLeftCount(count: number): number;
-  /** Byte offsets of the collider placement's arrays: the collider list, then `TailCollider.slot`, `.char`, `.fresh`, `.refSlot`, `.shapeLs`, `.shapePrev`, `.shapeCur`, `.relPrev`. */
+  /** Byte offsets of the collider placement's arrays: the collider list, the colliders' placement stamps (i32 per entity), then `TailCollider.slot`, `.char`, `.fresh`, `.refSlot`, `.shapeLs`, `.shapePrev`, `.shapeCur`, `.relPrev`. */
   setColliderPlacePointers(...offsets: number[]): void;
   /** The frame's world shapes of the `count` colliders in the collider list. */
   placeColliders(count: number): void;

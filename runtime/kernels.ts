@@ -249,6 +249,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   const chainKOff = top; top += cap * 16 * 8;
   const entsOff = top; top += cap * 4;
   const colliderListOff = top; top += cap * 4;
+  const colliderStampOff = top; top += cap * 4;
   top = (top + 15) & ~15;
   const paramsOff = top; top += 32;
   const scratchOff = top; top += STEP_SCRATCH_BYTES;
@@ -282,7 +283,7 @@ export function layoutTailArena(world: BitrigWorld): boolean {
   kernel.setPointers(...POINTER_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), chainKOff, entsOff, paramsOff, scratchOff);
   kernel.setWritePointers(...WRITE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!));
   kernel.setColliderPointers(...COLLIDER_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!));
-  kernel.setColliderPlacePointers(colliderListOff, ...COLLIDER_PLACE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!));
+  kernel.setColliderPlacePointers(colliderListOff, colliderStampOff, ...COLLIDER_PLACE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!));
   kernel.setPreparePointers(...PREPARE_ORDER.map(([c, key]) => offsetOf.get(c + '.' + key)!), world.pose.capacity, world.components.TailChain.slot.length / LINK_STRIDE);
   let ik: TwoBoneExports | null = null;
   if (ikModule !== null) {

@@ -11,15 +11,15 @@
  * the frame of `refSlot` (the tails' anchor), in engine units, per step (× step / frame dt),
  * at most the radius (`relPrev` keeps the ends in that frame). A collider whose character was
  * unbound, or whose bone its character no longer owns, gets radius −1 (inert). Clears each
- * chain's `colliderContacts` at the frame's start, and drops from each chain's list
- * (`TailChain.colliders`, `colliderCount`) a collider whose entity is gone without
- * `removeTailCollider`. World space, engine units. The placement
+ * chain's `colliderContacts` at the frame's start. A collider whose entity is gone without
+ * `removeTailCollider` (bitecs `removeEntity` / `removeComponent`), or whose id the game reused,
+ * is not placed and the step skips it (the next setup call drops it from its chains' lists).
+ * World space, engine units. The placement
  * runs in the tail kernel (wasm/tailStep.ts `placeColliders`, `collidersAt`) over the
  * colliders the query lists this frame.
  */
 import type { BitrigWorld } from '../core/world';
 import { CLOCK } from '../core/components/tail';
-import { MAX_CHAIN_COLLIDERS } from '../core/components/collider';
 
 /**
  * The colliders' world shapes for this frame (call once a frame, before the tail steps, after
@@ -31,33 +31,11 @@ import { MAX_CHAIN_COLLIDERS } from '../core/components/collider';
 export function tailCollidersBegin(world: BitrigWorld): void {
   const accel = world.tailAccel;
   if (accel === null) return;
-  dropGoneColliders(world);
-  if (world.queries.colliders.dense.length === 0) return; // (no colliders: no double is computed, so no unoptimised frame boxes one)
+  const C = world.components.TailChain, tails = world.queries.tails.dense;
+  for (let i = 0; i < tails.length; i++) C.colliderContacts[tails[i]!] = 0;
+  // (no colliders: none listed, so none placed, and no double is computed for an unoptimised frame to box)
+  if (world.queries.colliders.dense.length === 0) { accel.kernel.placeColliders(0); return; } // (no colliders: no double is computed, so no unoptimised frame boxes one)
   accel.kernel.placeColliders(listColliders(world, accel.colliderList, accel.params));
-}
-
-/**
- * Clear each chain's contact count, and drop from its collider list (`TailChain.colliders`,
- * compacted in place, `colliderCount` lowered) every collider that is gone: its entity removed
- * or its `TailCollider` taken away without `removeTailCollider` (bitecs `removeEntity` /
- * `removeComponent`; the query still lists it until bitecs commits the removal), or its id
- * reused by another character's collider. The kernel then never reads a stale shape.
- */
-function dropGoneColliders(world: BitrigWorld): void {
-  const C = world.components.TailChain, K = world.components.TailCollider, tails = world.queries.tails.dense;
-  const q = world.queries.colliders, list = C.colliders, count = C.colliderCount;
-  for (let i = 0; i < tails.length; i++) {
-    const e = tails[i]!, n = count[e]!, base = e * MAX_CHAIN_COLLIDERS, ch = C.char[e]!;
-    C.colliderContacts[e] = 0;
-    let k = 0;
-    for (let j = 0; j < n; j++) {
-      const c = list[base + j]!;
-      if (q.has(c) && !q.toRemove.has(c) && K.char[c] === ch) list[base + k++] = c;
-    }
-    if (k === n) continue;
-    for (let j = k; j < n; j++) list[base + j] = -1;
-    count[e] = k;
-  }
 }
 
 /**
@@ -66,11 +44,15 @@ function dropGoneColliders(world: BitrigWorld): void {
  * the once-a-frame dispatcher, whose unoptimised code would box the double. Returns the count.
  */
 function listColliders(world: BitrigWorld, list: Int32Array, params: Float64Array): number {
-  const cols = world.queries.colliders.dense;
-  for (let i = 0; i < cols.length; i++) list[i] = cols[i]!;
+  const q = world.queries.colliders, cols = q.dense, gone = q.toRemove;
+  let n = 0;
+  // (bitecs lists a removed entity until the query is next read through its API)
+  if (gone.dense.length === 0) { for (let i = 0; i < cols.length; i++) list[i] = cols[i]!; n = cols.length; } else {
+    for (let i = 0; i < cols.length; i++) if (!gone.has(cols[i]!)) list[n++] = cols[i]!;
+  }
   const c = world.clock;
   params[3] = c[CLOCK.FRAME_DT]! > 0 ? Math.min(1, c[CLOCK.FIXED_STEP]! / c[CLOCK.FRAME_DT]!) : 1;
-  return cols.length;
+  return n;
 }
 
 /**

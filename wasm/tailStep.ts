@@ -394,6 +394,15 @@ export function setColliderPointers(count: usize, list: usize, shapeWs: usize, c
   pCollCount = count; pCollList = list; pShapeWs = shapeWs; pCollContacts = contacts;
 }
 
+/**
+ * Whether collider c of chain e's list is placed this frame ({@link placeColliders} listed it:
+ * its entity is still a collider) and still its character's (not an id the game reused).
+ */
+@inline function colliderLive(c: i32, e: i32): bool {
+  return c >= 0 && load<i32>(pCStamp + (<usize>c << 2)) == placeFrame
+    && load<i32>(pCChar + (<usize>c << 2)) == load<i32>(pChar + (<usize>e << 2));
+}
+
 // closestOnSegments' results: the parameters on the first and the second segment.
 let cS: f64 = 0, cT: f64 = 0;
 @inline function clamp01(x: f64): f64 { return x < 0 ? 0 : x > 1 ? 1 : x; }
@@ -447,7 +456,7 @@ function tailCollide(gk: usize, dl: usize, lj: usize, k: i32, eid: i32): void {
     let moved = false;
     for (let j = 0; j < n; j++) {
       const c = load<i32>(pCollList + (<usize>(eid * MAX_CHAIN_COLLIDERS + j) << 2));
-      if (c < 0) continue;
+      if (!colliderLive(c, eid)) continue;
       const o = c * SHAPE_STRIDE;
       const r0 = L(pShapeWs, o + 6);
       if (!(r0 > 0)) continue;
@@ -532,7 +541,7 @@ function laneShapes(gk: usize, j: i32, e: i32, on: bool, upTo: i32): i32 {
     for (let m = 0; m < n; m++) {
       const c = load<i32>(pCollList + (<usize>(e * MAX_CHAIN_COLLIDERS + m) << 2)), f = K_CS + m * 7;
       const o = c * SHAPE_STRIDE;
-      const r0 = c >= 0 ? L(pShapeWs, o + 6) : -1;
+      const r0 = colliderLive(c, e) ? L(pShapeWs, o + 6) : -1;
       if (!(r0 > 0)) { SF(gk, f + 6, lj, -1); continue; }
       const ax = mx * L(pShapeWs, o) - ox, ay = L(pShapeWs, o + 1) - oy, az = L(pShapeWs, o + 2) - oz;
       SF(gk, f, lj, ax); SF(gk, f + 1, lj, ay); SF(gk, f + 2, lj, az);
@@ -1647,17 +1656,19 @@ export function anchorSteps(count: i32): i32 {
 // Collider placement (systems/tailColliders.ts calls these; the frame's and each step's world
 // shapes the tailCollide stage reads). Scalar f64, in the order the colliders are listed.
 
-let pColList: usize = 0, pCSlot: usize = 0, pCChar: usize = 0, pCFresh: usize = 0, pCRef: usize = 0;
+let pColList: usize = 0, pCStamp: usize = 0, pCSlot: usize = 0, pCChar: usize = 0, pCFresh: usize = 0, pCRef: usize = 0;
+/** The frame number of the last {@link placeColliders}; a collider's stamp (`pCStamp`) says when it was last placed. */
+let placeFrame: i32 = 0;
 let pShapeLs: usize = 0, pShapePrev: usize = 0, pShapeCur: usize = 0, pRelPrev: usize = 0;
 /** How many colliders the frame's {@link placeColliders} listed (what {@link collidersAt} runs over). */
 let placedCount: i32 = 0;
 
 /** Byte offsets of the collider placement's arrays (setup, after every re-layout). */
 export function setColliderPlacePointers(
-  list: usize, slot: usize, char: usize, fresh: usize, refSlot: usize,
+  list: usize, stamp: usize, slot: usize, char: usize, fresh: usize, refSlot: usize,
   shapeLs: usize, shapePrev: usize, shapeCur: usize, relPrev: usize,
 ): void {
-  pColList = list; pCSlot = slot; pCChar = char; pCFresh = fresh; pCRef = refSlot;
+  pColList = list; pCStamp = stamp; placeFrame = 0; pCSlot = slot; pCChar = char; pCFresh = fresh; pCRef = refSlot;
   pShapeLs = shapeLs; pShapePrev = shapePrev; pShapeCur = shapeCur; pRelPrev = relPrev;
   placedCount = 0;
 }
@@ -1667,11 +1678,17 @@ export function setColliderPlacePointers(
  * steps, once the pose store's world matrices are final): `shapePrev` ← `shapeCur` ← the
  * ends through the bone's world matrix, the radius × the bone's scale (the mean length of its
  * axes), and the lead ({@link placeLead}). A collider whose character no longer owns its bone,
- * or whose shape is not finite, gets radius −1 (inert).
+ * or whose shape is not finite, gets radius −1 (inert). A collider of a chain's list that this
+ * call does not list (its entity removed behind bitrig's back) is skipped by the step.
  */
 export function placeColliders(count: i32): void {
   placedCount = count;
-  for (let i = 0; i < count; i++) placeCollider(load<i32>(pColList + (<usize>i << 2)));
+  placeFrame = placeFrame == 0x7fffffff ? 1 : placeFrame + 1;
+  for (let i = 0; i < count; i++) {
+    const c = load<i32>(pColList + (<usize>i << 2));
+    store<i32>(pCStamp + (<usize>c << 2), placeFrame);
+    placeCollider(c);
+  }
 }
 
 function placeCollider(c: i32): void {
