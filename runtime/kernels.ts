@@ -30,7 +30,7 @@ const PAGE = 65536;
 // Bytes of the scene contacts kernel's scratch (wasm/sceneContacts.ts).
 const SCENE_SCRATCH_BYTES = 512;
 // Bytes of the tail step's scratch (wasm/tailStep.ts SCRATCH: 16 group blocks of 55 + 7 × 16 v128, then 16 groups' step values).
-const STEP_SCRATCH_BYTES = 16 * (55 + 7 * 16) * 16 + 16 * LINK_STRIDE * 8 * 16;
+const STEP_SCRATCH_BYTES = 16 * (55 + 8 * 16) * 16 + 16 * LINK_STRIDE * 8 * 16;
 
 const _modules = new Map<string, WebAssembly.Module | null>();
 let _unavailable: string | null = null;

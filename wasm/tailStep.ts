@@ -190,11 +190,12 @@ const K_M: i32 = 20, K_H: i32 = 29, K_R: i32 = 32, K_D: i32 = 34, K_LEN: i32 = 3
 const K_LIVE: i32 = 40, K_SQ: i32 = 41, K_SP: i32 = 45, K_SPS: i32 = 48, K_SO: i32 = 49, K_N: i32 = 52;
 // … the lanes whose chain has colliders (i32x4 mask: −1 live with colliders, 0 not), the most
 // colliders a lane has (i32), then per collider slot m of each lane, this step's shape relative
-// to the lane's origin (7 v128 from K_CS + 7m: a, b − a, the reach r·1.001 + lead; −1: none)
+// to the lane's origin (8 v128 from K_CS + 8m: a, b − a, the reach r·1.001 + lead (−1: none),
+// the radius r)
 const K_COLL: i32 = 53, K_NC: i32 = 54, K_CS: i32 = 55;
 const MAX_CHAIN_COLLIDERS: i32 = 16; // = MAX_CHAIN_COLLIDERS in core/components/collider.ts
 /** v128 per group block. */
-const GKV: i32 = K_CS + 7 * MAX_CHAIN_COLLIDERS;
+const GKV: i32 = K_CS + 8 * MAX_CHAIN_COLLIDERS;
 const GKB: i32 = GKV * 16;
 /** Groups stepped side by side (their links interleaved: one chain's links are a dependency chain). */
 const CHUNK: i32 = 16;
@@ -403,121 +404,152 @@ export function setColliderPointers(count: usize, list: usize, shapeWs: usize, c
     && load<i32>(pCChar + (<usize>c << 2)) == load<i32>(pChar + (<usize>e << 2));
 }
 
-// closestOnSegments' results: the parameters on the first and the second segment.
-let cS: f64 = 0, cT: f64 = 0;
-@inline function clamp01(x: f64): f64 { return x < 0 ? 0 : x > 1 ? 1 : x; }
-
 /**
- * The closest points of the segments p + s·d1 and q + t·d2 (s, t in [0, 1]) into cS, cT
- * (degenerate segments: points; parallel ones: s = 0).
+ * 6b. tailCollide — the lanes of mask `lanes` (link k0 + j of group g; head h and length ℓ in
+ * the group block, tip just stored; relative to this step's anchor) kept out of their chains'
+ * colliders (the block's shapes: spheres and capsules, reflected for a mirrored chain), four
+ * lanes at once. For each collider the link segment h → tip meets by less than its reach r
+ * (radius × 1.001 + lead), with c the axis point nearest the segment and D = |c − h|: the link
+ * turns about its head, in the plane of its direction and c − h, just far enough that it clears
+ * the sphere (c, r) — to the tangent when the link reaches it (ℓ² ≥ D² − r²: sin θ = r/D),
+ * else with its tip on the sphere (cos θ = (ℓ² + D² − r²)/(2ℓD)). The rope length is kept (a
+ * turn, never a stretch); three passes over the colliders settle a link against several. A
+ * collider that holds the head itself (the tail root inside the hips) is left to the links
+ * beyond it. On contact the velocity loses its part into the shape and its radial part (the
+ * correction is never turned into velocity) and is damped by e^(−γΔt) (`contactDamping`); the
+ * direction goes to the block's D and DP scratch and the new bend into the step values dl.
  */
-function closestOnSegments(px: f64, py: f64, pz: f64, d1x: f64, d1y: f64, d1z: f64, qx: f64, qy: f64, qz: f64, d2x: f64, d2y: f64, d2z: f64): void {
-  const rx = px - qx, ry = py - qy, rz = pz - qz;
-  const a = d1x * d1x + d1y * d1y + d1z * d1z, e = d2x * d2x + d2y * d2y + d2z * d2z, f = d2x * rx + d2y * ry + d2z * rz;
-  const EPS = 1e-18;
-  if (a <= EPS) { cS = 0; cT = e <= EPS ? 0 : clamp01(f / e); return; }
-  const c = d1x * rx + d1y * ry + d1z * rz;
-  if (e <= EPS) { cT = 0; cS = clamp01(-c / a); return; }
-  const b = d1x * d2x + d1y * d2y + d1z * d2z, den = a * e - b * b;
-  let s = den > EPS * a * e ? clamp01((b * f - c * e) / den) : 0;
-  let t = (b * s + f) / e;
-  if (t < 0) { t = 0; s = clamp01(-c / a); } else if (t > 1) { t = 1; s = clamp01((b - c) / a); }
-  cS = s; cT = t;
+function tailCollide(gk: usize, dl: usize, g: i32, o3: usize, o9: usize, lanes: v128): void {
+  const ZERO = f4(0), ONE = f4(1), TINY = f4(1e-30);
+  const hx = v128.load(gk, K_H * 16), hy = v128.load(gk, K_H * 16 + 16), hz = v128.load(gk, K_H * 16 + 32);
+  const len = v128.load(gk, K_LEN * 16);
+  const pp = pPos + o3;
+  let ux = sb4(v128.load(pp), hx), uy = sb4(v128.load(pp, 16), hy), uz = sb4(v128.load(pp, 32), hz);
+  const ul = sq4(dot34(ux, uy, uz, ux, uy, uz));
+  const act = v128.and(lanes, v128.and(gt4(ul, mu4(f4(1e-12), len)), lt4(ul, f4(Infinity))));
+  if (!v128.any_true(act)) return;
+  const iul = dv4(ONE, ul);
+  ux = mu4(ux, iul); uy = mu4(uy, iul); uz = mu4(uz, iul);
+  const len2 = mu4(len, len), ilen2 = dv4(f4(0.5), len);
+  const nc = load<i32>(gk, K_NC * 16);
+  let hit = i32x4.splat(0), nx = ZERO, ny = ZERO, nz = ZERO;
+  for (let pass = 0; pass < 3; pass++) {
+    let moved = i32x4.splat(0);
+    for (let m = 0; m < nc; m++) {
+      const bk = gk + <usize>((K_CS + m * 8) << 4);
+      const R = v128.load(bk, 96), r0 = v128.load(bk, 112);
+      const ax = v128.load(bk), ay = v128.load(bk, 16), az = v128.load(bk, 32);
+      const bx = v128.load(bk, 48), by = v128.load(bk, 64), bz = v128.load(bk, 80);
+      // closest points of h + s·ℓu and a + t·(b − a), s, t in [0, 1] (as nearColliders)
+      const d1x = mu4(len, ux), d1y = mu4(len, uy), d1z = mu4(len, uz);
+      const rx = sb4(hx, ax), ry = sb4(hy, ay), rz = sb4(hz, az);
+      const e = dot34(bx, by, bz, bx, by, bz), f = dot34(bx, by, bz, rx, ry, rz);
+      const c = dot34(d1x, d1y, d1z, rx, ry, rz), b = dot34(d1x, d1y, d1z, bx, by, bz);
+      const ae = mu4(len2, e), den = sb4(ae, mu4(b, b));
+      const s0 = sel(gt4(den, mu4(f4(1e-6), ae)), f32x4.pmin(ONE, f32x4.pmax(ZERO, dv4(sb4(mu4(b, f), mu4(c, e)), f32x4.pmax(den, TINY)))), ZERO);
+      const sphere = f32x4.le(e, mu4(f4(1e-12), len2));
+      const ie = dv4(ONE, f32x4.pmax(e, TINY));
+      const t0 = mu4(ad4(mu4(b, s0), f), ie);
+      const inside = v128.andnot(v128.and(f32x4.ge(t0, ZERO), f32x4.le(t0, ONE)), sphere);
+      const t = sel(sphere, ZERO, f32x4.pmin(ONE, f32x4.pmax(ZERO, t0)));
+      const sv = sel(inside, s0, f32x4.pmin(ONE, f32x4.pmax(ZERO, dv4(sb4(mu4(b, t), c), len2))));
+      const qx = sb4(ad4(rx, mu4(sv, d1x)), mu4(t, bx)), qy = sb4(ad4(ry, mu4(sv, d1y)), mu4(t, by)), qz = sb4(ad4(rz, mu4(sv, d1z)), mu4(t, bz));
+      const touch = v128.and(v128.and(act, gt4(R, ZERO)), lt4(dot34(qx, qy, qz, qx, qy, qz), mu4(R, R)));
+      if (!v128.any_true(touch)) continue;
+      // the head inside the shape: left to the links beyond
+      const th = sel(sphere, ZERO, f32x4.pmin(ONE, f32x4.pmax(ZERO, mu4(ng4(f), ie))));
+      const gx = sb4(mu4(th, bx), rx), gy = sb4(mu4(th, by), ry), gz = sb4(mu4(th, bz), rz);
+      const dh2 = dot34(gx, gy, gz, gx, gy, gz);
+      let wx = sb4(mu4(t, bx), rx), wy = sb4(mu4(t, by), ry), wz = sb4(mu4(t, bz), rz);
+      const D = sq4(dot34(wx, wy, wz, wx, wy, wz)), iD = dv4(ONE, f32x4.pmax(D, TINY));
+      wx = mu4(wx, iD); wy = mu4(wy, iD); wz = mu4(wz, iD);
+      const r = sel(f32x4.ge(mu4(R, R), dh2), mu4(sq4(dh2), f4(0.999999)), R);
+      // the least turn away from c that clears the sphere (c, r)
+      const tang = f32x4.ge(len2, sb4(mu4(D, D), mu4(r, r)));
+      const smT = mu4(r, iD), cmI = mu4(mu4(sb4(ad4(len2, mu4(D, D)), mu4(r, r)), iD), ilen2);
+      const cm = sel(tang, sq4(f32x4.pmax(ZERO, sb4(ONE, mu4(smT, smT)))), cmI);
+      const sm = sel(tang, smT, sq4(f32x4.pmax(ZERO, sb4(ONE, mu4(cmI, cmI)))));
+      const cu = dot34(ux, uy, uz, wx, wy, wz);
+      const turn = v128.and(touch, v128.and(gt4(dh2, mu4(r0, r0)), gt4(cu, cm)));
+      if (!v128.any_true(turn)) continue;
+      let px = sb4(ux, mu4(cu, wx)), py = sb4(uy, mu4(cu, wy)), pz = sb4(uz, mu4(cu, wz));
+      let pl = sq4(dot34(px, py, pz, px, py, pz));
+      const aimed = lt4(pl, f4(1e-6)); // (aimed at c: turn away from the axis sideways, else any way)
+      if (v128.any_true(aimed)) {
+        let qx2 = sb4(mu4(wy, bz), mu4(wz, by)), qy2 = sb4(mu4(wz, bx), mu4(wx, bz)), qz2 = sb4(mu4(wx, by), mu4(wy, bx));
+        let ql = sq4(dot34(qx2, qy2, qz2, qx2, qy2, qz2));
+        const flat = lt4(ql, mu4(f4(1e-6), sq4(f32x4.pmax(e, TINY))));
+        qx2 = sel(flat, ng4(wz), qx2); qy2 = sel(flat, ZERO, qy2); qz2 = sel(flat, wx, qz2);
+        ql = sel(flat, sq4(ad4(mu4(wz, wz), mu4(wx, wx))), ql);
+        const none = lt4(ql, f4(1e-6));
+        qx2 = sel(none, ONE, qx2); qy2 = sel(none, ZERO, qy2); qz2 = sel(none, ZERO, qz2); ql = sel(none, ONE, ql);
+        px = sel(aimed, qx2, px); py = sel(aimed, qy2, py); pz = sel(aimed, qz2, pz); pl = sel(aimed, ql, pl);
+      }
+      const ipl = dv4(ONE, pl);
+      px = mu4(px, ipl); py = mu4(py, ipl); pz = mu4(pz, ipl);
+      ux = sel(turn, ad4(mu4(cm, wx), mu4(sm, px)), ux); uy = sel(turn, ad4(mu4(cm, wy), mu4(sm, py)), uy); uz = sel(turn, ad4(mu4(cm, wz), mu4(sm, pz)), uz);
+      nx = sel(turn, sb4(mu4(cm, px), mu4(sm, wx)), nx); ny = sel(turn, sb4(mu4(cm, py), mu4(sm, wy)), ny); nz = sel(turn, sb4(mu4(cm, pz), mu4(sm, wz)), nz);
+      moved = v128.or(moved, turn);
+    }
+    if (!v128.any_true(moved)) break;
+    hit = v128.or(hit, moved);
+  }
+  if (!v128.any_true(hit)) return;
+  collideFinish(gk, dl, g, o3, o9, hit, hx, hy, hz, len, ux, uy, uz, nx, ny, nz);
+}
+
+/** Chain eid's contact counted; returns its contact damping factor e^(−γΔt) (1 for no chain). */
+function contactOf(eid: i32): f32 {
+  if (eid < 0) return 1;
+  store<i32>(pCollContacts + (<usize>eid << 2), load<i32>(pCollContacts + (<usize>eid << 2)) + 1);
+  return <f32>L(pStepCache, eid * 5 + 1);
 }
 
 /**
- * tailCollide: lane lj's link k (head h, length ℓ in the group block's scratch; tip just
- * stored; relative to this step's anchor) is kept out of chain eid's colliders (spheres and
- * capsules, `shapeWs`, world; reflected across x = 0 for a mirrored chain). For each collider
- * the segment h → tip meets by less than its radius r, with c the axis point nearest the
- * segment and D = |c − h|: the link turns about its head, in the plane of its direction and
- * c − h, just far enough that it clears the sphere (c, r) — to the tangent when the link
- * reaches it (ℓ² ≥ D² − r²: sin θ = r/D), else with its tip on the sphere
- * (cos θ = (ℓ² + D² − r²)/(2ℓD)). The rope length is kept (a turn, never a stretch); three
- * passes over the colliders settle a link against several. A collider that holds the head
- * itself (the tail root inside the hips) is left to the links beyond it. On contact the
- * velocity loses its part into the shape and its radial part (the correction is never turned
- * into velocity) and is damped by e^(−γΔt) (`contactDamping`); the direction goes to the
- * block's D and DP scratch and the new bend into the step values dl (as {@link floorContact}).
+ * tailCollide's outcome in the lanes of `hit`: the tip h + ℓu, the velocity (its part into the
+ * shape along −n and its radial part removed, then damped), the chain's contact count, the
+ * block's D and DP scratch and the new bend swing(restDirHs, A · u_parent) in the step values.
  */
-function tailCollide(gk: usize, dl: usize, lj: usize, k: i32, eid: i32): void {
-  const len = LF(gk, K_LEN, lj);
-  if (!(len > 0)) return;
-  const hx = LF(gk, K_H, lj), hy = LF(gk, K_H + 1, lj), hz = LF(gk, K_H + 2, lj);
-  let ux = LE(pPos, k, 3, 0) - hx, uy = LE(pPos, k, 3, 1) - hy, uz = LE(pPos, k, 3, 2) - hz;
-  const ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
-  if (!(ul > 1e-12 * len && ul < Infinity)) return;
-  ux /= ul; uy /= ul; uz /= ul;
-  const e3 = eid * 3, ox = L(pOrigin, e3), oy = L(pOrigin, e3 + 1), oz = L(pOrigin, e3 + 2);
-  const mx: f64 = load<u8>(pMirrored + <usize>eid) == 1 ? -1 : 1;
-  const n = <i32>load<u8>(pCollCount + <usize>eid);
-  let hit = false, nx: f64 = 0, ny: f64 = 0, nz: f64 = 0;
-  for (let pass = 0; pass < 3; pass++) {
-    let moved = false;
-    for (let j = 0; j < n; j++) {
-      const c = load<i32>(pCollList + (<usize>(eid * MAX_CHAIN_COLLIDERS + j) << 2));
-      if (!colliderLive(c, eid)) continue;
-      const o = c * SHAPE_STRIDE;
-      const r0 = L(pShapeWs, o + 6);
-      if (!(r0 > 0)) continue;
-      const ax = mx * L(pShapeWs, o) - ox, ay = L(pShapeWs, o + 1) - oy, az = L(pShapeWs, o + 2) - oz;
-      const abx = mx * L(pShapeWs, o + 3) - ox - ax, aby = L(pShapeWs, o + 4) - oy - ay, abz = L(pShapeWs, o + 5) - oz - az;
-      const lead = L(pShapeWs, o + 7);
-      // (the common case first: the link's bounding sphere, around its middle, clear of the shape)
-      const hl = 0.5 * len, mx0 = hx + hl * ux - ax, my0 = hy + hl * uy - ay, mz0 = hz + hl * uz - az;
-      const ab2 = abx * abx + aby * aby + abz * abz;
-      const tm = ab2 > 1e-18 ? clamp01((mx0 * abx + my0 * aby + mz0 * abz) / ab2) : 0;
-      const ex = mx0 - tm * abx, ey = my0 - tm * aby, ez = mz0 - tm * abz, reach = r0 * 1.001 + lead + hl;
-      if (ex * ex + ey * ey + ez * ez >= reach * reach) continue;
-      // (pushed a hair beyond the surface, 0.1 %: the tip is stored in float32, and the next
-      // link must find its head outside; and by the shape's lead, `shapeWs` slot 7; never
-      // beyond the head's own distance)
-      let r = r0 * 1.001 + lead; // (+ the lead: the write shows this state a step late, the bones moved on)
-      closestOnSegments(hx, hy, hz, len * ux, len * uy, len * uz, ax, ay, az, abx, aby, abz);
-      const qx = hx + cS * len * ux - ax - cT * abx, qy = hy + cS * len * uy - ay - cT * aby, qz = hz + cS * len * uz - az - cT * abz;
-      if (qx * qx + qy * qy + qz * qz >= r * r) continue;
-      // the head inside the shape: left to the links beyond
-      const th = ab2 > 1e-18 ? clamp01(((hx - ax) * abx + (hy - ay) * aby + (hz - az) * abz) / ab2) : 0;
-      const gx = ax + th * abx - hx, gy = ay + th * aby - hy, gz = az + th * abz - hz;
-      const dh2 = gx * gx + gy * gy + gz * gz;
-      if (dh2 <= r0 * r0) continue;
-      if (r * r >= dh2) r = Math.sqrt(dh2) * 0.999999;
-      let wx = ax + cT * abx - hx, wy = ay + cT * aby - hy, wz = az + cT * abz - hz;
-      const D = Math.sqrt(wx * wx + wy * wy + wz * wz);
-      wx /= D; wy /= D; wz /= D;
-      // the least turn away from c that clears the sphere (c, r)
-      let cm: f64, sm: f64;
-      if (len * len >= D * D - r * r) { sm = r / D; cm = Math.sqrt(1 - sm * sm); } else {
-        cm = (len * len + D * D - r * r) / (2 * len * D); sm = Math.sqrt(1 - cm * cm);
-      }
-      const cu = ux * wx + uy * wy + uz * wz;
-      if (cu <= cm) continue;
-      let px = ux - cu * wx, py = uy - cu * wy, pz = uz - cu * wz;
-      let pl = Math.sqrt(px * px + py * py + pz * pz);
-      if (pl < 1e-9) { // (aimed at c: turn away from the axis sideways, else any way)
-        px = wy * abz - wz * aby; py = wz * abx - wx * abz; pz = wx * aby - wy * abx;
-        pl = Math.sqrt(px * px + py * py + pz * pz);
-        if (pl < 1e-12) { px = -wz; py = 0; pz = wx; pl = Math.sqrt(px * px + pz * pz); if (pl < 1e-12) { px = 1; pl = 1; } }
-      }
-      px /= pl; py /= pl; pz /= pl;
-      ux = cm * wx + sm * px; uy = cm * wy + sm * py; uz = cm * wz + sm * pz;
-      nx = cm * px - sm * wx; ny = cm * py - sm * wy; nz = cm * pz - sm * wz;
-      hit = true; moved = true;
-    }
-    if (!moved) break;
+function collideFinish(
+  gk: usize, dl: usize, g: i32, o3: usize, o9: usize, hit: v128,
+  hx: v128, hy: v128, hz: v128, len: v128, ux: v128, uy: v128, uz: v128, nx: v128, ny: v128, nz: v128,
+): void {
+  const ZERO = f4(0), ONE = f4(1);
+  const pp = pPos + o3, pv = pVel + o3;
+  v128.store(pp, keep(hit, ad4(hx, mu4(len, ux)), pp)); v128.store(pp + 16, keep(hit, ad4(hy, mu4(len, uy)), pp + 16)); v128.store(pp + 32, keep(hit, ad4(hz, mu4(len, uz)), pp + 32));
+  let vx = v128.load(pv), vy = v128.load(pv, 16), vz = v128.load(pv, 32);
+  const vn = f32x4.pmin(ZERO, dot34(vx, vy, vz, nx, ny, nz)); // (only a velocity into the shape)
+  vx = sb4(vx, mu4(vn, nx)); vy = sb4(vy, mu4(vn, ny)); vz = sb4(vz, mu4(vn, nz));
+  const vr = dot34(vx, vy, vz, ux, uy, uz);
+  vx = sb4(vx, mu4(vr, ux)); vy = sb4(vy, mu4(vr, uy)); vz = sb4(vz, mu4(vr, uz));
+  const d0 = i32x4.extract_lane(hit, 0) != 0 ? contactOf(laneEnt(g, 0)) : <f32>1, d1 = i32x4.extract_lane(hit, 1) != 0 ? contactOf(laneEnt(g, 1)) : <f32>1;
+  const d2 = i32x4.extract_lane(hit, 2) != 0 ? contactOf(laneEnt(g, 2)) : <f32>1, d3 = i32x4.extract_lane(hit, 3) != 0 ? contactOf(laneEnt(g, 3)) : <f32>1;
+  const damp = f32x4.replace_lane(f32x4.replace_lane(f32x4.replace_lane(f32x4.splat(d0), 1, d1), 2, d2), 3, d3);
+  v128.store(pv, keep(hit, mu4(vx, damp), pv)); v128.store(pv + 16, keep(hit, mu4(vy, damp), pv + 16)); v128.store(pv + 32, keep(hit, mu4(vz, damp), pv + 32));
+  v128.store(gk, keep(hit, ux, gk + K_D * 16), K_D * 16); v128.store(gk, keep(hit, uz, gk + K_D * 16 + 16), K_D * 16 + 16);
+  // the direction in the parent frame (Mᵀu) and the new bend (laneAim's maths, four lanes)
+  const m00 = v128.load(gk, K_M * 16), m01 = v128.load(gk, K_M * 16 + 16), m02 = v128.load(gk, K_M * 16 + 32);
+  const m10 = v128.load(gk, K_M * 16 + 48), m11 = v128.load(gk, K_M * 16 + 64), m12 = v128.load(gk, K_M * 16 + 80);
+  const m20 = v128.load(gk, K_M * 16 + 96), m21 = v128.load(gk, K_M * 16 + 112), m22 = v128.load(gk, K_M * 16 + 128);
+  const dx = dot34(m00, m10, m20, ux, uy, uz), dy = dot34(m01, m11, m21, ux, uy, uz), dz = dot34(m02, m12, m22, ux, uy, uz);
+  v128.store(gk, keep(hit, dx, gk + K_DP * 16), K_DP * 16); v128.store(gk, keep(hit, dy, gk + K_DP * 16 + 16), K_DP * 16 + 16); v128.store(gk, keep(hit, dz, gk + K_DP * 16 + 32), K_DP * 16 + 32);
+  const A = pToHipsM + o9;
+  const bx = dot34(v128.load(A), v128.load(A, 16), v128.load(A, 32), dx, dy, dz);
+  const by = dot34(v128.load(A, 48), v128.load(A, 64), v128.load(A, 80), dx, dy, dz);
+  const bz = dot34(v128.load(A, 96), v128.load(A, 112), v128.load(A, 128), dx, dy, dz);
+  const ax = v128.load(pRestDirHs + o3), ay = v128.load(pRestDirHs + o3, 16), az = v128.load(pRestDirHs + o3, 32);
+  const d = dot34(ax, ay, az, bx, by, bz);
+  let cx = sb4(mu4(ay, bz), mu4(az, by)), cy = sb4(mu4(az, bx), mu4(ax, bz)), cz = sb4(mu4(ax, by), mu4(ay, bx)), cw = ad4(ONE, d);
+  const anti = lt4(d, f4(-0.999999));
+  if (v128.any_true(anti)) {
+    let qa = ZERO, qb = ng4(az), qc = ay;
+    const deg = lt4(ad4(mu4(qb, qb), mu4(qc, qc)), f4(1e-12));
+    qa = sel(deg, az, qa); qb = sel(deg, ZERO, qb); qc = sel(deg, ng4(ax), qc);
+    cx = sel(anti, qa, cx); cy = sel(anti, qb, cy); cz = sel(anti, qc, cz); cw = sel(anti, ZERO, cw);
   }
-  if (!hit) return;
-  SE(pPos, k, 3, 0, hx + len * ux); SE(pPos, k, 3, 1, hy + len * uy); SE(pPos, k, 3, 2, hz + len * uz);
-  let vx = LE(pVel, k, 3, 0), vy = LE(pVel, k, 3, 1), vz = LE(pVel, k, 3, 2);
-  const vn = vx * nx + vy * ny + vz * nz;
-  if (vn < 0) { vx -= vn * nx; vy -= vn * ny; vz -= vn * nz; }
-  const vr = vx * ux + vy * uy + vz * uz;
-  vx -= vr * ux; vy -= vr * uy; vz -= vr * uz;
-  const damp = L(pStepCache, eid * 5 + 1);
-  SE(pVel, k, 3, 0, vx * damp); SE(pVel, k, 3, 1, vy * damp); SE(pVel, k, 3, 2, vz * damp);
-  store<i32>(pCollContacts + (<usize>eid << 2), load<i32>(pCollContacts + (<usize>eid << 2)) + 1);
-  SF(gk, K_D, lj, ux); SF(gk, K_D + 1, lj, uz);
-  laneAim(gk, dl, lj, k, ux, uy, uz);
+  const il = dv4(ONE, sq4(ad4(dot34(cx, cy, cz, cx, cy, cz), mu4(cw, cw))));
+  v128.store(dl, keep(hit, mu4(cx, il), dl + BN * 16), BN * 16); v128.store(dl, keep(hit, mu4(cy, il), dl + BN * 16 + 16), BN * 16 + 16);
+  v128.store(dl, keep(hit, mu4(cz, il), dl + BN * 16 + 32), BN * 16 + 32); v128.store(dl, keep(hit, mu4(cw, il), dl + BN * 16 + 48), BN * 16 + 48);
 }
 
 /** Benign lane constants' partner: whether chain e may step in lane j of group g this call (links n). */
@@ -539,17 +571,17 @@ function laneShapes(gk: usize, j: i32, e: i32, on: bool, upTo: i32): i32 {
     const ox = L(pOrigin, e * 3), oy = L(pOrigin, e * 3 + 1), oz = L(pOrigin, e * 3 + 2);
     const mx: f64 = load<u8>(pMirrored + <usize>e) == 1 ? -1 : 1;
     for (let m = 0; m < n; m++) {
-      const c = load<i32>(pCollList + (<usize>(e * MAX_CHAIN_COLLIDERS + m) << 2)), f = K_CS + m * 7;
+      const c = load<i32>(pCollList + (<usize>(e * MAX_CHAIN_COLLIDERS + m) << 2)), f = K_CS + m * 8;
       const o = c * SHAPE_STRIDE;
       const r0 = colliderLive(c, e) ? L(pShapeWs, o + 6) : -1;
       if (!(r0 > 0)) { SF(gk, f + 6, lj, -1); continue; }
       const ax = mx * L(pShapeWs, o) - ox, ay = L(pShapeWs, o + 1) - oy, az = L(pShapeWs, o + 2) - oz;
       SF(gk, f, lj, ax); SF(gk, f + 1, lj, ay); SF(gk, f + 2, lj, az);
       SF(gk, f + 3, lj, mx * L(pShapeWs, o + 3) - ox - ax); SF(gk, f + 4, lj, L(pShapeWs, o + 4) - oy - ay); SF(gk, f + 5, lj, L(pShapeWs, o + 5) - oz - az);
-      SF(gk, f + 6, lj, r0 * 1.001 + L(pShapeWs, o + 7));
+      SF(gk, f + 6, lj, r0 * 1.001 + L(pShapeWs, o + 7)); SF(gk, f + 7, lj, r0);
     }
   }
-  for (let m = n; m < upTo; m++) SF(gk, K_CS + m * 7 + 6, lj, -1);
+  for (let m = n; m < upTo; m++) SF(gk, K_CS + m * 8 + 6, lj, -1);
   return n;
 }
 
@@ -853,7 +885,7 @@ let sPx: v128 = f32x4.splat(0), sPy: v128 = f32x4.splat(0), sPz: v128 = f32x4.sp
   const nc = load<i32>(gk, K_NC * 16);
   let near = i32x4.splat(0);
   for (let m = 0; m < nc; m++) {
-    const bk = gk + <usize>((K_CS + m * 7) << 4);
+    const bk = gk + <usize>((K_CS + m * 8) << 4);
     const R = v128.load(bk, 96);
     const d2x = v128.load(bk, 48), d2y = v128.load(bk, 64), d2z = v128.load(bk, 80);
     const e = dot34(d2x, d2y, d2z, d2x, d2y, d2z);
@@ -975,10 +1007,7 @@ function stepLink(g: i32, i: i32, h: f32, gk: usize, dg: usize): void {
     v128.store(gk, len, K_LEN * 16);
     v128.store(gk, dpx, K_DP * 16); v128.store(gk, dpy, K_DP * 16 + 16); v128.store(gk, dpz, K_DP * 16 + 32);
     if (anyColl) {
-      if (i32x4.extract_lane(collM, 0) != 0) tailCollide(gk, dq, 0, k0, laneEnt(g, 0));
-      if (i32x4.extract_lane(collM, 1) != 0) tailCollide(gk, dq, 4, k0 + 1, laneEnt(g, 1));
-      if (i32x4.extract_lane(collM, 2) != 0) tailCollide(gk, dq, 8, k0 + 2, laneEnt(g, 2));
-      if (i32x4.extract_lane(collM, 3) != 0) tailCollide(gk, dq, 12, k0 + 3, laneEnt(g, 3));
+      tailCollide(gk, dq, g, o3, o9, collM);
       // (floor contact has the last word: tested on the tips as the colliders left them)
       if (anyFloor) fm = v128.and(v128.and(live, floorOn), lt4(v128.load(pp, 16), floorF));
     }
