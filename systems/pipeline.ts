@@ -25,7 +25,7 @@ import { tailClockBegin, tailClockStep } from './tailClock';
 import { tailStep } from './tailStep';
 import { tailCollidersBegin, tailCollidersStep } from './tailColliders';
 import { tailWrite } from './tailWrite';
-import { footLock } from './footLock';
+import { footLock, footLockPrepare } from './footLock';
 import { pelvisHeight } from './pelvisHeight';
 import { twoBoneIK } from './twoBoneIK';
 
@@ -39,10 +39,8 @@ import { twoBoneIK } from './twoBoneIK';
  */
 export function update(world: BitrigWorld, dt: number): void {
   if (!isBitrigWorld(world)) return; // (a world bitrig is not attached to: nothing to run; the frame never throws)
-  // 1–3: scene contacts.
-  footLock(world, dt);
-  pelvisHeight(world, dt);
-  twoBoneIK(world, dt);
+  // 1–3: scene contacts, block by block.
+  sceneContacts(world, dt);
   // 4–8: tail secondary motion.
   const steps = tailClockBegin(world, dt);
   tailCollidersBegin(world);
@@ -52,4 +50,64 @@ export function update(world: BitrigWorld, dt: number): void {
     tailStep(world); // 5–7 per link, hips outward: TailSpring → BendCouple → TailCollide → FloorContact
   }
   tailWrite(world);
+}
+
+/** Characters per block of {@link sceneContacts}: a block's bones and limb records stay in the cache from FootLock to TwoBoneIK. */
+const SCENE_BLOCK = 32;
+
+/**
+ * Steps 1–3 (FootLock, PelvisHeight, TwoBoneIK) for every scene character, as {@link update}
+ * runs them: the game's ground queries first, for every character, then blocks of
+ * characters, each through the three kernels before the next block, so that the block's pose
+ * and limb data are read from memory once instead of three times. The results are those of the
+ * three systems run in turn over the whole world: each step reads and writes only its own
+ * character's bones and records (supports are the game's), so a character sees the same inputs
+ * whichever block runs first. Used when the limbs of `world.queries.limbs.dense` come grouped by
+ * character in the order of `world.queries.sceneChars.dense` (as setup adds them); otherwise,
+ * and in a world mid-setup, the three systems run in turn. Never throws or allocates.
+ *
+ * @example
+ * sceneContacts(world, 1 / 60); // = footLock(world, dt); pelvisHeight(world, dt); twoBoneIK(world, dt);
+ */
+export function sceneContacts(world: BitrigWorld, dt: number): void {
+  const accel = world.tailAccel;
+  const chars = world.queries.sceneChars.dense, limbs = world.queries.limbs.dense;
+  const owner = world.components.Limb.owner;
+  if (accel === null || accel.scene === null || accel.ik === null || chars.length > accel.sceneList.length ||
+    limbs.length > accel.ikList.length || world.comSegments.buffer !== accel.memory.buffer ||
+    !limbsByCharacter(chars, limbs, owner)) {
+    footLock(world, dt); pelvisHeight(world, dt); twoBoneIK(world, dt);
+    return;
+  }
+  const n = footLockPrepare(world, dt);
+  if (world.tailAccel !== accel || n !== chars.length) {
+    // (a ground query re-laid the world out: this frame's lock is lost, as footLock has it)
+    if (n > 0) accel.scene.footLockRun(0, n);
+    pelvisHeight(world, dt); twoBoneIK(world, dt);
+    return;
+  }
+  const scene = accel.scene, ik = accel.ik, list = accel.ikList, nl = limbs.length;
+  let p = 0;
+  for (let b0 = 0; b0 < n; b0 += SCENE_BLOCK) {
+    const b1 = b0 + SCENE_BLOCK < n ? b0 + SCENE_BLOCK : n;
+    scene.footLockRun(b0, b1);
+    scene.pelvisRun(b0, b1);
+    let m = 0;
+    for (let i = b0; i < b1; i++) {
+      const c = chars[i]!;
+      while (p < nl && owner[limbs[p]!] === c) list[m++] = limbs[p++]!;
+    }
+    if (m > 0) ik.twoBoneRun(0, m);
+  }
+}
+
+/** True when the limbs come grouped by their owner character, the groups in the characters' order. */
+function limbsByCharacter(chars: ArrayLike<number>, limbs: ArrayLike<number>, owner: ArrayLike<number>): boolean {
+  const nl = limbs.length;
+  let p = 0;
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!;
+    while (p < nl && owner[limbs[p]!] === c) p++;
+  }
+  return p === nl;
 }
