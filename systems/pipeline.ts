@@ -21,6 +21,7 @@
  * before the legs are solved from it, and the tail's rest targets read the final hips.
  */
 import { isBitrigWorld, type BitrigWorld } from '../core/world';
+import { MAX_ARMS, MAX_LEGS } from '../core/components/scene';
 import { tailClockBegin, tailClockStep } from './tailClock';
 import { tailStep } from './tailStep';
 import { tailCollidersBegin, tailCollidersStep } from './tailColliders';
@@ -62,20 +63,19 @@ const SCENE_BLOCK = 32;
  * and limb data are read from memory once instead of three times. The results are those of the
  * three systems run in turn over the whole world: each step reads and writes only its own
  * character's bones and records (supports are the game's), so a character sees the same inputs
- * whichever block runs first. Used when the limbs of `world.queries.limbs.dense` come grouped by
- * character in the order of `world.queries.sceneChars.dense` (as setup adds them); otherwise,
- * and in a world mid-setup, the three systems run in turn. Never throws or allocates.
+ * whichever block runs first, and limbs of different characters are independent. Used when
+ * every limb of `world.queries.limbs` is listed once by its own scene character (its legs,
+ * then its arms: as setup makes them); otherwise, and in a world mid-setup, the three systems
+ * run in turn. Never throws or allocates.
  *
  * @example
  * sceneContacts(world, 1 / 60); // = footLock(world, dt); pelvisHeight(world, dt); twoBoneIK(world, dt);
  */
 export function sceneContacts(world: BitrigWorld, dt: number): void {
   const accel = world.tailAccel;
-  const chars = world.queries.sceneChars.dense, limbs = world.queries.limbs.dense;
-  const owner = world.components.Limb.owner;
+  const chars = world.queries.sceneChars.dense;
   if (accel === null || accel.scene === null || accel.ik === null || chars.length > accel.sceneList.length ||
-    limbs.length > accel.ikList.length || world.comSegments.buffer !== accel.memory.buffer ||
-    !limbsByCharacter(chars, limbs, owner)) {
+    world.comSegments.buffer !== accel.memory.buffer || !limbsListed(world)) {
     footLock(world, dt); pelvisHeight(world, dt); twoBoneIK(world, dt);
     return;
   }
@@ -86,8 +86,8 @@ export function sceneContacts(world: BitrigWorld, dt: number): void {
     pelvisHeight(world, dt); twoBoneIK(world, dt);
     return;
   }
-  const scene = accel.scene, ik = accel.ik, list = accel.ikList, nl = limbs.length;
-  let p = 0;
+  const SC = world.components.SceneCharacter, legs = SC.legs, arms = SC.arms, legCount = SC.legCount, armCount = SC.armCount;
+  const scene = accel.scene, ik = accel.ik, list = accel.ikList;
   for (let b0 = 0; b0 < n; b0 += SCENE_BLOCK) {
     const b1 = b0 + SCENE_BLOCK < n ? b0 + SCENE_BLOCK : n;
     scene.footLockRun(b0, b1);
@@ -95,19 +95,33 @@ export function sceneContacts(world: BitrigWorld, dt: number): void {
     let m = 0;
     for (let i = b0; i < b1; i++) {
       const c = chars[i]!;
-      while (p < nl && owner[limbs[p]!] === c) list[m++] = limbs[p++]!;
+      for (let k = 0, nl = legCount[c]!; k < nl; k++) list[m++] = legs[c * MAX_LEGS + k]!;
+      for (let k = 0, na = armCount[c]!; k < na; k++) list[m++] = arms[c * MAX_ARMS + k]!;
     }
     if (m > 0) ik.twoBoneRun(0, m);
   }
 }
 
-/** True when the limbs come grouped by their owner character, the groups in the characters' order. */
-function limbsByCharacter(chars: ArrayLike<number>, limbs: ArrayLike<number>, owner: ArrayLike<number>): boolean {
-  const nl = limbs.length;
-  let p = 0;
+/**
+ * True when the scene characters' leg and arm lists name every limb of `world.queries.limbs`
+ * exactly once: each listed entity is a limb whose owner is that character, none twice in one
+ * character's lists, and as many as the query holds (so none is left out).
+ */
+function limbsListed(world: BitrigWorld): boolean {
+  const chars = world.queries.sceneChars.dense, limbs = world.queries.limbs;
+  const SC = world.components.SceneCharacter, owner = world.components.Limb.owner;
+  const legs = SC.legs, arms = SC.arms, legCount = SC.legCount, armCount = SC.armCount;
+  let total = 0;
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
-    while (p < nl && owner[limbs[p]!] === c) p++;
+    const nl = legCount[c]!, na = armCount[c]!;
+    if (nl > MAX_LEGS || na > MAX_ARMS) return false;
+    for (let k = 0; k < nl + na; k++) {
+      const e = k < nl ? legs[c * MAX_LEGS + k]! : arms[c * MAX_ARMS + k - nl]!;
+      if (!(e >= 0) || owner[e] !== c || !limbs.has(e)) return false;
+      for (let j = 0; j < k; j++) if ((j < nl ? legs[c * MAX_LEGS + j]! : arms[c * MAX_ARMS + j - nl]!) === e) return false;
+    }
+    total += nl + na;
   }
-  return p === nl;
+  return total === limbs.dense.length;
 }
