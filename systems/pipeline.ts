@@ -63,10 +63,12 @@ const SCENE_BLOCK = 32;
  * and limb data are read from memory once instead of three times. The results are those of the
  * three systems run in turn over the whole world: each step reads and writes only its own
  * character's bones and records (supports are the game's), so a character sees the same inputs
- * whichever block runs first, and limbs of different characters are independent. Used when
- * every limb of `world.queries.limbs` is listed once by its own scene character (its legs,
- * then its arms: as setup makes them); otherwise, and in a world mid-setup, the three systems
- * run in turn. Never throws or allocates.
+ * whichever block runs first, and limbs of different characters are independent. A block's
+ * limbs are taken from the limb query in its own order when that comes grouped by character in
+ * the characters' order (as setup adds them), else from each character's leg and arm lists
+ * when these name every limb of the query once (after removals reordered the query); when
+ * neither holds, and in a world mid-setup, the three systems run in turn. Never throws or
+ * allocates.
  *
  * @example
  * sceneContacts(world, 1 / 60); // = footLock(world, dt); pelvisHeight(world, dt); twoBoneIK(world, dt);
@@ -74,8 +76,11 @@ const SCENE_BLOCK = 32;
 export function sceneContacts(world: BitrigWorld, dt: number): void {
   const accel = world.tailAccel;
   const chars = world.queries.sceneChars.dense;
+  // (where each block's limbs come from: the limb query's own order when it is grouped by character, else the characters' lists)
+  let grouped = false;
   if (accel === null || accel.scene === null || accel.ik === null || chars.length > accel.sceneList.length ||
-    world.comSegments.buffer !== accel.memory.buffer || !limbsListed(world)) {
+    world.queries.limbs.dense.length > accel.ikList.length || world.comSegments.buffer !== accel.memory.buffer ||
+    !((grouped = limbsGrouped(world)) || limbsListed(world))) {
     footLock(world, dt); pelvisHeight(world, dt); twoBoneIK(world, dt);
     return;
   }
@@ -88,6 +93,8 @@ export function sceneContacts(world: BitrigWorld, dt: number): void {
   }
   const SC = world.components.SceneCharacter, legs = SC.legs, arms = SC.arms, legCount = SC.legCount, armCount = SC.armCount;
   const scene = accel.scene, ik = accel.ik, list = accel.ikList;
+  const limbs = world.queries.limbs.dense, owner = world.components.Limb.owner, nLimbs = limbs.length;
+  let p = 0;
   for (let b0 = 0; b0 < n; b0 += SCENE_BLOCK) {
     const b1 = b0 + SCENE_BLOCK < n ? b0 + SCENE_BLOCK : n;
     scene.footLockRun(b0, b1);
@@ -95,11 +102,24 @@ export function sceneContacts(world: BitrigWorld, dt: number): void {
     let m = 0;
     for (let i = b0; i < b1; i++) {
       const c = chars[i]!;
+      if (grouped) { while (p < nLimbs && owner[limbs[p]!] === c) list[m++] = limbs[p++]!; continue; }
       for (let k = 0, nl = legCount[c]!; k < nl; k++) list[m++] = legs[c * MAX_LEGS + k]!;
       for (let k = 0, na = armCount[c]!; k < na; k++) list[m++] = arms[c * MAX_ARMS + k]!;
     }
     if (m > 0) ik.twoBoneRun(0, m);
   }
+}
+
+/** True when the limb query's entities come grouped by their owner character, the groups in the scene characters' query order (as setup adds them). */
+function limbsGrouped(world: BitrigWorld): boolean {
+  const chars = world.queries.sceneChars.dense, limbs = world.queries.limbs.dense, owner = world.components.Limb.owner;
+  const nl = limbs.length;
+  let p = 0;
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!;
+    while (p < nl && owner[limbs[p]!] === c) p++;
+  }
+  return p === nl;
 }
 
 /**

@@ -7,7 +7,8 @@
  * character turned off the ground — are driven with the same inputs; one runs the systems in
  * turn, the other `sceneContacts`. Every pose and scene component array must be bit-identical
  * (tolerance 0: the same operations on the same inputs), also after characters are removed
- * (the limbs' order in their query then changes).
+ * (the limbs' order in their query then changes, and the blocks take each character's limbs
+ * from its leg and arm lists instead of the query's order).
  */
 import { describe, expect, test } from 'vitest';
 import { mat4 } from 'gl-matrix';
