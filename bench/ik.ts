@@ -5,8 +5,10 @@
  *   both feet planted while the bodies sway, so every limb locks, bands and solves), compared
  *   in the same run with Babylon's `BoneIKController.update()` and three's `CCDIKSolver`
  *   (10 iterations) on two-bone chains. Every frame first copies the animated pose into the
- *   pose store (what an adapter's read does, not timed), then times the systems; the result is
- *   the median over 120 frames.
+ *   pose store (what an adapter's read does, not timed), then times the three steps as
+ *   `update` runs them (`sceneContacts`: block by block); the result is the median over 60
+ *   frames. The other 60 frames, interleaved, time the three systems called one after the
+ *   other over the whole crowd (a custom schedule): their sum and each stage are in `extra`.
  * - `ik.limb.fullSkeleton`: the same on a game-sized 65-bone humanoid (as `threejs-xbot.glb`),
  *   both sides on the same skeleton (Babylon's controllers on both legs of 1,000 skeletons).
  * - `crowd.frame`: milliseconds per frame for 10,000 characters with a six-link tail, two
@@ -27,7 +29,7 @@ import { addSceneIK, setSceneInputs, type SceneIKHandle } from '../core/sceneIK'
 import { footLock } from '../systems/footLock';
 import { pelvisHeight } from '../systems/pelvisHeight';
 import { twoBoneIK } from '../systems/twoBoneIK';
-import { update } from '../systems/pipeline';
+import { update, sceneContacts } from '../systems/pipeline';
 import { machineProbes, median, timeMedian, timeOnce, type BenchResult } from './common';
 import { allocPerFrame, steadyAllocation } from './alloc';
 
@@ -305,9 +307,15 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
   // Each frame: the adapter-like read (not timed), then the three systems, each timed; the
   // medians over the frames (a per-frame timing: nothing is subtracted, so no subtraction noise).
   const FR = 120;
-  const tLock: number[] = [], tPelvis: number[] = [], tTwo: number[] = [], tAll: number[] = [];
+  const tLock: number[] = [], tPelvis: number[] = [], tTwo: number[] = [], tSep: number[] = [], tAll: number[] = [];
   const sceneFrame = (keep: boolean): void => {
     c.read(f++);
+    if (f % 2 === 0) {
+      const t0 = performance.now();
+      sceneContacts(c.world, DT);
+      if (keep) tAll.push(performance.now() - t0);
+      return;
+    }
     const t0 = performance.now();
     footLock(c.world, DT);
     const t1 = performance.now();
@@ -315,7 +323,7 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
     const t2 = performance.now();
     twoBoneIK(c.world, DT);
     const t3 = performance.now();
-    if (keep) { tLock.push(t1 - t0); tPelvis.push(t2 - t1); tTwo.push(t3 - t2); tAll.push(t3 - t0); }
+    if (keep) { tLock.push(t1 - t0); tPelvis.push(t2 - t1); tTwo.push(t3 - t2); tSep.push(t3 - t0); }
   };
   for (let k = 0; k < 60; k++) sceneFrame(false);
   const probes = machineProbes();
@@ -329,7 +337,7 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
   // Allocation by bitrig's own systems once V8 has optimised them (no adapter read, no
   // comparison solvers): the exact bytes the young generation gains over windows of 100
   // frames, until three in a row allocate nothing (bench/alloc.ts).
-  const alloc = steadyAllocation(() => { footLock(c.world, DT); pelvisHeight(c.world, DT); twoBoneIK(c.world, DT); }, { framesPerWindow: 100, maxWindows: 40 });
+  const alloc = steadyAllocation(() => { sceneContacts(c.world, DT); footLock(c.world, DT); pelvisHeight(c.world, DT); twoBoneIK(c.world, DT); }, { framesPerWindow: 100, maxWindows: 40 });
 
   // ---- comparisons in the same run
   const ccd = threeCcdNs(2000);
@@ -343,7 +351,7 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
   const fullFrame = (keep: boolean): void => {
     cf.read(ff++);
     const t0 = performance.now();
-    footLock(cf.world, DT); pelvisHeight(cf.world, DT); twoBoneIK(cf.world, DT);
+    sceneContacts(cf.world, DT);
     if (keep) tFull.push(performance.now() - t0);
   };
   for (let k = 0; k < 60; k++) fullFrame(false);
@@ -372,7 +380,7 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
   framesMs(cr.read, 30, () => update(cr.world, DT)); // warm-up
   const crowdFrameMs = framesMs(cr.read, CF, () => update(cr.world, DT));
   // (steps 1–3 as update runs them)
-  const crowdSceneMs = framesMs(cr.read, CF, () => { footLock(cr.world, DT); pelvisHeight(cr.world, DT); twoBoneIK(cr.world, DT); });
+  const crowdSceneMs = framesMs(cr.read, CF, () => sceneContacts(cr.world, DT));
 
   return [
     {
@@ -385,6 +393,7 @@ export async function benchIk(): Promise<Array<BenchResult & { id: string; nsPer
         footLockNs: perLimb(median(tLock)),
         pelvisNs: perLimb(median(tPelvis)),
         twoBoneNs: perLimb(median(tTwo)),
+        separateSystemsNs: perLimb(median(tSep)),
         'three CCDIKSolver(10 it) ns': ccd,
         ratioVsCCD: ccd / oursNs,
         reachedLimbs: reached,

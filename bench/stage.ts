@@ -4,7 +4,8 @@
  * trees only in alternating runs of this same script.
  *
  * - `ik`: FootLock, PelvisHeight, TwoBoneIK ns per limb on the `ik.limb` crowd (env `N`
- *   characters, default 5,000; `FR` frames).
+ *   characters, default 5,000; `FR` frames), and the three block by block as `update` runs
+ *   them (`sceneContacts`), in frames of their own.
  * - `tail`: TailClock, the internal steps, TailWrite ns per link on the `tail.link` world (env
  *   `N` chains, default 10,000).
  * - `tailColliders`: the same on the `tail.link.colliders` world (`N` default 2,000), with the
@@ -20,7 +21,7 @@ import { tailClockBegin, tailClockStep } from '../systems/tailClock';
 import { tailStep } from '../systems/tailStep';
 import { tailCollidersBegin, tailCollidersStep } from '../systems/tailColliders';
 import { tailWrite } from '../systems/tailWrite';
-import { update } from '../systems/pipeline';
+import { update, sceneContacts } from '../systems/pipeline';
 import { crowd } from './ik';
 import { contactWalls, oursWorld } from './tail';
 import { median } from './common';
@@ -31,17 +32,20 @@ const env = (k: string, d: number): number => (process.env[k] !== undefined ? Nu
 function stageIk(): void {
   const N = env('N', 5000), FR = env('FR', 600);
   const c = crowd(N, false);
-  const t: number[][] = [[], [], []];
+  const t: number[][] = [[], [], [], []];
   for (let k = 0; k < FR; k++) {
-    c.read(k);
+    c.read(2 * k);
     const t0 = performance.now(); footLock(c.world, DT);
     const t1 = performance.now(); pelvisHeight(c.world, DT);
     const t2 = performance.now(); twoBoneIK(c.world, DT);
     const t3 = performance.now();
-    if (k >= 100) { t[0]!.push(t1 - t0); t[1]!.push(t2 - t1); t[2]!.push(t3 - t2); }
+    c.read(2 * k + 1);
+    const t4 = performance.now(); sceneContacts(c.world, DT);
+    const t5 = performance.now();
+    if (k >= 100) { t[0]!.push(t1 - t0); t[1]!.push(t2 - t1); t[2]!.push(t3 - t2); t[3]!.push(t5 - t4); }
   }
   const per = (x: number[]): string => ((median(x) * 1e6) / (2 * N)).toFixed(1);
-  console.log(`ik: ${N} characters — ns per limb: footLock ${per(t[0]!)}, pelvis ${per(t[1]!)}, twoBone ${per(t[2]!)}`);
+  console.log(`ik: ${N} characters — ns per limb: footLock ${per(t[0]!)}, pelvis ${per(t[1]!)}, twoBone ${per(t[2]!)}; the three block by block (sceneContacts) ${per(t[3]!)}`);
 }
 
 function stageTail(colliders: boolean, walls = false): void {
@@ -88,7 +92,7 @@ function stageCrowd(): void {
     const t6 = performance.now();
     c.read(2 * k + 1);
     const t7 = performance.now();
-    footLock(w, DT); pelvisHeight(w, DT); twoBoneIK(w, DT);
+    sceneContacts(w, DT);
     const t8 = performance.now();
     if (k >= 40) [t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, t6 - t5, t6 - t0, t8 - t7].forEach((x, i) => t[i]!.push(x));
   }

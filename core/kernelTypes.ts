@@ -52,8 +52,8 @@ export interface SceneContactsExports {
   footGroundPoints(count: number): number;
   /** FootLock for the characters `sceneList[from..count)` in order (an entry `-1 - c`: character c has a ground query, its legs' hits in {@link TailAccel.sceneGround}); returns `count`. */
   footLockRun(from: number, count: number): number;
-  /** PelvisHeight for the characters `sceneList[0..count)`. */
-  pelvisRun(count: number): void;
+  /** PelvisHeight for the characters `sceneList[from..count)` (an entry `-1 - c`: character c, as {@link footLockRun} reads it). */
+  pelvisRun(from: number, count: number): void;
   /** 1 when scene character `c`'s structure fields lie inside the layout (what FootLock and PelvisHeight solve). */
   characterOk(c: number): number;
   /** The centre of mass of scene character `c` now (world): 1 with the point in `comXOf()`..`comZOf()`, 0 without one. */

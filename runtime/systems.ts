@@ -8,7 +8,7 @@
  * const n = world.queries.sceneChars.dense.length;
  * footLock(world, dt, 0, n >> 1); footLock(world, dt, n >> 1, n - (n >> 1)); // two jobs
  */
-export { update } from '../systems/pipeline';
+export { update, sceneContacts } from '../systems/pipeline';
 export { footLock } from '../systems/footLock';
 export { pelvisHeight } from '../systems/pelvisHeight';
 export { twoBoneIK } from '../systems/twoBoneIK';

@@ -50,14 +50,32 @@ const _gp = new Float64Array(3); // ground query point (world sole)
  * footLock(world, 1 / 60);
  */
 export function footLock(world: BitrigWorld, dt: number, from = 0, count = 0x7fffffff): void {
+  const accel = world.tailAccel; // (the layout the list is in: a ground query that grows a capacity re-lays the world out, and this frame's lock is lost)
+  const n = footLockPrepare(world, dt, from, count);
+  if (n > 0) accel!.scene!.footLockRun(0, n);
+}
+
+/**
+ * FootLock's JavaScript half for the scene characters `[from, from + count)`: lists them in the
+ * scene kernel's character list (`-1 - c` for a character with a ground query), sets its dt and
+ * asks the game's ground queries for every sole point, leaving the answers in the kernel's
+ * ground hits. Returns how many characters are listed (0: nothing to run, a world mid-setup);
+ * the kernel's `footLockRun` over `[0, n)` of the list, of the layout read before this call,
+ * then completes the step, in one call or block by block (the pipeline's scene step).
+ * Per-frame; never throws or allocates.
+ *
+ * @example
+ * const accel = world.tailAccel, n = footLockPrepare(world, dt); if (n > 0) accel!.scene!.footLockRun(0, n);
+ */
+export function footLockPrepare(world: BitrigWorld, dt: number, from = 0, count = 0x7fffffff): number {
   const SC = world.components.SceneCharacter;
   const chars = world.queries.sceneChars.dense;
   const lo = from > 0 ? from : 0;
   const hi = count < chars.length - lo ? lo + count : chars.length;
   const accel = world.tailAccel;
   // (the kernel's arrays are this world's own after every layout; anything else is a world mid-setup: nothing to do)
-  if (accel === null || accel.scene === null || hi <= lo || hi - lo > accel.sceneList.length) return;
-  if (world.components.SupportFrame.matrixWs.buffer !== accel.memory.buffer) return;
+  if (accel === null || accel.scene === null || hi <= lo || hi - lo > accel.sceneList.length) return 0;
+  if (world.components.SupportFrame.matrixWs.buffer !== accel.memory.buffer) return 0;
   const list = accel.sceneList, ground = SC.ground;
   const n = hi - lo;
   let queried = false;
@@ -74,7 +92,7 @@ export function footLock(world: BitrigWorld, dt: number, from = 0, count = 0x7ff
       ok[e] = queryGround(world, hit, e, hit[e * 5 + 4]!) ? 1 : 0;
     }
   }
-  accel.scene.footLockRun(0, n);
+  return n;
 }
 
 /**

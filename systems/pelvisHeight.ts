@@ -49,5 +49,5 @@ export function pelvisHeight(world: BitrigWorld, dt: number, from = 0, count = 0
   const list = accel.sceneList;
   for (let i = lo; i < hi; i++) list[i - lo] = chars[i]!;
   accel.sceneParams[0] = dt;
-  accel.scene.pelvisRun(hi - lo);
+  accel.scene.pelvisRun(0, hi - lo);
 }

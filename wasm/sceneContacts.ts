@@ -10,7 +10,8 @@
 // every finite sole point (listed by `footGroundPoints`) and leaves the hits per leg in `groundHit` (f64 × 5: height, normal x y z, support) and `groundOk` (u8).
 // Two legs of a character run together, one per f64x2 lane, where both are planted on static
 // ground (footLockPair: no ground query, locked on no support, stance × fade at least 1); every
-// other leg runs alone. pelvisRun takes every character of the list.
+// other leg runs alone. pelvisRun takes the characters of the list the same way (its entries
+// -1 - c too), so the pipeline may run both, block by block, over one list.
 //
 // Reads (byte offsets from `setScenePointers`): the pose store's worldM, charRootWs, parent and
 // localT; SceneCharacter (char, legs, legCount, grounded, groundRate, initialised, balance,
@@ -611,14 +612,18 @@ function centerOfMass(eid: i32): bool {
   return true;
 }
 
-/** PelvisHeight for the characters `list[0..count)` in order. */
-export function pelvisRun(count: i32): void {
+/**
+ * PelvisHeight for the characters `list[from..count)` in order (an entry -1 - c, as footLockRun
+ * takes it, is character c).
+ */
+export function pelvisRun(from: i32, count: i32): void {
   const dt = F(pParams, 0);
   const valid = dt > 0 && isFinite<f64>(dt);
   const sc = pScratch, so = pScratch + S_ORDER_BYTES;
   let aRate: f64 = NaN, alpha: f64 = 0;
-  for (let i = 0; i < count; i++) {
-    const c = I(pList, i);
+  for (let i = from; i < count; i++) {
+    const c0 = I(pList, i);
+    const c = c0 < 0 ? -1 - c0 : c0;
     if (!charOk(c)) continue;
     const nLegs = B(pLegCount, c);
     const rate = F(pPelvisRate, c);
