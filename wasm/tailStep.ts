@@ -1722,55 +1722,56 @@ export function placeColliders(count: i32): void {
 
 function placeCollider(c: i32): void {
   const o = c * SHAPE_STRIDE, l = c * 7;
-  for (let j = 0; j < 7; j++) S(pShapePrev, o + j, L(pShapeCur, o + j));
+  const po = pShapePrev + (<usize>o << 3), co = pShapeCur + (<usize>o << 3);
+  v128.store(po, v128.load(co)); v128.store(po, v128.load(co, 16), 16); v128.store(po, v128.load(co, 32), 32); v128.store(po, v128.load(co, 48), 48);
   const slot = load<i32>(pCSlot + (<usize>c << 2)), ch = load<i32>(pCChar + (<usize>c << 2));
   if (!(ch >= 0 && slot >= 0 && <u32>slot < poseSlots && load<i32>(pPoseOwner + (<usize>slot << 2)) == ch)) {
     S(pShapeCur, o + 6, -1); S(pShapePrev, o + 6, -1); store<u8>(pCFresh + <usize>c, 1);
     return;
   }
+  // the ends a and b as the two lanes, through the bone's world matrix
   const m = slot * 16, W = pPoseWorldM;
   const m0 = L(W, m), m1 = L(W, m + 1), m2 = L(W, m + 2), m4 = L(W, m + 4), m5 = L(W, m + 5), m6 = L(W, m + 6);
-  const m8 = L(W, m + 8), m9 = L(W, m + 9), m10 = L(W, m + 10), m12 = L(W, m + 12), m13 = L(W, m + 13), m14 = L(W, m + 14);
-  const lax = L(pShapeLs, l), lay = L(pShapeLs, l + 1), laz = L(pShapeLs, l + 2);
-  const lbx = L(pShapeLs, l + 3), lby = L(pShapeLs, l + 4), lbz = L(pShapeLs, l + 5);
-  const ax = m0 * lax + m4 * lay + m8 * laz + m12, ay = m1 * lax + m5 * lay + m9 * laz + m13, az = m2 * lax + m6 * lay + m10 * laz + m14;
-  const bx = m0 * lbx + m4 * lby + m8 * lbz + m12, by = m1 * lbx + m5 * lby + m9 * lbz + m13, bz = m2 * lbx + m6 * lby + m10 * lbz + m14;
-  S(pShapeCur, o, ax); S(pShapeCur, o + 1, ay); S(pShapeCur, o + 2, az);
-  S(pShapeCur, o + 3, bx); S(pShapeCur, o + 4, by); S(pShapeCur, o + 5, bz);
+  const m8 = L(W, m + 8), m9 = L(W, m + 9), m10 = L(W, m + 10);
+  const lx = G0(pShapeLs, l, l + 3), ly = G1(pShapeLs, l, l + 3), lz = G2(pShapeLs, l, l + 3);
+  const X = ad(ad(ad(mu(sp(m0), lx), mu(sp(m4), ly)), mu(sp(m8), lz)), sp(L(W, m + 12)));
+  const Y = ad(ad(ad(mu(sp(m1), lx), mu(sp(m5), ly)), mu(sp(m9), lz)), sp(L(W, m + 13)));
+  const Z = ad(ad(ad(mu(sp(m2), lx), mu(sp(m6), ly)), mu(sp(m10), lz)), sp(L(W, m + 14)));
+  P0(pShapeCur, o, o + 3, X); P1(pShapeCur, o, o + 3, Y); P2(pShapeCur, o, o + 3, Z);
   // (the bone's scale: the mean length of its axes, as the tail setup's uniform scale)
   const r0 = L(pShapeLs, l + 6) * (Math.sqrt(m0 * m0 + m1 * m1 + m2 * m2) + Math.sqrt(m4 * m4 + m5 * m5 + m6 * m6) + Math.sqrt(m8 * m8 + m9 * m9 + m10 * m10)) * (1.0 / 3.0);
+  const ax = f64x2.extract_lane(X, 0), by = f64x2.extract_lane(Y, 1);
   const r = r0 > 0 && r0 < Infinity && ax - ax == 0 && by - by == 0 ? r0 : -1; // (non-finite: inert)
   S(pShapeCur, o + 6, r);
   const fresh = load<u8>(pCFresh + <usize>c) == 1;
-  S(pShapeCur, o + 7, placeLead(c, r, ax, ay, az, bx, by, bz, fresh));
-  if (fresh) { for (let j = 0; j < 8; j++) S(pShapePrev, o + j, L(pShapeCur, o + j)); store<u8>(pCFresh + <usize>c, 0); }
+  S(pShapeCur, o + 7, placeLead(c, r, X, Y, Z, fresh));
+  if (fresh) { v128.store(po, v128.load(co)); v128.store(po, v128.load(co, 16), 16); v128.store(po, v128.load(co, 32), 32); v128.store(po, v128.load(co, 48), 48); store<u8>(pCFresh + <usize>c, 0); }
 }
 
 /**
- * Collider c's lead this frame (0 when it has no reference or is fresh): how far its ends a,
- * b (world, radius r) moved in the frame of `refSlot` (its tails' anchor) against last frame's
- * (`relPrev`, updated here), at most the radius. The reference frame is taken as a rotation
- * and uniform scale s (inverse Mᵀ/s², s² from its first column): the lead is a margin, not a
- * contact.
+ * Collider c's lead this frame (0 when it has no reference or is fresh): how far its ends
+ * (world, the lanes of X, Y, Z; radius r) moved in the frame of `refSlot` (its tails' anchor)
+ * against last frame's (`relPrev`, updated here), at most the radius. The reference frame is
+ * taken as a rotation and uniform scale s (inverse Mᵀ/s², s² from its first column): the lead
+ * is a margin, not a contact.
  */
-@inline function placeLead(c: i32, r: f64, ax: f64, ay: f64, az: f64, bx: f64, by: f64, bz: f64, fresh: bool): f64 {
+@inline function placeLead(c: i32, r: f64, X: v128, Y: v128, Z: v128, fresh: bool): f64 {
   const ref = load<i32>(pCRef + (<usize>c << 2)), q = c * 6, W = pPoseWorldM;
   if (!(r > 0) || !(ref >= 0 && <u32>ref < poseSlots)) return 0;
   const m = ref * 16;
-  const m0 = L(W, m), m1 = L(W, m + 1), m2 = L(W, m + 2), m4 = L(W, m + 4), m5 = L(W, m + 5), m6 = L(W, m + 6);
-  const m8 = L(W, m + 8), m9 = L(W, m + 9), m10 = L(W, m + 10), m12 = L(W, m + 12), m13 = L(W, m + 13), m14 = L(W, m + 14);
+  const m0 = L(W, m), m1 = L(W, m + 1), m2 = L(W, m + 2);
   const s2 = m0 * m0 + m1 * m1 + m2 * m2;
   if (!(s2 > 1e-24)) return 0;
-  const is2 = 1 / s2;
-  const xa = ax - m12, ya = ay - m13, za = az - m14, xb = bx - m12, yb = by - m13, zb = bz - m14;
-  const rax = (m0 * xa + m1 * ya + m2 * za) * is2, ray = (m4 * xa + m5 * ya + m6 * za) * is2, raz = (m8 * xa + m9 * ya + m10 * za) * is2;
-  const rbx = (m0 * xb + m1 * yb + m2 * zb) * is2, rby = (m4 * xb + m5 * yb + m6 * zb) * is2, rbz = (m8 * xb + m9 * yb + m10 * zb) * is2;
-  const dax = rax - L(pRelPrev, q), day = ray - L(pRelPrev, q + 1), daz = raz - L(pRelPrev, q + 2);
-  const dbx = rbx - L(pRelPrev, q + 3), dby = rby - L(pRelPrev, q + 4), dbz = rbz - L(pRelPrev, q + 5);
-  S(pRelPrev, q, rax); S(pRelPrev, q + 1, ray); S(pRelPrev, q + 2, raz);
-  S(pRelPrev, q + 3, rbx); S(pRelPrev, q + 4, rby); S(pRelPrev, q + 5, rbz);
+  const is2 = sp(1 / s2);
+  const x = sb(X, sp(L(W, m + 12))), y = sb(Y, sp(L(W, m + 13))), z = sb(Z, sp(L(W, m + 14)));
+  const rx = mu(ad(ad(mu(sp(m0), x), mu(sp(m1), y)), mu(sp(m2), z)), is2);
+  const ry = mu(ad(ad(mu(sp(L(W, m + 4)), x), mu(sp(L(W, m + 5)), y)), mu(sp(L(W, m + 6)), z)), is2);
+  const rz = mu(ad(ad(mu(sp(L(W, m + 8)), x), mu(sp(L(W, m + 9)), y)), mu(sp(L(W, m + 10)), z)), is2);
+  const dx = sb(rx, G0(pRelPrev, q, q + 3)), dy = sb(ry, G1(pRelPrev, q, q + 3)), dz = sb(rz, G2(pRelPrev, q, q + 3));
+  P0(pRelPrev, q, q + 3, rx); P1(pRelPrev, q, q + 3, ry); P2(pRelPrev, q, q + 3, rz);
   if (fresh) return 0;
-  const da = dax * dax + day * day + daz * daz, db = dbx * dbx + dby * dby + dbz * dbz;
+  const dd = ad(ad(mu(dx, dx), mu(dy, dy)), mu(dz, dz));
+  const da = f64x2.extract_lane(dd, 0), db = f64x2.extract_lane(dd, 1);
   const d2 = (db > da ? db : da) * s2; // (back to world units, squared)
   return d2 < r * r ? Math.sqrt(d2) : r; // (at most the radius; NaN: the radius)
 }
