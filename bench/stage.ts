@@ -9,7 +9,7 @@
  * - `tail`: TailClock, the internal steps, TailWrite ns per link on the `tail.link` world (env
  *   `N` chains, default 10,000).
  * - `tailColliders`: the same on the `tail.link.colliders` world (`N` default 2,000), with the
- *   collider placement (TailColliders: the frame's, and each step's) apart.
+ *   frame's collider placement (TailColliders) apart.
  * - `tailContacts`: the same with the `tail.link.contacts` walls (the tail in contact).
  * - `crowd`: ms per frame for each pipeline stage on the `crowd.frame` crowd (`N`, default
  *   10,000), and steps 1–3 as `update` runs them.
@@ -19,7 +19,7 @@ import { pelvisHeight } from '../systems/pelvisHeight';
 import { twoBoneIK } from '../systems/twoBoneIK';
 import { tailClockBegin, tailClockStep } from '../systems/tailClock';
 import { tailStep } from '../systems/tailStep';
-import { tailCollidersBegin, tailCollidersStep } from '../systems/tailColliders';
+import { tailCollidersBegin } from '../systems/tailColliders';
 import { tailWrite } from '../systems/tailWrite';
 import { update, sceneContacts } from '../systems/pipeline';
 import { crowd } from './ik';
@@ -52,27 +52,25 @@ function stageTail(colliders: boolean, walls = false): void {
   const FR = env('FR', 400);
   const o = colliders ? oursWorld(env('N', 2000), true, walls ? contactWalls() : undefined) : oursWorld(env('N', 10000));
   const links = o.world.queries.tails.dense.length * 6;
-  const t: number[][] = [[], [], [], [], []];
+  const t: number[][] = [[], [], [], []];
   for (let f = 0; f < FR; f++) {
     o.base(1);
     const t0 = performance.now();
     const steps = tailClockBegin(o.world, DT);
     const t1 = performance.now();
     tailCollidersBegin(o.world);
-    let tc = performance.now() - t1;
-    const tb = tc;
+    const tb = performance.now() - t1;
     for (let s = 0; s < steps; s++) {
       tailClockStep(o.world, s);
-      const c0 = performance.now(); tailCollidersStep(o.world, s); tc += performance.now() - c0;
       tailStep(o.world);
     }
     const t2 = performance.now();
     tailWrite(o.world);
     const t3 = performance.now();
-    if (f >= 50) { t[0]!.push(t1 - t0); t[1]!.push(t2 - t1 - tc); t[2]!.push(t3 - t2); t[3]!.push(tc - tb); t[4]!.push(tb); }
+    if (f >= 50) { t[0]!.push(t1 - t0); t[1]!.push(t2 - t1 - tb); t[2]!.push(t3 - t2); t[3]!.push(tb); }
   }
   const per = (x: number[]): string => ((median(x) * 1e6) / links).toFixed(1);
-  console.log(`${walls ? 'tailContacts' : colliders ? 'tailColliders' : 'tail'}: ${links} links — ns per link: clock ${per(t[0]!)}, colliders ${per(t[4]!)} + ${per(t[3]!)} per step, step ${per(t[1]!)}, write ${per(t[2]!)}`);
+  console.log(`${walls ? 'tailContacts' : colliders ? 'tailColliders' : 'tail'}: ${links} links — ns per link: clock ${per(t[0]!)}, colliders ${per(t[3]!)}, step ${per(t[1]!)}, write ${per(t[2]!)}`);
 }
 
 function stageCrowd(): void {

@@ -91,10 +91,9 @@ function writeCollider(world: BitrigWorld, eid: number, v: CheckedSpec): void {
   K.char[eid] = v.char; K.slot[eid] = v.slot; K.groups[eid] = v.groups; K.kind[eid] = v.kind;
   for (let c = 0; c < 3; c++) { K.shapeLs[eid * 7 + c] = v.a[c]!; K.shapeLs[eid * 7 + 3 + c] = v.b[c]!; }
   K.shapeLs[eid * 7 + 6] = v.radius;
-  K.shapeWs.fill(0, eid * SHAPE_STRIDE, eid * SHAPE_STRIDE + SHAPE_STRIDE);
-  K.shapeWs[eid * SHAPE_STRIDE + 6] = -1; // (inert until the first frame places it)
   K.shapePrev.fill(0, eid * SHAPE_STRIDE, eid * SHAPE_STRIDE + SHAPE_STRIDE);
   K.shapeCur.fill(0, eid * SHAPE_STRIDE, eid * SHAPE_STRIDE + SHAPE_STRIDE);
+  K.shapePrev[eid * SHAPE_STRIDE + 6] = -1; K.shapeCur[eid * SHAPE_STRIDE + 6] = -1; // (inert until the first frame places it)
   K.fresh[eid] = 1;
   K.refSlot[eid] = -1; // (refreshCharacterColliders sets it)
   K.relPrev.fill(0, eid * 6, eid * 6 + 6);

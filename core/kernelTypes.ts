@@ -9,7 +9,7 @@ export interface TailStepExports {
   setPointers(...offsets: number[]): void;
   setWritePointers(...offsets: number[]): void;
   setPreparePointers(...offsets: number[]): void;
-  /** Byte offsets of the collider arrays: `TailChain.colliderCount`, `.colliders`, `TailCollider.shapeWs`, `TailChain.colliderContacts`. */
+  /** Byte offsets of the collider arrays: `TailChain.colliderCount`, `.colliders`, `.colliderContacts`. */
   setColliderPointers(...offsets: number[]): void;
   prepareChains(count: number, steps: number): number;
   prepareList(list: number, from: number, to: number, steps: number): number;
@@ -24,8 +24,6 @@ export interface TailStepExports {
   setColliderPlacePointers(...offsets: number[]): void;
   /** The frame's world shapes of the `count` colliders in the collider list. */
   placeColliders(count: number): void;
-  /** The shapes of the colliders {@link TailStepExports.placeColliders} listed at the step's time params[2], lead × params[3]. */
-  collidersAt(): void;
 }
 
 /** The two-bone IK kernel's exports (see wasm/twoBone.ts). */
@@ -117,7 +115,7 @@ export interface TailAccel {
   sceneGroundOk: Uint8Array;
   /** Collider entity ids the placement runs over this frame (i32, `capacity` long). */
   colliderList: Int32Array;
-  /** [0]: the step length h (seconds); [1]: the write's display fraction α; [2]: the current step's time within the frame (0…1); [3]: a step's share of the frame (at most 1: the colliders' lead per step). */
+  /** [0]: the step length h (seconds); [1]: the write's display fraction α; [2]: the current step's time within the frame (0…1); [3]: a step's share of the frame (at most 1: the colliders' lead per step, set by `tailCollidersBegin`). */
   params: Float64Array;
   /** Entity capacity this layout was made for. */
   capacity: number;

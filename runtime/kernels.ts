@@ -172,7 +172,7 @@ const WRITE_ORDER: ReadonlyArray<readonly ['TailChain' | 'BendState' | 'pose', s
 
 /** The tail colliders' arrays (setColliderPointers order). */
 const COLLIDER_ORDER: ReadonlyArray<readonly ['TailChain' | 'TailCollider', string]> = [
-  ['TailChain', 'colliderCount'], ['TailChain', 'colliders'], ['TailCollider', 'shapeWs'], ['TailChain', 'colliderContacts'],
+  ['TailChain', 'colliderCount'], ['TailChain', 'colliders'], ['TailChain', 'colliderContacts'],
 ];
 
 /** The collider placement's arrays (setColliderPlacePointers order, after the collider list). */

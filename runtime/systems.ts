@@ -4,7 +4,7 @@
  * order; see systems/pipeline.ts for the numbered steps.
  *
  * @example
- * import { footLock, pelvisHeight, twoBoneIK, tailClockBegin, tailClockStep, tailCollidersBegin, tailCollidersStep, tailStep, tailWrite } from 'bitrig/systems';
+ * import { footLock, pelvisHeight, twoBoneIK, tailClockBegin, tailClockStep, tailCollidersBegin, tailStep, tailWrite } from 'bitrig/systems';
  * const n = world.queries.sceneChars.dense.length;
  * footLock(world, dt, 0, n >> 1); footLock(world, dt, n >> 1, n - (n >> 1)); // two jobs
  */
@@ -13,6 +13,6 @@ export { footLock } from '../systems/footLock';
 export { pelvisHeight } from '../systems/pelvisHeight';
 export { twoBoneIK } from '../systems/twoBoneIK';
 export { tailClockBegin, tailClockStep, resetChainToRest } from '../systems/tailClock';
-export { tailCollidersBegin, tailCollidersStep } from '../systems/tailColliders';
+export { tailCollidersBegin } from '../systems/tailColliders';
 export { tailStep } from '../systems/tailStep';
 export { tailWrite } from '../systems/tailWrite';

@@ -24,7 +24,7 @@ import { isBitrigWorld, type BitrigWorld } from '../core/world';
 import { MAX_ARMS, MAX_LEGS } from '../core/components/scene';
 import { tailClockBegin, tailClockStep } from './tailClock';
 import { tailStep } from './tailStep';
-import { tailCollidersBegin, tailCollidersStep } from './tailColliders';
+import { tailCollidersBegin } from './tailColliders';
 import { tailWrite } from './tailWrite';
 import { footLock, footLockPrepare } from './footLock';
 import { pelvisHeight } from './pelvisHeight';
@@ -47,7 +47,6 @@ export function update(world: BitrigWorld, dt: number): void {
   tailCollidersBegin(world);
   for (let s = 0; s < steps; s++) {
     tailClockStep(world, s);
-    tailCollidersStep(world, s);
     tailStep(world); // 5–7 per link, hips outward: TailSpring → BendCouple → TailCollide → FloorContact
   }
   tailWrite(world);

@@ -1,22 +1,21 @@
 /**
- * TailColliders — places the tail colliders for the frame and for each internal step
- * (with pipeline step 4, before the tail steps; the tail kernel's tailCollide stage, 6b, reads them).
+ * TailColliders — places the tail colliders for the frame (with pipeline step 4, before the
+ * tail steps; the tail kernel's tailCollide stage, 6b, reads them).
  *
  * Reads: each collider's bone slot and shape in the bone's space (`TailCollider.shapeLs`:
  * ends a, b and radius, bone units) and the pose store's world matrices of this frame (after
  * the scene IK). Writes: `shapePrev` ← `shapeCur` ← the world shape now (ends through the
- * bone's world matrix; radius × the bone's world scale, the mean length of its axes), and
- * per internal step `shapeWs`, the shape interpolated between the two at the step's time (as the
- * tail clock interpolates the anchors). The lead (slot 7): how far the ends moved this frame in
- * the frame of `refSlot` (the tails' anchor), in engine units, per step (× step / frame dt),
- * at most the radius (`relPrev` keeps the ends in that frame). A collider whose character was
- * unbound, or whose bone its character no longer owns, gets radius −1 (inert). Clears each
- * chain's `colliderContacts` at the frame's start. A collider whose entity is gone without
- * `removeTailCollider` (bitecs `removeEntity` / `removeComponent`), or whose id the game reused,
- * is not placed and the step skips it (the next setup call drops it from its chains' lists).
- * World space, engine units. The placement
- * runs in the tail kernel (wasm/tailStep.ts `placeColliders`, `collidersAt`) over the
- * colliders the query lists this frame.
+ * bone's world matrix; radius × the bone's world scale, the mean length of its axes); each
+ * internal step interpolates between the two at its time, as the tail clock interpolates the
+ * anchors. The lead (slot 7): how far the ends moved this frame in the frame of `refSlot` (the
+ * tails' anchor), in engine units, at most the radius (`relPrev` keeps the ends in that frame);
+ * a step takes its share (step / frame dt, into the kernel's params[3]). A collider whose
+ * character was unbound, or whose bone its character no longer owns, gets radius −1 (inert).
+ * Clears each chain's `colliderContacts` at the frame's start. A collider whose entity is gone
+ * without `removeTailCollider` (bitecs `removeEntity` / `removeComponent`), or whose id the
+ * game reused, is not placed and the step skips it (the next setup call drops it from its
+ * chains' lists). World space, engine units. The placement runs in the tail kernel
+ * (wasm/tailStep.ts `placeColliders`) over the colliders the query lists this frame.
  */
 import type { BitrigWorld } from '../core/world';
 import { CLOCK } from '../core/components/tail';
@@ -53,19 +52,4 @@ function listColliders(world: BitrigWorld, list: Int32Array, params: Float64Arra
   const c = world.clock;
   params[3] = c[CLOCK.FRAME_DT]! > 0 ? Math.min(1, c[CLOCK.FIXED_STEP]! / c[CLOCK.FRAME_DT]!) : 1;
   return n;
-}
-
-/**
- * The colliders' shapes at internal step `s` of this frame (`shapeWs`), interpolated at the
- * step's time the tail clock set (`clock[CLOCK.STEP_T]`: call after `tailClockStep(world, s)`),
- * as it interpolates the anchors. Call before each `tailStep`. No allocation; never throws.
- *
- * @example
- * for (let s = 0; s < steps; s++) { tailClockStep(world, s); tailCollidersStep(world, s); tailStep(world); }
- */
-export function tailCollidersStep(world: BitrigWorld, _s: number): void {
-  const accel = world.tailAccel;
-  if (accel === null) return;
-  // (the colliders the frame's tailCollidersBegin listed, at the step's time params[2] that tailClockStep set)
-  if (world.queries.colliders.dense.length > 0) accel.kernel.collidersAt();
 }

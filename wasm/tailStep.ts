@@ -387,12 +387,12 @@ function laneAim(gk: usize, dl: usize, lj: usize, k: i32, dx: f64, dy: f64, dz: 
 }
 
 // ---- 6b. tailCollide (one lane, in f64)
-let pCollCount: usize = 0, pCollList: usize = 0, pShapeWs: usize = 0, pCollContacts: usize = 0;
+let pCollCount: usize = 0, pCollList: usize = 0, pCollContacts: usize = 0;
 const SHAPE_STRIDE: i32 = 8; // = SHAPE_STRIDE in core/components/collider.ts
 
 /** Byte offsets of the collider arrays (setup, after every re-layout; with {@link setPointers}). */
-export function setColliderPointers(count: usize, list: usize, shapeWs: usize, contacts: usize): void {
-  pCollCount = count; pCollList = list; pShapeWs = shapeWs; pCollContacts = contacts;
+export function setColliderPointers(count: usize, list: usize, contacts: usize): void {
+  pCollCount = count; pCollList = list; pCollContacts = contacts;
 }
 
 /**
@@ -560,8 +560,11 @@ function collideFinish(
 /**
  * Lane j's collider shapes for this step into the group block (K_CS on; chain e, its origin
  * already moved to this step's anchor; `on`: the lane steps and has colliders), float32,
- * relative to the origin, reflected for a mirrored chain; slots up to `upTo` it does not fill
- * get reach −1. Returns its collider count.
+ * relative to the origin, reflected for a mirrored chain: each shape interpolated between the
+ * frame's previous and current world shapes at the step's time params[2] (as the tail clock
+ * interpolates the anchors), its lead × params[3] (the step's share of the frame); radius −1
+ * where either frame shape is inert. Slots up to `upTo` it does not fill get reach −1.
+ * Returns its collider count.
  */
 function laneShapes(gk: usize, j: i32, e: i32, on: bool, upTo: i32): i32 {
   const lj = <usize>(j << 2);
@@ -570,15 +573,20 @@ function laneShapes(gk: usize, j: i32, e: i32, on: bool, upTo: i32): i32 {
     n = <i32>load<u8>(pCollCount + <usize>e);
     const ox = L(pOrigin, e * 3), oy = L(pOrigin, e * 3 + 1), oz = L(pOrigin, e * 3 + 2);
     const mx: f64 = load<u8>(pMirrored + <usize>e) == 1 ? -1 : 1;
+    const t = load<f64>(pParams + 16), u = 1 - t, perStep = load<f64>(pParams + 24);
+    const P = pShapePrev, C = pShapeCur;
     for (let m = 0; m < n; m++) {
       const c = load<i32>(pCollList + (<usize>(e * MAX_CHAIN_COLLIDERS + m) << 2)), f = K_CS + m * 8;
       const o = c * SHAPE_STRIDE;
-      const r0 = colliderLive(c, e) ? L(pShapeWs, o + 6) : -1;
-      if (!(r0 > 0)) { SF(gk, f + 6, lj, -1); continue; }
-      const ax = mx * L(pShapeWs, o) - ox, ay = L(pShapeWs, o + 1) - oy, az = L(pShapeWs, o + 2) - oz;
+      const rp = colliderLive(c, e) ? L(P, o + 6) : -1, rc = L(C, o + 6);
+      if (!(rp > 0 && rc > 0)) { SF(gk, f + 6, lj, -1); continue; }
+      const r0 = u * rp + t * rc;
+      const ax = mx * (u * L(P, o) + t * L(C, o)) - ox, ay = u * L(P, o + 1) + t * L(C, o + 1) - oy, az = u * L(P, o + 2) + t * L(C, o + 2) - oz;
       SF(gk, f, lj, ax); SF(gk, f + 1, lj, ay); SF(gk, f + 2, lj, az);
-      SF(gk, f + 3, lj, mx * L(pShapeWs, o + 3) - ox - ax); SF(gk, f + 4, lj, L(pShapeWs, o + 4) - oy - ay); SF(gk, f + 5, lj, L(pShapeWs, o + 5) - oz - az);
-      SF(gk, f + 6, lj, r0 * 1.001 + L(pShapeWs, o + 7)); SF(gk, f + 7, lj, r0);
+      SF(gk, f + 3, lj, mx * (u * L(P, o + 3) + t * L(C, o + 3)) - ox - ax);
+      SF(gk, f + 4, lj, u * L(P, o + 4) + t * L(C, o + 4) - oy - ay);
+      SF(gk, f + 5, lj, u * L(P, o + 5) + t * L(C, o + 5) - oz - az);
+      SF(gk, f + 6, lj, r0 * 1.001 + L(C, o + 7) * perStep); SF(gk, f + 7, lj, r0);
     }
   }
   for (let m = n; m < upTo; m++) SF(gk, K_CS + m * 8 + 6, lj, -1);
@@ -1689,8 +1697,6 @@ let pColList: usize = 0, pCStamp: usize = 0, pCSlot: usize = 0, pCChar: usize = 
 /** The frame number of the last {@link placeColliders}; a collider's stamp (`pCStamp`) says when it was last placed. */
 let placeFrame: i32 = 0;
 let pShapeLs: usize = 0, pShapePrev: usize = 0, pShapeCur: usize = 0, pRelPrev: usize = 0;
-/** How many colliders the frame's {@link placeColliders} listed (what {@link collidersAt} runs over). */
-let placedCount: i32 = 0;
 
 /** Byte offsets of the collider placement's arrays (setup, after every re-layout). */
 export function setColliderPlacePointers(
@@ -1699,7 +1705,6 @@ export function setColliderPlacePointers(
 ): void {
   pColList = list; pCStamp = stamp; placeFrame = 0; pCSlot = slot; pCChar = char; pCFresh = fresh; pCRef = refSlot;
   pShapeLs = shapeLs; pShapePrev = shapePrev; pShapeCur = shapeCur; pRelPrev = relPrev;
-  placedCount = 0;
 }
 
 /**
@@ -1711,7 +1716,6 @@ export function setColliderPlacePointers(
  * call does not list (its entity removed behind bitrig's back) is skipped by the step.
  */
 export function placeColliders(count: i32): void {
-  placedCount = count;
   placeFrame = placeFrame == 0x7fffffff ? 1 : placeFrame + 1;
   for (let i = 0; i < count; i++) {
     const c = load<i32>(pColList + (<usize>i << 2));
@@ -1776,21 +1780,3 @@ function placeCollider(c: i32): void {
   return d2 < r * r ? Math.sqrt(d2) : r; // (at most the radius; NaN: the radius)
 }
 
-/**
- * The shapes at this step (`shapeWs`) of the colliders the frame's {@link placeColliders}
- * listed: interpolated between the frame shapes at the step's time params[2]; the lead ×
- * params[3] (the step's share of the frame, at most 1). Radius −1 where either frame shape
- * is inert.
- */
-export function collidersAt(): void {
-  const count = placedCount;
-  const t = load<f64>(pParams + 16), perStep = load<f64>(pParams + 24);
-  const u = 1 - t;
-  for (let i = 0; i < count; i++) {
-    const o = load<i32>(pColList + (<usize>i << 2)) * SHAPE_STRIDE;
-    for (let j = 0; j < 6; j++) S(pShapeWs, o + j, u * L(pShapePrev, o + j) + t * L(pShapeCur, o + j));
-    const rp = L(pShapePrev, o + 6), rc = L(pShapeCur, o + 6);
-    S(pShapeWs, o + 6, rp > 0 && rc > 0 ? u * rp + t * rc : -1);
-    S(pShapeWs, o + 7, L(pShapeCur, o + 7) * perStep);
-  }
-}

@@ -12,7 +12,7 @@
 /** Most colliders one chain collides with (its list in `TailChain.colliders`). */
 export const MAX_CHAIN_COLLIDERS = 16;
 
-/** Floats per collider of {@link TailColliderComponent.shapeWs} and the frame shapes. */
+/** Floats per collider of the frame shapes ({@link TailColliderComponent.shapeCur}, `shapePrev`). */
 export const SHAPE_STRIDE = 8;
 
 /**
@@ -43,18 +43,17 @@ export interface TailColliderComponent {
   groups: Int32Array;
   /** Shape in the bone's space: `a` (3), `b` (3; = `a` for a sphere), radius; 7 per entity, bone units. */
   shapeLs: Float64Array;
-  /**
-   * This internal step's shape, world space (engine units), written by the TailColliders
-   * system and read by the tail kernel: `a` (3), `b` (3), radius (≤ 0: inert), lead; 8 per
-   * entity. The lead (engine units, at most the radius) is how far the shape moved relative to
-   * its tails' anchor over one step: the kernel keeps the tail that much further out, because
-   * the write shows the tail's state one step late on the current bones (display
-   * interpolation), when the legs have moved on by about that much.
-   */
-  shapeWs: Float64Array;
-  /** The shape at the previous frame, world space, same layout (the step interpolates from it). */
+  /** The shape at the previous frame, world space, same layout as `shapeCur` (each step interpolates from it). */
   shapePrev: Float64Array;
-  /** The shape this frame, world space, same layout. */
+  /**
+   * The shape this frame, world space (engine units), written by the TailColliders system: `a`
+   * (3), `b` (3), radius (≤ 0: inert), lead; 8 per entity. The tail step interpolates each
+   * internal step's shape between `shapePrev` and this. The lead (engine units, at most the
+   * radius) is how far the shape moved relative to its tails' anchor over the frame: the kernel
+   * keeps the tail that much (a step's share) further out, because the write shows the tail's
+   * state one step late on the current bones (display interpolation), when the legs have moved
+   * on by about that much.
+   */
   shapeCur: Float64Array;
   /** 1 until the first frame has placed the collider (no previous frame to interpolate from). */
   fresh: Uint8Array;
@@ -74,7 +73,7 @@ export function createColliderComponents(cap: number): { TailCollider: TailColli
   return {
     TailCollider: {
       char: new Int32Array(cap).fill(-1), slot: new Int32Array(cap).fill(-1), kind: new Uint8Array(cap), groups: new Int32Array(cap),
-      shapeLs: new Float64Array(cap * 7), shapeWs: new Float64Array(cap * SHAPE_STRIDE),
+      shapeLs: new Float64Array(cap * 7),
       shapePrev: new Float64Array(cap * SHAPE_STRIDE), shapeCur: new Float64Array(cap * SHAPE_STRIDE), fresh: new Uint8Array(cap),
       refSlot: new Int32Array(cap).fill(-1), relPrev: new Float64Array(cap * 6),
     },

@@ -72,9 +72,9 @@ describe('tail collider setup', () => {
     unbindSkeleton(rig.b);
     expect(rig.world.components.TailCollider.char[c]).toBe(-1);
     expect(() => setTailCollider(rig.world, c, { radius: 1 })).toThrow('bitrig/tail: setTailCollider: the collider\'s character was unbound');
-    rig.world.components.TailCollider.shapeWs[c * 8 + 6] = 0.5; // (whatever was left there)
+    rig.world.components.TailCollider.shapeCur[c * 8 + 6] = 0.5; // (whatever was left there)
     update(rig.world, 1 / 60); // (the frame skips it)
-    expect(rig.world.components.TailCollider.shapeWs[c * 8 + 6]).toBe(-1);
+    expect(rig.world.components.TailCollider.shapeCur[c * 8 + 6]).toBe(-1);
     removeTailCollider(rig.world, c);
     expect(rig.world.queries.colliders.dense.length).toBe(0);
   });

@@ -18,7 +18,7 @@ import { deepestPenetration, makeColliderRig, PARENTS } from './fixture';
 const TOL = 1e-6; // (metres: the pose store keeps bone locals in float32, about 1e-7 relative)
 
 /** Collider `c`'s world shape this frame: ends and radius. */
-function shapeWs(world: ReturnType<typeof bindVrmNodes>['world'], c: number): number[] {
+function shapeNow(world: ReturnType<typeof bindVrmNodes>['world'], c: number): number[] {
   const K = world.components.TailCollider;
   return Array.from(K.shapeCur.subarray(c * SHAPE_STRIDE, c * SHAPE_STRIDE + 7));
 }
@@ -108,9 +108,9 @@ describe('VRM colliders on a bound skeleton', () => {
     frame(1 / 60);
     // Hips: (0, 1, 0), linear diag(−2, 2, 2). Leg: (0, 1, 0) + diag(−2, 2, 2)(0.1, −0.2, 0) = (−0.2, 0.6, 0),
     // linear diag(−2, 2, 2)·Rz(90°), Rz(90°)(x, y, z) = (−y, x, z); every axis 2 long, so radii double.
-    expectClose(shapeWs(world, r.colliders[0]!), [-0.2, 0.8, 0, -0.2, 0.8, 0, 0.1]); // (0.1, 0, 0) → (0, 0.1, 0) → (0, 0.2, 0)
-    expectClose(shapeWs(world, r.colliders[1]!), [-0.2, 0.6, 0, -1.0, 0.6, 0, 0.06]); // tail (0, −0.4, 0) → (0.4, 0, 0) → (−0.8, 0, 0)
-    expectClose(shapeWs(world, r.colliders[2]!), [0, 1, 0.4, 0, 1, 0.4, 0.2]);
+    expectClose(shapeNow(world, r.colliders[0]!), [-0.2, 0.8, 0, -0.2, 0.8, 0, 0.1]); // (0.1, 0, 0) → (0, 0.1, 0) → (0, 0.2, 0)
+    expectClose(shapeNow(world, r.colliders[1]!), [-0.2, 0.6, 0, -1.0, 0.6, 0, 0.06]); // tail (0, −0.4, 0) → (0.4, 0, 0) → (−0.8, 0, 0)
+    expectClose(shapeNow(world, r.colliders[2]!), [0, 1, 0.4, 0, 1, 0.4, 0.2]);
     expect(getTailCollider(world, r.colliders[0]!).groups).toBe(vrmGroupBit(0));
     expect(getTailCollider(world, r.colliders[2]!).groups).toBe(vrmGroupBit(1));
     const tail = b.tails[0]!.eid;
@@ -122,8 +122,8 @@ describe('VRM colliders on a bound skeleton', () => {
     const { world, b, frame } = bindVrmNodes();
     const r = addVrmTailColliders(world, b, readVrmColliders(vrm0Json()), [0, 1, 2, 3, 4]);
     frame(1 / 60);
-    expectClose(shapeWs(world, r.colliders[0]!), [-0.2, 0.8, -0.1, -0.2, 0.8, -0.1, 0.1]); // (0.1, 0, −0.05) → (0, 0.1, −0.05) → (0, 0.2, −0.1)
-    expectClose(shapeWs(world, r.colliders[1]!), [0, 1, 0, 0, 1, 0, 0.2]);
+    expectClose(shapeNow(world, r.colliders[0]!), [-0.2, 0.8, -0.1, -0.2, 0.8, -0.1, 0.1]); // (0.1, 0, −0.05) → (0, 0.1, −0.05) → (0, 0.2, −0.1)
+    expectClose(shapeNow(world, r.colliders[1]!), [0, 1, 0, 0, 1, 0, 0.2]);
     expect(getTailOptions(world, b.tails[0]!.eid).colliderGroups).toBe(8); // (group 1 → bit 3)
     const other = bindVrmNodes();
     addVrmTailColliders(other.world, other.b, readVrmColliders(vrm0Json()), [0, 1, 2, 3, 4], { keepChainGroups: [other.b.tails[0]!.eid] });

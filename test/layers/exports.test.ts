@@ -26,7 +26,7 @@ describe('package entries', () => {
   });
   test('bitrig/systems: each system of the pipeline and update', () => {
     expect(names(systems)).toEqual([
-      'footLock', 'pelvisHeight', 'resetChainToRest', 'sceneContacts', 'tailClockBegin', 'tailClockStep', 'tailCollidersBegin', 'tailCollidersStep', 'tailStep', 'tailWrite', 'twoBoneIK', 'update',
+      'footLock', 'pelvisHeight', 'resetChainToRest', 'sceneContacts', 'tailClockBegin', 'tailClockStep', 'tailCollidersBegin', 'tailStep', 'tailWrite', 'twoBoneIK', 'update',
     ]);
     for (const f of Object.values(systems)) expect(typeof f).toBe('function');
   });
