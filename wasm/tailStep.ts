@@ -457,7 +457,7 @@ function tailCollide(gk: usize, dl: usize, g: i32, o3: usize, o9: usize, lanes: 
       const touch = v128.and(v128.and(act, gt4(R, ZERO)), lt4(dot34(qx, qy, qz, qx, qy, qz), mu4(R, R)));
       if (!v128.any_true(touch)) continue;
       // the head inside the shape: left to the links beyond
-      const th = sel(sphere, ZERO, f32x4.pmin(ONE, f32x4.pmax(ZERO, mu4(ng4(f), ie))));
+      const th = sel(sphere, ZERO, f32x4.pmin(ONE, f32x4.pmax(ZERO, mu4(f, ie))));
       const gx = sb4(mu4(th, bx), rx), gy = sb4(mu4(th, by), ry), gz = sb4(mu4(th, bz), rz);
       const dh2 = dot34(gx, gy, gz, gx, gy, gz);
       let wx = sb4(mu4(t, bx), rx), wy = sb4(mu4(t, by), ry), wz = sb4(mu4(t, bz), rz);
