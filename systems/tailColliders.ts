@@ -25,7 +25,7 @@ import { CLOCK } from '../core/components/tail';
  * the pose store's world matrices are final). No allocation; never throws.
  *
  * @example
- * tailCollidersBegin(world); const steps = tailClockBegin(world, dt);
+ * const steps = tailClockBegin(world, dt); tailCollidersBegin(world);
  */
 export function tailCollidersBegin(world: BitrigWorld): void {
   const accel = world.tailAccel;
@@ -33,7 +33,7 @@ export function tailCollidersBegin(world: BitrigWorld): void {
   const C = world.components.TailChain, tails = world.queries.tails.dense;
   for (let i = 0; i < tails.length; i++) C.colliderContacts[tails[i]!] = 0;
   // (no colliders: none listed, so none placed, and no double is computed for an unoptimised frame to box)
-  if (world.queries.colliders.dense.length === 0) { accel.kernel.placeColliders(0); return; } // (no colliders: no double is computed, so no unoptimised frame boxes one)
+  if (world.queries.colliders.dense.length === 0) { accel.kernel.placeColliders(0); return; }
   accel.kernel.placeColliders(listColliders(world, accel.colliderList, accel.params));
 }
 
