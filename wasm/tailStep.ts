@@ -594,6 +594,38 @@ function laneShapes(gk: usize, j: i32, e: i32, on: bool, upTo: i32): i32 {
 }
 
 /**
+ * Lanes j, j + 1's collider shapes ({@link laneShapes}): both at once, a chain per f64x2 lane,
+ * when both step with colliders and have as many; else each alone.
+ */
+function shapePair(gk: usize, j: i32, eA: i32, eB: i32, onA: bool, onB: bool, upTo: i32): void {
+  const n = onA ? <i32>load<u8>(pCollCount + <usize>eA) : -1;
+  if (!(onA && onB && n == <i32>load<u8>(pCollCount + <usize>eB) && n <= upTo)) { laneShapes(gk, j, eA, onA, upTo); laneShapes(gk, j + 1, eB, onB, upTo); return; }
+  const lo = <usize>(j << 2);
+  const e3A = eA * 3, e3B = eB * 3;
+  const ox = G0(pOrigin, e3A, e3B), oy = G1(pOrigin, e3A, e3B), oz = G2(pOrigin, e3A, e3B);
+  const mx = f64x2.replace_lane(sp(load<u8>(pMirrored + <usize>eA) == 1 ? -1.0 : 1.0), 1, load<u8>(pMirrored + <usize>eB) == 1 ? -1.0 : 1.0);
+  const t = load<f64>(pParams + 16), T = sp(t), U = sp(1 - t), PS = sp(load<f64>(pParams + 24));
+  const P = pShapePrev, C = pShapeCur;
+  for (let m = 0; m < n; m++) {
+    const cA = load<i32>(pCollList + (<usize>(eA * MAX_CHAIN_COLLIDERS + m) << 2)), cB = load<i32>(pCollList + (<usize>(eB * MAX_CHAIN_COLLIDERS + m) << 2));
+    const okA = colliderLive(cA, eA), okB = colliderLive(cB, eB), f = K_CS + m * 8;
+    const oA = (okA ? cA : 0) * SHAPE_STRIDE, oB = (okB ? cB : 0) * SHAPE_STRIDE; // (a collider not live reads collider 0's slots, then is marked inert)
+    const rp = G6(P, oA, oB), rc = G6(C, oA, oB);
+    const live = v128.and(v128.and(gt(rp, sp(0)), gt(rc, sp(0))), i64x2.replace_lane(i64x2.splat(okA ? -1 : 0), 1, okB ? -1 : 0));
+    const r0 = ad(mu(U, rp), mu(T, rc));
+    const ax = sb(mu(mx, ad(mu(U, G0(P, oA, oB)), mu(T, G0(C, oA, oB)))), ox);
+    const ay = sb(ad(mu(U, G1(P, oA, oB)), mu(T, G1(C, oA, oB))), oy);
+    const az = sb(ad(mu(U, G2(P, oA, oB)), mu(T, G2(C, oA, oB))), oz);
+    SF2(gk, f, lo, ax); SF2(gk, f + 1, lo, ay); SF2(gk, f + 2, lo, az);
+    SF2(gk, f + 3, lo, sb(sb(mu(mx, ad(mu(U, G3(P, oA, oB)), mu(T, G3(C, oA, oB)))), ox), ax));
+    SF2(gk, f + 4, lo, sb(sb(ad(mu(U, G4(P, oA, oB)), mu(T, G4(C, oA, oB))), oy), ay));
+    SF2(gk, f + 5, lo, sb(sb(ad(mu(U, G5(P, oA, oB)), mu(T, G5(C, oA, oB))), oz), az));
+    SF2(gk, f + 6, lo, sel(live, ad(mu(r0, sp(1.001)), mu(G7(C, oA, oB), PS)), sp(-1))); SF2(gk, f + 7, lo, r0);
+  }
+  for (let m = n; m < upTo; m++) SF2(gk, K_CS + m * 8 + 6, lo, sp(-1));
+}
+
+/**
  * Set group g up for a step: the lane constants, the lanes' step mask and the link loop's
  * starting state. Returns whether any lane steps. Lanes without a chain or a pending step
  * compute with benign constants and store nothing.
@@ -622,7 +654,7 @@ function stepGroupBegin(g: i32, gk: usize): bool {
     if (c2 && <i32>load<u8>(pCollCount + <usize>e2) > nc) nc = <i32>load<u8>(pCollCount + <usize>e2);
     if (c3 && <i32>load<u8>(pCollCount + <usize>e3) > nc) nc = <i32>load<u8>(pCollCount + <usize>e3);
     if (nc > MAX_CHAIN_COLLIDERS) nc = MAX_CHAIN_COLLIDERS;
-    laneShapes(gk, 0, e0, c0, nc); laneShapes(gk, 1, e1, c1, nc); laneShapes(gk, 2, e2, c2, nc); laneShapes(gk, 3, e3, c3, nc);
+    shapePair(gk, 0, e0, e1, c0, c1, nc); shapePair(gk, 2, e2, e3, c2, c3, nc);
     store<i32>(gk, nc, K_NC * 16);
   }
   store<i32>(gk, n, K_N * 16);

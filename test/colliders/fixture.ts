@@ -46,39 +46,56 @@ export interface ColliderRig {
 
 export const SEG = 0.2; // link length (m, bind)
 
-/** Hips at the origin of its own space; the tail from (0, −0.05, −0.1), back and down along `dir`. */
-export function makeColliderRig(parent: Parent, capsules: Capsule[], tail: Partial<TailOptions>, dir: [number, number, number] = [0, -1, -0.25]): ColliderRig {
-  const world = createBitrigWorld();
+/** The rig's skeleton: hips at the origin of its own space; a four-link tail from (0, −0.05, −0.1), back and down along `dir`. */
+export function colliderRigSource(dir: [number, number, number] = [0, -1, -0.25]): ReturnType<typeof sourceFromWorlds> {
   const w0 = vec3.normalize(vec3.create(), dir);
   const worlds = [mat4.create()];
   for (let i = 0; i <= 4; i++) {
     const p = vec3.scaleAndAdd(vec3.create(), [0, -0.05, -0.1], w0, SEG * i);
     worlds.push(mat4.fromRotationTranslation(mat4.create(), quat.setAxisAngle(quat.create(), [1, 0, 0], 0.2 * i), p));
   }
-  const src = sourceFromWorlds(['Hips', 'Tail_1', 'Tail_2', 'Tail_3', 'Tail_4', 'Tail_End'], [-1, 0, 1, 2, 3, 4], worlds);
-  const b = bindSkeleton(world, src, { tail: { restSource: 'bind', ...tail } });
-  const colliders = capsules.map((c) => addTailCollider(world, {
-    char: b.charId, slot: b.slotOf[0]!, radius: c.r, a: c.a, ...(c.a.every((v, i) => v === c.b[i]) ? {} : { b: c.b }),
-  }));
+  return sourceFromWorlds(['Hips', 'Tail_1', 'Tail_2', 'Tail_3', 'Tail_4', 'Tail_End'], [-1, 0, 1, 2, 3, 4], worlds);
+}
+
+/** Capsule c on binding b's hips bone (a = b: a sphere). */
+export function addCapsule(world: BitrigWorld, b: CharacterBinding, c: Capsule): number {
+  return addTailCollider(world, { char: b.charId, slot: b.slotOf[0]!, radius: c.r, a: c.a, ...(c.a.every((v, i) => v === c.b[i]) ? {} : { b: c.b }) });
+}
+
+/** Binding b's rest pose, with its hips at the parent's place, `sideways` metres along hips-local x, then its frame begun. */
+export function placeHips(b: CharacterBinding, rest: RestLocals, parent: Parent, sideways = 0): void {
+  const pose = b.world.pose, hs = b.slotOf[0]!;
   const sgn = parent.mirror ? -1 : 1;
-  const hipsS = vec3.fromValues(parent.scale, parent.scale, sgn * parent.scale);
   const hipsR = quat.setAxisAngle(quat.create(), [0, 1, 0], parent.yaw);
+  loadRest(b, rest);
+  const side = vec3.transformQuat(vec3.create(), [sideways * parent.scale, 0, 0], hipsR);
+  for (let j = 0; j < 3; j++) pose.localT[hs * 3 + j] = parent.pos[j]! + side[j]!;
+  for (let j = 0; j < 4; j++) pose.localR[hs * 4 + j] = hipsR[j]!;
+  pose.localS[hs * 3] = parent.scale; pose.localS[hs * 3 + 1] = parent.scale; pose.localS[hs * 3 + 2] = sgn * parent.scale;
+  beginCharacterFrame(b);
+}
+
+/** World positions of binding b's tail joints (head of link 0 … the end helper). */
+export function tailJoints(b: CharacterBinding): vec3[] {
+  const m = b.world.pose.worldM;
+  return [1, 2, 3, 4, 5].map((i) => { const s = b.slotOf[i]! * 16; return vec3.fromValues(m[s + 12]!, m[s + 13]!, m[s + 14]!); });
+}
+
+/** Hips at the origin of its own space; the tail from (0, −0.05, −0.1), back and down along `dir`. */
+export function makeColliderRig(parent: Parent, capsules: Capsule[], tail: Partial<TailOptions>, dir: [number, number, number] = [0, -1, -0.25]): ColliderRig {
+  const world = createBitrigWorld();
+  const src = colliderRigSource(dir);
+  const b = bindSkeleton(world, src, { tail: { restSource: 'bind', ...tail } });
+  const colliders = capsules.map((c) => addCapsule(world, b, c));
   const pose = world.pose, hs = b.slotOf[0]!;
   const hipsWs = (): mat4 => mat4.clone(pose.worldM.subarray(hs * 16, hs * 16 + 16) as unknown as mat4);
   return {
     world, b, rest: src.rest, tailEid: b.tails[0]!.eid, colliders,
     frame(dt, sideways = 0) {
-      loadRest(b, src.rest);
-      const side = vec3.transformQuat(vec3.create(), [sideways * parent.scale, 0, 0], hipsR);
-      for (let j = 0; j < 3; j++) pose.localT[hs * 3 + j] = parent.pos[j]! + side[j]!;
-      for (let j = 0; j < 4; j++) pose.localR[hs * 4 + j] = hipsR[j]!;
-      for (let j = 0; j < 3; j++) pose.localS[hs * 3 + j] = hipsS[j]!;
-      beginCharacterFrame(b);
+      placeHips(b, src.rest, parent, sideways);
       update(world, dt);
     },
-    joints() {
-      return [1, 2, 3, 4, 5].map((i) => { const s = b.slotOf[i]! * 16; return vec3.fromValues(pose.worldM[s + 12]!, pose.worldM[s + 13]!, pose.worldM[s + 14]!); });
-    },
+    joints: () => tailJoints(b),
     capsulesWs() {
       const m = hipsWs();
       return capsules.map((c) => ({ a: vec3.transformMat4(vec3.create(), c.a, m), b: vec3.transformMat4(vec3.create(), c.b, m), r: c.r * parent.scale }));
